@@ -1,0 +1,87 @@
+"""trixcomplex: a rules engine for Trix Complex Partnership (the ERAM CARDS rules).
+
+States are immutable; moves are small frozen records; the engine is a set of
+pure functions.
+
+>>> import random
+>>> import trixcomplex as tc
+>>> rng = random.Random(1)
+>>> state = tc.new_match()
+>>> while state.phase is not tc.Phase.OVER:
+...     if state.phase is tc.Phase.DEAL:
+...         state = tc.apply(state, tc.Deal.shuffled(rng))
+...     else:
+...         state = tc.apply(state, rng.choice(tc.legal_moves(state)))
+>>> sum(tc.score(state).teams)
+0
+"""
+
+from .cards import ALL_CARDS, Card, CardParseError, Rank, Suit, parse_card
+from .complex import ComplexDeal, Trick
+from .doubling import DoublingWindow
+from .errors import IllegalMoveError
+from .match import apply, forced_move, is_legal, legal_moves, new_match, score
+from .moves import (
+    Choose,
+    Contract,
+    Deal,
+    Double,
+    Move,
+    MoveFormatError,
+    Pass,
+    Play,
+    PlayerMove,
+    Timeout,
+    move_from_json,
+    move_to_json,
+)
+from .scoring import DealResult, DoubledCard, MatchResult, Score, SeatBreakdown
+from .seats import next_seat, partner, team_of
+from .state import History, MatchState, Phase
+from .trix import TrixDeal
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ALL_CARDS",
+    "Card",
+    "CardParseError",
+    "Choose",
+    "ComplexDeal",
+    "Contract",
+    "Deal",
+    "DealResult",
+    "Double",
+    "DoubledCard",
+    "DoublingWindow",
+    "History",
+    "IllegalMoveError",
+    "MatchResult",
+    "MatchState",
+    "Move",
+    "MoveFormatError",
+    "Pass",
+    "Phase",
+    "Play",
+    "PlayerMove",
+    "Rank",
+    "Score",
+    "SeatBreakdown",
+    "Suit",
+    "Timeout",
+    "Trick",
+    "TrixDeal",
+    "__version__",
+    "apply",
+    "forced_move",
+    "is_legal",
+    "legal_moves",
+    "move_from_json",
+    "move_to_json",
+    "new_match",
+    "next_seat",
+    "parse_card",
+    "partner",
+    "score",
+    "team_of",
+]

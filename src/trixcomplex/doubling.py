@@ -1,0 +1,63 @@
+"""The doubling window of COMPLEX (R-DBL-1 … R-DBL-3).
+
+Every seat holding K♥ or a Queen answers once, in secret, with the set of
+those cards it doubles.  The window closes when all asked seats have
+answered or on a timeout; then all doubles are revealed at once.  What a
+doubled card costs is decided in :mod:`trixcomplex.scoring`.
+"""
+
+from __future__ import annotations
+
+from attrs import frozen
+
+from .cards import Card, cards_of
+from .scoring import DOUBLABLE
+
+__all__ = ["DoublingWindow", "doubling_subsets", "open_window"]
+
+
+@frozen
+class DoublingWindow:
+    """The open doubling window.
+
+    ``asked[s]`` is the set of doublable cards seat ``s`` holds (0: never
+    asked); ``answers[s]`` its answer so far (``None``: not yet answered).
+    This is the engine's secret: views show a seat only its own part (R-HID-2).
+    """
+
+    asked: tuple[int, int, int, int]
+    answers: tuple[int | None, int | None, int | None, int | None]
+
+    def waiting(self) -> frozenset[int]:
+        """The seats asked that have not answered yet."""
+        return frozenset(s for s in range(4) if self.asked[s] and self.answers[s] is None)
+
+    def answer(self, seat: int, cards: int) -> DoublingWindow:
+        """The window after ``seat`` answers with the set ``cards``."""
+        answers = list(self.answers)
+        answers[seat] = cards
+        return DoublingWindow(self.asked, (answers[0], answers[1], answers[2], answers[3]))
+
+    def revealed(self) -> tuple[tuple[Card, int], ...]:
+        """The doubles as ``(card, doubler)`` pairs, by card; unanswered seats double nothing."""
+        pairs = []
+        for seat in range(4):
+            for card in cards_of(self.answers[seat] or 0):
+                pairs.append((card, seat))
+        return tuple(sorted(pairs))
+
+
+def open_window(hands: tuple[int, int, int, int]) -> DoublingWindow:
+    """The window after a COMPLEX deal: each holder of K♥ or a Queen is asked (R-DBL-2)."""
+    return DoublingWindow(
+        (hands[0] & DOUBLABLE, hands[1] & DOUBLABLE, hands[2] & DOUBLABLE, hands[3] & DOUBLABLE),
+        (None, None, None, None),
+    )
+
+
+def doubling_subsets(asked: int) -> tuple[int, ...]:
+    """Every subset of the set ``asked``, the empty set first."""
+    subsets = [0]
+    for card in cards_of(asked):
+        subsets += [s | (1 << card) for s in subsets]
+    return tuple(subsets)

@@ -1,0 +1,234 @@
+"""What each seat scores: trick penalties, doubling, finishing places, totals.
+
+This module owns every number of the rules: the COMPLEX penalties
+(R-CX-5), the three doubling cases (R-DBL-4, R-DBL-5), the TRIX places
+(R-TX-4), Team Totals and the match result (R-MATCH-7, R-MATCH-8).
+
+>>> from trixcomplex.cards import parse_card
+>>> trick = [parse_card(c) for c in ("5H", "KH", "QD", "9H")]
+>>> trick_points(trick, leader=0, taker=1, doubled=())   # the -125 trick of R-CX-5
+(0, -125, 0, 0)
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+
+from attrs import frozen
+
+from .cards import Card, Rank, Suit, cards_of, suit_mask
+from .moves import Contract
+from .seats import TEAMS
+
+__all__ = [
+    "DIAMONDS",
+    "DIAMOND_PENALTY",
+    "DOUBLABLE",
+    "KING_OF_HEARTS",
+    "KING_OF_HEARTS_PENALTY",
+    "QUEENS",
+    "QUEEN_PENALTY",
+    "TRICK_PENALTY",
+    "TRIX_PLACES",
+    "DealResult",
+    "DoubledCard",
+    "MatchResult",
+    "Score",
+    "SeatBreakdown",
+    "doubled_card_points",
+    "match_result",
+    "team_totals",
+    "trick_points",
+    "trix_points",
+]
+
+TRICK_PENALTY = -15
+"""Charged to the taker of every COMPLEX trick (R-CX-5)."""
+DIAMOND_PENALTY = -10
+"""Charged for every ♦ in a trick (R-CX-5)."""
+QUEEN_PENALTY = -25
+"""Charged for every undoubled Queen in a trick (R-CX-5)."""
+KING_OF_HEARTS_PENALTY = -75
+"""Charged for an undoubled K♥ (R-CX-5)."""
+TRIX_PLACES = (200, 150, 100, 50)
+"""Points for 1st, 2nd, 3rd and 4th to empty their hand in TRIX (R-TX-4)."""
+
+KING_OF_HEARTS = Card.of(Rank.KING, Suit.HEARTS)
+DIAMONDS = suit_mask(Suit.DIAMONDS)
+"""The set of the 13 diamonds."""
+QUEENS = sum(1 << Card.of(Rank.QUEEN, s) for s in Suit)
+"""The set of the four Queens."""
+DOUBLABLE = QUEENS | (1 << KING_OF_HEARTS)
+"""The cards that can be doubled: K♥ and the Queens (R-DBL-1)."""
+
+
+def plain_penalty(card: Card) -> int:
+    """The undoubled penalty of K♥ (−75) or a Queen (−25), 0 for other cards."""
+    if card == KING_OF_HEARTS:
+        return KING_OF_HEARTS_PENALTY
+    return QUEEN_PENALTY if card.rank is Rank.QUEEN else 0
+
+
+def doubled_card_points(
+    card: Card, doubler: int, taker: int, leader: int
+) -> tuple[int, tuple[int, int, int, int]]:
+    """The case (1, 2 or 3) and the four seats' points for a doubled card (R-DBL-4).
+
+    The card's plain penalty is replaced by these points; the trick and
+    diamond penalties are charged separately (R-DBL-5).
+
+    >>> doubled_card_points(KING_OF_HEARTS, doubler=2, taker=1, leader=0)
+    (1, (0, -150, 75, 0))
+    >>> doubled_card_points(KING_OF_HEARTS, doubler=2, taker=2, leader=0)
+    (2, (75, 0, -150, 0))
+    >>> doubled_card_points(KING_OF_HEARTS, doubler=2, taker=2, leader=2)
+    (3, (0, 0, -75, 0))
+    """
+    v = -plain_penalty(card)
+    points = [0, 0, 0, 0]
+    if taker != doubler:
+        case = 1
+        points[taker] -= 2 * v
+        points[doubler] += v
+    elif leader != doubler:
+        case = 2
+        points[doubler] -= 2 * v
+        points[leader] += v
+    else:
+        case = 3
+        points[doubler] -= v
+    return case, (points[0], points[1], points[2], points[3])
+
+
+def trick_points(
+    cards: Sequence[Card],
+    leader: int,
+    taker: int,
+    doubled: Sequence[tuple[Card, int]],
+) -> tuple[int, int, int, int]:
+    """The four seats' points for one finished COMPLEX trick (R-CX-5, R-DBL-4).
+
+    ``doubled`` lists the deal's doubled cards with their doublers.
+    """
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    points = [0, 0, 0, 0]
+    points[taker] = TRICK_PENALTY + DIAMOND_PENALTY * (mask & DIAMONDS).bit_count()
+    if mask & DOUBLABLE:
+        doublers = dict(doubled)
+        for card in cards_of(mask & DOUBLABLE):
+            doubler = doublers.get(card)
+            if doubler is None:
+                points[taker] += plain_penalty(card)
+            else:
+                _, extra = doubled_card_points(card, doubler, taker, leader)
+                for seat in range(4):
+                    points[seat] += extra[seat]
+    return (points[0], points[1], points[2], points[3])
+
+
+def trix_points(finishing_order: Sequence[int]) -> tuple[int, int, int, int]:
+    """The four seats' points for a TRIX finishing order (R-TX-4).
+
+    >>> trix_points([2, 0, 3, 1])
+    (150, 50, 200, 100)
+    """
+    points = [0, 0, 0, 0]
+    for place, seat in enumerate(finishing_order):
+        points[seat] = TRIX_PLACES[place]
+    return (points[0], points[1], points[2], points[3])
+
+
+def team_totals(seats: Sequence[int]) -> tuple[int, int]:
+    """Team Totals from four seat scores: seats 0+2 and 1+3 (R-MATCH-7)."""
+    return (seats[TEAMS[0][0]] + seats[TEAMS[0][1]], seats[TEAMS[1][0]] + seats[TEAMS[1][1]])
+
+
+class MatchResult(enum.Enum):
+    """The outcome of a finished match (R-MATCH-8)."""
+
+    TEAM0 = "team0"
+    TEAM1 = "team1"
+    DRAW = "draw"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+def match_result(teams: Sequence[int]) -> MatchResult:
+    """The winner of a finished match by Team Totals; equal totals draw (R-MATCH-8)."""
+    if teams[0] > teams[1]:
+        return MatchResult.TEAM0
+    if teams[1] > teams[0]:
+        return MatchResult.TEAM1
+    return MatchResult.DRAW
+
+
+@frozen
+class DoubledCard:
+    """A doubled card of a finished COMPLEX deal and what it cost (R-DBL-4).
+
+    ``taker`` took the trick holding it, ``leader`` led that trick, ``case``
+    is 1, 2 or 3 and ``points`` the four seats' points for this card alone
+    (the trick's −15 and any diamond −10 are not included).
+    """
+
+    card: Card
+    doubler: int
+    taker: int
+    leader: int
+    case: int
+    points: tuple[int, int, int, int]
+
+
+@frozen
+class SeatBreakdown:
+    """What one seat took in a deal, for a scoresheet.
+
+    In COMPLEX: tricks taken, diamonds taken, Queens taken and whether it took
+    K♥.  In TRIX: its finishing ``place`` (1–4).
+    """
+
+    tricks: int = 0
+    diamonds: int = 0
+    queens: tuple[Card, ...] = ()
+    king_of_hearts: bool = False
+    place: int | None = None
+
+
+@frozen
+class DealResult:
+    """One finished deal: its contract, owner, points and breakdown.
+
+    ``number`` is 1–8, ``kingdom`` 1–4; ``points`` are the four seats' points
+    for this deal; ``seats`` the per-seat breakdown; ``doubled`` every doubled
+    card with its case; ``finishing_order`` the TRIX order (empty in COMPLEX).
+    """
+
+    number: int
+    kingdom: int
+    contract: Contract
+    owner: int
+    points: tuple[int, int, int, int]
+    seats: tuple[SeatBreakdown, SeatBreakdown, SeatBreakdown, SeatBreakdown]
+    doubled: tuple[DoubledCard, ...] = ()
+    finishing_order: tuple[int, ...] = ()
+
+
+@frozen
+class Score:
+    """The scores of a match so far (see :func:`trixcomplex.score`).
+
+    ``seats`` are the cumulative scores over finished deals, ``teams`` the
+    Team Totals, ``deals`` the finished deals in order, ``current`` the points
+    already charged in the deal being played (all zero between deals), and
+    ``result`` the winner once the match is over, else ``None``.
+    """
+
+    seats: tuple[int, int, int, int]
+    teams: tuple[int, int]
+    deals: tuple[DealResult, ...]
+    current: tuple[int, int, int, int]
+    result: MatchResult | None

@@ -1,0 +1,38 @@
+"""The project's own checks, run as tests so that one command runs them all:
+``mypy --strict``, ruff (lint and format) and the docs build with warnings
+as errors.  Deselect with ``-m 'not tooling'`` while iterating."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+pytestmark = pytest.mark.tooling
+
+
+def _run(*args: str) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
+
+
+def test_mypy_strict() -> None:
+    _run("mypy", "--strict", "src/trixcomplex")
+
+
+def test_ruff_check() -> None:
+    _run("ruff", "check", ".")
+
+
+def test_ruff_format() -> None:
+    _run("ruff", "format", "--check", ".")
+
+
+def test_docs_build_without_warnings(tmp_path: Path) -> None:
+    _run("sphinx", "-W", "--keep-going", "-q", "-b", "html", "docs", str(tmp_path / "html"))
