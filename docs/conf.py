@@ -1,4 +1,10 @@
-"""Sphinx configuration for the trixcomplex documentation."""
+"""Sphinx configuration for the trixcomplex documentation.
+
+Build with ``sphinx-build -W docs docs/_build/html`` (warnings are errors).
+The build needs no network: no intersphinx, no remote images.  The table
+pictures in ``_static/`` are checked in; ``python docs/make_pictures.py``
+redraws them (``tests/test_render.py`` fails when they are stale).
+"""
 
 from __future__ import annotations
 
@@ -17,7 +23,14 @@ extensions = [
     "sphinx.ext.viewcode",
 ]
 autodoc_typehints = "description"
+autodoc_typehints_format = "short"
 autodoc_member_order = "bysource"
+autodoc_type_aliases = {
+    "CardsLike": "trixcomplex.render.CardsLike",
+    "PlayerMove": "trixcomplex.PlayerMove",
+    "Move": "trixcomplex.Move",
+}
+python_use_unqualified_type_names = True
 nitpicky = False
 html_theme = "alabaster"
 html_static_path = ["_static"]

@@ -132,3 +132,21 @@ def test_moves_print_for_people() -> None:
     assert str(tc.Pass(0)) == "seat 0 passes"
     assert str(tc.Choose(3, "TRIX")) == "seat 3 chooses TRIX"
     assert str(tc.Timeout()) == "timeout"
+
+
+def test_r_match_2_shuffled_deal_equals_a_checked_deal_of_the_same_deck() -> None:
+    """R-MATCH-2: Deal.shuffled skips the re-check but builds the same valid Deal."""
+    deal = tc.Deal.shuffled(random.Random(11))
+    checked = tc.Deal(list(deal.deck))
+    assert deal == checked and hash(deal) == hash(checked)
+    assert sorted(deal.deck) == list(tc.ALL_CARDS)
+
+
+def test_legal_moves_rejects_a_seat_that_is_not_0_to_3() -> None:
+    """R-SEAT-1: seats are 0..3; anything else is a programming error, not ``()``."""
+    state = tc.new_match()
+    for bad in (4, -1, 7):
+        with pytest.raises(ValueError, match="seat"):
+            tc.legal_moves(state, bad)
+        with pytest.raises(ValueError, match="seat"):
+            tc.forced_move(state, bad)

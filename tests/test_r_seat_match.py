@@ -73,7 +73,9 @@ def test_r_match_1_four_kingdoms_of_complex_and_trix(seed: int) -> None:
     assert [r.number for r in results] == [1, 2, 3, 4, 5, 6, 7, 8]
     assert [r.kingdom for r in results] == [1, 1, 2, 2, 3, 3, 4, 4]
     for k in range(4):
-        assert {results[2 * k].contract, results[2 * k + 1].contract} == set(tc.Contract)
+        assert {results[2 * k].contract, results[2 * k + 1].contract} == set(
+            tc.PARTNERSHIP.contracts
+        )
     assert sum(isinstance(m, tc.Deal) for m in final.history) == 8
     assert [s.kingdom for s in deal_starts(states)] == [1, 1, 2, 2, 3, 3, 4, 4]
 
@@ -109,8 +111,13 @@ def test_r_match_2_four_twos_in_one_hand_do_not_redeal() -> None:
     owner = state.owner
     assert owner is not None
     assert tc.legal_moves(state) == (tc.Choose(owner, "COMPLEX"), tc.Choose(owner, "TRIX"))
-    for contract in tc.Contract:  # the deal is played as dealt
-        assert tc.apply(state, tc.Choose(owner, contract)).hands == state.hands
+    for contract in tc.PARTNERSHIP.contracts:  # the deal is played as dealt
+        chosen = tc.apply(state, tc.Choose(owner, contract))
+        assert chosen.hands == state.hands
+        assert not any(isinstance(m, tc.Redeal) for m in tc.legal_moves(chosen))
+        with pytest.raises(tc.IllegalMoveError) as info:
+            tc.apply(chosen, tc.Redeal(1))
+        assert info.value.rule == "R-MATCH-2"
 
 
 def test_r_match_2_every_deal_needs_its_own_shuffle() -> None:
@@ -178,7 +185,7 @@ def test_r_match_5_the_owner_chooses_the_first_contract() -> None:
     assert tc.apply(state, tc.Choose(0, "TRIX")).contract is tc.Contract.TRIX
 
 
-@pytest.mark.parametrize("first", list(tc.Contract))
+@pytest.mark.parametrize("first", list(tc.PARTNERSHIP.contracts))
 def test_r_match_5_the_second_deal_plays_the_other_contract_unchosen(first: tc.Contract) -> None:
     state = tc.apply(tc.apply(tc.new_match(), HEARTS_DEAL), tc.Choose(0, first))
     state = finish_deal(state)

@@ -29,7 +29,7 @@ ANY_MOVE = st.one_of(
         SEATS,
         st.frozensets(st.sampled_from([c for c in ALL_CARDS if str(c) in "KH QS QH QD QC"])),
     ),
-    st.builds(tc.Choose, SEATS, st.sampled_from(list(tc.Contract))),
+    st.builds(tc.Choose, SEATS, st.sampled_from(list(tc.PARTNERSHIP.contracts))),
     st.just(tc.Timeout()),
     st.builds(lambda seed: tc.Deal.shuffled(random.Random(seed)), st.integers(0, 2**32 - 1)),
 )
@@ -58,7 +58,7 @@ class MatchMachine(RuleBasedStateMachine):
         assert sum(state.scores) == (0 if len(state.results) % 2 == 0 else expected)
         if len(state.results) % 2 == 0:
             assert sum(tc.score(state).teams) == 0
-            assert {r.contract for r in state.results[-2:]} == set(tc.Contract)
+            assert {r.contract for r in state.results[-2:]} == set(tc.PARTNERSHIP.contracts)
 
     @rule(seed=st.integers(0, 2**32 - 1), count=st.integers(1, 40), timeout=st.booleans())
     def play_legal(self, seed: int, count: int, timeout: bool) -> None:

@@ -31,19 +31,42 @@ from .moves import (
     Pass,
     Play,
     PlayerMove,
+    Redeal,
     Timeout,
     move_from_json,
     move_to_json,
 )
+from .playout import playout
+from .records import Record, RecordError, replay, replay_json, replay_report
+from .render import Picture, picture
+from .rulesets import (
+    CLASSIC,
+    CLASSIC_PARTNERSHIP,
+    INDIVIDUAL_COMPLEX,
+    PARTNERSHIP,
+    RULESETS,
+    Ruleset,
+    TrickRules,
+)
+from .scoresheet import format_scoresheet
 from .scoring import DealResult, DoubledCard, MatchResult, Score, SeatBreakdown
 from .seats import next_seat, partner, team_of
+from .serialize import StateFormatError, from_json, to_json
+from .simulate import Tournament, simulate
 from .state import History, MatchState, Phase
 from .trix import TrixDeal
+from .views import View, view
+from .worlds import sample_world
 
 __version__ = "0.1.0"
 
 __all__ = [
     "ALL_CARDS",
+    "CLASSIC",
+    "CLASSIC_PARTNERSHIP",
+    "INDIVIDUAL_COMPLEX",
+    "PARTNERSHIP",
+    "RULESETS",
     "Card",
     "CardParseError",
     "Choose",
@@ -62,18 +85,29 @@ __all__ = [
     "MoveFormatError",
     "Pass",
     "Phase",
+    "Picture",
     "Play",
     "PlayerMove",
     "Rank",
+    "Record",
+    "RecordError",
+    "Redeal",
+    "Ruleset",
     "Score",
     "SeatBreakdown",
+    "StateFormatError",
     "Suit",
     "Timeout",
+    "Tournament",
     "Trick",
+    "TrickRules",
     "TrixDeal",
+    "View",
     "__version__",
     "apply",
     "forced_move",
+    "format_scoresheet",
+    "from_json",
     "is_legal",
     "legal_moves",
     "move_from_json",
@@ -82,6 +116,15 @@ __all__ = [
     "next_seat",
     "parse_card",
     "partner",
+    "picture",
+    "playout",
+    "replay",
+    "replay_json",
+    "replay_report",
+    "sample_world",
     "score",
+    "simulate",
     "team_of",
+    "to_json",
+    "view",
 ]

@@ -1,52 +1,495 @@
-"""The ``trixcomplex`` command."""
+"""The ``trixcomplex`` command: demo, play, simulate and replay.
+
+- ``trixcomplex demo [--seed N] [--bots rule]``: one whole match between bots,
+  deal by deal, then the scoresheet and the winner.
+- ``trixcomplex play [--seat N] [--bots rule,rule,rule] [--seed N]``: play a
+  match in the terminal against three bots.
+- ``trixcomplex simulate --bots rule,random --matches 1000 [--jobs N] [--seed N]
+  [--records DIR]``: a tournament, with a progress bar and a summary table.
+- ``trixcomplex replay FILE [--json]``: check and score a game record.
+
+``rich`` (the ``cli`` extra) draws the progress bar and the tables when it is
+installed; without it everything is plain text.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
 import sys
 from collections.abc import Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from pathlib import Path
+from typing import Any, TextIO
 
-from . import Deal, Phase, apply, legal_moves, new_match, score
-from .state import MatchState
+from .bots import BOT_NAMES, Bot, bot_named
+from .bots.base import ask
+from .cards import Card, CardParseError, Suit, parse_card
+from .complex import trick_taker
+from .match import apply, legal_moves, new_match
+from .moves import Choose, Contract, Deal, Double, Pass, Play, PlayerMove
+from .records import run_replay
+from .scoresheet import format_scoresheet
+from .scoring import DealResult, team_totals, trick_points
+from .simulate import Tournament, play_match, simulate
+from .state import MatchState, Phase
+from .views import View, view
+
+__all__ = ["main"]
 
 
-def _random_match(seed: int) -> MatchState:
-    rng = random.Random(seed)
-    state = new_match()
-    while state.phase is not Phase.OVER:
-        if state.phase is Phase.DEAL:
-            state = apply(state, Deal.shuffled(rng))
-        else:
-            state = apply(state, rng.choice(legal_moves(state)))
-    return state
+class _EndOfInput(Exception):
+    """Standard input ended while the player was asked for a move."""
+
+
+# -- shared bits ----------------------------------------------------------------
+
+
+def _bot_list(text: str) -> list[str]:
+    names = [n.strip().lower() for n in text.split(",")]
+    for name in names:
+        try:
+            bot_named(name)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    return names
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}")
+    return value
+
+
+def _seat(text: str) -> int:
+    if text not in ("0", "1", "2", "3"):
+        raise argparse.ArgumentTypeError(f"a seat is 0, 1, 2 or 3, not {text!r}")
+    return int(text)
+
+
+def _seat_rngs(seed: int) -> list[random.Random]:
+    return [random.Random(f"trixcomplex:{seed}:seat:{s}") for s in range(4)]
+
+
+def _cards(cards: Sequence[Card] | frozenset[Card]) -> str:
+    return " ".join(c.symbol for c in sorted(cards)) or "nothing"
+
+
+def _took(deal: DealResult) -> list[str]:
+    """Who took what in a finished deal, one line per seat."""
+    lines = []
+    if deal.contract is Contract.TRIX:
+        order = ", ".join(f"seat {s}" for s in deal.finishing_order)
+        return [f"  finishing order: {order}"]
+    for s, b in enumerate(deal.seats):
+        parts = [f"{b.tricks} trick{'s' if b.tricks != 1 else ''}"]
+        if b.diamonds:
+            parts.append(f"{b.diamonds} ♦")
+        if b.queens:
+            parts.append(" ".join(q.symbol for q in b.queens))
+        if b.king_of_hearts:
+            parts.append("K♥")
+        lines.append(f"  seat {s} took {', '.join(parts)}: {deal.points[s]:+d}")
+    return lines
+
+
+def _winner_line(state: MatchState) -> str:
+    teams = team_totals(state.scores)
+    if teams[0] == teams[1]:
+        return f"The match is a draw, {teams[0]} to {teams[1]}."
+    win = 0 if teams[0] > teams[1] else 1
+    return f"Team {win} (seats {win} and {win + 2}) wins, {teams[win]} to {teams[1 - win]}."
+
+
+# -- demo -----------------------------------------------------------------------
 
 
 def _demo(args: argparse.Namespace) -> int:
-    state = _random_match(args.seed)
-    result = score(state)
-    print(f"trixcomplex demo, seed {args.seed}")
-    print(
-        f"{'deal':>4} {'contract':<8} {'owner':>5} "
-        + " ".join(f"{'seat ' + str(s):>8}" for s in range(4))
-    )
-    for deal in result.deals:
-        cells = " ".join(f"{p:>8}" for p in deal.points)
-        print(f"{deal.number:>4} {deal.contract.value:<8} {deal.owner:>5} {cells}")
-    print("total" + " " * 15 + " ".join(f"{p:>8}" for p in result.seats))
-    print(f"teams: team0 {result.teams[0]}, team1 {result.teams[1]}; result: {result.result}")
+    if len(args.bots) not in (1, 4):
+        print("trixcomplex demo: error: --bots takes 1 or 4 bot names", file=sys.stderr)
+        return 2
+    names = args.bots if len(args.bots) == 4 else [args.bots[0]] * 4
+    bots = [bot_named(n) for n in names]
+    state = play_match(bots, random.Random(args.seed), _seat_rngs(args.seed))
+    print(f"trixcomplex demo, seed {args.seed}: " + ", ".join(
+        f"seat {s} {type(b).__name__}" for s, b in enumerate(bots)
+    ))  # fmt: skip
+    chosen = [m for m in state.history.moves() if isinstance(m, Choose)]
+    for deal in state.results:
+        print()
+        how = "chosen by the owner" if deal.number % 2 else "the other contract"
+        if deal.number % 2 and len(chosen) > deal.number // 2:
+            how = f"chosen by seat {chosen[deal.number // 2].seat}"
+        print(
+            f"Deal {deal.number}, Kingdom {deal.kingdom}, owner seat {deal.owner}: "
+            f"{deal.contract.value} ({how})"
+        )
+        if deal.contract is Contract.COMPLEX:
+            if deal.doubled:
+                for d in deal.doubled:
+                    print(
+                        f"  seat {d.doubler} doubled {d.card.symbol}; seat {d.taker} took it "
+                        f"(case {d.case})"
+                    )
+            else:
+                print("  no doubles")
+        for line in _took(deal):
+            print(line)
+    print()
+    print(format_scoresheet(state))
+    print(_winner_line(state))
     return 0
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
-    parser = argparse.ArgumentParser(prog="trixcomplex", description=__doc__)
+# -- play -----------------------------------------------------------------------
+
+
+def _hand_text(hand: Sequence[Card]) -> str:
+    parts = []
+    for suit in Suit:
+        cards = [c for c in hand if c.suit is suit]
+        ranks = " ".join(c.symbol[:-1] for c in cards) or "-"
+        parts.append(f"{suit.symbol} {ranks}")
+    return "   ".join(parts)
+
+
+def _move_text(move: PlayerMove) -> str:
+    if isinstance(move, Play):
+        return move.card.symbol
+    if isinstance(move, Pass):
+        return "pass"
+    if isinstance(move, Choose):
+        return move.contract.value
+    assert isinstance(move, Double)
+    return "double " + _cards(move.cards) if move.cards else "double nothing"
+
+
+def _show_table(v: View, out: TextIO) -> None:
+    print(
+        f"\nDeal {v.deal_number} (Kingdom {v.kingdom}), owner seat {v.owner}"
+        + (f", {v.contract.value}" if v.contract is not None else ""),
+        file=out,
+    )
+    if v.phase is Phase.COMPLEX:
+        if v.doubled:
+            print(
+                "Doubled: " + ", ".join(f"{c.symbol} by seat {d}" for c, d in v.doubled), file=out
+            )
+        if v.trick:
+            shown = ", ".join(
+                f"seat {(v.leader or 0) + i & 3} {c.symbol}" for i, c in enumerate(v.trick)
+            )
+            print(f"Trick: {shown}", file=out)
+        else:
+            print("You lead the trick.", file=out)
+        print(f"Points this deal: {', '.join(f'seat {s} {p:+d}' for s, p in enumerate(v.points))}",
+              file=out)  # fmt: skip
+    elif v.phase is Phase.TRIX:
+        rows = []
+        for suit in Suit:
+            row = v.rows[suit]
+            if row is None:
+                rows.append(f"{suit.symbol} -")
+            else:
+                lo, hi = (Card.of(r, suit).symbol[:-1] for r in row)
+                rows.append(f"{suit.symbol} {lo}..{hi}" if lo != hi else f"{suit.symbol} {lo}")
+        print("Rows: " + "   ".join(rows), file=out)
+        sizes = ", ".join(f"seat {s} {n}" for s, n in enumerate(v.hand_sizes))
+        print(f"Cards left: {sizes}", file=out)
+    print(f"Your hand (seat {v.seat}): {_hand_text(v.hand)}", file=out)
+
+
+def _parse_answer(text: str, legal: Sequence[PlayerMove]) -> PlayerMove | str:
+    """The move named by ``text``, or an error message for the player."""
+    answer = text.strip()
+    low = answer.lower()
+    if answer.isdigit():
+        number = int(answer)
+        if 1 <= number <= len(legal):
+            return legal[number - 1]
+        return f"{answer} is not a move number: choose 1 to {len(legal)}"
+    if low == "pass":
+        passes = [m for m in legal if isinstance(m, Pass)]
+        return passes[0] if passes else "you cannot pass: you hold a legal card (R-TX-3)"
+    if low in ("complex", "trix"):
+        for m in legal:
+            if isinstance(m, Choose) and m.contract.value.lower() == low:
+                return m
+        return "you do not choose the contract now"
+    if any(isinstance(m, Double) for m in legal):
+        words = low.removeprefix("double").split()
+        if words in (["nothing"], ["none"], []) and low not in ("",):
+            words = []
+        try:
+            cards = frozenset(parse_card(w) for w in words)
+        except CardParseError as exc:
+            return str(exc)
+        for m in legal:
+            if isinstance(m, Double) and m.cards == cards:
+                return m
+        return f"you cannot double {_cards(cards)}: only your K♥ and Queens"
+    try:
+        card = parse_card(answer)
+    except CardParseError:
+        return f"not a move: {answer[:20]!r} (type a number, a card code like 'QS', or 'pass')"
+    for m in legal:
+        if isinstance(m, Play) and m.card == card:
+            return m
+    return f"{card.symbol} is not a legal card now"
+
+
+def _ask_person(v: View, legal: Sequence[PlayerMove], inp: TextIO, out: TextIO) -> PlayerMove:
+    _show_table(v, out)
+    if v.phase is Phase.DOUBLE:
+        print(f"Doubling window: you may double {_cards(v.doublable)}.", file=out)
+    print("Your moves: " + "  ".join(f"{i}) {_move_text(m)}" for i, m in enumerate(legal, 1)),
+          file=out)  # fmt: skip
+    while True:
+        print("Your move> ", end="", file=out, flush=True)
+        line = inp.readline()
+        if not line:
+            raise _EndOfInput
+        if not line.strip():
+            continue
+        answer = _parse_answer(line, legal)
+        if not isinstance(answer, str):
+            return answer
+        print(f"  {answer}; try again.", file=out)
+
+
+def _narrate(before: MatchState, move: PlayerMove, after: MatchState, me: int, out: TextIO) -> None:
+    who = "you" if getattr(move, "seat", None) == me else f"seat {getattr(move, 'seat', '?')}"
+    if isinstance(move, Choose):
+        print(f"{who} chose {move.contract.value}.", file=out)
+    elif isinstance(move, Play):
+        verb = "lay" if before.phase is Phase.TRIX else "play"
+        print(f"{who} {verb}{'' if who == 'you' else 's'} {move.card.symbol}", file=out)
+        deal = before.complex
+        if before.phase is Phase.COMPLEX and deal is not None and len(deal.trick) == 3:
+            cards = (*deal.trick, move.card)
+            taker = trick_taker(deal.leader, cards)
+            cost = trick_points(cards, deal.leader, taker, deal.doubled)
+            paid = ", ".join(f"seat {s} {p:+d}" for s, p in enumerate(cost) if p)
+            who_takes = "you take" if taker == me else f"seat {taker} takes"
+            print(f"  -> {who_takes} the trick ({paid})", file=out)
+    elif isinstance(move, Pass):
+        print(f"{who} pass{'' if who == 'you' else 'es'}.", file=out)
+    if before.phase is Phase.DOUBLE and after.phase is Phase.COMPLEX:
+        doubled = after.complex.doubled if after.complex is not None else ()
+        shown = ", ".join(f"{c.symbol} by seat {d}" for c, d in doubled) or "nothing"
+        print(f"The doubling window closes. Doubled: {shown}.", file=out)
+
+
+def _play(args: argparse.Namespace) -> int:
+    inp, out = sys.stdin, sys.stdout
+    me: int = args.seat
+    names = args.bots if len(args.bots) == 3 else [args.bots[0]] * 3
+    if len(args.bots) not in (1, 3):
+        print("trixcomplex play: error: --bots takes 1 or 3 bot names", file=sys.stderr)
+        return 2
+    others = iter(bot_named(n) for n in names)
+    bots: list[Bot | None] = [None if s == me else next(others) for s in range(4)]
+    deals = random.Random(args.seed)
+    rngs = _seat_rngs(args.seed)
+    print(
+        f"trixcomplex play, seed {args.seed}: you are seat {me}, "
+        f"your partner is seat {(me + 2) % 4}.",
+        file=out,
+    )
+    print("Type a move number, a card code (e.g. QS, 10H) or 'pass'.", file=out)
+    state = new_match()
+    try:
+        while state.phase is not Phase.OVER:
+            if state.phase is Phase.DEAL:
+                state = apply(state, Deal.shuffled(deals))
+                continue
+            seat = state.turn if state.turn is not None else min(state.to_act)
+            bot = bots[seat]
+            if bot is None:
+                legal = legal_moves(state, seat)
+                if len(legal) == 1 and state.phase in (Phase.COMPLEX, Phase.TRIX):
+                    move = legal[0]
+                    print(f"(only one legal move: {_move_text(move)}, played for you)", file=out)
+                else:
+                    move = _ask_person(view(state, seat), legal, inp, out)
+            else:
+                move = ask(bot, state, seat, rngs[seat])
+            before, state = state, apply(state, move)
+            _narrate(before, move, state, me, out)  # others' doubles stay secret (R-HID-2)
+            if state.phase in (Phase.DEAL, Phase.OVER):
+                print("\n" + format_scoresheet(state), file=out)
+    except _EndOfInput:
+        print("\nInput ended before the match was over; leaving the match.", file=out)
+        return 1
+    print(_winner_line(state), file=out)
+    return 0
+
+
+# -- simulate -------------------------------------------------------------------
+
+
+def _rich() -> Any:
+    """The ``rich`` package, or ``None`` when it is not installed (plain text then)."""
+    if os.environ.get("TRIXCOMPLEX_PLAIN"):
+        return None
+    try:
+        import rich
+        import rich.console
+        import rich.progress
+        import rich.table
+    except ImportError:
+        return None
+    return rich
+
+
+def _summary_rows(t: Tournament) -> list[tuple[str, str]]:
+    s = t.summary
+    a, b = t.sides
+
+    def pct(rate: float, ci: tuple[float, float]) -> str:
+        return f"{rate:6.1%}  (95% CI {ci[0]:.1%} .. {ci[1]:.1%})"
+
+    rows = [
+        ("matches", f"{s.matches} (seed {t.seed}, seats swapped every other match)"),
+        (f"A wins ({a})", pct(s.win_rate, s.win_ci)),
+        ("draws", pct(s.draw_rate, s.draw_ci)),
+        (f"B wins ({b})", pct(s.loss_rate, s.loss_ci)),
+        (
+            "mean margin (A - B)",
+            f"{s.mean_margin:+.1f}  (95% CI {s.margin_ci[0]:+.1f} .. {s.margin_ci[1]:+.1f})",
+        ),
+    ]
+    for contract, pa, pb in s.points_per_deal:
+        rows.append((f"{contract} points per deal", f"A {pa:+.1f}, B {pb:+.1f}"))
+    return rows
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    if len(args.bots) not in (2, 4):
+        print("trixcomplex simulate: error: --bots takes 2 or 4 bot names", file=sys.stderr)
+        return 2
+    if args.records is not None:
+        Path(args.records).mkdir(parents=True, exist_ok=True)
+    bots = [bot_named(n) for n in args.bots]
+    rich = _rich()
+    executor: Executor | None = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
+    try:
+        if rich is not None:
+            console = rich.console.Console(stderr=True)
+            with rich.progress.Progress(console=console, transient=True) as bar:
+                task = bar.add_task("matches", total=args.matches)
+                result = simulate(
+                    bots, args.matches, seed=args.seed, executor=executor,
+                    progress=lambda done, total: bar.update(task, completed=done),
+                )  # fmt: skip
+        else:
+            tty = sys.stderr.isatty()
+            step = max(1, args.matches // 10)
+
+            def counter(done: int, total: int) -> None:
+                if tty:
+                    print(f"\r{done}/{total} matches", end="", file=sys.stderr, flush=True)
+                elif done == total or done % step == 0:
+                    print(f"{done}/{total} matches", file=sys.stderr, flush=True)
+
+            result = simulate(bots, args.matches, seed=args.seed, executor=executor,
+                              progress=counter)  # fmt: skip
+            if tty:
+                print(file=sys.stderr)
+    finally:
+        if executor is not None:
+            executor.shutdown(cancel_futures=True)
+    if args.records is not None:
+        for m in result.matches:
+            path = Path(args.records) / f"match-{m.index:05d}.json"
+            path.write_text(json.dumps(m.record.to_json()) + "\n", encoding="utf-8")
+    rows = _summary_rows(result)
+    title = f"{result.sides[0]} (A) vs {result.sides[1]} (B)"
+    if rich is not None:
+        table = rich.table.Table(title=title)
+        table.add_column("statistic")
+        table.add_column("value")
+        for row in rows:
+            table.add_row(*row)
+        rich.console.Console().print(table)
+    else:
+        print(title)
+        width = max(len(r[0]) for r in rows)
+        for key, value in rows:
+            print(f"  {key:<{width}}  {value}")
+    return 0
+
+
+# -- replay ---------------------------------------------------------------------
+
+
+def _replay(args: argparse.Namespace) -> int:
+    return run_replay(
+        args.file, as_json=args.json, stdin=sys.stdin, stdout=sys.stdout, stderr=sys.stderr
+    )
+
+
+# -- main -----------------------------------------------------------------------
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="trixcomplex", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    demo = sub.add_parser("demo", help="play one complete seeded match and print the scoresheet")
+    bots_help = f"bot names, comma-separated ({', '.join(BOT_NAMES)}, mc:N)"
+
+    demo = sub.add_parser("demo", help="play one complete seeded match between bots")
     demo.add_argument("--seed", type=int, default=7, help="the random seed (default 7)")
+    demo.add_argument("--bots", type=_bot_list, default=["rule"],
+                      help=bots_help + ": 1 for all seats or 4 (default rule)")  # fmt: skip
     demo.set_defaults(func=_demo)
-    args = parser.parse_args(argv)
-    status: int = args.func(args)
+
+    play = sub.add_parser("play", help="play a match in the terminal against three bots")
+    play.add_argument("--seat", type=_seat, default=0, help="your seat, 0-3 (default 0)")
+    play.add_argument("--bots", type=_bot_list, default=["rule"],
+                      help=bots_help + ": 1 for all three or 3 (default rule)")  # fmt: skip
+    play.add_argument("--seed", type=int, default=None, help="the random seed (default: random)")
+    play.set_defaults(func=_play)
+
+    sim = sub.add_parser("simulate", help="play many seeded matches between two sides of bots")
+    sim.add_argument("--bots", type=_bot_list, default=["rule", "random"],
+                     help=bots_help + ": side A, side B (or 4, by seat)")  # fmt: skip
+    sim.add_argument("--matches", type=_positive, default=100, help="how many (default 100)")
+    sim.add_argument("--jobs", type=_positive, default=1, help="worker processes (default 1)")
+    sim.add_argument("--seed", type=int, default=0, help="the random seed (default 0)")
+    sim.add_argument("--records", metavar="DIR", default=None,
+                     help="write every match's game record to DIR as JSON")  # fmt: skip
+    sim.set_defaults(func=_simulate)
+
+    rep = sub.add_parser("replay", help="check a game record and print its scoresheet")
+    rep.add_argument("file", metavar="FILE", help="the record (JSON), or - for standard input")
+    rep.add_argument("--json", action="store_true", help="print the report as JSON")
+    rep.set_defaults(func=_replay)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (2 for bad arguments, 130 on Ctrl-C)."""
+    args = _parser().parse_args(argv)
+    if getattr(args, "seed", 0) is None:
+        args.seed = random.SystemRandom().randrange(2**32)
+    try:
+        status: int = args.func(args)
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # e.g. `trixcomplex demo | head`: stop quietly
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 1
     return status
 
 

@@ -47,11 +47,14 @@ class DoublingWindow:
         return tuple(sorted(pairs))
 
 
-def open_window(hands: tuple[int, int, int, int]) -> DoublingWindow:
-    """The window after a COMPLEX deal: each holder of K♥ or a Queen is asked (R-DBL-2)."""
+def open_window(hands: tuple[int, int, int, int], doublable: int = DOUBLABLE) -> DoublingWindow:
+    """The window after a COMPLEX deal: each holder of K♥ or a Queen is asked (R-DBL-2).
+
+    ``doublable`` narrows the cards for a classic contract (R-CL-7).
+    """
+    d = doublable
     return DoublingWindow(
-        (hands[0] & DOUBLABLE, hands[1] & DOUBLABLE, hands[2] & DOUBLABLE, hands[3] & DOUBLABLE),
-        (None, None, None, None),
+        (hands[0] & d, hands[1] & d, hands[2] & d, hands[3] & d), (None, None, None, None)
     )
 
 

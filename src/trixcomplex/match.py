@@ -16,27 +16,39 @@ choice, and the hand-over between the contract modules.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .cards import ALL_CARDS, Card, Rank, Suit, cards_of
-from .complex import TRICKS_PER_DEAL, ComplexDeal, Trick, complex_result, trick_taker
+from .complex import (
+    TRICKS_PER_DEAL,
+    ComplexDeal,
+    _complex_deal,
+    _trick,
+    complex_result,
+    contract_legal_cards,
+    trick_taker,
+)
 from .complex import legal_cards as complex_legal_cards
 from .doubling import doubling_subsets, open_window
 from .errors import IllegalMoveError
-from .moves import Choose, Contract, Deal, Double, Move, Pass, Play, PlayerMove, Timeout
+from .moves import Choose, Contract, Deal, Double, Move, Pass, Play, PlayerMove, Redeal, Timeout
+from .rulesets import PARTNERSHIP, Ruleset, TrickRules
 from .scoring import (
+    DOUBLABLE,
     DealResult,
+    MatchResult,
     Score,
     SeatBreakdown,
-    match_result,
     team_totals,
     trick_points,
     trix_points,
+    winners,
 )
-from .state import History, MatchState, Phase
-from .trix import TrixDeal
+from .state import History, MatchState, Phase, _match_state, redeal_seat
+from .trix import TrixDeal, _playable_card, _trix_deal
 from .trix import legal_cards as trix_legal_cards
+from .trix import playable as trix_playable
 
 __all__ = [
     "DEALS_PER_MATCH",
@@ -49,23 +61,40 @@ __all__ = [
 ]
 
 DEALS_PER_MATCH = 8
-"""4 Kingdoms of two deals each (R-MATCH-1)."""
+"""4 Kingdoms of two deals each (R-MATCH-1); ``ruleset.deals_per_match`` in general."""
 
 SEVEN_OF_HEARTS = Card.of(Rank.SEVEN, Suit.HEARTS)
 
 _ZERO = (0, 0, 0, 0)
+_SEATS = (0, 1, 2, 3)
+# Enum members as module constants: ``Phase.COMPLEX`` is a class attribute lookup
+# through the enum machinery (~80 ns on Python 3.11), paid several times a move.
+_DEAL, _CHOOSE, _DOUBLE = Phase.DEAL, Phase.CHOOSE, Phase.DOUBLE
+_COMPLEX, _TRIX, _OVER = Phase.COMPLEX, Phase.TRIX, Phase.OVER
 _NO_HANDS = (0, 0, 0, 0)
 
 # Interned player moves for the hot path: _PLAYS[seat][card], _PASSES[seat].
 _PLAYS = tuple(tuple(Play(seat, card) for card in ALL_CARDS) for seat in range(4))
 _PASSES = tuple((Pass(seat),) for seat in range(4))
 _CHOICES = tuple((Choose(seat, Contract.COMPLEX), Choose(seat, Contract.TRIX)) for seat in range(4))
+# _DOUBLES[seat][cards]: the interned Double of ``seat`` doubling the set ``cards``;
+# _ANSWERS[seat][asked]: every answer of ``seat`` when asked about the set ``asked``,
+# one per subset, in the order of ``doubling_subsets`` (R-DBL-2).
+_DOUBLES = tuple(
+    {cards: Double(seat, cards_of(cards)) for cards in doubling_subsets(DOUBLABLE)}
+    for seat in range(4)
+)
+_ANSWERS = tuple(
+    {asked: tuple(_DOUBLES[seat][m] for m in doubling_subsets(asked)) for asked in _DOUBLES[seat]}
+    for seat in range(4)
+)
 
 
-def new_match() -> MatchState:
-    """A match waiting for its first deal."""
+def new_match(ruleset: Ruleset = PARTNERSHIP) -> MatchState:
+    """A match of ``ruleset`` (RULES.md's partnership game by default), waiting
+    for its first deal (R-SET-1)."""
     return MatchState(
-        phase=Phase.DEAL,
+        phase=_DEAL,
         deal_number=0,
         owner=None,
         contract=None,
@@ -77,20 +106,49 @@ def new_match() -> MatchState:
         scores=_ZERO,
         results=(),
         history=History.EMPTY,
+        ruleset=ruleset,
     )
 
 
 # -- legal moves --------------------------------------------------------------
 
 
-def _plays(seat: int, mask: int) -> tuple[PlayerMove, ...]:
-    plays = _PLAYS[seat]
-    out = []
-    while mask:
+# _PLAY_BYTES[seat][k][b]: the interned plays of ``seat`` for the cards 8k..8k+7 set in byte b.
+# Listing a set's plays is then 7 lookups and tuple joins instead of a loop over its cards.
+_PLAY_BYTES = tuple(
+    tuple(
+        tuple(
+            tuple(_PLAYS[seat][8 * k + i] for i in range(8) if b >> i & 1 and 8 * k + i < 52)
+            for b in range(256)
+        )
+        for k in range(7)
+    )
+    for seat in range(4)
+)
+
+
+def _plays(seat: int, mask: int) -> tuple[Play, ...]:
+    """The interned :class:`Play` moves of ``seat`` for the cards of ``mask``, by card."""
+    if mask.bit_count() <= 2:  # often one or two cards (TRIX, following suit)
         low = mask & -mask
-        out.append(plays[low.bit_length() - 1])
-        mask ^= low
-    return tuple(out)
+        if mask == low:
+            return (_PLAYS[seat][low.bit_length() - 1],) if mask else ()
+        return (_PLAYS[seat][low.bit_length() - 1], _PLAYS[seat][mask.bit_length() - 1])
+    t = _PLAY_BYTES[seat]
+    if mask < 0x10000:
+        if mask < 0x100:
+            return t[0][mask]
+        return t[0][mask & 255] + t[1][mask >> 8]
+    return (
+        t[0][mask & 255] + t[1][mask >> 8 & 255] + t[2][mask >> 16 & 255]
+        + t[3][mask >> 24 & 255] + t[4][mask >> 32 & 255] + t[5][mask >> 40 & 255]
+        + t[6][mask >> 48]
+    )  # fmt: skip
+
+
+_SEAT_NUMBERS = frozenset((0, 1, 2, 3))
+_SUIT_MASKS = tuple(0x1FFF << (13 * s) for s in range(4))
+_PARTNERSHIP_CONTRACTS = PARTNERSHIP.contracts
 
 
 def legal_moves(state: MatchState, seat: int | None = None) -> tuple[PlayerMove, ...]:
@@ -98,33 +156,69 @@ def legal_moves(state: MatchState, seat: int | None = None) -> tuple[PlayerMove,
 
     Never lists :class:`Deal` or :class:`Timeout` (those are the host's).  In
     the doubling window it lists, for every seat still to answer, one
-    :class:`Double` per subset of its doublable cards.
+    :class:`Double` per subset of its doublable cards.  A ``seat`` that is
+    not 0–3 raises ``ValueError``.
     """
+    if seat is not None and seat not in _SEAT_NUMBERS:
+        raise ValueError(f"a seat is an int from 0 to 3, not {seat!r}")
     phase = state.phase
     turn = state.turn
-    if phase is Phase.COMPLEX:
+    if phase is _COMPLEX:
         if seat is not None and seat != turn:
             return ()
         assert turn is not None and state.complex is not None
+        ruleset = state.ruleset
+        if ruleset is not PARTNERSHIP:
+            rules = ruleset.trick_rules(state.contract)  # type: ignore[arg-type]
+            if not rules.standard:
+                hand = state.hands[turn]
+                return _plays(turn, contract_legal_cards(hand, state.complex.trick, rules))
         return _plays(turn, complex_legal_cards(state.hands[turn], state.complex.trick))
-    if phase is Phase.TRIX:
+    if phase is _TRIX:
+        if state.ruleset.bad_hand_redeal:
+            return _trix_moves_with_redeal(state, seat)
         if seat is not None and seat != turn:
             return ()
         assert turn is not None and state.trix is not None
-        legal = trix_legal_cards(state.hands[turn], state.trix.table)
+        legal = state.hands[turn] & trix_playable(state.trix.table)  # trix.legal_cards
         return _plays(turn, legal) if legal else _PASSES[turn]
-    if phase is Phase.DOUBLE:
+    if phase is _DOUBLE:
         assert state.window is not None
-        window = state.window
-        moves: list[PlayerMove] = []
-        for s in sorted(window.waiting()):
-            if seat is None or seat == s:
-                moves.extend(Double(s, cards_of(m)) for m in doubling_subsets(window.asked[s]))
-        return tuple(moves)
-    if phase is Phase.CHOOSE:
+        asked, answers = state.window.asked, state.window.answers
+        if seat is not None:  # is it in window.waiting()?
+            if seat in _SEATS and asked[seat] and answers[seat] is None:
+                return _ANSWERS[seat][asked[seat]]
+            return ()
+        moves: tuple[PlayerMove, ...] = ()
+        for s in range(4):  # every seat in window.waiting(), in seat order
+            if asked[s] and answers[s] is None:
+                moves += _ANSWERS[s][asked[s]]
+        return moves
+    if phase is _CHOOSE:
         assert turn is not None
-        return _CHOICES[turn] if seat is None or seat == turn else ()
+        if seat is not None and seat != turn:
+            return ()
+        remaining = state.remaining_contracts
+        if remaining == _PARTNERSHIP_CONTRACTS:
+            return _CHOICES[turn]
+        return tuple(Choose(turn, c) for c in remaining)
     return ()
+
+
+def _trix_moves_with_redeal(state: MatchState, seat: int | None) -> tuple[PlayerMove, ...]:
+    """TRIX moves when a bad hand may demand a redeal (R-OPT-8): the turn seat's
+    moves, and the bad hand's :class:`Redeal` before the first card or pass."""
+    turn = state.turn
+    assert turn is not None and state.trix is not None
+    moves: tuple[PlayerMove, ...] = ()
+    if seat is None or seat == turn:
+        legal = state.hands[turn] & trix_playable(state.trix.table)
+        moves = _plays(turn, legal) if legal else _PASSES[turn]
+    bad = redeal_seat(state)
+    if bad is not None and (seat is None or seat == bad):
+        redeal: tuple[PlayerMove, ...] = (Redeal(bad),)
+        moves = redeal + moves if seat is not None or bad < turn else moves + redeal
+    return moves
 
 
 def forced_move(state: MatchState, seat: int) -> PlayerMove | None:
@@ -154,6 +248,13 @@ def apply(state: MatchState, move: Move) -> MatchState:
     Raises :class:`IllegalMoveError` (a ``ValueError``) naming the move, the
     reason and the RULES.md clause if the move is not legal now.
     """
+    if type(move) is Play:  # most moves: skip the handler lookup
+        phase = state.phase
+        if phase is _COMPLEX:
+            return _play_complex(state, move)
+        if phase is _TRIX:
+            return _play_trix(state, move)
+        raise _wrong_phase(state, move)
     handler = _HANDLERS.get(type(move))
     if handler is None:
         raise TypeError(f"not a move: {move!r}")
@@ -176,23 +277,26 @@ def _wrong_phase(state: MatchState, move: Move) -> IllegalMoveError:
 
 
 def _apply_deal(state: MatchState, move: Deal) -> MatchState:
-    if state.phase is not Phase.DEAL:
+    if state.phase is not _DEAL:
         raise _wrong_phase(state, move)
     deck = move.deck
     hands = [0, 0, 0, 0]
     for i, card in enumerate(deck):
         hands[i & 3] |= 1 << card
-    number = state.deal_number + 1
-    if number == 1:
+    ruleset = state.ruleset
+    redeal = type(state.history.last) is Redeal  # R-OPT-8: the same deal again
+    number = state.deal_number if redeal else state.deal_number + 1
+    per = len(ruleset.contracts)
+    if number == 1 and not redeal:
         owner = deck.index(SEVEN_OF_HEARTS) % 4
-    elif number % 2:
+    elif number % per == 1 % per and not redeal:
         assert state.owner is not None
         owner = (state.owner + 1) % 4
     else:
         assert state.owner is not None
         owner = state.owner
     base = MatchState(
-        phase=Phase.CHOOSE,
+        phase=_CHOOSE,
         deal_number=number,
         owner=owner,
         contract=None,
@@ -204,61 +308,79 @@ def _apply_deal(state: MatchState, move: Deal) -> MatchState:
         scores=state.scores,
         results=state.results,
         history=state.history.append(move),
+        ruleset=ruleset,
     )
-    if number % 2:
-        return base
-    return _start(base, state.results[-1].contract.other)
+    remaining = base.remaining_contracts
+    if len(remaining) > 1 and not ruleset.fixed_order:
+        return base  # the owner chooses (R-MATCH-5, R-SET-2)
+    return _start(base, remaining[0])  # R-MATCH-5, R-OPT-5
 
 
 def _start(state: MatchState, contract: Contract) -> MatchState:
-    """The state once ``contract`` is known: open the doubling window or start TRIX."""
-    if contract is Contract.COMPLEX:
-        return MatchState(
-            Phase.DOUBLE, state.deal_number, state.owner, contract, state.hands, None,
-            open_window(state.hands), None, None, state.scores, state.results, state.history,
+    """The state once ``contract`` is known: open the doubling window, start the
+    tricks (no doubling in this contract) or start TRIX."""
+    if contract is Contract.TRIX:
+        return _match_state(
+            _TRIX, state.deal_number, state.owner, contract, state.hands, state.owner,
+            None, None, TrixDeal(0, ()), state.scores, state.results, state.history,
+            state.ruleset,
         )  # fmt: skip
-    return MatchState(
-        Phase.TRIX, state.deal_number, state.owner, contract, state.hands, state.owner,
-        None, None, TrixDeal(0, ()), state.scores, state.results, state.history,
+    doublable = state.ruleset.trick_rules(contract).doublable
+    if not doublable:  # R-OPT-1, R-CL-7: no window; the owner leads (R-CX-1)
+        deal = ComplexDeal(state.owner, (), (), (), _ZERO)  # type: ignore[arg-type]
+        return _match_state(
+            _COMPLEX, state.deal_number, state.owner, contract, state.hands, state.owner,
+            None, deal, None, state.scores, state.results, state.history, state.ruleset,
+        )  # fmt: skip
+    return _match_state(
+        _DOUBLE, state.deal_number, state.owner, contract, state.hands, None,
+        open_window(state.hands, doublable), None, None, state.scores, state.results,
+        state.history, state.ruleset,
     )  # fmt: skip
 
 
 def _apply_choose(state: MatchState, move: Choose) -> MatchState:
-    if state.phase is not Phase.CHOOSE:
+    if state.phase is not _CHOOSE:
         raise _wrong_phase(state, move)
     if move.seat != state.owner:
         raise IllegalMoveError(
             move, f"only the Kingdom owner, seat {state.owner}, chooses the contract", "R-MATCH-5"
         )
+    remaining = state.remaining_contracts
+    if move.contract not in remaining:
+        names = " or ".join(c.value for c in remaining)
+        played = move.contract in state.ruleset.contracts
+        rule = "R-SET-2" if played else "R-MATCH-1"
+        why = "was already played in this Kingdom" if played else "is not a contract of this game"
+        raise IllegalMoveError(move, f"{move.contract.value} {why}; choose {names}", rule)
     return _start(_with_history(state, move), move.contract)
 
 
 def _with_history(state: MatchState, move: Move) -> MatchState:
-    return MatchState(
+    return _match_state(
         state.phase, state.deal_number, state.owner, state.contract, state.hands, state.turn,
         state.window, state.complex, state.trix, state.scores, state.results,
-        state.history.append(move),
+        state.history.append(move), state.ruleset,
     )  # fmt: skip
 
 
 def _apply_timeout(state: MatchState, move: Timeout) -> MatchState:
-    if state.phase is Phase.CHOOSE:
-        return _start(_with_history(state, move), Contract.COMPLEX)
-    if state.phase is Phase.DOUBLE:
+    if state.phase is _CHOOSE:  # R-MATCH-6, R-SET-2: the first remaining contract
+        return _start(_with_history(state, move), state.remaining_contracts[0])
+    if state.phase is _DOUBLE:
         return _close_window(state, state.history.append(move))
     raise IllegalMoveError(
         move,
-        "a timeout is only legal while the owner chooses (R-MATCH-6) "
-        "or the doubling window is open (R-DBL-3); "
+        "a timeout is only legal while the owner chooses or the doubling window is open; "
         f"{_PHASE_RULES[state.phase][0]}",
         "R-MATCH-6",
     )
 
 
 def _apply_double(state: MatchState, move: Double) -> MatchState:
-    if state.phase is not Phase.DOUBLE:
+    if state.phase is not _DOUBLE:
         raise IllegalMoveError(
-            move, "cards can only be doubled in the doubling window before a COMPLEX deal",
+            move, "cards can only be doubled in the doubling window before the first trick",
             "R-DBL-1",
         )  # fmt: skip
     window = state.window
@@ -283,9 +405,9 @@ def _apply_double(state: MatchState, move: Double) -> MatchState:
     history = state.history.append(move)
     if not window.waiting():
         return _close_window(state, history, window.revealed())
-    return MatchState(
-        Phase.DOUBLE, state.deal_number, state.owner, state.contract, state.hands, None,
-        window, None, None, state.scores, state.results, history,
+    return _match_state(
+        _DOUBLE, state.deal_number, state.owner, state.contract, state.hands, None,
+        window, None, None, state.scores, state.results, history, state.ruleset,
     )  # fmt: skip
 
 
@@ -299,15 +421,15 @@ def _close_window(
         assert state.window is not None
         doubled = state.window.revealed()
     deal = ComplexDeal(state.owner, (), (), doubled, _ZERO)  # type: ignore[arg-type]
-    return MatchState(
-        Phase.COMPLEX, state.deal_number, state.owner, state.contract, state.hands, state.owner,
-        None, deal, None, state.scores, state.results, history,
+    return _match_state(
+        _COMPLEX, state.deal_number, state.owner, state.contract, state.hands, state.owner,
+        None, deal, None, state.scores, state.results, history, state.ruleset,
     )  # fmt: skip
 
 
 def _turn_error(state: MatchState, move: Play | Pass) -> IllegalMoveError:
     turn = state.turn
-    if state.phase is Phase.TRIX:
+    if state.phase is _TRIX:
         rule = "R-TX-1"
     else:
         deal = state.complex
@@ -318,9 +440,9 @@ def _turn_error(state: MatchState, move: Play | Pass) -> IllegalMoveError:
 
 def _apply_play(state: MatchState, move: Play) -> MatchState:
     phase = state.phase
-    if phase is Phase.COMPLEX:
+    if phase is _COMPLEX:
         return _play_complex(state, move)
-    if phase is Phase.TRIX:
+    if phase is _TRIX:
         return _play_trix(state, move)
     raise _wrong_phase(state, move)
 
@@ -337,32 +459,76 @@ def _play_complex(state: MatchState, move: Play) -> MatchState:
     hand = hands[seat]
     if not hand & bit:
         raise IllegalMoveError(move, f"seat {seat} does not hold {card}", "R-MATCH-2")
-    if not complex_legal_cards(hand, deal.trick) & bit:
-        led = Suit(deal.trick[0] // 13).symbol
-        raise IllegalMoveError(move, f"seat {seat} must follow suit {led}", "R-CX-2")
+    rules = state.ruleset.trick_rules(state.contract)  # type: ignore[arg-type]
+    if rules.standard:
+        legal = complex_legal_cards(hand, deal.trick)
+    else:
+        legal = contract_legal_cards(hand, deal.trick, rules)
+    if not legal & bit:
+        raise _trick_card_error(move, hand, deal.trick, rules)
     new_hands = _replace(hands, seat, hand ^ bit)
     trick = deal.trick + (card,)
     history = state.history.append(move)
     if len(trick) < 4:
-        deal = ComplexDeal(deal.leader, trick, deal.tricks, deal.doubled, deal.points)
-        return MatchState(
-            Phase.COMPLEX, state.deal_number, state.owner, state.contract, new_hands,
-            (seat + 1) % 4, None, deal, None, state.scores, state.results, history,
+        deal = _complex_deal(deal.leader, trick, deal.tricks, deal.doubled, deal.points)
+        return _match_state(
+            _COMPLEX, state.deal_number, state.owner, state.contract, new_hands,
+            (seat + 1) % 4, None, deal, None, state.scores, state.results, history, state.ruleset,
         )  # fmt: skip
     leader = deal.leader
     taker = trick_taker(leader, trick)
-    points = trick_points(trick, leader, taker, deal.doubled)
+    points = trick_points(trick, leader, taker, deal.doubled, rules)
     old = deal.points
     total = (old[0] + points[0], old[1] + points[1], old[2] + points[2], old[3] + points[3])
-    tricks = deal.tricks + (Trick(leader, trick, taker),)  # type: ignore[arg-type]
-    deal = ComplexDeal(taker, (), tricks, deal.doubled, total)
-    if len(tricks) == TRICKS_PER_DEAL:
-        assert state.owner is not None
-        result = complex_result(state.deal_number, state.owner, deal)
+    tricks = deal.tricks + (_trick(leader, trick, taker),)  # type: ignore[arg-type]
+    deal = _complex_deal(taker, (), tricks, deal.doubled, total)
+    ends = rules.ends_when_taken
+    if len(tricks) == TRICKS_PER_DEAL or (
+        ends and not ends & (new_hands[0] | new_hands[1] | new_hands[2] | new_hands[3])
+    ):  # R-CX-4: all 13 tricks; R-CL-2 … R-CL-4: until the penalty cards are taken
+        assert state.owner is not None and state.contract is not None
+        result = complex_result(
+            state.deal_number, state.owner, deal,
+            contract=state.contract, kingdom=state.kingdom, rules=rules,
+        )  # fmt: skip
         return _end_deal(state, result, history)
-    return MatchState(
-        Phase.COMPLEX, state.deal_number, state.owner, state.contract, new_hands,
-        taker, None, deal, None, state.scores, state.results, history,
+    return _match_state(
+        _COMPLEX, state.deal_number, state.owner, state.contract, new_hands,
+        taker, None, deal, None, state.scores, state.results, history, state.ruleset,
+    )  # fmt: skip
+
+
+def _trick_card_error(
+    move: Play, hand: int, trick: tuple[Card, ...], rules: TrickRules
+) -> IllegalMoveError:
+    """Why ``move`` is not among the legal cards of a trick (R-CX-2, R-CL-2, R-OPT-2)."""
+    seat = move.seat
+    if trick and hand & _SUIT_MASKS[trick[0] // 13]:
+        led = Suit(trick[0] // 13).symbol
+        return IllegalMoveError(move, f"seat {seat} must follow suit {led}", "R-CX-2")
+    if trick:
+        return IllegalMoveError(
+            move, f"seat {seat} cannot follow suit and must discard a penalty card", "R-OPT-2"
+        )
+    return IllegalMoveError(
+        move, f"seat {seat} may not lead a heart while holding another suit", "R-CL-2"
+    )
+
+
+def _apply_redeal(state: MatchState, move: Redeal) -> MatchState:
+    """A bad TRIX hand demands a new deal (R-OPT-8); never in RULES.md's game (R-MATCH-2)."""
+    if not state.ruleset.bad_hand_redeal:
+        raise IllegalMoveError(move, "nothing causes a redeal in this game", "R-MATCH-2")
+    if redeal_seat(state) != move.seat:
+        raise IllegalMoveError(
+            move,
+            f"seat {move.seat} may not demand a redeal: only a seat with four 2s, or three "
+            "2s and the fourth suit's 3, before the first TRIX card or pass",
+            "R-OPT-8",
+        )
+    return _match_state(
+        _DEAL, state.deal_number, state.owner, None, _NO_HANDS, None, None, None, None,
+        state.scores, state.results, state.history.append(move), state.ruleset,
     )  # fmt: skip
 
 
@@ -387,7 +553,7 @@ def _play_trix(state: MatchState, move: Play) -> MatchState:
     hand = state.hands[seat]
     if not hand & bit:
         raise IllegalMoveError(move, f"seat {seat} does not hold {card}", "R-MATCH-2")
-    if not trix_legal_cards(hand, deal.table) & bit:
+    if not _playable_card(deal.table, card):  # the card is held: legal iff playable
         raise IllegalMoveError(
             move, f"{card} is neither an unstarted Jack nor next to an end of its row", "R-TX-2"
         )
@@ -401,15 +567,16 @@ def _play_trix(state: MatchState, move: Play) -> MatchState:
             last = next(s for s in range(4) if s not in order)
             order += (last,)
             assert state.owner is not None
-            return _end_deal(state, _trix_result(state.deal_number, state.owner, order), history)
-    return MatchState(
-        Phase.TRIX, state.deal_number, state.owner, state.contract, hands,
-        _next_holder(hands, seat), None, None, TrixDeal(deal.table | bit, order),
-        state.scores, state.results, history,
+            result = _trix_result(state.deal_number, state.owner, order, state.ruleset)
+            return _end_deal(state, result, history)
+    return _match_state(
+        _TRIX, state.deal_number, state.owner, state.contract, hands,
+        _next_holder(hands, seat), None, None, _trix_deal(deal.table | bit, order),
+        state.scores, state.results, history, state.ruleset,
     )  # fmt: skip
 
 
-def _next_holder(hands: tuple[int, int, int, int], seat: int) -> int:
+def _next_holder(hands: Sequence[int], seat: int) -> int:
     """The next seat after ``seat`` with cards in hand (R-TX-1)."""
     for step in (1, 2, 3):
         nxt = (seat + step) % 4
@@ -419,8 +586,8 @@ def _next_holder(hands: tuple[int, int, int, int], seat: int) -> int:
 
 
 def _apply_pass(state: MatchState, move: Pass) -> MatchState:
-    if state.phase is not Phase.TRIX:
-        if state.phase is Phase.COMPLEX:
+    if state.phase is not _TRIX:
+        if state.phase is _COMPLEX:
             raise IllegalMoveError(move, "there is no passing in COMPLEX", "R-CX-2")
         raise _wrong_phase(state, move)
     seat = move.seat
@@ -434,21 +601,24 @@ def _apply_pass(state: MatchState, move: Pass) -> MatchState:
         raise IllegalMoveError(
             move, f"seat {seat} holds a legal card ({shown}) and must play one", "R-TX-3"
         )
-    return MatchState(
-        Phase.TRIX, state.deal_number, state.owner, state.contract, state.hands,
+    return _match_state(
+        _TRIX, state.deal_number, state.owner, state.contract, state.hands,
         _next_holder(state.hands, seat), None, None, deal, state.scores, state.results,
-        state.history.append(move),
+        state.history.append(move), state.ruleset,
     )  # fmt: skip
 
 
-def _trix_result(number: int, owner: int, order: tuple[int, ...]) -> DealResult:
+def _trix_result(
+    number: int, owner: int, order: tuple[int, ...], ruleset: Ruleset = PARTNERSHIP
+) -> DealResult:
     places = [SeatBreakdown(place=order.index(s) + 1) for s in range(4)]
+    per = len(ruleset.contracts)
     return DealResult(
         number=number,
-        kingdom=(number + 1) // 2,
+        kingdom=(number + per - 1) // per,
         contract=Contract.TRIX,
         owner=owner,
-        points=trix_points(order),
+        points=trix_points(order, ruleset.trix_places),
         seats=(places[0], places[1], places[2], places[3]),
         finishing_order=order,
     )
@@ -458,10 +628,10 @@ def _end_deal(state: MatchState, result: DealResult, history: History) -> MatchS
     """Score a finished deal; the match waits for the next deal or is over."""
     s, p = state.scores, result.points
     scores = (s[0] + p[0], s[1] + p[1], s[2] + p[2], s[3] + p[3])
-    over = state.deal_number == DEALS_PER_MATCH
-    return MatchState(
-        Phase.OVER if over else Phase.DEAL, state.deal_number, state.owner, None, _NO_HANDS,
-        None, None, None, None, scores, state.results + (result,), history,
+    over = state.deal_number == state.ruleset.deals_per_match
+    return _match_state(
+        _OVER if over else _DEAL, state.deal_number, state.owner, None, _NO_HANDS,
+        None, None, None, None, scores, state.results + (result,), history, state.ruleset,
     )  # fmt: skip
 
 
@@ -471,6 +641,7 @@ _HANDLERS: dict[type, Callable[[MatchState, Any], MatchState]] = {
     Double: _apply_double,
     Choose: _apply_choose,
     Timeout: _apply_timeout,
+    Redeal: _apply_redeal,
     Deal: _apply_deal,
 }
 
@@ -481,10 +652,18 @@ _HANDLERS: dict[type, Callable[[MatchState, Any], MatchState]] = {
 def score(state: MatchState) -> Score:
     """The scores so far: cumulative seats, Team Totals, finished deals, result."""
     teams = team_totals(state.scores)
+    result: MatchResult | None = None
+    winning: tuple[int, ...] = ()
+    if state.phase is _OVER:
+        ruleset = state.ruleset
+        result, winning = winners(
+            state.scores, partnership=ruleset.partnership, lowest_wins=ruleset.reversed_scores
+        )
     return Score(
         seats=state.scores,
         teams=teams,
         deals=state.results,
         current=state.complex.points if state.complex is not None else _ZERO,
-        result=match_result(teams) if state.phase is Phase.OVER else None,
+        result=result,
+        winners=winning,
     )

@@ -36,6 +36,7 @@ __all__ = [
     "Pass",
     "Play",
     "PlayerMove",
+    "Redeal",
     "Timeout",
     "move_from_json",
     "move_to_json",
@@ -43,15 +44,29 @@ __all__ = [
 
 
 class Contract(enum.Enum):
-    """The two contracts of a Kingdom (R-MATCH-1)."""
+    """The contracts: COMPLEX and TRIX of a partnership Kingdom (R-MATCH-1), and the
+    four trick contracts of classic Trix (see :mod:`trixcomplex.rulesets`)."""
 
     COMPLEX = "COMPLEX"
     TRIX = "TRIX"
+    KING_OF_HEARTS = "KING_OF_HEARTS"
+    QUEENS = "QUEENS"
+    DIAMONDS = "DIAMONDS"
+    LTOOSH = "LTOOSH"
 
     @property
     def other(self) -> Contract:
-        """The other contract of the Kingdom."""
-        return Contract.TRIX if self is Contract.COMPLEX else Contract.COMPLEX
+        """The other contract of a COMPLEX/TRIX Kingdom."""
+        if self is Contract.COMPLEX:
+            return Contract.TRIX
+        if self is Contract.TRIX:
+            return Contract.COMPLEX
+        raise ValueError(f"{self.value} has no single other contract")
+
+    @property
+    def is_trick_contract(self) -> bool:
+        """Whether tricks are played (every contract but TRIX)."""
+        return self is not Contract.TRIX
 
     def __str__(self) -> str:
         return self.value
@@ -108,7 +123,10 @@ class Deal:
         """A deal shuffled by ``rng`` (a seeded ``Random`` or ``SystemRandom``)."""
         deck = list(ALL_CARDS)
         rng.shuffle(deck)
-        return cls(tuple(deck))
+        # A permutation of the 52 cards needs no re-check: skip the converter.
+        deal = object.__new__(cls)
+        object.__setattr__(deal, "deck", tuple(deck))
+        return deal
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         """The 13 cards this deal gives ``seat``, in deck order."""
@@ -167,6 +185,20 @@ class Pass:
 
 
 @frozen
+class Redeal:
+    """A demand for a new deal by a seat with a bad TRIX hand (R-OPT-8).
+
+    Only with the ``bad_hand_redeal`` option of classic Trix; never in the
+    default ruleset, where nothing causes a redeal (R-MATCH-2).
+    """
+
+    seat: int = field(validator=_seat)
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} demands a redeal"
+
+
+@frozen
 class Timeout:
     """The host's timer ran out (R-MATCH-6 while choosing, R-DBL-3 while doubling)."""
 
@@ -174,15 +206,28 @@ class Timeout:
         return "timeout"
 
 
-PlayerMove: TypeAlias = Choose | Double | Play | Pass
+PlayerMove: TypeAlias = Choose | Double | Play | Pass | Redeal
 """A move made by a seat: what :func:`~trixcomplex.legal_moves` lists."""
 
-Move: TypeAlias = Deal | Choose | Double | Play | Pass | Timeout
+Move: TypeAlias = Deal | Choose | Double | Play | Pass | Redeal | Timeout
 """Any move, including the chance move :class:`Deal` and the host's :class:`Timeout`."""
 
 
 class MoveFormatError(ValueError):
-    """A JSON object that is not a move of RECORD.md."""
+    """A JSON object that is not a move of RECORD.md.
+
+    ``rule`` names the RULES.md clause the bad value breaks (``"R-CARD-2"``
+    for a bad card code, ``"R-MATCH-2"`` for a bad deck, ``"R-SEAT-1"`` for a
+    bad seat, …), or is ``None`` when the object is simply not of the
+    record format (an unknown kind or key, a missing key).
+    """
+
+    def __init__(self, message: str, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.rule = rule
+
+    def __reduce__(self) -> tuple[object, tuple[str, str | None]]:
+        return (type(self), (str(self), self.rule))
 
 
 def move_to_json(move: Move) -> dict[str, Any]:
@@ -199,8 +244,12 @@ def move_to_json(move: Move) -> dict[str, Any]:
         return {"move": "deal", "deck": [str(c) for c in move.deck]}
     if isinstance(move, Timeout):
         return {"move": "timeout"}
+    if isinstance(move, Redeal):
+        return {"move": "redeal", "seat": move.seat}
     raise TypeError(f"not a move: {move!r}")
 
+
+_CONTRACT_NAMES = tuple(c.value for c in Contract)
 
 _KEYS = {
     "deal": ("deck",),
@@ -209,6 +258,7 @@ _KEYS = {
     "timeout": (),
     "play": ("seat", "card"),
     "pass": ("seat",),
+    "redeal": ("seat",),
 }
 
 
@@ -230,32 +280,42 @@ def move_from_json(obj: object) -> Move:
     if missing:
         raise MoveFormatError(f"a {kind} move needs the key {missing[0]!r}")
     if "seat" in keys and (type(obj["seat"]) is not int or not 0 <= obj["seat"] <= 3):
-        raise MoveFormatError(f"seat must be an integer 0..3, not {obj['seat']!r:.40}")
+        raise MoveFormatError(f"seat must be an integer 0..3, not {obj['seat']!r:.40}", "R-SEAT-1")
     try:
         if kind == "play":
             if not isinstance(obj["card"], str):
-                raise MoveFormatError(f"card must be a card code string, not {obj['card']!r:.40}")
+                raise MoveFormatError(
+                    f"card must be a card code string, not {obj['card']!r:.40}", "R-CARD-2"
+                )
             return Play(obj["seat"], parse_card(obj["card"]))
         if kind == "pass":
             return Pass(obj["seat"])
+        if kind == "redeal":
+            return Redeal(obj["seat"])
         if kind == "double":
             cards = obj["cards"]
             if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
-                raise MoveFormatError("cards must be a list of card code strings")
+                raise MoveFormatError("cards must be a list of card code strings", "R-CARD-2")
             return Double(obj["seat"], cards)
         if kind == "choose":
-            if obj["contract"] not in ("COMPLEX", "TRIX"):
+            if obj["contract"] not in _CONTRACT_NAMES:
                 raise MoveFormatError(
-                    f"contract must be 'COMPLEX' or 'TRIX', not {obj['contract']!r:.40}"
+                    f"contract must be one of {', '.join(_CONTRACT_NAMES)}, "
+                    f"not {obj['contract']!r:.40}",
+                    "R-MATCH-1",
                 )
             return Choose(obj["seat"], Contract(obj["contract"]))
         if kind == "deal":
             deck = obj["deck"]
             if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck[:60]):
-                raise MoveFormatError("deck must be a list of 52 card code strings")
+                raise MoveFormatError("deck must be a list of 52 card code strings", "R-MATCH-2")
             return Deal(deck)
         return Timeout()
     except MoveFormatError:
         raise
+    except CardParseError as exc:
+        raise MoveFormatError(str(exc), "R-CARD-2") from None
     except ValueError as exc:
-        raise MoveFormatError(str(exc)) from None
+        # Deal: not 52 distinct cards; Double: a card named twice.
+        rule = "R-MATCH-2" if kind == "deal" else "R-DBL-2"
+        raise MoveFormatError(str(exc), rule) from None

@@ -19,6 +19,7 @@ from attrs import frozen
 
 from .cards import Card, Rank, Suit, cards_of, suit_mask
 from .moves import Contract
+from .rulesets import TrickRules
 from .seats import TEAMS
 
 __all__ = [
@@ -41,6 +42,7 @@ __all__ = [
     "team_totals",
     "trick_points",
     "trix_points",
+    "winners",
 ]
 
 TRICK_PENALTY = -15
@@ -63,15 +65,22 @@ DOUBLABLE = QUEENS | (1 << KING_OF_HEARTS)
 """The cards that can be doubled: K♥ and the Queens (R-DBL-1)."""
 
 
-def plain_penalty(card: Card) -> int:
-    """The undoubled penalty of K♥ (−75) or a Queen (−25), 0 for other cards."""
+def plain_penalty(card: Card, rules: TrickRules | None = None) -> int:
+    """The undoubled penalty of K♥ (−75) or a Queen (−25), 0 for other cards.
+
+    With ``rules`` (a contract under a ruleset), that contract's values.
+    """
+    if rules is not None:
+        if card == KING_OF_HEARTS:
+            return rules.king_of_hearts
+        return rules.queen if card.rank is Rank.QUEEN else 0
     if card == KING_OF_HEARTS:
         return KING_OF_HEARTS_PENALTY
     return QUEEN_PENALTY if card.rank is Rank.QUEEN else 0
 
 
 def doubled_card_points(
-    card: Card, doubler: int, taker: int, leader: int
+    card: Card, doubler: int, taker: int, leader: int, rules: TrickRules | None = None
 ) -> tuple[int, tuple[int, int, int, int]]:
     """The case (1, 2 or 3) and the four seats' points for a doubled card (R-DBL-4).
 
@@ -85,7 +94,7 @@ def doubled_card_points(
     >>> doubled_card_points(KING_OF_HEARTS, doubler=2, taker=2, leader=2)
     (3, (0, 0, -75, 0))
     """
-    v = -plain_penalty(card)
+    v = -plain_penalty(card, rules)
     points = [0, 0, 0, 0]
     if taker != doubler:
         case = 1
@@ -106,14 +115,18 @@ def trick_points(
     leader: int,
     taker: int,
     doubled: Sequence[tuple[Card, int]],
+    rules: TrickRules | None = None,
 ) -> tuple[int, int, int, int]:
     """The four seats' points for one finished COMPLEX trick (R-CX-5, R-DBL-4).
 
-    ``doubled`` lists the deal's doubled cards with their doublers.
+    ``doubled`` lists the deal's doubled cards with their doublers.  With
+    ``rules``, the trick of that contract under that ruleset (R-CL-2 … R-CL-7).
     """
     mask = 0
     for card in cards:
         mask |= 1 << card
+    if rules is not None and not rules.standard:
+        return _contract_trick_points(cards, mask, leader, taker, doubled, rules)
     points = [0, 0, 0, 0]
     points[taker] = TRICK_PENALTY + DIAMOND_PENALTY * (mask & DIAMONDS).bit_count()
     if mask & DOUBLABLE:
@@ -129,15 +142,44 @@ def trick_points(
     return (points[0], points[1], points[2], points[3])
 
 
-def trix_points(finishing_order: Sequence[int]) -> tuple[int, int, int, int]:
+def _contract_trick_points(
+    cards: Sequence[Card],
+    mask: int,
+    leader: int,
+    taker: int,
+    doubled: Sequence[tuple[Card, int]],
+    rules: TrickRules,
+) -> tuple[int, int, int, int]:
+    """:func:`trick_points` for any trick contract under any ruleset."""
+    points = [0, 0, 0, 0]
+    points[taker] = rules.trick + rules.diamond * (mask & DIAMONDS).bit_count()
+    charged = mask & DOUBLABLE
+    if charged and (rules.queen or rules.king_of_hearts):
+        doublers = dict(doubled)
+        for card in cards_of(charged):
+            doubler = doublers.get(card)
+            if doubler is None:
+                points[taker] += plain_penalty(card, rules)
+            else:
+                _, extra = doubled_card_points(card, doubler, taker, leader, rules)
+                for seat in range(4):
+                    points[seat] += extra[seat]
+    return (points[0], points[1], points[2], points[3])
+
+
+def trix_points(
+    finishing_order: Sequence[int], places: Sequence[int] = TRIX_PLACES
+) -> tuple[int, int, int, int]:
     """The four seats' points for a TRIX finishing order (R-TX-4).
+
+    ``places`` are the points of 1st … 4th (a ruleset's ``trix_places``).
 
     >>> trix_points([2, 0, 3, 1])
     (150, 50, 200, 100)
     """
     points = [0, 0, 0, 0]
     for place, seat in enumerate(finishing_order):
-        points[seat] = TRIX_PLACES[place]
+        points[seat] = places[place]
     return (points[0], points[1], points[2], points[3])
 
 
@@ -147,23 +189,63 @@ def team_totals(seats: Sequence[int]) -> tuple[int, int]:
 
 
 class MatchResult(enum.Enum):
-    """The outcome of a finished match (R-MATCH-8)."""
+    """The outcome of a finished match (R-MATCH-8).
+
+    Partnership rulesets end in ``TEAM0``, ``TEAM1`` or ``DRAW``; individual
+    rulesets (R-IND-1, R-CL-1) in ``SEAT0`` … ``SEAT3`` for a single winner or
+    ``SHARED`` when several seats share the best total.
+    """
 
     TEAM0 = "team0"
     TEAM1 = "team1"
     DRAW = "draw"
+    SEAT0 = "seat0"
+    SEAT1 = "seat1"
+    SEAT2 = "seat2"
+    SEAT3 = "seat3"
+    SHARED = "shared"
 
     def __str__(self) -> str:
         return self.value
 
 
-def match_result(teams: Sequence[int]) -> MatchResult:
-    """The winner of a finished match by Team Totals; equal totals draw (R-MATCH-8)."""
-    if teams[0] > teams[1]:
+def match_result(teams: Sequence[int], *, lowest_wins: bool = False) -> MatchResult:
+    """The winner of a finished match by Team Totals; equal totals draw (R-MATCH-8).
+
+    ``lowest_wins`` for reversed scores (R-OPT-6).
+    """
+    first, second = (teams[1], teams[0]) if lowest_wins else (teams[0], teams[1])
+    if first > second:
         return MatchResult.TEAM0
-    if teams[1] > teams[0]:
+    if second > first:
         return MatchResult.TEAM1
     return MatchResult.DRAW
+
+
+_SEAT_RESULTS = (MatchResult.SEAT0, MatchResult.SEAT1, MatchResult.SEAT2, MatchResult.SEAT3)
+
+
+def winners(
+    seats: Sequence[int], *, partnership: bool = True, lowest_wins: bool = False
+) -> tuple[MatchResult, tuple[int, ...]]:
+    """The result of a finished match and its winning seats.
+
+    Partnership: the winning team's two seats, all four on a draw (R-MATCH-8).
+    Individual: the seats with the best total, ties shared (R-IND-1).
+
+    >>> winners([10, 40, -90, 40], partnership=False)
+    (<MatchResult.SHARED: 'shared'>, (1, 3))
+    >>> winners([10, 40, -90, 40])
+    (<MatchResult.TEAM1: 'team1'>, (1, 3))
+    """
+    if partnership:
+        result = match_result(team_totals(seats), lowest_wins=lowest_wins)
+        if result is MatchResult.DRAW:
+            return result, (0, 1, 2, 3)
+        return result, TEAMS[0] if result is MatchResult.TEAM0 else TEAMS[1]
+    best = min(seats) if lowest_wins else max(seats)
+    top = tuple(s for s in range(4) if seats[s] == best)
+    return (_SEAT_RESULTS[top[0]] if len(top) == 1 else MatchResult.SHARED), top
 
 
 @frozen
@@ -223,8 +305,9 @@ class Score:
 
     ``seats`` are the cumulative scores over finished deals, ``teams`` the
     Team Totals, ``deals`` the finished deals in order, ``current`` the points
-    already charged in the deal being played (all zero between deals), and
-    ``result`` the winner once the match is over, else ``None``.
+    already charged in the deal being played (all zero between deals),
+    ``result`` the winner once the match is over, else ``None``, and
+    ``winners`` the winning seats once it is over (all four on a draw).
     """
 
     seats: tuple[int, int, int, int]
@@ -232,3 +315,4 @@ class Score:
     deals: tuple[DealResult, ...]
     current: tuple[int, int, int, int]
     result: MatchResult | None
+    winners: tuple[int, ...] = ()

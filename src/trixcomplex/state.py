@@ -9,7 +9,7 @@ States compare by value and are hashable.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from attrs import frozen
@@ -17,14 +17,15 @@ from attrs import frozen
 from .cards import Card, cards_of
 from .complex import ComplexDeal
 from .doubling import DoublingWindow
-from .moves import Contract, Deal
+from .moves import Contract, Deal, Pass, Play, Redeal
+from .rulesets import PARTNERSHIP, Ruleset
 from .scoring import DealResult
 from .trix import TrixDeal
 
 if TYPE_CHECKING:
     from .moves import Move
 
-__all__ = ["History", "MatchState", "Phase"]
+__all__ = ["History", "MatchState", "Phase", "bad_hand", "redeal_seat"]
 
 
 class Phase(enum.Enum):
@@ -37,7 +38,9 @@ class Phase(enum.Enum):
     DOUBLE = "DOUBLE"
     """The hidden doubling window before the first trick (R-DBL-2, R-DBL-3)."""
     COMPLEX = "COMPLEX"
-    """Tricks of a COMPLEX deal (R-CX-1 … R-CX-6)."""
+    """Tricks of a COMPLEX deal (R-CX-1 … R-CX-6), or of a classic trick
+    contract (``state.contract`` says which; alias ``Phase.TRICKS``)."""
+    TRICKS = "COMPLEX"
     TRIX = "TRIX"
     """Cards laid in a TRIX deal (R-TX-1 … R-TX-5)."""
     OVER = "OVER"
@@ -49,11 +52,14 @@ class History:
 
     Appending makes a new one-node list pointing at the old one, so every
     state of a match shares its history with its predecessors.
+    :meth:`extend` adds many moves as one node (a fast playout's deal).
 
     >>> from trixcomplex.moves import Timeout
     >>> h = History.EMPTY.append(Timeout())
     >>> len(h), list(h), h == History.EMPTY.append(Timeout())
     (1, [Timeout()], True)
+    >>> History.EMPTY.extend([Timeout(), Timeout()]) == h.append(Timeout())
+    True
     """
 
     __slots__ = ("_hash", "_len", "_move", "_prev")
@@ -69,14 +75,33 @@ class History:
         set_(self, "_prev", prev)
         set_(self, "_move", move)
         set_(self, "_len", 0 if prev is None else prev._len + 1)
-        set_(self, "_hash", 0x5EED if prev is None else hash((prev._hash, move)))
+        # The hash is computed when first asked for (most states are never hashed).
+        set_(self, "_hash", 0x5EED if prev is None else _UNHASHED)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("History is immutable")
 
     def append(self, move: Move) -> History:
         """This history with ``move`` added at the end."""
-        return History(self, move)
+        node = _new(History)
+        _set_prev(node, self)
+        _set_move(node, move)
+        _set_len(node, self._len + 1)
+        _set_hash(node, _UNHASHED)
+        return node
+
+    def extend(self, moves: Iterable[Move]) -> History:
+        """This history with ``moves`` added at the end, in order (one node for them all)."""
+        more = tuple(moves)
+        if len(more) < 2:
+            return self.append(more[0]) if more else self
+        node = _new(_Segment)
+        _set_prev(node, self)
+        _set_move(node, more[-1])
+        _set_more(node, more[:-1])
+        _set_len(node, self._len + len(more))
+        _set_hash(node, _UNHASHED)
+        return node
 
     @property
     def last(self) -> Move | None:
@@ -89,41 +114,67 @@ class History:
     def __iter__(self) -> Iterator[Move]:
         return iter(self.moves())
 
+    def _newest_first(self) -> Iterator[Move]:
+        node = self
+        while node._prev is not None:
+            yield node._move  # type: ignore[misc]
+            if type(node) is _Segment:
+                yield from reversed(node._more)
+            node = node._prev
+
+    def _reversed(self) -> list[Move]:
+        """All moves, newest first."""
+        return list(self._newest_first())
+
     def moves(self) -> tuple[Move, ...]:
         """All moves, oldest first."""
-        out = []
-        node: History | None = self
-        while node is not None and node._prev is not None:
-            out.append(node._move)
-            node = node._prev
+        out = self._reversed()
         out.reverse()
-        return tuple(out)  # type: ignore[arg-type]
+        return tuple(out)
 
     def since_deal(self) -> tuple[Move, ...]:
         """The moves of the current deal, starting with its :class:`Deal` (empty before one)."""
         out = []
-        node: History | None = self
-        while node is not None and node._prev is not None:
-            out.append(node._move)
-            if isinstance(node._move, Deal):
+        for move in self._newest_first():
+            out.append(move)
+            if isinstance(move, Deal):
                 out.reverse()
-                return tuple(out)  # type: ignore[arg-type]
-            node = node._prev
+                return tuple(out)
         return ()
 
     def __hash__(self) -> int:
-        return self._hash
+        if self._hash != _UNHASHED:
+            return self._hash
+        # hash((prev's hash, move)) move by move, oldest first, without recursion.
+        pending = []
+        node: History = self
+        while node._hash == _UNHASHED:
+            pending.append(node)
+            assert node._prev is not None
+            node = node._prev
+        value = node._hash
+        for node in reversed(pending):
+            if type(node) is _Segment:
+                for move in node._more:
+                    value = hash((value, move))
+            value = hash((value, node._move))
+            _set_hash(node, value)
+        return value
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, History):
             return NotImplemented
+        if self._len != other._len:
+            return False
+        if _UNHASHED != self._hash != other._hash != _UNHASHED:
+            return False
         a: History | None = self
         b: History | None = other
-        if self._len != other._len or self._hash != other._hash:
-            return False
         while a is not b:
             assert a is not None and b is not None
-            if a._move != b._move:
+            if type(a) is _Segment or type(b) is _Segment:
+                return a._reversed() == b._reversed()
+            if a._move is not b._move and a._move != b._move:
                 return False
             a, b = a._prev, b._prev
         return True
@@ -135,12 +186,24 @@ class History:
         return (_history_of, (self.moves(),))
 
 
-def _history_of(moves: tuple[Move, ...]) -> History:
-    history = History.EMPTY
-    for move in moves:
-        history = history.append(move)
-    return history
+class _Segment(History):
+    """A history node holding several moves: ``_more`` then ``_move`` (see :meth:`extend`)."""
 
+    __slots__ = ("_more",)
+    _more: tuple[Move, ...]
+
+
+def _history_of(moves: tuple[Move, ...]) -> History:
+    return History.EMPTY.extend(moves)
+
+
+_UNHASHED = -1  # never a hash value: hash() maps -1 to -2
+_new = object.__new__
+_set_prev = History.__dict__["_prev"].__set__
+_set_move = History.__dict__["_move"].__set__
+_set_len = History.__dict__["_len"].__set__
+_set_hash = History.__dict__["_hash"].__set__
+_set_more = _Segment.__dict__["_more"].__set__
 
 History.EMPTY = History()
 
@@ -155,7 +218,8 @@ class MatchState:
     Fields:
 
     - ``phase``: what the match waits for (:class:`Phase`).
-    - ``deal_number``: deals dealt so far, 0 before the first and 8 in the last.
+    - ``deal_number``: deals dealt so far, 0 before the first and 8 in the last
+      (20 in classic Trix).
     - ``owner``: the current Kingdom's owner (``None`` before the first deal).
     - ``contract``: the contract of the deal being played, or ``None``.
     - ``hands``: the four hands as card sets (52-bit ints).
@@ -165,6 +229,7 @@ class MatchState:
     - ``scores``: the seats' cumulative scores over finished deals.
     - ``results``: the finished deals.
     - ``history``: every move so far, the shuffles included.
+    - ``ruleset``: the game played (:data:`~trixcomplex.PARTNERSHIP` by default).
 
     Hands and the doubling window are secrets: give a seat a
     :func:`~trixcomplex.view`, never the state itself.
@@ -182,16 +247,41 @@ class MatchState:
     scores: tuple[int, int, int, int]
     results: tuple[DealResult, ...]
     history: History
+    ruleset: Ruleset = PARTNERSHIP
 
     @property
     def kingdom(self) -> int:
         """The current Kingdom, 1–4 (0 before the first deal)."""
-        return (self.deal_number + 1) // 2
+        per = len(self.ruleset.contracts)
+        return (self.deal_number + per - 1) // per
+
+    @property
+    def remaining_contracts(self) -> tuple[Contract, ...]:
+        """The contracts of the current Kingdom not played yet, in the ruleset's order.
+
+        While a deal is played its own contract counts as played; between
+        deals, the contracts the next deal may choose from.
+        """
+        if self.phase is Phase.OVER:
+            return ()
+        per = len(self.ruleset.contracts)
+        if self.phase is Phase.DEAL and type(self.history.last) is not Redeal:
+            done = self.deal_number % per  # the Kingdom of the next deal
+        else:
+            done = (self.deal_number - 1) % per
+        played = {r.contract for r in self.results[len(self.results) - done :]} if done else set()
+        if self.contract is not None:
+            played.add(self.contract)
+        return tuple(c for c in self.ruleset.contracts if c not in played)
 
     @property
     def to_act(self) -> frozenset[int]:
         """The seats that may move now (empty while waiting for a deal and when over)."""
         if self.turn is not None:
+            if self.ruleset.bad_hand_redeal:
+                bad = redeal_seat(self)
+                if bad is not None and bad != self.turn:
+                    return frozenset((self.turn, bad))
             return _ONLY[self.turn]
         if self.window is not None:
             return self.window.waiting()
@@ -205,3 +295,86 @@ class MatchState:
     def is_over(self) -> bool:
         """Whether the match is finished."""
         return self.phase is Phase.OVER
+
+
+# -- the engine's fast constructor ----------------------------------------------
+#
+# ``MatchState(...)`` runs attrs' generated ``__init__``, which sets each of the
+# twelve slots through ``object.__setattr__`` by name.  The engine builds one
+# state per move, so its hot path calls the slot descriptors directly instead.
+# The result is the same object ``MatchState(...)`` would build (same class,
+# same slots, equal and hashing alike); nothing outside the engine uses this.
+
+(
+    _set_phase, _set_deal_number, _set_owner, _set_contract, _set_hands, _set_turn,
+    _set_window, _set_complex, _set_trix, _set_scores, _set_results, _set_history,
+    _set_ruleset,
+) = (MatchState.__dict__[name].__set__ for name in (
+    "phase", "deal_number", "owner", "contract", "hands", "turn",
+    "window", "complex", "trix", "scores", "results", "history", "ruleset",
+))  # fmt: skip
+
+
+_TWOS = tuple(1 << (13 * suit) for suit in range(4))
+_THREES = tuple(1 << (13 * suit + 1) for suit in range(4))
+
+
+def bad_hand(hand: int) -> bool:
+    """Four 2s, or three 2s and the 3 of the fourth suit (R-OPT-8)."""
+    twos = [bool(hand & two) for two in _TWOS]
+    if all(twos):
+        return True
+    if sum(twos) == 3:
+        missing = twos.index(False)
+        return bool(hand & _THREES[missing])
+    return False
+
+
+def redeal_seat(state: MatchState) -> int | None:
+    """The seat that may demand a redeal now (R-OPT-8), or ``None``.
+
+    Only with ``bad_hand_redeal``, in TRIX before any card is laid or pass
+    made; at most one seat can hold a bad hand.
+    """
+    if not state.ruleset.bad_hand_redeal or state.phase is not Phase.TRIX:
+        return None
+    last = state.history.last
+    if last is None or type(last) is Play or type(last) is Pass:
+        return None
+    for seat in range(4):
+        if bad_hand(state.hands[seat]):
+            return seat
+    return None
+
+
+def _match_state(
+    phase: Phase,
+    deal_number: int,
+    owner: int | None,
+    contract: Contract | None,
+    hands: tuple[int, int, int, int],
+    turn: int | None,
+    window: DoublingWindow | None,
+    complex: ComplexDeal | None,
+    trix: TrixDeal | None,
+    scores: tuple[int, int, int, int],
+    results: tuple[DealResult, ...],
+    history: History,
+    ruleset: Ruleset,
+) -> MatchState:
+    """``MatchState(...)`` with the fields in order, without attrs' ``__init__`` (hot path)."""
+    state: MatchState = _new(MatchState)
+    _set_phase(state, phase)
+    _set_deal_number(state, deal_number)
+    _set_owner(state, owner)
+    _set_contract(state, contract)
+    _set_hands(state, hands)
+    _set_turn(state, turn)
+    _set_window(state, window)
+    _set_complex(state, complex)
+    _set_trix(state, trix)
+    _set_scores(state, scores)
+    _set_results(state, results)
+    _set_history(state, history)
+    _set_ruleset(state, ruleset)
+    return state

@@ -50,6 +50,12 @@ def playable(table: int) -> int:
     )
 
 
+def _playable_card(table: int, card: int) -> bool:
+    """Whether ``card`` may be laid on ``table``: ``playable(table)`` for one card (hot path)."""
+    suit, rank = divmod(card, 13)
+    return bool(_NEXT[table >> (13 * suit) & 0x1FFF] >> rank & 1)
+
+
 def legal_cards(hand: int, table: int) -> int:
     """The cards of ``hand`` that may be laid on ``table`` (R-TX-2)."""
     return hand & playable(table)
@@ -69,3 +75,18 @@ class TrixDeal:
 
     table: int
     finishing_order: tuple[int, ...]
+
+
+# The engine's fast constructor: what ``TrixDeal(...)`` builds, without attrs'
+# ``__init__`` (one per card laid; see state.py).
+_new = object.__new__
+_set_table = TrixDeal.__dict__["table"].__set__
+_set_finishing_order = TrixDeal.__dict__["finishing_order"].__set__
+
+
+def _trix_deal(table: int, finishing_order: tuple[int, ...]) -> TrixDeal:
+    """``TrixDeal(table, finishing_order)`` for the hot path."""
+    deal: TrixDeal = _new(TrixDeal)
+    _set_table(deal, table)
+    _set_finishing_order(deal, finishing_order)
+    return deal

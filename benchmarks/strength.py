@@ -1,0 +1,124 @@
+"""Bot strength: seeded tournaments between the bots, with 95% confidence intervals.
+
+Usage (from the repository root)::
+
+    python benchmarks/strength.py --pair rule,random --matches 400 --seed 2026
+    python benchmarks/strength.py --pair mc:8,rule --matches 400 --seed 2026 --out mc.jsonl
+    python benchmarks/strength.py --table mc.jsonl rule.jsonl      # the docs table
+
+Each match is played by :func:`trixcomplex.simulate.play_numbered_match`:
+matches ``2k`` and ``2k+1`` share their eight shuffles with the sides' seats
+exchanged.  Every finished match is appended to the ``--out`` file (JSON
+lines), so a long run can be stopped at any time and summarized with
+``--table``; a rerun with the same file resumes where it stopped.  The
+results depend only on the seed and the bots, not on the machine (bots run
+without a time budget).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+from pathlib import Path
+
+from trixcomplex.bots import bot_named
+from trixcomplex.records import Record
+from trixcomplex.scoring import match_result
+from trixcomplex.simulate import MatchOutcome, play_numbered_match, summarize
+
+
+def _run(pair: str, matches: int, seed: int, out: Path) -> None:
+    names = pair.split(",")
+    bots = [bot_named(n) for n in names]
+    done = (
+        {json.loads(line)["index"] for line in out.read_text().splitlines()}
+        if out.exists()
+        else set()
+    )
+    head = {"pair": pair, "seed": seed, "machine": f"{platform.machine()} {platform.processor()}"}
+    start = time.perf_counter()
+    with out.open("a", encoding="utf-8") as file:
+        for index in range(matches):
+            if index in done:
+                continue
+            m = play_numbered_match(bots, seed, index)
+            row = {
+                **head,
+                "index": m.index,
+                "sides_seats": list(m.sides_seats),
+                "teams": list(m.teams),
+                "margin": m.margin,
+                "contract_points": [list(p) for p in m.contract_points],
+            }
+            file.write(json.dumps(row) + "\n")
+            file.flush()
+            print(f"{pair}: match {index + 1}/{matches}, {time.perf_counter() - start:.0f}s",
+                  file=sys.stderr)  # fmt: skip
+
+
+def _load(path: Path) -> tuple[str, int, list[MatchOutcome]]:
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    outcomes = [
+        MatchOutcome(
+            index=r["index"],
+            sides_seats=tuple(r["sides_seats"]),  # type: ignore[arg-type]
+            teams=tuple(r["teams"]),  # type: ignore[arg-type]
+            result=match_result(r["teams"]),
+            margin=r["margin"],
+            contract_points=tuple(tuple(p) for p in r["contract_points"]),  # type: ignore[arg-type]
+            record=Record(),
+        )
+        for r in rows
+    ]
+    return rows[0]["pair"], rows[0]["seed"], sorted(outcomes, key=lambda m: m.index)
+
+
+def _table(paths: list[Path]) -> None:
+    """Print the reStructuredText strength table of docs/bots.rst."""
+    header = ("Side A vs side B", "n", "A wins (95% CI)", "draws", "mean margin A−B (95% CI)")
+    rows = []
+    for path in paths:
+        pair, seed, outcomes = _load(path)
+        s = summarize(outcomes)
+        a, b = pair.split(",")
+        rows.append((
+            f"{a} vs {b} (seed {seed})",
+            str(s.matches),
+            f"{s.win_rate:.1%} ({s.win_ci[0]:.1%} – {s.win_ci[1]:.1%})",
+            f"{s.draw_rate:.1%}",
+            f"{s.mean_margin:+.0f} ({s.margin_ci[0]:+.0f} – {s.margin_ci[1]:+.0f})",
+        ))  # fmt: skip
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    rule = "  ".join("=" * w for w in widths)
+    print(rule)
+    print("  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip())
+    print(rule)
+    for r in rows:
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
+    print(rule)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pair", help="side A,side B bot names (random, rule, mc, mc:N)")
+    parser.add_argument("--matches", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--out", type=Path, help="JSON-lines file of finished matches")
+    parser.add_argument("--table", type=Path, nargs="+", help="print the table of these files")
+    args = parser.parse_args()
+    if args.table:
+        _table(args.table)
+        return 0
+    if not args.pair:
+        parser.error("give --pair A,B (or --table FILES)")
+    out = args.out or Path(f"strength-{args.pair.replace(',', '-vs-').replace(':', '')}.jsonl")
+    _run(args.pair, args.matches, args.seed, out)
+    _table([out])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,53 @@
+"""Development sessions: ``nox -l`` lists them, ``nox -s NAME`` runs one.
+
+Each session builds its own virtual environment and installs the project
+into it, so the checks run the package as a user would install it.
+Extra arguments after ``--`` are passed on (``nox -s tests -- -x -k render``).
+"""
+
+from __future__ import annotations
+
+import nox
+
+nox.options.sessions = ["tests", "typecheck", "lint", "docs"]
+nox.options.reuse_existing_virtualenvs = True
+
+PYTHON = ["3.11"]
+
+
+@nox.session(python=PYTHON)
+def tests(session: nox.Session) -> None:
+    """Run the test suite with doctests (pytest; the tooling checks run in their own sessions)."""
+    session.install("-e", ".[test]")
+    args = session.posargs or ["-m", "not tooling"]
+    session.run("python", "-m", "pytest", *args)
+
+
+@nox.session(python=PYTHON)
+def typecheck(session: nox.Session) -> None:
+    """Type-check the package with mypy --strict."""
+    session.install("-e", ".[test]")
+    session.run("mypy", "--strict", "src/trixcomplex")
+
+
+@nox.session(python=PYTHON)
+def lint(session: nox.Session) -> None:
+    """Lint with ruff check and check the formatting with ruff format --check."""
+    session.install("ruff>=0.6")
+    session.run("ruff", "check", ".")
+    session.run("ruff", "format", "--check", ".")
+
+
+@nox.session(python=PYTHON)
+def docs(session: nox.Session) -> None:
+    """Build the Sphinx site with warnings as errors (output in docs/_build/html)."""
+    session.install("-e", ".[docs]")
+    session.run("python", "docs/make_pictures.py", "--check")
+    session.run("sphinx-build", "-W", "--keep-going", "-b", "html", "docs", "docs/_build/html")
+
+
+@nox.session(python=PYTHON)
+def bench(session: nox.Session) -> None:
+    """Run the benchmarks (python benchmarks/bench.py); not part of the default sessions."""
+    session.install("-e", ".")
+    session.run("python", "benchmarks/bench.py", *session.posargs)

@@ -1,0 +1,116 @@
+"""A Monte Carlo bot: imagine the hidden hands, play each move out, keep the best.
+
+For each decision with more than one legal move, :class:`MonteCarloBot`
+samples ``worlds`` deals consistent with its view
+(:func:`trixcomplex.sample_world`), plays every candidate move in each of
+them and finishes the deal with a playout policy (the rules of
+:class:`RuleBot`, or uniform random moves), then picks the move with the best
+mean **team** margin for the deal: its team's points minus the other team's.
+Every candidate is tried on the same worlds, so their differences are not
+blurred by the luck of the sampling.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from attrs import field, frozen
+from attrs.converters import optional as optional_converter
+from attrs.validators import ge, in_, instance_of
+
+from ..match import apply, legal_moves
+from ..moves import Double, PlayerMove
+from ..playout import playout as fast_playout
+from ..state import MatchState, Phase
+from .rule_bot import rule_move
+from .tactics import Situation
+
+if TYPE_CHECKING:
+    from ..views import View
+
+__all__ = ["MonteCarloBot", "playout"]
+
+
+def playout(state: MatchState, rng: random.Random, policy: str = "rule") -> MatchState:
+    """Play ``state`` to the end of its deal, every seat following ``policy``.
+
+    ``policy`` is ``"rule"`` (the moves of :class:`RuleBot`, from each seat's
+    own situation in the world) or ``"random"``.  Returns the state right
+    after the deal is scored (phase DEAL, or OVER after the 8th deal).
+    """
+    if policy == "random":  # the engine's fast playout plays exactly these moves
+        return fast_playout(state, rng) if state.phase not in (Phase.DEAL, Phase.OVER) else state
+    while state.phase not in (Phase.DEAL, Phase.OVER):
+        seat = state.turn if state.turn is not None else min(state.to_act)
+        legal = legal_moves(state, seat)
+        move = legal[0] if len(legal) == 1 else rule_move(Situation.of_world(state, seat), legal)
+        state = apply(state, move)
+    return state
+
+
+def _margin(before: MatchState, after: MatchState, team: int) -> int:
+    gain = [a - b for a, b in zip(after.scores, before.scores, strict=True)]
+    mine = gain[team] + gain[team + 2]
+    return mine - (gain[1 - team] + gain[3 - team])
+
+
+@frozen
+class MonteCarloBot:
+    """Search by sampling worlds and playing each legal move out to the end of the deal.
+
+    - ``worlds``: worlds sampled per decision (the budget; more is stronger
+      and slower).
+    - ``policy``: how the playouts are played, ``"rule"`` or ``"random"``.
+    - ``time_budget``: optional seconds per decision; sampling stops early
+      when it is spent (at least one world is always played).  Results then
+      depend on the machine's speed: leave it ``None`` for reproducible play.
+
+    A single legal move is returned at once, without search.
+
+    >>> MonteCarloBot(worlds=8)
+    MonteCarloBot(worlds=8, policy='rule', time_budget=None)
+    """
+
+    worlds: int = field(default=16, validator=[instance_of(int), ge(1)])
+    policy: str = field(default="rule", validator=in_(("rule", "random")))
+    time_budget: float | None = field(default=None, converter=optional_converter(float))
+
+    def candidates(self, view: View, legal: Sequence[PlayerMove]) -> list[PlayerMove]:
+        """The moves worth searching, RuleBot's move first (it wins ties).
+
+        All legal moves, except in a large doubling window: with many
+        doublable cards there are up to 32 answers, and only doubling
+        nothing, each single card and the rule-based answer are searched.
+        Ties are common (a TRIX card often changes no finishing place in the
+        playouts); they go to the rule-based move, not to the lowest card.
+        """
+        rule = rule_move(Situation.of_view(view), legal)
+        if len(legal) <= 8 or not isinstance(legal[0], Double):
+            return [rule, *(m for m in legal if m != rule)]
+        small = (m for m in legal if isinstance(m, Double) and len(m.cards) <= 1 and m != rule)
+        return [rule, *small]
+
+    def choose(self, view: View, legal: Sequence[PlayerMove], rng: random.Random) -> PlayerMove:
+        """The candidate with the best mean team margin over the sampled worlds."""
+        if len(legal) == 1:
+            return legal[0]
+        from ..worlds import sample_world  # layer 5, imported when first needed
+
+        moves = self.candidates(view, legal)
+        assert view.seat is not None, "a bot plays a seat, not the spectator's view"
+        team = view.seat % 2
+        totals = [0] * len(moves)
+        deadline = None if self.time_budget is None else time.monotonic() + self.time_budget
+        for _ in range(self.worlds):
+            world = sample_world(view, rng)
+            seed = rng.getrandbits(64)
+            for i, move in enumerate(moves):
+                after = playout(apply(world, move), random.Random(seed), self.policy)
+                totals[i] += _margin(world, after, team)
+            if deadline is not None and time.monotonic() > deadline:
+                break
+        best = max(range(len(moves)), key=lambda i: (totals[i], -i))
+        return moves[best]

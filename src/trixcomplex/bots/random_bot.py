@@ -1,0 +1,31 @@
+"""A bot that picks a legal move uniformly at random: the baseline of the strength table."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from attrs import frozen
+
+from ..moves import PlayerMove
+
+if TYPE_CHECKING:
+    from ..views import View
+
+__all__ = ["RandomBot"]
+
+
+@frozen
+class RandomBot:
+    """Any legal move, uniformly, drawn from the ``rng`` it is given.
+
+    >>> import random
+    >>> from trixcomplex import Pass
+    >>> RandomBot().choose(None, [Pass(0)], random.Random(1))  # type: ignore[arg-type]
+    Pass(seat=0)
+    """
+
+    def choose(self, view: View, legal: Sequence[PlayerMove], rng: random.Random) -> PlayerMove:
+        """A uniformly random legal move."""
+        return legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0]

@@ -1,0 +1,316 @@
+"""Fast playouts: play a state out to the end of the deal or the match.
+
+:func:`playout` is the engine-level tool for search (Monte Carlo rollouts,
+simulations): it plays random legal moves, or the moves of a cheap
+``policy``, from any state to the end of the current deal or of the match.
+The card play of COMPLEX and TRIX runs on plain mutable locals (four hand
+ints, the trick as a list, the TRIX table as an int) instead of building an
+immutable :class:`~trixcomplex.MatchState` per move; the final state is built
+once, at each deal end, with the engine's own scoring.
+
+The result is *exactly* the state that stepping would give: with no policy,
+each player move is ``rng.choice(legal_moves(state))`` and each shuffle is
+``Deal.shuffled(rng)``, so the random number generator is called in the same
+sequence, and the returned state equals (``==``, history included) the state
+reached by
+
+.. code-block:: python
+
+    while not done:
+        if state.phase is Phase.DEAL:
+            state = apply(state, Deal.shuffled(rng))
+        else:
+            state = apply(state, rng.choice(legal_moves(state)))
+
+>>> import random
+>>> import trixcomplex as tc
+>>> state = tc.playout(tc.new_match(), random.Random(5), until="match")
+>>> state.phase, len(state.results), sum(tc.score(state).teams)
+(<Phase.OVER: 'OVER'>, 8, 0)
+>>> state = tc.playout(tc.new_match(), random.Random(5))   # one deal only
+>>> state.phase, state.deal_number
+(<Phase.DEAL: 'DEAL'>, 1)
+
+A policy is a function ``policy(game, moves, rng) -> move`` choosing one
+of ``moves``.  It sees the whole game (``game`` is a :class:`PlayoutState`,
+hands included): a playout is an engine tool working on a full state, not a
+seat's view, so a bot that must not see hidden cards samples a world first
+and plays out that.
+
+>>> def lowest(game, moves, rng):
+...     return moves[0]          # the lowest card (moves are listed by card)
+>>> state = tc.playout(tc.new_match(), random.Random(5), lowest, until="match")
+>>> state.is_over
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Literal, TypeVar
+
+from .cards import ALL_CARDS, Card
+from .complex import TRICKS_PER_DEAL, ComplexDeal, _trick, complex_result, trick_taker
+from .complex import legal_cards as complex_legal_cards
+from .doubling import DoublingWindow
+from .match import _PASSES, _end_deal, _next_holder, _plays, _trix_result, apply, legal_moves
+from .moves import Contract, Deal, Move, PlayerMove
+from .scoring import DealResult, trick_points
+from .state import MatchState, Phase
+from .trix import playable as trix_playable
+
+__all__ = ["PlayoutState", "Policy", "playout"]
+
+
+class PlayoutState:
+    """What a playout policy sees: the whole game at the moment of its choice.
+
+    The names mean what they mean on :class:`~trixcomplex.MatchState`:
+    ``phase``, ``deal_number``, ``owner``, ``contract``, ``hands`` (four card
+    sets, every hand), ``turn`` (``None`` in the doubling window),
+    ``window`` (only in DOUBLE), ``scores`` and ``results`` (finished deals).
+    The deal in progress is given flat: in COMPLEX ``leader``, ``trick``
+    (the cards of the trick in progress, in play order), ``tricks`` (how many
+    tricks are finished), ``doubled`` and ``points``; in TRIX ``table`` and
+    ``finishing_order``.  Fields of the other contract are empty.
+
+    It is the playout's working object, refreshed before each call: read it
+    during the call, do not keep it or change it.
+    """
+
+    __slots__ = (
+        "contract",
+        "deal_number",
+        "doubled",
+        "finishing_order",
+        "hands",
+        "leader",
+        "owner",
+        "phase",
+        "points",
+        "results",
+        "scores",
+        "table",
+        "trick",
+        "tricks",
+        "turn",
+        "window",
+    )
+
+    phase: Phase
+    deal_number: int
+    owner: int | None
+    contract: Contract | None
+    hands: tuple[int, int, int, int]
+    turn: int | None
+    window: DoublingWindow | None
+    leader: int | None
+    trick: tuple[Card, ...]
+    tricks: int
+    doubled: tuple[tuple[Card, int], ...]
+    points: tuple[int, int, int, int]
+    table: int
+    finishing_order: tuple[int, ...]
+    scores: tuple[int, int, int, int]
+    results: tuple[DealResult, ...]
+
+    def __init__(self, state: MatchState) -> None:
+        self.phase = state.phase
+        self.deal_number = state.deal_number
+        self.owner = state.owner
+        self.contract = state.contract
+        self.hands = state.hands
+        self.turn = state.turn
+        self.window = state.window
+        self.scores = state.scores
+        self.results = state.results
+        deal = state.complex
+        self.leader = deal.leader if deal is not None else None
+        self.trick = deal.trick if deal is not None else ()
+        self.tricks = len(deal.tricks) if deal is not None else 0
+        self.doubled = deal.doubled if deal is not None else ()
+        self.points = deal.points if deal is not None else (0, 0, 0, 0)
+        trix = state.trix
+        self.table = trix.table if trix is not None else 0
+        self.finishing_order = trix.finishing_order if trix is not None else ()
+
+    def __repr__(self) -> str:
+        return f"<PlayoutState {self.phase.value} deal {self.deal_number} turn {self.turn}>"
+
+
+Policy = Callable[[PlayoutState, tuple[PlayerMove, ...], random.Random], PlayerMove]
+"""``policy(game, moves, rng) -> move``: pick one of the legal ``moves``.
+
+``moves`` is exactly what :func:`~trixcomplex.legal_moves` lists for the
+state (every seat's answers in the doubling window).  ``rng`` is the
+playout's generator, for any randomness the policy needs.  Returning a move
+not in ``moves`` raises ``ValueError``.
+"""
+
+
+def playout(
+    state: MatchState,
+    rng: random.Random,
+    policy: Policy | None = None,
+    *,
+    until: Literal["deal", "match"] = "deal",
+) -> MatchState:
+    """Play ``state`` out to the end of the current deal, or of the match.
+
+    With ``until="deal"`` the playout stops when the deal in progress ends
+    (from a state waiting for a deal, it deals one and plays it); with
+    ``until="match"`` it plays every remaining deal.  A finished match is
+    returned as it is.  Without a ``policy`` each player move is
+    ``rng.choice(legal_moves(state))``; shuffles are always
+    ``Deal.shuffled(rng)`` and timeouts never happen.  The result equals
+    (``==``, history included) the state reached by stepping the same random
+    choices through :func:`~trixcomplex.legal_moves` and
+    :func:`~trixcomplex.apply`, and ``rng`` is left in the same state.
+    """
+    if until not in ("deal", "match"):
+        raise ValueError(f"until must be 'deal' or 'match', not {until!r}")
+    deal_ended = False
+    while True:
+        phase = state.phase
+        if phase is Phase.COMPLEX:
+            state = _complex(state, rng, policy)
+            deal_ended = True
+        elif phase is Phase.TRIX:
+            state = _trix(state, rng, policy)
+            deal_ended = True
+        elif phase is Phase.DEAL:
+            if deal_ended and until == "deal":
+                return state
+            state = apply(state, _shuffled(rng))
+        elif phase is Phase.OVER:
+            return state
+        else:  # CHOOSE, DOUBLE: a handful of moves per deal, stepped through apply
+            moves = legal_moves(state)
+            if policy is None:
+                move = rng.choice(moves)
+            else:
+                move = _chosen(policy, PlayoutState(state), moves, rng)
+            state = apply(state, move)
+
+
+_new = object.__new__
+_set_deck = Deal.__dict__["deck"].__set__
+
+
+def _shuffled(rng: random.Random) -> Deal:
+    """``Deal.shuffled(rng)`` without re-checking the 52 cards it is built from.
+
+    The same calls to ``rng`` in the same order (``tests/test_playout.py``
+    holds the two to equality).
+    """
+    deck = list(ALL_CARDS)
+    rng.shuffle(deck)
+    deal: Deal = _new(Deal)
+    _set_deck(deal, tuple(deck))
+    return deal
+
+
+_M = TypeVar("_M", bound=PlayerMove)
+
+
+def _chosen(
+    policy: Policy | None, game: PlayoutState, moves: tuple[_M, ...], rng: random.Random
+) -> _M:
+    """The policy's choice among ``moves``; ``ValueError`` if it is not one of them."""
+    assert policy is not None
+    move = policy(game, moves, rng)
+    if move not in moves:
+        raise ValueError(f"the playout policy chose {move!r}, which is not a legal move")
+    return move
+
+
+def _complex(state: MatchState, rng: random.Random, policy: Policy | None) -> MatchState:
+    """Play the COMPLEX deal of ``state`` to its end; the state after its last trick."""
+    deal = state.complex
+    assert deal is not None and state.turn is not None and state.owner is not None
+    hands = list(state.hands)
+    turn = state.turn
+    leader = deal.leader
+    trick = list(deal.trick)
+    tricks = list(deal.tricks)
+    doubled = deal.doubled
+    points = list(deal.points)
+    played: list[Move] = []
+    append, choice, plays, legal_cards = played.append, rng.choice, _plays, complex_legal_cards
+    seen = PlayoutState(state) if policy is not None else None
+    while True:
+        hand = hands[turn]
+        moves = plays(turn, legal_cards(hand, trick))
+        if seen is None:
+            move = choice(moves)
+        else:
+            seen.hands = (hands[0], hands[1], hands[2], hands[3])
+            seen.turn = turn
+            seen.leader = leader
+            seen.trick = tuple(trick)
+            seen.tricks = len(tricks)
+            seen.points = (points[0], points[1], points[2], points[3])
+            move = _chosen(policy, seen, moves, rng)
+        card = move.card
+        hands[turn] = hand ^ (1 << card)
+        trick.append(card)
+        append(move)
+        if len(trick) < 4:
+            turn = (turn + 1) & 3
+            continue
+        cards = (trick[0], trick[1], trick[2], trick[3])
+        taker = trick_taker(leader, cards)
+        p = trick_points(cards, leader, taker, doubled)
+        points = [points[0] + p[0], points[1] + p[1], points[2] + p[2], points[3] + p[3]]
+        tricks.append(_trick(leader, cards, taker))
+        leader = turn = taker
+        trick = []
+        if len(tricks) == TRICKS_PER_DEAL:
+            break
+    total = (points[0], points[1], points[2], points[3])
+    final = ComplexDeal(leader, (), tuple(tricks), doubled, total)
+    result = complex_result(state.deal_number, state.owner, final)
+    return _end_deal(state, result, state.history.extend(played))
+
+
+def _trix(state: MatchState, rng: random.Random, policy: Policy | None) -> MatchState:
+    """Play the TRIX deal of ``state`` to its end; the state after its last card."""
+    deal = state.trix
+    assert deal is not None and state.turn is not None and state.owner is not None
+    hands = list(state.hands)
+    turn = state.turn
+    table_cards = deal.table
+    order = list(deal.finishing_order)
+    played: list[Move] = []
+    append, choice, plays, next_holder = played.append, rng.choice, _plays, _next_holder
+    seen = PlayoutState(state) if policy is not None else None
+    playable = trix_playable(table_cards)  # what may be laid now (R-TX-2), kept up to date
+    while True:
+        hand = hands[turn]
+        legal = hand & playable
+        if seen is not None:
+            seen.hands = (hands[0], hands[1], hands[2], hands[3])
+            seen.turn = turn
+            seen.table = table_cards
+            seen.finishing_order = tuple(order)
+        if legal:
+            options = plays(turn, legal)
+            move = choice(options) if seen is None else _chosen(policy, seen, options, rng)
+            append(move)
+            bit = 1 << move.card
+            hand ^= bit
+            hands[turn] = hand
+            table_cards |= bit
+            playable = trix_playable(table_cards)
+            if not hand:
+                order.append(turn)
+                if len(order) == 3:
+                    order.append(next(s for s in range(4) if s not in order))
+                    break
+        else:  # no legal card: the pass is the only move (R-TX-3)
+            passes = _PASSES[turn]
+            append(choice(passes) if seen is None else _chosen(policy, seen, passes, rng))
+        turn = next_holder(hands, turn)
+    result = _trix_result(state.deal_number, state.owner, tuple(order))
+    return _end_deal(state, result, state.history.extend(played))

@@ -1,0 +1,241 @@
+"""Rulesets: which game of the Trix family a match plays, as frozen data.
+
+The default, :data:`PARTNERSHIP`, is the game of RULES.md.  The seeds
+describe its relatives, and each is a :class:`Ruleset` value, not a fork of
+the code: :data:`INDIVIDUAL_COMPLEX` (seed 001's regular mode),
+:data:`CLASSIC` (five-contract Trix, seeds 002 and 003) and
+:data:`CLASSIC_PARTNERSHIP`.  House rules are fields with defaults; make a
+variant with :meth:`Ruleset.evolve`.  The clause IDs (R-SET, R-IND, R-CL,
+R-CLP, R-OPT) are defined on the "Rulesets" page of the documentation.
+
+>>> CLASSIC.deals_per_match, CLASSIC.partnership
+(20, False)
+>>> no_doubling = CLASSIC.evolve(doubling=False)
+>>> no_doubling.name, no_doubling.doubling
+('classic+doubling=False', False)
+>>> RULESETS["partnership"] is PARTNERSHIP
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any
+
+import attrs
+from attrs import field, frozen
+
+from .cards import Card, Rank, Suit, suit_mask
+from .moves import Contract
+
+__all__ = [
+    "CLASSIC",
+    "CLASSIC_PARTNERSHIP",
+    "INDIVIDUAL_COMPLEX",
+    "PARTNERSHIP",
+    "RULESETS",
+    "Ruleset",
+    "TrickRules",
+]
+
+_KING_OF_HEARTS = 1 << Card.of(Rank.KING, Suit.HEARTS)
+_QUEENS = sum(1 << Card.of(Rank.QUEEN, s) for s in Suit)
+_DIAMONDS = suit_mask(Suit.DIAMONDS)
+
+CLASSIC_CONTRACTS = (
+    Contract.KING_OF_HEARTS,
+    Contract.QUEENS,
+    Contract.DIAMONDS,
+    Contract.LTOOSH,
+    Contract.TRIX,
+)
+"""The five contracts of classic Trix, in the order of seed 002."""
+
+
+@frozen
+class TrickRules:
+    """How one trick contract is played and scored under one ruleset.
+
+    Derived from a :class:`Ruleset` by :meth:`Ruleset.trick_rules`; the
+    engine reads it, users rarely need it.  Points are signed as scored
+    (negative penalties, positive with ``reversed_scores``).
+
+    - ``trick``, ``diamond``, ``queen``, ``king_of_hearts``: the points for
+      each trick, each ♦, each Queen and the K♥ taken (0 where not charged).
+    - ``doublable``: the cards that can be doubled (a card set; 0: no window).
+    - ``ends_when_taken``: the deal ends once all these cards are taken (0:
+      all 13 tricks are played).
+    - ``no_heart_lead``: hearts may not be led while holding another suit.
+    - ``discard_first``: a seat void in the led suit must discard one of these
+      cards if it holds one (0: any card).
+    - ``standard``: exactly COMPLEX of RULES.md (the engine's fast path).
+    """
+
+    trick: int
+    diamond: int
+    queen: int
+    king_of_hearts: int
+    doublable: int
+    ends_when_taken: int
+    no_heart_lead: bool
+    discard_first: int
+    standard: bool
+
+
+def _tuple_of_contracts(value: Any) -> tuple[Contract, ...]:
+    return tuple(Contract(c) for c in value)
+
+
+@frozen
+class Ruleset:
+    """One game of the Trix family, as data (R-SET-1).
+
+    Every field but ``name`` and ``contracts`` is an option with the default
+    of RULES.md; the "Rulesets" documentation page gives each its clause.
+    """
+
+    name: str
+    """The name records use (``"partnership"``, ``"classic"``, …)."""
+    contracts: tuple[Contract, ...] = field(converter=_tuple_of_contracts)
+    """The contracts of one Kingdom, each played once, in their default order (R-SET-2)."""
+    partnership: bool = True
+    """Team Totals decide the match (else the individual totals do)."""
+    doubling: bool = True
+    """K♥ and Queens may be doubled (R-DBL, R-CL-7); ``False``: no window (R-OPT-1)."""
+    fixed_order: bool = False
+    """Contracts are played in ``contracts`` order; nobody chooses (R-OPT-5)."""
+    penalty_cards_first: bool = False
+    """A seat void in the led suit must discard a penalty card (R-OPT-2)."""
+    free_heart_leads: bool = False
+    """Hearts may be led at any time in King of Hearts (R-OPT-4)."""
+    swapped_scores: bool = False
+    """Diamonds cost −15 each and Ltoosh −10 a trick (R-OPT-3)."""
+    reversed_scores: bool = False
+    """Every point is negated and the lowest total wins (R-OPT-6)."""
+    show_twos: bool = False
+    """In TRIX every seat's 2s are shown after everyone's first turn (R-OPT-7)."""
+    bad_hand_redeal: bool = False
+    """A seat with four 2s (or three 2s and the fourth suit's 3) may demand a
+    new deal when TRIX is chosen (R-OPT-8)."""
+
+    _rules: dict[Contract, TrickRules] = field(
+        init=False, eq=False, hash=False, repr=False, alias="_rules"
+    )
+
+    def __attrs_post_init__(self) -> None:
+        if not self.contracts or len(set(self.contracts)) != len(self.contracts):
+            raise ValueError("a ruleset needs one or more distinct contracts")
+        rules = {c: self._derive(c) for c in self.contracts if c.is_trick_contract}
+        object.__setattr__(self, "_rules", rules)
+
+    @property
+    def deals_per_kingdom(self) -> int:
+        """Deals in one Kingdom: one per contract."""
+        return len(self.contracts)
+
+    @property
+    def deals_per_match(self) -> int:
+        """Deals in a match: four Kingdoms."""
+        return 4 * len(self.contracts)
+
+    @property
+    def trix_places(self) -> tuple[int, int, int, int]:
+        """Points for 1st … 4th to go out in TRIX (R-TX-4), signed as scored."""
+        sign = -1 if self.reversed_scores else 1
+        return (200 * sign, 150 * sign, 100 * sign, 50 * sign)
+
+    def trick_rules(self, contract: Contract) -> TrickRules:
+        """How ``contract`` is played and scored under this ruleset."""
+        return self._rules[contract]
+
+    @staticmethod
+    def from_name(name: str) -> Ruleset:
+        """The ruleset a record names: a preset (``"classic"``) or a preset with
+        options as :meth:`evolve` names them (``"classic+doubling=False"``).
+
+        Raises ``ValueError`` naming what is wrong.
+
+        >>> Ruleset.from_name("classic+doubling=False") == CLASSIC.evolve(doubling=False)
+        True
+        """
+        if not isinstance(name, str):
+            raise ValueError(f"a ruleset name is a string, not {type(name).__name__}")
+        base, _, options = name.partition("+")
+        if base not in RULESETS:
+            known = ", ".join(RULESETS)
+            raise ValueError(f"unknown ruleset {base[:40]!r} (known: {known})")
+        if not options:
+            return RULESETS[base]
+        changes: dict[str, bool] = {}
+        for item in options.split(","):
+            key, eq, value = item.partition("=")
+            if key not in _OPTIONS or not eq or value not in ("True", "False"):
+                raise ValueError(f"bad ruleset option {item[:40]!r} in {name[:80]!r}")
+            changes[key] = value == "True"
+        ruleset = RULESETS[base].evolve(**changes)
+        if ruleset.name != name:
+            raise ValueError(f"ruleset options must be sorted and unique: {name[:80]!r}")
+        return ruleset
+
+    def evolve(self, **changes: Any) -> Ruleset:
+        """This ruleset with some fields changed; the name records the changes
+        unless a ``name`` is given."""
+        if "name" not in changes:
+            extra = ",".join(f"{k}={v}" for k, v in sorted(changes.items()))
+            changes["name"] = f"{self.name}+{extra}"
+        return attrs.evolve(self, **changes)
+
+    def _derive(self, contract: Contract) -> TrickRules:
+        sign = -1 if self.reversed_scores else 1
+        trick = diamond = queen = king = 0
+        doublable = ends = discard = 0
+        if contract is Contract.COMPLEX:
+            trick, diamond, queen, king = 15, 10, 25, 75
+            doublable = _QUEENS | _KING_OF_HEARTS
+        elif contract is Contract.KING_OF_HEARTS:
+            king, doublable = 75, _KING_OF_HEARTS
+            ends = discard = _KING_OF_HEARTS
+        elif contract is Contract.QUEENS:
+            queen, doublable = 25, _QUEENS
+            ends = discard = _QUEENS
+        elif contract is Contract.DIAMONDS:
+            diamond = 15 if self.swapped_scores else 10
+            ends = discard = _DIAMONDS
+        elif contract is Contract.LTOOSH:
+            trick = 10 if self.swapped_scores else 15
+        return TrickRules(
+            trick=-sign * trick,
+            diamond=-sign * diamond,
+            queen=-sign * queen,
+            king_of_hearts=-sign * king,
+            doublable=doublable if self.doubling else 0,
+            ends_when_taken=ends,
+            no_heart_lead=contract is Contract.KING_OF_HEARTS and not self.free_heart_leads,
+            discard_first=discard if self.penalty_cards_first else 0,
+            standard=contract is Contract.COMPLEX and self.doubling and not self.reversed_scores,
+        )
+
+
+PARTNERSHIP = Ruleset("partnership", (Contract.COMPLEX, Contract.TRIX))
+"""Trix Complex Partnership, the game of RULES.md (the default)."""
+
+INDIVIDUAL_COMPLEX = Ruleset(
+    "individual-complex", (Contract.COMPLEX, Contract.TRIX), partnership=False
+)
+"""Regular Trix Complex (seed 001): the same 8 deals; the highest individual total
+wins, ties shared (R-IND-1)."""
+
+CLASSIC = Ruleset("classic", CLASSIC_CONTRACTS, partnership=False)
+"""Classic five-contract Trix (seeds 002, 003): 20 deals, individual scores (R-CL-1)."""
+
+CLASSIC_PARTNERSHIP = Ruleset("classic-partnership", CLASSIC_CONTRACTS, show_twos=True)
+"""Classic Trix for partners sitting opposite: own scores and Kingdoms, Team Totals
+decide, 2s shown in TRIX (R-CLP-1)."""
+
+_OPTIONS = frozenset(a.name for a in attrs.fields(Ruleset) if a.type in (bool, "bool") and a.init)
+
+RULESETS: Mapping[str, Ruleset] = MappingProxyType(
+    {r.name: r for r in (PARTNERSHIP, INDIVIDUAL_COMPLEX, CLASSIC, CLASSIC_PARTNERSHIP)}
+)
+"""The presets by name, as records name them."""

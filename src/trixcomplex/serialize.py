@@ -1,0 +1,405 @@
+"""JSON for states and views: :func:`to_json` and :func:`from_json`.
+
+``to_json(obj)`` gives JSON-safe data (only dicts, lists, strings, ints,
+booleans and ``None``) for a :class:`~trixcomplex.MatchState`, a
+:class:`~trixcomplex.View` or any frozen attrs class made of cards, enums,
+ints, strings, ``None``, tuples, frozensets, moves and nested attrs
+classes.  Cards are written as their codes (``"TD"``), enums by value
+(suits by letter), tuples as lists, frozensets as sorted lists, moves as
+their RECORD.md objects.
+
+A *card set* is an ``int`` (52-bit mask) in the engine; it is written as a
+list of card codes only where the field is declared a card set: the
+engine's own card-set fields (``MatchState.hands``, ``DoublingWindow.asked``
+and ``answers``, ``TrixDeal.table``) and any attrs field whose metadata
+holds the key :data:`CARDS` (``field(metadata={CARDS: True})``).  Every
+other ``int`` stays a number.
+
+A state is saved with its whole move history next to its fields, so that
+loading it (:func:`from_json`) can check it the strongest way: the moves
+are replayed through the engine and every saved field must equal the
+rebuilt state's, or :class:`StateFormatError` is raised.  A reconnect
+therefore restores the match exactly and never reshuffles (R-MATCH-2).
+
+>>> import random
+>>> import trixcomplex as tc
+>>> state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(2)))
+>>> data = tc.to_json(state)
+>>> data["format"], data["state"]["phase"], len(data["state"]["hands"][0])
+('trixcomplex-state', 'CHOOSE', 13)
+>>> tc.from_json(tc.MatchState, data) == state
+True
+>>> data["state"]["scores"] = [100, 0, 0, 0]
+>>> try:
+...     tc.from_json(tc.MatchState, data)
+... except tc.StateFormatError as exc:
+...     print(exc)
+state.scores does not match the state its moves rebuild (altered or corrupt)
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar, get_args, get_origin
+
+import attrs
+import cattrs
+from cattrs.errors import IterableValidationError, IterableValidationNote
+from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
+
+from .cards import Card, Suit, cards_of
+from .doubling import DoublingWindow
+from .moves import Choose, Deal, Double, Pass, Play, Timeout
+from .records import (
+    MAX_DEPTH,
+    RULESETS,
+    Record,
+    RecordError,
+    brief,
+    describe_error,
+    json_depth,
+    replay_raw_moves,
+)
+from .records import (
+    converter as record_converter,
+)
+from .state import History, MatchState
+from .trix import TrixDeal
+
+__all__ = ["CARDS", "STATE_FORMAT", "STATE_VERSION", "StateFormatError", "from_json", "to_json"]
+
+T = TypeVar("T")
+
+CARDS = "trixcomplex.cards"
+"""Field metadata key marking an ``int`` field (or a tuple of them) as a card set.
+
+``attrs.field(metadata={CARDS: True})`` makes :func:`to_json` write the
+field as a list of card codes instead of a number.
+"""
+
+STATE_FORMAT = "trixcomplex-state"
+"""The ``format`` value of a saved :class:`~trixcomplex.MatchState`."""
+STATE_VERSION = 1
+"""The only state ``version`` this reader knows."""
+
+_ENGINE_CARD_SETS = {
+    (MatchState, "hands"),
+    (DoublingWindow, "asked"),
+    (DoublingWindow, "answers"),
+    (TrixDeal, "table"),
+}
+_MOVE_CLASSES = (Deal, Choose, Double, Play, Pass, Timeout)
+_STATE_KEYS = ("format", "version", "ruleset", "moves", "state")
+
+
+class StateFormatError(RecordError):
+    """Saved JSON that is malformed, or a state that its own moves do not rebuild.
+
+    A :class:`~trixcomplex.RecordError` (so a ``ValueError``): for a bad
+    move in the saved history ``index``, ``move`` and ``rule`` name it;
+    ``field`` names the state field at fault, if any.
+    """
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        index: int | None = None,
+        move: object = None,
+        rule: str | None = None,
+        field: str | None = None,
+    ) -> None:
+        super().__init__(reason, index=index, move=move, rule=rule)
+        self.field = field
+
+
+# -- card sets ------------------------------------------------------------------
+
+
+def _is_card_set(cls: type, field: attrs.Attribute[Any]) -> bool:
+    return bool(field.metadata.get(CARDS)) or (cls, field.name) in _ENGINE_CARD_SETS
+
+
+def _cards_out(value: object) -> object:
+    """A card set (or a tuple of them, or ``None``) as lists of card codes."""
+    if value is None:
+        return None
+    if isinstance(value, tuple | list):
+        return [_cards_out(v) for v in value]
+    if type(value) is int:
+        return [str(c) for c in cards_of(value)]
+    raise TypeError(f"not a card set: {brief(value, 40)}")
+
+
+def _cards_in(value: object, tp: object) -> object:
+    """The card set(s) of type ``tp`` (``int``, ``int | None`` or tuples of them)."""
+    args = get_args(tp)
+    if type(None) in args:
+        if value is None:
+            return None
+        (tp,) = (a for a in args if a is not type(None))
+        args = get_args(tp)
+    if tp is int:
+        if not isinstance(value, list):
+            raise TypeError(f"a card set is a list of card codes, not {brief(value, 40)}")
+        mask = 0
+        for code in value:
+            card = record_converter.structure(code, Card)
+            if mask >> card & 1:
+                raise ValueError(f"{card} is named twice in a card set")
+            mask |= 1 << card
+        return mask
+    if get_origin(tp) is tuple:
+        if not isinstance(value, list):
+            raise TypeError(f"expected a list, not {brief(value, 40)}")
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_cards_in(v, args[0]) for v in value)
+        if len(value) != len(args):
+            raise ValueError(f"expected {len(args)} items, not {len(value)}")
+        return tuple(_cards_in(v, a) for v, a in zip(value, args, strict=True))
+    raise TypeError(f"card-set fields must be int or tuples of int, not {tp!r}")
+
+
+# -- the converter --------------------------------------------------------------
+
+
+def _unstructure_enum(value: enum.Enum) -> object:
+    return value.letter if isinstance(value, Suit) else value.value
+
+
+def _structure_enum(value: object, tp: type[enum.Enum]) -> enum.Enum:
+    if tp is Suit and isinstance(value, str) and len(value) == 1 and value in "SHDC":
+        return Suit("SHDC".index(value))
+    for member in tp:
+        wanted = member.letter if isinstance(member, Suit) else member.value
+        if type(value) is type(wanted) and value == wanted:
+            return member
+    raise ValueError(f"not a {tp.__name__}: {brief(value, 40)}")
+
+
+def _is_enum(tp: object) -> bool:
+    return isinstance(tp, type) and issubclass(tp, enum.Enum)
+
+
+def _is_tuple(tp: object) -> bool:
+    return tp is tuple or get_origin(tp) is tuple
+
+
+def _is_set(tp: object) -> bool:
+    return tp in (frozenset, set) or get_origin(tp) in (frozenset, set)
+
+
+def _structure_tuple(value: object, tp: object) -> tuple[Any, ...]:
+    if not isinstance(value, list):
+        raise TypeError(f"expected a list, not {brief(value, 40)}")
+    args = get_args(tp)
+    if not args:
+        raise TypeError("cannot read an untyped tuple")
+    if len(args) == 2 and args[1] is Ellipsis:
+        return _each(value, [args[0]] * len(value))
+    if len(value) != len(args):
+        raise ValueError(f"expected {len(args)} items, not {len(value)}")
+    return _each(value, args)
+
+
+def _each(values: list[Any], types: Sequence[Any]) -> tuple[Any, ...]:
+    """Structure ``values[i]`` as ``types[i]``; a fault is reported with its index."""
+    out = []
+    for index, (value, tp) in enumerate(zip(values, types, strict=True)):
+        try:
+            out.append(_converter.structure(value, tp))
+        except Exception as exc:  # cattrs error groups included
+            exc.add_note(IterableValidationNote(f"Structuring @ index {index}", index, tp))
+            raise IterableValidationError("while structuring a list", [exc], list) from None
+    return tuple(out)
+
+
+def _structure_set(value: object, tp: object) -> frozenset[Any]:
+    if not isinstance(value, list):
+        raise TypeError(f"expected a list, not {brief(value, 40)}")
+    args = get_args(tp)
+    if not args:
+        raise TypeError("cannot read an untyped set")
+    items = _each(value, [args[0]] * len(value))
+    result = frozenset(items)
+    if len(result) != len(items):
+        raise ValueError("an element is named twice in a set")
+    return result
+
+
+def _unstructure_seq(value: tuple[Any, ...] | list[Any]) -> list[Any]:
+    return [_converter.unstructure(v) for v in value]
+
+
+def _unstructure_set(value: frozenset[Any] | set[Any]) -> list[Any]:
+    return [_converter.unstructure(v) for v in sorted(value)]
+
+
+def _attrs_unstructure(cls: type[Any]) -> Callable[[Any], dict[str, Any]]:
+    overrides: dict[str, Any] = {}
+    for f in attrs.fields(cls):
+        if _is_card_set(cls, f):
+            overrides[f.name] = override(unstruct_hook=_cards_out)
+        elif cls is MatchState and f.name == "history":
+            overrides[f.name] = override(omit=True)
+        else:
+            # Unstructure by the value's own type: unions, moves, Cards in int slots.
+            overrides[f.name] = override(unstruct_hook=_converter.unstructure)
+    return make_dict_unstructure_fn(cls, _converter, **overrides)
+
+
+def _attrs_structure(cls: type[Any]) -> Callable[[Any, Any], Any]:
+    attrs.resolve_types(cls)
+    overrides: dict[str, Any] = {}
+    for f in attrs.fields(cls):
+        if _is_card_set(cls, f):
+            overrides[f.name] = override(struct_hook=_card_set_hook(f.type))
+    hook = make_dict_structure_fn(cls, _converter, _cattrs_forbid_extra_keys=True, **overrides)
+
+    def structure(value: object, tp: object) -> Any:
+        if not isinstance(value, dict):
+            raise TypeError(f"expected an object, not {brief(value, 40)}")
+        return hook(value, tp)
+
+    return structure
+
+
+def _card_set_hook(tp: object) -> Callable[[object, object], object]:
+    return lambda value, _tp: _cards_in(value, tp)
+
+
+def _is_record_class(tp: object) -> bool:
+    """An attrs class other than a move (moves keep their RECORD.md form)."""
+    return attrs.has(tp) and tp not in _MOVE_CLASSES  # type: ignore[arg-type]
+
+
+def _make_converter() -> cattrs.Converter:
+    conv = record_converter.copy()
+    conv.register_unstructure_hook_func(_is_enum, _unstructure_enum)
+    conv.register_structure_hook_func(_is_enum, _structure_enum)
+    # An IntEnum is an int too: name it so that the strict int hook does not take it.
+    conv.register_structure_hook(enum.IntEnum, _structure_enum)
+    conv.register_unstructure_hook(enum.IntEnum, _unstructure_enum)
+    conv.register_unstructure_hook_func(_is_tuple, _unstructure_seq)
+    conv.register_unstructure_hook(list, _unstructure_seq)
+    conv.register_structure_hook_func(_is_tuple, _structure_tuple)
+    conv.register_unstructure_hook_func(_is_set, _unstructure_set)
+    conv.register_structure_hook_func(_is_set, _structure_set)
+    conv.register_unstructure_hook_factory(_is_record_class, _attrs_unstructure)
+    conv.register_structure_hook_factory(_is_record_class, _attrs_structure)
+    return conv
+
+
+_converter = _make_converter()
+
+
+# -- the face -------------------------------------------------------------------
+
+
+def to_json(obj: object) -> Any:
+    """JSON-safe data for ``obj`` (a state, a view, any frozen attrs value).
+
+    A :class:`~trixcomplex.MatchState` is written as ``{"format":
+    "trixcomplex-state", "version": 1, "ruleset": "partnership", "moves":
+    [...], "state": {...}}``: its move history (as in a record) and every
+    other field.  A :class:`~trixcomplex.Record` is written in its RECORD.md
+    form (:meth:`~trixcomplex.Record.to_json`).
+
+    >>> import trixcomplex as tc
+    >>> data = tc.to_json(tc.score(tc.new_match()))
+    >>> data["seats"], data["teams"], data["deals"], data["result"], data["winners"]
+    ([0, 0, 0, 0], [0, 0], [], None, [])
+    """
+    if isinstance(obj, MatchState):
+        return {
+            "format": STATE_FORMAT,
+            "version": STATE_VERSION,
+            "ruleset": "partnership",
+            "moves": [_converter.unstructure(m) for m in obj.history.moves()],
+            "state": _converter.unstructure(obj),
+        }
+    if isinstance(obj, Record):
+        return obj.to_json()
+    if isinstance(obj, History):
+        return [_converter.unstructure(m) for m in obj.moves()]
+    return _converter.unstructure(obj)
+
+
+def from_json(cls: type[T], data: object) -> T:
+    """The value of type ``cls`` that :func:`to_json` wrote as ``data``.
+
+    For a :class:`~trixcomplex.MatchState` the saved moves are replayed and
+    every saved field is compared with the rebuilt state; any difference
+    (a tampered or corrupt state) raises :class:`StateFormatError`, as do
+    malformed data, unknown keys and wrong types.  Nothing is half-loaded.
+    """
+    if cls is MatchState:
+        return _load_state(data)  # type: ignore[return-value]
+    if cls is Record:
+        return Record.from_json(data)  # type: ignore[return-value]
+    if json_depth(data, MAX_DEPTH) > MAX_DEPTH:
+        raise StateFormatError(f"nested deeper than {MAX_DEPTH} levels")
+    try:
+        return _converter.structure(data, cls)
+    except RecordError as exc:
+        raise StateFormatError(exc.reason, index=exc.index, move=exc.move, rule=exc.rule) from None
+    except Exception as exc:  # cattrs error groups included
+        raise StateFormatError(describe_error(exc)) from None
+
+
+def _load_state(data: object) -> MatchState:
+    if not isinstance(data, dict):
+        raise StateFormatError(f"a saved state is a JSON object, not {brief(data, 40)}")
+    extra = [k for k in data if k not in _STATE_KEYS]
+    if extra:
+        raise StateFormatError(f"unknown key {brief(extra[0], 40)} in a saved state")
+    missing = [k for k in _STATE_KEYS if k not in data]
+    if missing:
+        raise StateFormatError(f"a saved state needs the key {missing[0]!r}")
+    if type(data["format"]) is not str or data["format"] != STATE_FORMAT:
+        raise StateFormatError(f"format must be {STATE_FORMAT!r}, not {brief(data['format'], 40)}")
+    if type(data["version"]) is not int or data["version"] != STATE_VERSION:
+        raise StateFormatError(f"unknown state version {brief(data['version'], 40)}")
+    if type(data["ruleset"]) is not str or data["ruleset"] not in RULESETS:
+        raise StateFormatError(f"unknown ruleset {brief(data['ruleset'], 40)}")
+    moves, saved = data["moves"], data["state"]
+    if not isinstance(moves, list):
+        raise StateFormatError(f"moves must be a list, not {brief(moves, 40)}")
+    if not isinstance(saved, dict):
+        raise StateFormatError(f"state must be an object, not {brief(saved, 40)}")
+    # The moves are checked one at a time as they are replayed (a long history
+    # broken early fails early); the rest of the state is small: check it whole.
+    if json_depth(saved, MAX_DEPTH) > MAX_DEPTH:
+        raise StateFormatError(f"state is nested deeper than {MAX_DEPTH} levels")
+    names = [f.name for f in attrs.fields(MatchState) if f.name != "history"]
+    extra = [k for k in saved if k not in names]
+    if extra:
+        raise StateFormatError(f"unknown key {brief(extra[0], 40)} in state", field=str(extra[0]))
+    missing = [k for k in names if k not in saved]
+    if missing:
+        raise StateFormatError(f"state needs the key {missing[0]!r}", field=missing[0])
+    try:
+        rebuilt = replay_raw_moves(moves)
+    except RecordError as exc:
+        raise StateFormatError(exc.reason, index=exc.index, move=exc.move, rule=exc.rule) from None
+    attrs.resolve_types(MatchState)
+    for f in attrs.fields(MatchState):
+        if f.name == "history":
+            continue
+        raw = saved[f.name]
+        try:
+            if _is_card_set(MatchState, f):
+                value = _cards_in(raw, f.type)
+            else:
+                value = _converter.structure(raw, f.type)  # type: ignore[arg-type]
+        except Exception as exc:  # cattrs error groups included
+            detail = describe_error(exc)  # "$[0].points: ..." or a bare reason
+            where = f"state.{f.name}" + (detail[1:] if detail.startswith("$") else f": {detail}")
+            raise StateFormatError(where, field=f.name) from None
+        if value != getattr(rebuilt, f.name):
+            raise StateFormatError(
+                f"state.{f.name} does not match the state its moves rebuild (altered or corrupt)",
+                field=f.name,
+            )
+    return rebuilt

@@ -1,0 +1,309 @@
+"""Tournaments: many seeded matches between two sides of bots, with statistics.
+
+:func:`simulate` plays ``matches`` matches between side A and side B.  Matches
+go in pairs on the same eight shuffles with the sides' seats exchanged, so the
+luck of the cards cancels out.  Everything is derived from ``seed``: the same
+seed gives the same matches, in process or on any
+:class:`concurrent.futures.Executor` (a process pool, or a ``dask.distributed``
+cluster through ``client.get_executor()``).
+
+>>> from trixcomplex.bots import RandomBot, RuleBot
+>>> result = simulate([RuleBot(), RandomBot()], matches=2, seed=1)
+>>> [m.sides_seats for m in result.matches]
+[(0, 1), (1, 0)]
+>>> result.matches[0].record.moves[0] == result.matches[1].record.moves[0]   # same shuffle
+True
+>>> result.summary.matches
+2
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, Future, as_completed
+
+from attrs import frozen
+
+from .bots.base import Bot, ask
+from .match import apply, new_match
+from .moves import Contract, Deal
+from .records import Record
+from .scoring import MatchResult, match_result, team_totals
+from .state import MatchState, Phase
+
+__all__ = [
+    "MatchOutcome",
+    "Summary",
+    "Tournament",
+    "play_match",
+    "play_numbered_match",
+    "simulate",
+    "summarize",
+    "wilson_interval",
+]
+
+Z95 = 1.959963984540054
+"""The 97.5% quantile of the standard normal law (two-sided 95% intervals)."""
+
+
+def play_match(
+    seats: Sequence[Bot],
+    deals: random.Random,
+    rngs: Sequence[random.Random],
+    *,
+    on_move: Callable[[MatchState], None] | None = None,
+) -> MatchState:
+    """Play one whole match: ``seats[s]`` plays seat ``s``; returns the final state.
+
+    Shuffles come from ``deals`` only (so two matches given equal ``deals``
+    generators see the same eight decks, whatever the bots do), and seat
+    ``s``'s bot draws from ``rngs[s]``.  Each bot is asked through
+    :func:`~trixcomplex.bots.ask`, which shows it its seat's view only; in the
+    doubling window the asked seats answer in seat order.  ``on_move`` is
+    called with every state reached (for progress displays).
+    """
+    if len(seats) != 4 or len(rngs) != 4:
+        raise ValueError("play_match needs four bots and four random generators, one per seat")
+    state = new_match()
+    while state.phase is not Phase.OVER:
+        if state.phase is Phase.DEAL:
+            state = apply(state, Deal.shuffled(deals))
+        else:
+            seat = state.turn if state.turn is not None else min(state.to_act)
+            state = apply(state, ask(seats[seat], state, seat, rngs[seat]))
+        if on_move is not None:
+            on_move(state)
+    return state
+
+
+@frozen
+class MatchOutcome:
+    """One match of a tournament, seen from side A.
+
+    - ``index``: the match number (0-based); matches ``2k`` and ``2k+1``
+      share their shuffles.
+    - ``sides_seats``: the team (0 or 1) of side A, then of side B.
+    - ``teams``: the Team Totals by team (team 0 = seats 0+2).
+    - ``result``: the engine's :class:`~trixcomplex.MatchResult`.
+    - ``margin``: side A's Team Total minus side B's.
+    - ``contract_points``: side A's and side B's points per contract,
+      ``((COMPLEX_A, COMPLEX_B), (TRIX_A, TRIX_B))`` summed over the match.
+    - ``record``: the whole match as a :class:`~trixcomplex.Record`.
+    """
+
+    index: int
+    sides_seats: tuple[int, int]
+    teams: tuple[int, int]
+    result: MatchResult
+    margin: int
+    contract_points: tuple[tuple[int, int], tuple[int, int]]
+    record: Record
+
+    @property
+    def winner(self) -> str:
+        """``"A"``, ``"B"`` or ``"draw"``."""
+        return "A" if self.margin > 0 else "B" if self.margin < 0 else "draw"
+
+
+@frozen
+class Summary:
+    """Statistics of side A against side B.
+
+    Rates are over matches with Wilson 95% intervals.  The margin interval
+    treats each pair of matches on the same shuffles as one sample (their
+    results are not independent); with an odd number of matches the last
+    one stands alone.  ``points_per_deal`` gives, per contract, side A's and
+    side B's mean points per deal of that contract.
+    """
+
+    matches: int
+    wins: int
+    draws: int
+    losses: int
+    win_rate: float
+    win_ci: tuple[float, float]
+    draw_rate: float
+    draw_ci: tuple[float, float]
+    loss_rate: float
+    loss_ci: tuple[float, float]
+    mean_margin: float
+    margin_ci: tuple[float, float]
+    points_per_deal: tuple[tuple[str, float, float], ...]
+
+
+@frozen
+class Tournament:
+    """What :func:`simulate` returns: the sides' names, every match, the summary."""
+
+    sides: tuple[str, str]
+    seed: int
+    matches: tuple[MatchOutcome, ...]
+    summary: Summary
+
+
+def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% by default).
+
+    >>> lo, hi = wilson_interval(60, 100)
+    >>> round(lo, 3), round(hi, 3)
+    (0.502, 0.691)
+    """
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float]:
+    """A normal-approximation 95% interval for the mean of ``values``."""
+    if not values:
+        return (0.0, 0.0)
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return (mean, mean)
+    half = z * statistics.stdev(values) / math.sqrt(len(values))
+    return (mean - half, mean + half)
+
+
+def _sides(bots: Sequence[Bot]) -> tuple[tuple[Bot, Bot], tuple[Bot, Bot]]:
+    if len(bots) == 2:
+        return (bots[0], bots[0]), (bots[1], bots[1])
+    if len(bots) == 4:
+        return (bots[0], bots[2]), (bots[1], bots[3])
+    raise ValueError(
+        f"give 2 bots (side A, side B) or 4 (seats 0-3, side A = seats 0 and 2), not {len(bots)}"
+    )
+
+
+def play_numbered_match(bots: Sequence[Bot], seed: int, index: int) -> MatchOutcome:
+    """Match ``index`` of the tournament of ``bots`` seeded ``seed``: a pure function of these.
+
+    :func:`simulate` plays matches ``0 .. matches - 1`` with it; call it
+    directly to play a tournament in pieces (and stop at any time).
+    """
+    side_a, side_b = _sides(bots)
+    a_team = index % 2  # side A sits as team 0 in even matches, team 1 in odd ones
+    seats: list[Bot] = [side_a[0], side_b[0], side_a[1], side_b[1]]
+    if a_team == 1:
+        seats = [side_b[0], side_a[0], side_b[1], side_a[1]]
+    deals = random.Random(f"trixcomplex:{seed}:deals:{index // 2}")
+    rngs = [random.Random(f"trixcomplex:{seed}:match:{index}:seat:{s}") for s in range(4)]
+    state = play_match(seats, deals, rngs)
+    teams = team_totals(state.scores)
+    per = {Contract.COMPLEX: [0, 0], Contract.TRIX: [0, 0]}
+    for deal in state.results:
+        mine = deal.points[a_team] + deal.points[a_team + 2]
+        theirs = deal.points[1 - a_team] + deal.points[3 - a_team]
+        per[deal.contract][0] += mine
+        per[deal.contract][1] += theirs
+    cx, tx = per[Contract.COMPLEX], per[Contract.TRIX]
+    return MatchOutcome(
+        index=index,
+        sides_seats=(a_team, 1 - a_team),
+        teams=teams,
+        result=match_result(teams),
+        margin=teams[a_team] - teams[1 - a_team],
+        contract_points=((cx[0], cx[1]), (tx[0], tx[1])),
+        record=Record.of(state),
+    )
+
+
+def _play_chunk(bots: tuple[Bot, ...], seed: int, indices: tuple[int, ...]) -> list[MatchOutcome]:
+    return [play_numbered_match(bots, seed, i) for i in indices]
+
+
+def summarize(outcomes: Sequence[MatchOutcome]) -> Summary:
+    """The :class:`Summary` of some match outcomes (side A's point of view)."""
+    n = len(outcomes)
+    wins = sum(1 for m in outcomes if m.margin > 0)
+    draws = sum(1 for m in outcomes if m.margin == 0)
+    losses = n - wins - draws
+    by_pair: dict[int, list[int]] = {}
+    for m in outcomes:
+        by_pair.setdefault(m.index // 2, []).append(m.margin)
+    pair_means = [statistics.fmean(v) for v in by_pair.values()]
+    deals = n * 4  # each contract is played 4 times per match (R-MATCH-1)
+    per: list[tuple[str, float, float]] = []
+    for k, contract in enumerate((Contract.COMPLEX, Contract.TRIX)):
+        a = sum(m.contract_points[k][0] for m in outcomes)
+        b = sum(m.contract_points[k][1] for m in outcomes)
+        per.append((contract.value, a / deals if deals else 0.0, b / deals if deals else 0.0))
+    return Summary(
+        matches=n,
+        wins=wins,
+        draws=draws,
+        losses=losses,
+        win_rate=wins / n if n else 0.0,
+        win_ci=wilson_interval(wins, n),
+        draw_rate=draws / n if n else 0.0,
+        draw_ci=wilson_interval(draws, n),
+        loss_rate=losses / n if n else 0.0,
+        loss_ci=wilson_interval(losses, n),
+        mean_margin=statistics.fmean(m.margin for m in outcomes) if n else 0.0,
+        margin_ci=mean_interval(pair_means),
+        points_per_deal=tuple(per),
+    )
+
+
+def simulate(
+    bots: Sequence[Bot],
+    matches: int,
+    *,
+    seed: int = 0,
+    executor: Executor | None = None,
+    chunk: int = 4,
+    progress: Callable[[int, int], None] | None = None,
+) -> Tournament:
+    """Play ``matches`` seeded matches between two sides of bots; return every match and stats.
+
+    ``bots`` is ``[A, B]`` (each side's bot plays both seats of its team) or
+    four bots by seat (side A = seats 0 and 2).  Match ``i`` reuses the
+    shuffles of match ``i ^ 1`` with the sides' seats exchanged (seats are
+    rotated for fairness).  With an ``executor`` the matches run on it in
+    chunks of ``chunk`` matches (bots must then be picklable); the result is
+    identical to the in-process one for the same ``seed``.  ``progress`` is
+    called with ``(done, matches)`` as matches finish.
+    """
+    if isinstance(matches, bool) or not isinstance(matches, int) or matches < 1:
+        raise ValueError(f"matches must be a positive integer, not {matches!r}")
+    if chunk < 1:
+        raise ValueError(f"chunk must be a positive integer, not {chunk!r}")
+    lineup = tuple(bots)
+    _sides(lineup)
+    names = _side_names(lineup)
+    outcomes: list[MatchOutcome | None] = [None] * matches
+    done = 0
+    if executor is None:
+        for i in range(matches):
+            outcomes[i] = play_numbered_match(lineup, seed, i)
+            done += 1
+            if progress is not None:
+                progress(done, matches)
+    else:
+        chunks = [tuple(range(i, min(i + chunk, matches))) for i in range(0, matches, chunk)]
+        futures: dict[Future[list[MatchOutcome]], tuple[int, ...]] = {
+            executor.submit(_play_chunk, lineup, seed, c): c for c in chunks
+        }
+        for future in as_completed(futures):
+            for outcome in future.result():
+                outcomes[outcome.index] = outcome
+            done += len(futures[future])
+            if progress is not None:
+                progress(done, matches)
+    final = tuple(m for m in outcomes if m is not None)
+    return Tournament(sides=names, seed=seed, matches=final, summary=summarize(final))
+
+
+def _side_names(bots: tuple[Bot, ...]) -> tuple[str, str]:
+    side_a, side_b = _sides(bots)
+
+    def name(side: tuple[Bot, Bot]) -> str:
+        a, b = (type(bot).__name__ for bot in side)
+        return a if a == b else f"{a}+{b}"
+
+    return name(side_a), name(side_b)

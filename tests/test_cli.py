@@ -1,0 +1,255 @@
+"""The ``trixcomplex`` command end to end: demo, play, simulate, replay, bad input."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import trixcomplex as tc
+from trixcomplex.cli import _parse_answer, main
+from trixcomplex.records import Record
+
+
+def _run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "trixcomplex", *args],
+        input=stdin, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+
+
+def _main(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *argv: str, stdin: str = ""
+) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+# -- demo -------------------------------------------------------------------------
+
+
+def test_r_match_1_demo_plays_eight_deals_and_names_the_winner() -> None:
+    """R-MATCH-1, R-MATCH-8: README's first command: 8 deals, scoresheet, winner."""
+    done = _run("demo", "--seed", "7")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    for n in range(1, 9):
+        assert f"Deal {n}, Kingdom {(n + 1) // 2}" in out
+    assert "Scoresheet" in out and "Result:" in out
+    assert "wins" in out.splitlines()[-1] or "draw" in out.splitlines()[-1]
+    assert "took" in out and "finishing order" in out
+    assert _run("demo", "--seed", "7").stdout == out  # reproducible
+
+
+def test_demo_with_other_bots(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--bots takes one name for all seats or four, one per seat."""
+    status, out, _ = _main(
+        monkeypatch, capsys, "demo", "--seed", "2", "--bots", "rule,random,rule,random"
+    )
+    assert status == 0
+    assert "seat 1 RandomBot" in out and "seat 2 RuleBot" in out
+
+
+# -- play -------------------------------------------------------------------------
+
+
+def test_r_match_1_play_a_whole_match_from_a_script(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """R-MATCH-1, R-CX-4: answering "1" to every question plays a whole match; exit 0."""
+    status, out, err = _main(monkeypatch, capsys, "play", "--seed", "3", "--seat", "2",
+                             stdin="1\n" * 400)  # fmt: skip
+    assert status == 0, err
+    assert out.count("Scoresheet") == 8  # after each deal
+    takes = out.count("takes the trick (") + out.count("you take the trick (")
+    assert takes == 4 * 13  # R-CX-4: every trick of the four COMPLEX deals is narrated
+    assert "Your hand (seat 2):" in out and "Your moves: 1)" in out
+    assert "wins" in out.splitlines()[-1] or "draw" in out.splitlines()[-1]
+
+
+def test_r_tx_5_play_auto_plays_forced_moves_with_a_note(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """R-TX-5: a single legal move is played for the person, with a note."""
+    _, out, _ = _main(monkeypatch, capsys, "play", "--seed", "3", stdin="1\n" * 400)
+    assert "(only one legal move:" in out and "played for you)" in out
+
+
+def test_play_wrong_input_asks_again_and_eof_ends_cleanly(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Wrong input gets a clear message and a new question; EOF exits 1 with a message."""
+    status, out, err = _main(monkeypatch, capsys, "play", "--seed", "3", stdin="xyz\n99\n\n")
+    assert status == 1
+    assert "not a move: 'xyz'" in out and "99 is not a move number" in out
+    assert out.count("try again") == 2
+    assert "Input ended" in out and "Traceback" not in out + err
+
+
+def test_play_eof_in_a_subprocess_has_no_traceback() -> None:
+    """EOF on stdin: exit status 1, a message, no traceback."""
+    done = _run("play", "--seed", "1", stdin="")
+    assert done.returncode == 1
+    assert "Input ended" in done.stdout and "Traceback" not in done.stderr
+
+
+def test_play_ctrl_c_exits_130(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ctrl-C while asked for a move: exit status 130, no traceback."""
+
+    class Interrupt(io.StringIO):
+        def readline(self, size: int | None = -1) -> str:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(sys, "stdin", Interrupt())
+    assert main(["play", "--seed", "1"]) == 130
+    assert "interrupted" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_play_sigint_in_a_subprocess_exits_130() -> None:
+    """A real Ctrl-C (SIGINT) at the prompt: exit status 130, one line, no traceback."""
+    import signal
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "trixcomplex", "play", "--seed", "2"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert proc.stdout is not None
+    seen = ""
+    while not seen.endswith("Your move> "):
+        char = proc.stdout.read(1)
+        assert char, "the prompt never came"
+        seen += char
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert err.strip() == "interrupted"
+
+
+def test_r_tx_3_answers_number_card_code_and_pass() -> None:
+    """R-TX-3: a move is a number, a card code (any R-CARD-2 form) or "pass"."""
+    legal = [tc.Play(0, "9S"), tc.Play(0, "TH")]
+    assert _parse_answer("2", legal) == tc.Play(0, "TH")
+    assert _parse_answer("10h", legal) == tc.Play(0, "TH")
+    assert _parse_answer(" 9♠ ", legal) == tc.Play(0, "9S")
+    assert _parse_answer("QS", legal) == "Q♠ is not a legal card now"
+    assert "cannot pass" in str(_parse_answer("pass", legal))
+    assert _parse_answer("PASS", [tc.Pass(0)]) == tc.Pass(0)
+    assert _parse_answer("0", legal) == "0 is not a move number: choose 1 to 2"
+
+
+def test_r_dbl_2_and_r_match_5_answers_for_doubling_and_choosing() -> None:
+    """R-DBL-2: answer with the cards to double or "nothing"; R-MATCH-5: "trix"/"complex"."""
+    legal = [
+        tc.Double(1, []),
+        tc.Double(1, ["QS"]),
+        tc.Double(1, ["KH"]),
+        tc.Double(1, ["QS", "KH"]),
+    ]
+    assert _parse_answer("nothing", legal) == tc.Double(1, [])
+    assert _parse_answer("kh qs", legal) == tc.Double(1, ["QS", "KH"])
+    assert "cannot double" in str(_parse_answer("QD", legal))
+    choose = [tc.Choose(2, tc.Contract.COMPLEX), tc.Choose(2, tc.Contract.TRIX)]
+    assert _parse_answer("Trix", choose) == choose[1]
+
+
+# -- simulate -----------------------------------------------------------------------
+
+
+def test_simulate_writes_records_that_replay(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """R-MATCH-8: --records DIR holds one RECORD.md file per match; each replays complete."""
+    argv = ["simulate", "--bots", "rule,random", "--matches", "4", "--seed", "1"]
+    status, out, err = _main(monkeypatch, capsys, *argv, "--records", str(tmp_path))
+    assert status == 0, err
+    files = sorted(tmp_path.glob("*.json"))
+    assert len(files) == 4
+    for f in files:
+        obj = json.loads(f.read_text())
+        assert obj["format"] == "trixcomplex-record"
+        assert tc.replay(Record.from_json(obj)).is_over
+    assert "A wins (RuleBot)" in out and "95% CI" in out
+
+
+def test_simulate_plain_text_without_rich(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without rich (a plain `pip install .`): a stderr counter and a plain table."""
+    for name in ("rich", "rich.console", "rich.progress", "rich.table"):
+        monkeypatch.setitem(sys.modules, name, None)
+    status, out, err = _main(monkeypatch, capsys, "simulate", "--matches", "2", "--seed", "4")
+    assert status == 0
+    assert "2/2 matches" in err
+    assert out.startswith("RuleBot (A) vs RandomBot (B)\n")
+    assert "mean margin (A - B)" in out and "B wins (RandomBot)" in out
+
+
+def test_simulate_jobs_give_the_same_table(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--jobs N runs on a process pool: the same summary as in process."""
+    monkeypatch.setenv("TRIXCOMPLEX_PLAIN", "1")
+    one = _main(monkeypatch, capsys, "simulate", "--matches", "4", "--seed", "8")
+    two = _main(monkeypatch, capsys, "simulate", "--matches", "4", "--seed", "8", "--jobs", "2")
+    assert one[0] == two[0] == 0 and one[1] == two[1]
+
+
+# -- replay ------------------------------------------------------------------------
+
+
+def test_replay_json_and_a_bad_file(tmp_path: Path) -> None:
+    """trixcomplex replay FILE --json reports the match; a bad file is one line, exit 1."""
+    state = tc.simulate([tc.bots.RuleBot(), tc.bots.RandomBot()], 1, seed=2).matches[0].record
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(state.to_json()))
+    done = _run("replay", str(path), "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["complete"] is True
+    bad = _run("replay", str(tmp_path / "missing.json"))
+    assert bad.returncode == 1 and len(bad.stderr.strip().splitlines()) == 1
+
+
+# -- bad arguments -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["simulate", "--matches", "0"], "positive integer"),
+        (["simulate", "--bots", "rule,alpha"], "unknown bot 'alpha'"),
+        (["play", "--seat", "5"], "a seat is 0, 1, 2 or 3"),
+        (["demo", "--seed", "x"], "invalid int value"),
+        (["fly"], "invalid choice"),
+        ([], "required"),
+    ],
+)
+def test_bad_arguments_exit_2_with_one_error_line(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Bad arguments: argparse's usage and one error line naming the problem; exit 2."""
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+    assert sum(1 for line in err.splitlines() if "error:" in line) == 1
+
+
+def test_wrong_bot_counts_exit_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--bots with the wrong number of names for the command: one line, exit 2."""
+    assert _main(monkeypatch, capsys, "simulate", "--bots", "rule,rule,rule")[0] == 2
+    assert _main(monkeypatch, capsys, "play", "--bots", "rule,rule")[0] == 2
+    assert _main(monkeypatch, capsys, "demo", "--bots", "rule,mc")[0] == 2

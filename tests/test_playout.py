@@ -1,0 +1,336 @@
+"""``tc.playout`` gives exactly what stepping through ``legal_moves``/``apply`` gives.
+
+The playout runs the card play on mutable locals; these tests hold it to the
+engine: from states in every phase (DEAL, CHOOSE, DOUBLE, the start of
+COMPLEX and TRIX, mid-trick, mid-row, OVER), for both ``until`` values, the
+returned state equals (``==``, history included) the stepped one, and the
+random number generator ends in the same state (the same call sequence).
+Through that equality every rule the engine checks is checked here too:
+R-MATCH-1…R-MATCH-5 (deals, owners, contracts), R-DBL-2…R-DBL-5 (the
+window and doubled cards), R-CX-1…R-CX-6 (tricks, takers, penalties) and
+R-TX-1…R-TX-4 (rows, passes, finishing order).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import trixcomplex as tc
+from builders import random_match
+from trixcomplex.playout import PlayoutState, _shuffled
+
+END = (tc.Phase.DEAL, tc.Phase.OVER)
+
+
+def stepped(
+    state: tc.MatchState,
+    rng: random.Random,
+    until: str,
+    pick: object = None,
+) -> tc.MatchState:
+    """The reference: one ``apply`` per move, ``rng.choice(legal_moves(state))``."""
+    deal_ended = False
+    while True:
+        if state.phase is tc.Phase.OVER:
+            return state
+        if state.phase is tc.Phase.DEAL:
+            if deal_ended and until == "deal":
+                return state
+            state = tc.apply(state, tc.Deal.shuffled(rng))
+            continue
+        moves = tc.legal_moves(state)
+        move = rng.choice(moves) if pick is None else moves[0]
+        state = tc.apply(state, move)
+        if state.phase in END:
+            deal_ended = True
+
+
+def starts(seed: int) -> list[tc.MatchState]:
+    """States of one random match (timeouts included) in every phase, mid-trick and mid-row."""
+    states = random_match(seed)
+    chosen: dict[object, tc.MatchState] = {}
+    for i, state in enumerate(states):
+        detail: object = None
+        if state.complex is not None:
+            detail = (len(state.complex.trick), bool(state.complex.tricks))
+        if state.trix is not None:
+            detail = (bool(state.trix.table), len(state.trix.finishing_order))
+        chosen.setdefault((state.phase, detail, i % 2), state)
+    return list(chosen.values())
+
+
+def assert_same(state: tc.MatchState, seed: int, until: str) -> None:
+    rng_fast, rng_step = random.Random(seed), random.Random(seed)
+    fast = tc.playout(state, rng_fast, until=until)  # type: ignore[arg-type]
+    slow = stepped(state, rng_step, until)
+    assert fast == slow
+    assert fast.history.moves() == slow.history.moves()
+    assert hash(fast) == hash(slow)
+    assert rng_fast.getstate() == rng_step.getstate()
+
+
+@pytest.mark.parametrize("until", ["deal", "match"])
+@pytest.mark.parametrize("seed", range(12))
+def test_playout_equals_stepping_from_every_phase(seed: int, until: str) -> None:
+    """R-MATCH-1…5, R-DBL-2…5, R-CX-1…6, R-TX-1…4: the same final state as stepping."""
+    phases = set()
+    for k, state in enumerate(starts(seed)):
+        phases.add(state.phase)
+        assert_same(state, 1000 * seed + k, until)
+    assert phases == set(tc.Phase)
+
+
+def test_starts_cover_double_mid_trick_and_mid_row() -> None:
+    """The start states used above include the doubling window, mid-trick and mid-row."""
+    states = [s for seed in range(3) for s in starts(seed)]
+    assert any(s.phase is tc.Phase.DOUBLE for s in states)
+    assert any(s.complex is not None and len(s.complex.trick) == 3 for s in states)
+    assert any(s.complex is not None and s.complex.tricks and s.complex.trick for s in states)
+    assert any(s.trix is not None and s.trix.table and s.trix.finishing_order for s in states)
+
+
+@settings(max_examples=25)
+@given(
+    seed=st.integers(0, 2**32), cut=st.integers(0, 500), until=st.sampled_from(["deal", "match"])
+)
+def test_playout_equals_stepping_property(seed: int, cut: int, until: str) -> None:
+    """R-CX-1…6, R-TX-1…4: equality from any point of a random match."""
+    states = random_match(seed, until=cut)
+    assert_same(states[-1], seed + 1, until)
+
+
+def test_until_deal_stops_at_the_deal_end() -> None:
+    """R-MATCH-1: ``until="deal"`` plays one deal; from a DEAL state it deals first."""
+    rng = random.Random(3)
+    state = tc.playout(tc.new_match(), rng)
+    assert state.phase is tc.Phase.DEAL and state.deal_number == 1 and len(state.results) == 1
+    mid = random_match(4, until=30)[-1]
+    assert mid.phase in (tc.Phase.COMPLEX, tc.Phase.TRIX)
+    after = tc.playout(mid, random.Random(1))
+    assert after.deal_number == mid.deal_number and after.phase is tc.Phase.DEAL
+    assert len(after.results) == len(mid.results) + 1
+
+
+def test_until_match_ends_the_match() -> None:
+    """R-MATCH-1, R-SUM-1: ``until="match"`` plays all 8 deals; Team Totals sum to zero."""
+    state = tc.playout(tc.new_match(), random.Random(9), until="match")
+    assert state.phase is tc.Phase.OVER and len(state.results) == 8
+    assert sum(tc.score(state).teams) == 0
+    assert tc.playout(state, random.Random(1), until="match") is state
+
+
+def test_playout_is_deterministic() -> None:
+    """R-MATCH-2: the engine's only randomness is the rng passed in."""
+    start = random_match(5, until=100)[-1]
+    for until in ("deal", "match"):
+        a = tc.playout(start, random.Random(42), until=until)
+        b = tc.playout(start, random.Random(42), until=until)
+        assert a == b and a.history.moves() == b.history.moves()
+    assert tc.playout(start, random.Random(42), until="match") != tc.playout(
+        start, random.Random(43), until="match"
+    )
+
+
+def test_playout_leaves_its_input_alone() -> None:
+    """States are immutable: the start state is unchanged and still equals a rebuilt one."""
+    start = random_match(6, until=200)[-1]
+    copy = random_match(6, until=200)[-1]
+    tc.playout(start, random.Random(1), until="match")
+    assert start == copy
+
+
+def test_bad_until_is_rejected() -> None:
+    with pytest.raises(ValueError, match="until must be 'deal' or 'match'"):
+        tc.playout(tc.new_match(), random.Random(1), until="trick")  # type: ignore[arg-type]
+
+
+def first(
+    game: PlayoutState, moves: tuple[tc.PlayerMove, ...], rng: random.Random
+) -> tc.PlayerMove:
+    return moves[0]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_policy_moves_equal_stepping_with_the_same_choices(seed: int) -> None:
+    """R-CX-2, R-TX-3, R-DBL-2: a policy's moves are applied exactly as ``apply`` would."""
+    for state in starts(seed):
+        fast = tc.playout(state, random.Random(seed), first, until="match")
+        slow = stepped(state, random.Random(seed), "match", pick="first")
+        assert fast == slow
+
+
+def test_policy_sees_the_whole_game_consistently() -> None:
+    """The policy gets the full state: every move listed is the mover's and legal there."""
+    seen_phases: set[tc.Phase] = set()
+
+    def check(
+        game: PlayoutState, moves: tuple[tc.PlayerMove, ...], rng: random.Random
+    ) -> tc.PlayerMove:
+        seen_phases.add(game.phase)
+        assert moves
+        for move in moves:
+            if isinstance(move, tc.Play):
+                assert move.seat == game.turn
+                assert game.hands[move.seat] >> move.card & 1
+                if game.phase is tc.Phase.COMPLEX and game.trick:
+                    led = game.trick[0] // 13
+                    holds_led = game.hands[move.seat] >> (13 * led) & 0x1FFF
+                    assert not holds_led or move.card // 13 == led  # R-CX-2
+            elif isinstance(move, tc.Double):
+                assert game.window is not None and game.window.asked[move.seat]
+        assert sum(bin(h).count("1") for h in game.hands) + len(game.trick) <= 52
+        return rng.choice(moves)
+
+    state = tc.playout(tc.new_match(), random.Random(11), check, until="match")
+    assert state.is_over
+    assert {tc.Phase.COMPLEX, tc.Phase.TRIX, tc.Phase.DOUBLE, tc.Phase.CHOOSE} <= seen_phases
+    # A policy calling rng.choice(moves) plays exactly the random playout.
+    assert state == tc.playout(tc.new_match(), random.Random(11), until="match")
+
+
+def test_policy_choosing_an_illegal_move_is_rejected() -> None:
+    """R-CX-2: a move the policy makes up is refused, not applied."""
+
+    def cheat(
+        game: PlayoutState, moves: tuple[tc.PlayerMove, ...], rng: random.Random
+    ) -> tc.PlayerMove:
+        if game.phase is tc.Phase.COMPLEX:
+            return tc.Pass(game.turn or 0)
+        return moves[0]
+
+    with pytest.raises(ValueError, match="not a legal move"):
+        tc.playout(tc.new_match(), random.Random(2), cheat, until="match")
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_fast_shuffle_is_deal_shuffled(seed: int) -> None:
+    """R-MATCH-2: the playout's shuffle is ``Deal.shuffled``: same deck, same rng calls."""
+    a, b = random.Random(seed), random.Random(seed)
+    fast, slow = _shuffled(a), tc.Deal.shuffled(b)
+    assert fast == slow and hash(fast) == hash(slow) and type(fast) is tc.Deal
+    assert a.getstate() == b.getstate()
+
+
+def test_history_extend_is_a_run_of_appends() -> None:
+    """A history extended in one step equals, hashes and reads like one appended move by move."""
+    moves = random_match(8)[-1].history.moves()
+    stepwise = tc.History.EMPTY
+    for move in moves:
+        stepwise = stepwise.append(move)
+    for cut in (0, 1, 2, 53, 200, len(moves)):
+        head = stepwise
+        for _ in range(len(moves) - cut):
+            assert head._prev is not None
+            head = head._prev
+        mixed = head.extend(moves[cut:])  # a plain prefix, then one segment
+        later = mixed.append(moves[0])  # and a plain node after the segment
+        assert mixed == stepwise and stepwise == mixed
+        assert hash(mixed) == hash(stepwise) and len(mixed) == len(moves)
+        assert mixed.moves() == moves and tuple(mixed) == moves
+        assert mixed.since_deal() == stepwise.since_deal()
+        assert mixed.last == moves[-1]
+        assert later == stepwise.append(moves[0]) and later != stepwise.append(moves[1])
+    other = tc.History.EMPTY.extend((*moves[:-2], moves[-1], moves[-2]))
+    assert other != stepwise and stepwise != other
+    assert tc.History.EMPTY.extend([]) is tc.History.EMPTY
+
+
+def test_history_segment_pickles_to_an_equal_history() -> None:
+    import pickle
+
+    moves = random_match(9, until=60)[-1].history.moves()
+    history = tc.History.EMPTY.extend(moves)
+    assert pickle.loads(pickle.dumps(history)) == history
+
+
+# -- the engine's fast paths build exactly what the slow ones build ---------------
+
+
+def test_fast_constructors_build_equal_frozen_objects() -> None:
+    """The hot path's constructors give the same classes, fields and hashes as attrs'."""
+    import attrs
+
+    from trixcomplex.complex import _complex_deal, _trick
+    from trixcomplex.state import _match_state
+    from trixcomplex.trix import _trix_deal
+
+    for state in starts(2):
+        values = [getattr(state, f.name) for f in attrs.fields(tc.MatchState)]
+        fast, slow = _match_state(*values), tc.MatchState(*values)
+        assert type(fast) is tc.MatchState and fast == slow and hash(fast) == hash(slow)
+        with pytest.raises(attrs.exceptions.FrozenInstanceError):
+            fast.turn = 3  # type: ignore[misc]
+        if state.complex is not None:
+            deal = state.complex
+            parts = (deal.leader, deal.trick, deal.tricks, deal.doubled, deal.points)
+            assert _complex_deal(*parts) == tc.ComplexDeal(*parts)
+            for t in deal.tricks:
+                assert _trick(t.leader, t.cards, t.taker) == tc.Trick(t.leader, t.cards, t.taker)
+        if state.trix is not None:
+            table, order = state.trix.table, state.trix.finishing_order
+            assert _trix_deal(table, order) == tc.TrixDeal(table, order)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_r_dbl_2_interned_answers_list_every_subset_for_every_waiting_seat(seed: int) -> None:
+    """R-DBL-2: in the window, one Double per subset of each waiting seat's doublable cards."""
+    from trixcomplex.cards import cards_of
+    from trixcomplex.doubling import doubling_subsets
+
+    windows = [s for s in random_match(seed) if s.phase is tc.Phase.DOUBLE]
+    assert windows
+    for state in windows:
+        assert state.window is not None
+        expected = [
+            tc.Double(s, cards_of(m))
+            for s in sorted(state.window.waiting())
+            for m in doubling_subsets(state.window.asked[s])
+        ]
+        assert list(tc.legal_moves(state)) == expected
+        for seat in (0, 1, 2, 3):
+            mine = [m for m in expected if m.seat == seat]
+            assert list(tc.legal_moves(state, seat)) == mine
+
+
+def test_r_cx_3_trick_taker_is_the_highest_card_of_the_led_suit() -> None:
+    """R-CX-3: the taker of random tricks, checked against the rule read literally."""
+    from trixcomplex.complex import trick_taker
+
+    rng = random.Random(5)
+    for _ in range(3000):
+        cards = tuple(rng.sample(tc.ALL_CARDS, 4))
+        leader = rng.randrange(4)
+        led = [c for c in cards if c.suit == cards[0].suit]
+        expected = (leader + cards.index(max(led))) % 4
+        assert trick_taker(leader, cards) == expected
+
+
+def test_r_tx_2_one_card_check_agrees_with_playable() -> None:
+    """R-TX-2: the hot path's one-card check is ``trix.playable`` for that card."""
+    from trixcomplex.trix import _playable_card, playable
+
+    rng = random.Random(7)
+    tables = [s.trix.table for s in random_match(3) if s.trix is not None]
+    tables += [rng.getrandbits(52) for _ in range(200)]
+    for table in tables:
+        can = playable(table)
+        for card in tc.ALL_CARDS:
+            assert _playable_card(table, card) == bool(can >> card & 1)
+
+
+def test_r_cx_2_listed_plays_are_the_cards_of_the_legal_set_in_card_order() -> None:
+    """R-CX-2, R-TX-2: the table-driven listing of plays names every card of a set, by card."""
+    from trixcomplex.match import _plays
+
+    rng = random.Random(4)
+    for _ in range(3000):
+        mask = rng.getrandbits(52)
+        for _ in range(rng.randrange(7)):
+            mask &= rng.getrandbits(52)
+        seat = rng.randrange(4)
+        expected = tuple(tc.Play(seat, c) for c in tc.ALL_CARDS if mask >> c & 1)
+        assert _plays(seat, mask) == expected

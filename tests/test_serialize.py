@@ -1,0 +1,321 @@
+"""Saving and restoring states and views: ``tc.to_json`` / ``tc.from_json``.
+
+A reconnect restores the match exactly and never reshuffles (R-MATCH-2);
+a tampered state is rejected, not loaded.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import attrs
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import trixcomplex as tc
+from builders import random_match
+from trixcomplex.cards import cards_of, mask_of, parse_card
+from trixcomplex.serialize import CARDS
+
+JSON_SCALARS = (str, int, bool, type(None))
+
+
+def _is_json_safe(value: object) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if not all(type(k) is str for k in item):
+                return False
+            stack.extend(item.values())
+        elif type(item) is list:
+            stack.extend(item)
+        elif type(item) not in JSON_SCALARS:
+            return False
+    return True
+
+
+def _through_text(data: object) -> object:
+    return json.loads(json.dumps(data))
+
+
+def _sample(states: list[tc.MatchState], step: int) -> list[tc.MatchState]:
+    return [*states[::step], states[-1]]
+
+
+# -- round trips ---------------------------------------------------------------------
+
+
+@settings(max_examples=8)
+@given(st.integers(0, 2**32 - 1))
+def test_r_match_2_state_record_json_replay_gives_back_the_state(seed: int) -> None:
+    """state → Record.of → to_json → from_json → replay is the same state."""
+    final = random_match(seed)[-1]
+    data = _through_text(tc.Record.of(final).to_json())
+    assert tc.replay(tc.Record.from_json(data)) == final
+
+
+@settings(max_examples=6)
+@given(st.integers(0, 2**32 - 1))
+def test_r_match_2_every_sampled_state_round_trips(seed: int) -> None:
+    """A reconnect restores the state exactly, hands and all: it never reshuffles."""
+    states = random_match(seed)
+    for state in _sample(states, 37):
+        data = tc.to_json(state)
+        assert _is_json_safe(data)
+        back = tc.from_json(tc.MatchState, _through_text(data))
+        assert back == state
+        assert back.hands == state.hands
+        assert tc.legal_moves(back) == tc.legal_moves(state)
+
+
+def test_states_in_every_phase_round_trip() -> None:
+    phases = set()
+    for seed in (1, 2):
+        for state in random_match(seed):
+            if state.phase in phases and state.phase is not tc.Phase.DOUBLE:
+                continue
+            phases.add(state.phase)
+            assert tc.from_json(tc.MatchState, _through_text(tc.to_json(state))) == state
+    assert phases == set(tc.Phase)
+
+
+def test_r_hid_2_an_open_window_with_answers_round_trips() -> None:
+    for state in random_match(21):
+        if state.window is not None and any(a is not None for a in state.window.answers):
+            data = tc.to_json(state)
+            assert None in data["state"]["window"]["answers"] or all(
+                isinstance(a, list) for a in data["state"]["window"]["answers"]
+            )
+            assert tc.from_json(tc.MatchState, _through_text(data)) == state
+            return
+    pytest.fail("no window with answers in this match")
+
+
+def test_state_json_writes_card_sets_as_codes() -> None:
+    state = next(s for s in random_match(3) if s.phase is tc.Phase.TRIX and s.trix and s.trix.table)
+    data = tc.to_json(state)
+    assert list(data) == ["format", "version", "ruleset", "moves", "state"]
+    assert data["format"] == "trixcomplex-state" and data["version"] == 1
+    assert data["moves"] == tc.Record.of(state).to_json()["moves"]
+    saved = data["state"]
+    assert "history" not in saved
+    assert saved["hands"] == [[str(c) for c in state.hand(s)] for s in range(4)]
+    assert saved["trix"]["table"] == [str(c) for c in cards_of(state.trix.table)]  # type: ignore[union-attr]
+    assert saved["phase"] == "TRIX" and saved["contract"] == "TRIX"
+
+
+# -- tampering ------------------------------------------------------------------------
+
+
+def _mid_complex() -> tc.MatchState:
+    return next(
+        s
+        for s in random_match(8)
+        if s.phase is tc.Phase.COMPLEX and s.complex is not None and len(s.complex.tricks) == 3
+    )
+
+
+def _tampered(change: object) -> tc.StateFormatError:
+    data = _through_text(tc.to_json(_mid_complex()))
+    assert isinstance(data, dict)
+    change(data)  # type: ignore[operator]
+    with pytest.raises(tc.StateFormatError) as info:
+        tc.from_json(tc.MatchState, data)
+    assert "\n" not in str(info.value)
+    return info.value
+
+
+def _swap_a_card(data: dict[str, object]) -> None:
+    hands = data["state"]["hands"]  # type: ignore[index]
+    hands[0].append(hands[1].pop())
+
+
+def test_r_match_2_swapping_a_card_between_hands_is_rejected() -> None:
+    error = _tampered(_swap_a_card)
+    assert error.field == "hands"
+    assert "does not match" in str(error)
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "field"),
+    [
+        (("scores",), [0, 0, 0, 100], "scores"),
+        (("phase",), "TRIX", "phase"),
+        (("turn",), 3, "turn"),
+        (("owner",), None, "owner"),
+        (("deal_number",), 2, "deal_number"),
+        (("complex", "points"), [0, 0, 0, 0], "complex"),
+        (("complex", "doubled"), [["KH", 0]], "complex"),
+        (("results",), [], "results"),
+    ],
+)
+def test_a_tampered_field_is_rejected(path: tuple[str, ...], value: object, field: str) -> None:
+    def change(data: dict[str, object]) -> None:
+        target = data["state"]
+        for key in path[:-1]:
+            target = target[key]  # type: ignore[index]
+        if target[path[-1]] == value:  # type: ignore[index]
+            value2 = [1, 2, 3, 4] if isinstance(value, list) else 1
+            target[path[-1]] = value2  # type: ignore[index]
+        else:
+            target[path[-1]] = value  # type: ignore[index]
+
+    assert _tampered(change).field == field
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (lambda d: d.pop("moves"), "needs the key 'moves'"),
+        (lambda d: d.update(extra=1), "unknown key"),
+        (lambda d: d.update(format="trixcomplex-record"), "format must be"),
+        (lambda d: d.update(version=2), "version"),
+        (lambda d: d.update(ruleset="classic"), "ruleset"),
+        (lambda d: d["state"].pop("turn"), "state needs the key 'turn'"),
+        (lambda d: d["state"].update(hidden=1), "unknown key"),
+        (lambda d: d["state"].update(scores=[0, 0, 0]), "state.scores"),
+        (
+            lambda d: d["state"].update(scores=["0", 0, 0, 0]),
+            "state.scores[0]: expected an integer",
+        ),
+        (
+            lambda d: d["state"]["complex"]["tricks"][1].update(taker="1"),
+            "state.complex.tricks[1].taker: expected an integer",
+        ),
+        (lambda d: d["state"].update(phase="LUNCH"), "not a Phase"),
+        (lambda d: d["state"]["hands"][0].append("ZZ"), "not a card"),
+        (lambda d: d["state"]["hands"][0].append(d["state"]["hands"][0][0]), "named twice"),
+        (lambda d: d["state"].update(hands="AS"), "state.hands: expected a list"),
+        (lambda d: d.update(moves=d["moves"][:-1]), "does not match"),
+    ],
+)
+def test_malformed_state_json_is_rejected_in_one_line(change: object, words: str) -> None:
+    assert words in str(_tampered(change))
+
+
+def test_a_tampered_move_in_the_history_names_its_index_and_rule() -> None:
+    """R-CX-2 / R-MATCH-2: the history is replayed, so an altered move is an illegal step."""
+
+    def change(data: dict[str, object]) -> None:
+        moves = data["moves"]
+        moves[-1] = {"move": "pass", "seat": moves[-1]["seat"]}  # type: ignore[index]
+
+    error = _tampered(change)
+    assert error.index == len(_mid_complex().history) - 1
+    assert error.rule == "R-CX-2"
+
+
+def test_loading_leaves_the_input_unchanged() -> None:
+    data = _through_text(tc.to_json(_mid_complex()))
+    before = copy.deepcopy(data)
+    assert tc.from_json(tc.MatchState, data) == _mid_complex()
+    assert data == before
+
+
+# -- other attrs classes: views, scores, card-set fields ------------------------------
+
+
+def test_r_hid_1_views_serialize_to_json_with_card_codes() -> None:
+    states = random_match(9)
+    for state in _sample(states, 41):
+        for seat in (None, 0, 1, 2, 3):
+            seen = tc.view(state, seat)
+            data = tc.to_json(seen)
+            assert _is_json_safe(data)
+            assert data["hand"] == [str(c) for c in seen.hand]
+            assert tc.from_json(tc.View, _through_text(data)) == seen
+
+
+def test_view_moves_and_suits_have_their_json_forms() -> None:
+    state = next(s for s in random_match(9) if s.phase is tc.Phase.COMPLEX)
+    seen = tc.view(state, state.turn)
+    data = tc.to_json(seen)
+    assert data["legal_moves"] == [tc.move_to_json(m) for m in seen.legal_moves]
+    assert tc.to_json(frozenset({tc.Suit.CLUBS, tc.Suit.SPADES})) == ["S", "C"]
+    assert tc.from_json(frozenset[tc.Suit], ["C", "S"]) == {tc.Suit.CLUBS, tc.Suit.SPADES}
+
+
+def test_score_round_trips() -> None:
+    score = tc.score(random_match(10)[-1])
+    data = tc.to_json(score)
+    assert data["result"] in ("team0", "team1", "draw")
+    assert tc.from_json(tc.Score, _through_text(data)) == score
+
+
+@attrs.frozen
+class _Table:
+    cards: int = attrs.field(metadata={CARDS: True})
+    by_seat: tuple[int | None, int | None] = attrs.field(metadata={CARDS: True})
+    count: int
+    top: tc.Card | None
+
+
+def test_card_set_marker_writes_listed_fields_as_codes_and_others_as_numbers() -> None:
+    table = _Table(
+        mask_of(parse_card(c) for c in ("QS", "2S", "KH")),
+        (None, parse_card("AC").mask),
+        3,
+        parse_card("TD"),
+    )
+    data = tc.to_json(table)
+    assert data == {"cards": ["2S", "QS", "KH"], "by_seat": [None, ["AC"]], "count": 3, "top": "TD"}
+    assert tc.from_json(_Table, _through_text(data)) == table
+
+
+def test_from_json_of_other_classes_rejects_junk_in_one_line() -> None:
+    good = {"cards": [], "by_seat": [None, None], "count": 0, "top": None}
+    for bad, words in [
+        ({**good, "count": "0"}, "expected an integer"),
+        ({**good, "count": True}, "expected an integer"),
+        ({**good, "more": 1}, "more"),
+        ({**good, "by_seat": [None]}, "expected 2 items"),
+        ({**good, "top": "11Q"}, "not a card"),
+        ([], "expected an object"),
+    ]:
+        with pytest.raises(tc.StateFormatError) as info:
+            tc.from_json(_Table, bad)
+        assert words in str(info.value)
+        assert "\n" not in str(info.value)
+
+
+def test_records_and_moves_use_their_record_md_form() -> None:
+    record = tc.Record.of(random_match(13, until=20)[-1])
+    assert tc.to_json(record) == record.to_json()
+    assert tc.from_json(tc.Record, _through_text(tc.to_json(record))) == record
+    play = tc.Play(1, "QD")
+    assert tc.to_json(play) == {"move": "play", "seat": 1, "card": "QD"}
+    assert tc.from_json(tc.Play, tc.to_json(play)) == play
+    with pytest.raises(tc.StateFormatError, match="not allowed here"):
+        tc.from_json(tc.Play, {"move": "pass", "seat": 1})
+
+
+def test_layers_1_to_4_never_import_records_or_serialization() -> None:
+    """DESIGN.md: the rules know no file format."""
+    import pathlib
+
+    src = pathlib.Path(tc.__file__).parent
+    core = ["cards", "seats", "moves", "errors", "scoring", "complex", "doubling", "trix"]
+    core += ["state", "match"]
+    for name in core:
+        text = (src / f"{name}.py").read_text(encoding="utf-8")
+        for mine in ("records", "serialize", "scoresheet"):
+            assert f"from .{mine}" not in text and f"trixcomplex.{mine}" not in text, name
+
+
+def test_state_format_error_pickles_with_its_fields() -> None:
+    import pickle
+
+    error = tc.StateFormatError("x", index=2, move={"move": "pass"}, rule="R-TX-3", field="hands")
+    error.add_note("a note")
+    again = pickle.loads(pickle.dumps(error))
+    assert type(again) is tc.StateFormatError
+    assert (again.index, again.move, again.rule, again.field, str(again)) == (
+        2,
+        {"move": "pass"},
+        "R-TX-3",
+        "hands",
+        str(error),
+    )
