@@ -12,6 +12,10 @@ in one run:
    to it;
 4. the memory of keeping every state of one complete match, per state.
 
+``--ruleset NAME`` (a preset or a variant, e.g. ``classic`` or
+``classic-partnership+bad_hand_redeal=True``) plays matches of that ruleset
+instead of the default game; the yardstick stays the same.
+
 The machines this runs on are shared, so absolute times drift; the ratios to
 the yardstick (measured in the same run, interleaved) are the figures to
 compare.  Times are CPU times of this process (``time.process_time``), so
@@ -85,7 +89,15 @@ def yardstick(rng: random.Random, deals: int) -> int:
 # -- the engine workloads -----------------------------------------------------
 
 
-def selfplay(seeds: range) -> int:
+def new_match(ruleset: str | None = None) -> tc.MatchState:
+    """A new match of the named ruleset (the default game for ``None``, as older
+    versions of trixcomplex have it)."""
+    if ruleset is None:
+        return tc.new_match()
+    return tc.new_match(tc.Ruleset.from_name(ruleset))
+
+
+def selfplay(seeds: range, ruleset: str | None = None) -> int:
     """Play one random match per seed through ``legal_moves`` + ``apply``; return the moves."""
     moves = 0
     deal_phase, over = tc.Phase.DEAL, tc.Phase.OVER
@@ -93,7 +105,7 @@ def selfplay(seeds: range) -> int:
     for seed in seeds:
         rng = random.Random(seed)
         choice = rng.choice
-        state = tc.new_match()
+        state = new_match(ruleset)
         while state.phase is not over:
             if state.phase is deal_phase:
                 state = apply(state, shuffled(rng))
@@ -103,19 +115,19 @@ def selfplay(seeds: range) -> int:
     return moves
 
 
-def playouts(seeds: range) -> int:
+def playouts(seeds: range, ruleset: str | None = None) -> int:
     """Play the same matches as :func:`selfplay` with ``tc.playout``; return the moves."""
     moves = 0
     for seed in seeds:
-        state = tc.playout(tc.new_match(), random.Random(seed), until="match")
+        state = tc.playout(new_match(ruleset), random.Random(seed), until="match")
         moves += len(state.history)
     return moves
 
 
-def match_states(seed: int) -> list[tc.MatchState]:
+def match_states(seed: int, ruleset: str | None = None) -> list[tc.MatchState]:
     """Every state of one random match, as :func:`selfplay` plays it."""
     rng = random.Random(seed)
-    state = tc.new_match()
+    state = new_match(ruleset)
     states = [state]
     while state.phase is not tc.Phase.OVER:
         if state.phase is tc.Phase.DEAL:
@@ -126,7 +138,7 @@ def match_states(seed: int) -> list[tc.MatchState]:
     return states
 
 
-def memory_per_state(seed: int) -> tuple[int, float]:
+def memory_per_state(seed: int, ruleset: str | None = None) -> tuple[int, float]:
     """The number of states of one match and the bytes allocated per state to keep them all.
 
     Measured with ``tracemalloc``: everything the match allocated and still
@@ -134,11 +146,11 @@ def memory_per_state(seed: int) -> tuple[int, float]:
     the number of states.  Interned objects (cards, Play/Pass moves) built at
     import time are not counted, as they are shared by every match.
     """
-    match_states(seed)  # warm up caches and interned tables outside the trace
+    match_states(seed, ruleset)  # warm up caches and interned tables outside the trace
     gc.collect()
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
-    states = match_states(seed)
+    states = match_states(seed, ruleset)
     after = tracemalloc.get_traced_memory()[0]
     tracemalloc.stop()
     return len(states), (after - before) / len(states)
@@ -173,6 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--matches", type=int, help="matches per round (default 10, quick 4)")
     parser.add_argument("--repeat", type=int, help="rounds per workload (default 25, quick 8)")
     parser.add_argument("--seed", type=int, default=1, help="first seed (default 1)")
+    parser.add_argument("--ruleset", help="play matches of this ruleset (default: partnership)")
     args = parser.parse_args(argv)
     matches = args.matches or (4 if args.quick else 10)
     repeat = args.repeat or (8 if args.quick else 25)
@@ -181,6 +194,7 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"trixcomplex {tc.__version__}, Python {platform.python_version()}, ", end="")
     print(f"{os.cpu_count()} CPUs: {cpu_model()}")
+    print(f"ruleset {args.ruleset or 'partnership'}: ", end="")
     print(f"{matches} matches per round, best of {repeat} rounds (median in brackets)\n")
 
     # Interleave the workloads round by round so drift hits them alike.
@@ -189,8 +203,8 @@ def main(argv: list[str] | None = None) -> int:
         names.remove("playout")
     works: dict[str, Callable[[], int]] = {
         "yardstick": lambda: yardstick(random.Random(args.seed), yard_deals),
-        "api": lambda: selfplay(seeds),
-        "playout": lambda: playouts(seeds),
+        "api": lambda: selfplay(seeds, args.ruleset),
+        "playout": lambda: playouts(seeds, args.ruleset),
     }
     times: dict[str, list[float]] = {n: [] for n in names}
     counts: dict[str, int] = {}
@@ -221,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
             print("WARNING: tc.playout played other matches than the public API did")
             return 1
     print(f"  (a match is {counts['api'] / matches:.0f} moves on average, Deals included)")
-    n, per_state = memory_per_state(args.seed)
+    n, per_state = memory_per_state(args.seed, args.ruleset)
     print(
         f"\nmemory, all {n} states of one match kept: {per_state:,.0f} bytes per state"
         "  (target < 1024)"

@@ -4,6 +4,7 @@ Usage (from the repository root)::
 
     python benchmarks/strength.py --pair rule,random --matches 400 --seed 2026
     python benchmarks/strength.py --pair mc:8,rule --matches 400 --seed 2026 --out mc.jsonl
+    python benchmarks/strength.py --pair rule,random --ruleset classic --out classic.jsonl
     python benchmarks/strength.py --table mc.jsonl rule.jsonl      # the docs table
 
 Each match is played by :func:`trixcomplex.simulate.play_numbered_match`:
@@ -12,7 +13,10 @@ exchanged.  Every finished match is appended to the ``--out`` file (JSON
 lines), so a long run can be stopped at any time and summarized with
 ``--table``; a rerun with the same file resumes where it stopped.  The
 results depend only on the seed and the bots, not on the machine (bots run
-without a time budget).
+without a time budget).  ``--ruleset NAME`` plays another game (a preset or
+a preset with options, as records name them); in an individual ruleset a
+side wins when the match's winner is one of its seats (see
+:mod:`trixcomplex.simulate`).
 """
 
 from __future__ import annotations
@@ -23,14 +27,16 @@ import platform
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from trixcomplex.bots import bot_named
 from trixcomplex.records import Record
-from trixcomplex.scoring import match_result
+from trixcomplex.rulesets import Ruleset
+from trixcomplex.scoring import winners
 from trixcomplex.simulate import MatchOutcome, play_numbered_match, summarize
 
 
-def _run(pair: str, matches: int, seed: int, out: Path) -> None:
+def _run(pair: str, matches: int, seed: int, out: Path, ruleset: Ruleset) -> None:
     names = pair.split(",")
     bots = [bot_named(n) for n in names]
     done = (
@@ -38,13 +44,14 @@ def _run(pair: str, matches: int, seed: int, out: Path) -> None:
         if out.exists()
         else set()
     )
-    head = {"pair": pair, "seed": seed, "machine": f"{platform.machine()} {platform.processor()}"}
+    machine = f"{platform.machine()} {platform.processor()}"
+    head = {"pair": pair, "seed": seed, "ruleset": ruleset.name, "machine": machine}
     start = time.perf_counter()
     with out.open("a", encoding="utf-8") as file:
         for index in range(matches):
             if index in done:
                 continue
-            m = play_numbered_match(bots, seed, index)
+            m = play_numbered_match(bots, seed, index, ruleset)
             row = {
                 **head,
                 "index": m.index,
@@ -52,6 +59,7 @@ def _run(pair: str, matches: int, seed: int, out: Path) -> None:
                 "teams": list(m.teams),
                 "margin": m.margin,
                 "contract_points": [list(p) for p in m.contract_points],
+                "seats": list(m.seats),
             }
             file.write(json.dumps(row) + "\n")
             file.flush()
@@ -59,21 +67,33 @@ def _run(pair: str, matches: int, seed: int, out: Path) -> None:
                   file=sys.stderr)  # fmt: skip
 
 
-def _load(path: Path) -> tuple[str, int, list[MatchOutcome]]:
-    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    outcomes = [
-        MatchOutcome(
-            index=r["index"],
-            sides_seats=tuple(r["sides_seats"]),  # type: ignore[arg-type]
-            teams=tuple(r["teams"]),  # type: ignore[arg-type]
-            result=match_result(r["teams"]),
-            margin=r["margin"],
-            contract_points=tuple(tuple(p) for p in r["contract_points"]),  # type: ignore[arg-type]
-            record=Record(),
+def _outcome(r: dict[str, Any], ruleset: Ruleset) -> MatchOutcome:
+    seats = tuple(r["seats"]) if "seats" in r else ()
+    if seats:
+        result, won = winners(
+            seats, partnership=ruleset.partnership, lowest_wins=ruleset.reversed_scores
         )
-        for r in rows
-    ]
-    return rows[0]["pair"], rows[0]["seed"], sorted(outcomes, key=lambda m: m.index)
+    else:  # a file of the first version: partnership matches, margins only
+        result, won = winners([r["teams"][0], r["teams"][1], 0, 0])
+    return MatchOutcome(
+        index=r["index"],
+        sides_seats=(r["sides_seats"][0], r["sides_seats"][1]),
+        teams=(r["teams"][0], r["teams"][1]),
+        result=result,
+        margin=r["margin"],
+        contract_points=tuple(tuple(p) for p in r["contract_points"]),
+        record=Record(),
+        contracts=ruleset.contracts,
+        seats=seats,
+        winners=won if seats else (),
+    )
+
+
+def _load(path: Path) -> tuple[str, int, str, list[MatchOutcome]]:
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    ruleset = Ruleset.from_name(rows[0].get("ruleset", "partnership"))
+    outcomes = [_outcome(r, ruleset) for r in rows]
+    return rows[0]["pair"], rows[0]["seed"], ruleset.name, sorted(outcomes, key=lambda m: m.index)
 
 
 def _table(paths: list[Path]) -> None:
@@ -81,11 +101,12 @@ def _table(paths: list[Path]) -> None:
     header = ("Side A vs side B", "n", "A wins (95% CI)", "draws", "mean margin A−B (95% CI)")
     rows = []
     for path in paths:
-        pair, seed, outcomes = _load(path)
+        pair, seed, ruleset, outcomes = _load(path)
         s = summarize(outcomes)
         a, b = pair.split(",")
+        game = "" if ruleset == "partnership" else f", {ruleset}"
         rows.append((
-            f"{a} vs {b} (seed {seed})",
+            f"{a} vs {b} (seed {seed}{game})",
             str(s.matches),
             f"{s.win_rate:.1%} ({s.win_ci[0]:.1%} – {s.win_ci[1]:.1%})",
             f"{s.draw_rate:.1%}",
@@ -108,14 +129,19 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--out", type=Path, help="JSON-lines file of finished matches")
     parser.add_argument("--table", type=Path, nargs="+", help="print the table of these files")
+    parser.add_argument("--ruleset", default="partnership", help="the game (default partnership)")
     args = parser.parse_args()
     if args.table:
         _table(args.table)
         return 0
     if not args.pair:
         parser.error("give --pair A,B (or --table FILES)")
+    try:
+        ruleset = Ruleset.from_name(args.ruleset)
+    except ValueError as exc:
+        parser.error(str(exc))
     out = args.out or Path(f"strength-{args.pair.replace(',', '-vs-').replace(':', '')}.jsonl")
-    _run(args.pair, args.matches, args.seed, out)
+    _run(args.pair, args.matches, args.seed, out, ruleset)
     _table([out])
     return 0
 

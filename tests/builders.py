@@ -201,3 +201,110 @@ def is_listed(state: tc.MatchState, move: tc.Move) -> bool:
     if isinstance(move, tc.Timeout):
         return state.phase in (tc.Phase.CHOOSE, tc.Phase.DOUBLE)
     return move in tc.legal_moves(state, move.seat)
+
+
+# -- rulesets (issue 8): helpers shared by test_rulesets and the property tests -------
+
+RULESET_VARIANTS: tuple[tc.Ruleset, ...] = (
+    *tc.RULESETS.values(),
+    tc.PARTNERSHIP.evolve(doubling=False),
+    tc.CLASSIC.evolve(penalty_cards_first=True, swapped_scores=True),
+    tc.CLASSIC.evolve(fixed_order=True, free_heart_leads=True),
+    tc.CLASSIC_PARTNERSHIP.evolve(bad_hand_redeal=True, reversed_scores=True),
+)
+"""Every preset and a few option variants, each option on in at least one of them."""
+
+_DEAL_TOTALS = {
+    tc.Contract.COMPLEX: -500,
+    tc.Contract.TRIX: 500,
+    tc.Contract.KING_OF_HEARTS: -75,
+    tc.Contract.QUEENS: -100,
+    tc.Contract.DIAMONDS: -130,
+    tc.Contract.LTOOSH: -195,
+}
+
+
+def deal_total(ruleset: tc.Ruleset, contract: tc.Contract) -> int:
+    """What every deal of ``contract`` sums to under ``ruleset`` (R-CL-2 … R-CL-8, R-OPT-3,
+    R-OPT-6), written out from the clauses rather than read from the engine."""
+    total = _DEAL_TOTALS[contract]
+    if ruleset.swapped_scores and contract is tc.Contract.DIAMONDS:
+        total = -15 * 13
+    if ruleset.swapped_scores and contract is tc.Contract.LTOOSH:
+        total = -10 * 13
+    return -total if ruleset.reversed_scores else total
+
+
+def bad_hand_deal(rng: random.Random, seat: int, *, with_three: bool = False) -> tc.Deal:
+    """A shuffled deal in which ``seat`` holds a bad TRIX hand (R-OPT-8): four 2s, or
+    (``with_three``) three 2s and the 3 of the fourth suit."""
+    wanted = [parse_card(c) for c in ("2S", "2H", "2D", "3C" if with_three else "2C")]
+    pool = [c for c in ALL_CARDS if c not in wanted]
+    rng.shuffle(pool)
+    two_of_clubs = parse_card("2C")
+    fill = [c for c in pool if c != two_of_clubs][:9]  # 2C never joins three 2s and 3C
+    rest = [c for c in pool if c not in fill]
+    hands = [[str(c) for c in rest[13 * i : 13 * i + 13]] for i in range(3)]
+    hands.insert(seat, [str(c) for c in wanted + fill])
+    return deal_of(hands)
+
+
+def random_match_of(
+    ruleset: tc.Ruleset, seed: int, *, bad_hands: bool = False
+) -> list[tc.MatchState]:
+    """Every state of a complete random match of ``ruleset`` (uniform legal moves; the
+    timeout rate drawn per match from never / sometimes / mostly).
+
+    With ``bad_hands``, about a third of the deals give some seat a bad TRIX hand, so
+    that :class:`~trixcomplex.Redeal` is offered and sometimes played (R-OPT-8).
+    """
+    rng = random.Random(seed)
+    timeout_rate = rng.choice((0.0, 0.2, 0.8))
+    state = tc.new_match(ruleset)
+    states = [state]
+    while not state.is_over:
+        if state.phase is tc.Phase.DEAL:
+            if bad_hands and rng.random() < 0.35:
+                move: tc.Move = bad_hand_deal(rng, rng.randrange(4), with_three=rng.random() < 0.5)
+            else:
+                move = tc.Deal.shuffled(rng)
+        elif state.phase in (tc.Phase.CHOOSE, tc.Phase.DOUBLE) and rng.random() < timeout_rate:
+            move = tc.Timeout()
+        else:
+            move = rng.choice(tc.legal_moves(state))
+        state = tc.apply(state, move)
+        states.append(state)
+    return states
+
+
+def start_contract(
+    deal: tc.Deal,
+    contract: tc.Contract,
+    ruleset: tc.Ruleset,
+    doubles: dict[int, str] | None = None,
+    state: tc.MatchState | None = None,
+) -> tc.MatchState:
+    """Deal ``deal`` (into ``state``, default a new match of ``ruleset``), have the owner
+    choose ``contract`` if there is a choice, and answer the doubling window if one opens:
+    ``doubles`` maps a seat to the codes it doubles, every other asked seat doubles nothing.
+    """
+    state = tc.apply(state or tc.new_match(ruleset), deal)
+    if state.phase is tc.Phase.CHOOSE:
+        assert state.owner is not None
+        state = tc.apply(state, tc.Choose(state.owner, contract))
+    assert state.contract is contract, (state.contract, contract)
+    if state.phase is tc.Phase.DOUBLE:
+        assert state.window is not None
+        for seat in sorted(state.window.waiting()):
+            state = tc.apply(state, tc.Double(seat, (doubles or {}).get(seat, "").split()))
+    assert state.phase in (tc.Phase.COMPLEX, tc.Phase.TRIX)
+    return state
+
+
+def every_candidate_move(state: tc.MatchState, deal: tc.Deal) -> list[tc.Move]:
+    """:func:`all_candidate_moves` plus a choice of every contract and a Redeal by every seat."""
+    moves = all_candidate_moves(state, deal)
+    for seat in range(4):
+        moves += [tc.Choose(seat, c) for c in tc.Contract]
+        moves.append(tc.Redeal(seat))
+    return moves

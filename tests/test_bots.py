@@ -116,7 +116,9 @@ def test_r_hid_1_a_bots_view_holds_its_own_hand_only() -> None:
     assert shown[0].hand == state.hand(state.owner)
 
 
-def _decision_points(seed: int) -> list[tuple[tc.MatchState, int]]:
+def _decision_points(
+    seed: int, ruleset: tc.Ruleset = tc.PARTNERSHIP
+) -> list[tuple[tc.MatchState, int]]:
     """States of a RuleBot match where the seat to move has a real choice, one per phase."""
     bots: list[Bot] = [RuleBot()] * 4
     found: dict[tc.Phase, tuple[tc.MatchState, int]] = {}
@@ -130,7 +132,7 @@ def _decision_points(seed: int) -> list[tuple[tc.MatchState, int]]:
         ):
             found[state.phase] = (state, seat)
 
-    play_match(bots, random.Random(seed), _rngs(seed), on_move=note)
+    play_match(bots, random.Random(seed), _rngs(seed), on_move=note, ruleset=ruleset)
     return list(found.values())
 
 
@@ -377,3 +379,290 @@ def test_r_cx_4_and_r_tx_4_playouts_finish_the_deal(policy: str) -> None:
         done = playout(chosen, random.Random(0), policy)
         assert done.phase is tc.Phase.DEAL and len(done.results) == 1
         assert sum(done.results[0].points) == (-500 if contract is tc.Contract.COMPLEX else 500)
+
+
+# -- every ruleset (R-SET-1, R-CL-1 … R-CL-8, R-OPT-1 … R-OPT-8) ----------------------
+
+_RULESETS = [
+    *tc.RULESETS.values(),
+    tc.CLASSIC.evolve(bad_hand_redeal=True),
+    tc.CLASSIC.evolve(penalty_cards_first=True),
+    tc.CLASSIC.evolve(reversed_scores=True),
+    tc.CLASSIC_PARTNERSHIP.evolve(doubling=False, fixed_order=True, free_heart_leads=True),
+]
+
+
+@pytest.mark.parametrize("ruleset", _RULESETS, ids=lambda r: r.name)
+def test_r_set_1_every_bot_plays_complete_legal_matches_of_every_ruleset(
+    ruleset: tc.Ruleset,
+) -> None:
+    """R-SET-1, R-SET-2, R-SEAT-1: RuleBot, RandomBot and MonteCarloBot (tiny budget)
+    play a whole match of every preset and some variants; ask() checks every move."""
+    bots: list[Bot] = [MonteCarloBot(worlds=1), RandomBot(), RuleBot(), RandomBot()]
+    state = play_match(bots, random.Random(11), _rngs(11), ruleset=ruleset)
+    assert state.is_over and len(state.results) == ruleset.deals_per_match
+    kingdoms = [sorted(r.contract.value for r in state.results if r.kingdom == k) for k in (1, 2)]
+    assert kingdoms[0] == kingdoms[1] == sorted(c.value for c in ruleset.contracts)
+
+
+def _sit(
+    seat: int,
+    hand: str,
+    trick: str,
+    leader: int,
+    contract: tc.Contract,
+    ruleset: tc.Ruleset = tc.CLASSIC,
+    gone: str = "",
+) -> Situation:
+    """A trick-contract situation of ``ruleset``: ``seat`` holds ``hand``; ``trick`` led by
+    ``leader``; ``gone`` more cards already played."""
+    cards = _cards(trick)
+    return Situation(
+        seat=seat, phase=tc.Phase.COMPLEX, owner=leader, hand=_mask(hand),
+        gone=mask_of(cards) | (_mask(gone) if gone else 0), trick=cards, leader=leader,
+        doubled=(), table=0, hand_sizes=(13, 13, 13, 13), contract=contract, ruleset=ruleset,
+    )  # fmt: skip
+
+
+KH = tc.Contract.KING_OF_HEARTS
+
+
+def test_r_cl_2_sheds_the_king_of_hearts_on_any_other_seat_when_void() -> None:
+    """R-CL-2, R-IND-1: void in the led suit, K♥ goes on the trick — in classic (individual)
+    even on seat 3, the seat opposite, who is no partner; in classic-partnership never on
+    the partner's trick."""
+    sit = _sit(1, "KH 2H AC 3C", "9S 2S", leader=3, contract=KH)
+    assert complex_card(sit) == parse_card("KH")
+    partners = _sit(1, "KH 2H AC 3C", "9S 2S", leader=3, contract=KH,
+                    ruleset=tc.CLASSIC_PARTNERSHIP)  # fmt: skip
+    assert partners.ally(3) and complex_card(partners) != parse_card("KH")
+    opponent = _sit(1, "KH 2H AC 3C", "9S", leader=0, contract=KH,
+                    ruleset=tc.CLASSIC_PARTNERSHIP)  # fmt: skip
+    assert complex_card(opponent) == parse_card("KH")
+
+
+def test_r_cl_2_drops_the_king_under_an_ace_and_ducks_otherwise() -> None:
+    """R-CL-2: following hearts with K♥: under the A♥ (a sure winner) drop K♥; under a
+    lower heart, duck with a low heart and never take the trick with K♥."""
+    assert complex_card(_sit(1, "KH 3H 9C", "AH", leader=0, contract=KH, ruleset=tc.CLASSIC.evolve(
+        free_heart_leads=True))) == parse_card("KH")  # fmt: skip
+    assert complex_card(_sit(1, "KH 3H 9C", "TH", leader=0, contract=KH)) == parse_card("3H")
+
+
+def test_r_cl_2_leads_no_heart_and_runs_from_its_shortest_suit_holding_the_king() -> None:
+    """R-CL-2: holding K♥, lead the shortest other suit (to get void and shed K♥ later);
+    a heart is never led while another suit is held (the rule, unless R-OPT-4)."""
+    sit = _sit(0, "KH 2H 3H 4S 5S 6S 7S 8D 9D TD 2C", "", leader=0, contract=KH)
+    assert complex_card(sit) == parse_card("2C")
+    hearts_and_one = _sit(0, "2H 3H 4H AS", "", leader=0, contract=KH)
+    assert complex_card(hearts_and_one) == parse_card("AS")  # the only legal lead
+
+
+def test_r_cl_2_without_the_king_leads_a_low_heart_to_flush_it_out() -> None:
+    """R-CL-2, R-OPT-4: not holding K♥, a low heart lead makes its holder play it
+    (someone else takes it); with free heart leads the bot leads 2♥."""
+    rules = tc.CLASSIC.evolve(free_heart_leads=True)
+    sit = _sit(0, "2H 3H AS KS AD KD", "", leader=0, contract=KH, ruleset=rules)
+    assert complex_card(sit) == parse_card("2H")
+
+
+def test_r_cl_3_queens_sheds_a_queen_and_keeps_the_ace_when_void() -> None:
+    """R-CL-3: in Queens only Queens cost: void, shed Q♠ on an opponent's trick; in
+    Ltoosh (R-CL-5) the Queen costs nothing and the Ace (a sure later trick) goes."""
+    hand = "QS AC 2D 3D"
+    assert complex_card(_sit(1, hand, "9H", 0, tc.Contract.QUEENS)) == parse_card("QS")
+    assert complex_card(_sit(1, hand, "9H", 0, tc.Contract.LTOOSH)) == parse_card("AC")
+
+
+def test_r_cl_4_diamonds_sheds_diamonds_and_takes_with_the_highest_non_diamond() -> None:
+    """R-CL-4: void, shed a diamond (−10 to the taker) rather than the A♣; last to play
+    and sure to win, win with the A♠ and keep diamonds out of it."""
+    assert complex_card(_sit(1, "AC 2D 9D", "9H", 0, tc.Contract.DIAMONDS)) == parse_card("9D")
+    assert complex_card(_sit(3, "AS KS", "2S 3S 4S", 0, tc.Contract.DIAMONDS)) == parse_card("AS")
+
+
+def test_r_cl_5_ltoosh_ducks_with_the_highest_losing_card_and_leads_low() -> None:
+    """R-CL-5: every trick costs −15: duck under 9♠ with 8♠, lead the card least likely
+    to win a trick (the 2♣ of a long suit, not an Ace)."""
+    assert complex_card(_sit(1, "2S 8S TS KS", "9S", 0, tc.Contract.LTOOSH)) == parse_card("8S")
+    lead = complex_card(_sit(0, "AS KS AH 2C 3C 4C", "", 0, tc.Contract.LTOOSH))
+    assert lead == parse_card("2C")
+
+
+def test_r_opt_2_plays_the_penalty_card_it_must_discard() -> None:
+    """R-OPT-2: with penalty_cards_first, a void seat holding a diamond in Diamonds
+    must discard one; RuleBot's card is always one of the legal cards."""
+    rules = tc.CLASSIC.evolve(penalty_cards_first=True)
+    sit = _sit(1, "AC KC 9D", "9H", 0, tc.Contract.DIAMONDS, ruleset=rules)
+    assert complex_card(sit) == parse_card("9D")
+
+
+def _choose_from(hand: str, remaining: tuple[tc.Contract, ...]) -> tc.Contract:
+    return choose_contract(
+        Situation(
+            seat=0, phase=tc.Phase.CHOOSE, owner=0, hand=_mask(hand), gone=0, trick=(),
+            leader=0, doubled=(), table=0, hand_sizes=(13, 13, 13, 13),
+            contract=None, ruleset=tc.CLASSIC, remaining=remaining,
+        )
+    )  # fmt: skip
+
+
+def test_r_set_2_chooses_the_remaining_contract_the_hand_suits() -> None:
+    """R-SET-2: the owner picks among the remaining contracts only, with simple reasons:
+    long guarded hearts → King of Hearts; no diamonds → Diamonds; low cards → Ltoosh;
+    guarded Queens → Queens; Jacks and runs → TRIX."""
+    C = tc.Contract
+    no_trix = (C.KING_OF_HEARTS, C.QUEENS, C.DIAMONDS, C.LTOOSH)
+    hearts = "KH 2H 3H 4H 5H 6H 7H 8H AS AC KC QC JC"
+    assert _choose_from(hearts, no_trix) is C.KING_OF_HEARTS
+    no_diamonds = "AS KS QS JS AH KH QH JH AC KC QC JC TC"
+    assert _choose_from(no_diamonds, no_trix) is C.DIAMONDS
+    low = "2S 3S 4S 5S 2H 3H 4H 5H 2D 3D 2C 3C 4C"
+    assert _choose_from(low, (C.QUEENS, C.LTOOSH)) is C.LTOOSH
+    guarded = "QS 2S 3S 4S QH 2H 3H 4H QC 2C 3C 4C 5D"
+    assert _choose_from(guarded, (C.QUEENS, C.DIAMONDS)) is C.QUEENS
+    jacks = "JS QS TS JH QH TH JD QD TD 9D JC QC TC"
+    assert _choose_from(jacks, tc.CLASSIC.contracts) is C.TRIX
+    for hand in (hearts, no_diamonds, low, guarded, jacks):  # never a played contract
+        assert _choose_from(hand, (C.QUEENS,)) is C.QUEENS
+
+
+def test_r_cl_7_doubles_only_the_doublable_cards_offered() -> None:
+    """R-CL-7: in Queens the window offers the Queens only (K♥ is not doublable there),
+    in King of Hearts K♥ only; RuleBot doubles a well-guarded offered card and nothing else."""
+    deal = deal_of([["7H", "QS", "2S", "3S", "4S", "5S", "KH", "2H", "3H", "4H", "5H", "6H"]])
+    state = tc.apply(tc.new_match(tc.CLASSIC), deal)
+    assert state.owner == 0
+    for contract, expected in ((tc.Contract.QUEENS, "QS"), (KH, "KH")):
+        window = tc.apply(state, tc.Choose(0, contract))
+        legal = tc.legal_moves(window, 0)
+        assert {c for m in legal for c in m.cards} == {parse_card(expected)}  # type: ignore[union-attr]
+        move = RuleBot().choose(tc.view(window, 0), legal, random.Random(0))
+        assert move == tc.Double(0, [expected])
+
+
+def _bad_hand_at_trix(seat: int, owner_hand: str = "7H") -> tc.MatchState:
+    """A classic+bad_hand_redeal match where ``seat`` holds four 2s and TRIX is chosen."""
+    hands: list[list[str]] = [[], [], [], []]
+    hands[0] = owner_hand.split()
+    hands[seat] += ["2S", "2H", "2D", "2C"]
+    state = tc.apply(tc.new_match(tc.CLASSIC.evolve(bad_hand_redeal=True)), deal_of(hands))
+    assert state.owner == 0
+    return tc.apply(state, tc.Choose(0, tc.Contract.TRIX))
+
+
+def test_r_opt_8_demands_a_redeal_with_a_bad_hand_in_turn_and_out_of_turn() -> None:
+    """R-OPT-8: RuleBot demands the redeal with four 2s, on its own turn (Redeal among its
+    moves) and out of turn (the host's offer); the host plays it for the bot."""
+    from trixcomplex.bots.base import offer_redeal
+    from trixcomplex.simulate import next_move
+
+    in_turn = _bad_hand_at_trix(0, "7H")
+    legal = tc.legal_moves(in_turn, 0)
+    assert tc.Redeal(0) in legal and len(legal) > 1
+    assert RuleBot().choose(tc.view(in_turn, 0), legal, random.Random(0)) == tc.Redeal(0)
+    out_of_turn = _bad_hand_at_trix(2)
+    assert out_of_turn.turn == 0
+    assert offer_redeal(RuleBot(), out_of_turn, 2, random.Random(0)) is True
+    bots: list[Bot] = [RuleBot()] * 4
+    assert next_move(out_of_turn, bots, _rngs(0)) == tc.Redeal(2)
+    with pytest.raises(ValueError, match="may not demand a redeal"):
+        offer_redeal(RuleBot(), out_of_turn, 1, random.Random(0))
+
+
+def test_r_opt_8_a_bot_without_wants_redeal_is_never_made_to_redeal() -> None:
+    """R-OPT-8: the host offers the redeal as a question; a bot that cannot answer it
+    (only ``choose``) plays on, and the seat to play is asked instead."""
+    from trixcomplex.simulate import next_move
+
+    @define
+    class Plain:
+        def choose(
+            self, view: tc.View, legal: Sequence[tc.PlayerMove], rng: random.Random
+        ) -> tc.PlayerMove:
+            return legal[-1]
+
+    state = _bad_hand_at_trix(2)
+    bots: list[Bot] = [Plain()] * 4
+    move = next_move(state, bots, _rngs(0))
+    assert isinstance(move, tc.Play) and move.seat == 0
+
+
+def test_r_opt_8_montecarlo_demands_a_redeal_that_playing_on_would_lose() -> None:
+    """R-OPT-8: four 2s lose TRIX (laid last): MonteCarloBot's playouts say so."""
+    state = _bad_hand_at_trix(2)
+    assert MonteCarloBot(worlds=3).wants_redeal(tc.view(state, 2), random.Random(0)) is True
+
+
+def _scored(ruleset: tc.Ruleset, scores: tuple[int, int, int, int]) -> tc.MatchState:
+    import attrs
+
+    return attrs.evolve(tc.new_match(ruleset), scores=scores)
+
+
+def test_r_ind_1_and_r_opt_6_montecarlo_gain_is_the_rulesets_notion_of_winning() -> None:
+    """R-MATCH-8: team margin in partnership; R-IND-1: my points minus the others' mean
+    (×4 − sum); R-OPT-6: reversed scores negate it (the lowest total wins)."""
+    from trixcomplex.bots.montecarlo import gain
+
+    points = (-75, 0, -25, 0)
+    zero = (0, 0, 0, 0)
+    for rs, seat, expected in (
+        (tc.PARTNERSHIP, 0, -100),
+        (tc.CLASSIC_PARTNERSHIP, 1, 100),
+        (tc.CLASSIC, 2, -100 + 100),
+        (tc.CLASSIC, 1, 100),
+        (tc.CLASSIC.evolve(reversed_scores=True), 1, -100),
+    ):
+        assert gain(_scored(rs, zero), _scored(rs, points), seat) == expected, rs.name
+
+
+@pytest.mark.parametrize("bot", [RuleBot(), MonteCarloBot(worlds=2)], ids=repr)
+def test_r_hid_1_classic_choices_do_not_depend_on_hidden_cards(bot: Bot) -> None:
+    """R-HID-1, R-CL-1: in classic Trix too, two worlds with the same view get the same move."""
+    points = _decision_points(5, tc.CLASSIC)
+    assert {s.phase for s, _ in points} >= {tc.Phase.CHOOSE, tc.Phase.COMPLEX, tc.Phase.TRIX}
+    for state, seat in points:
+        seen = tc.view(state, seat)
+        one = tc.sample_world(seen, random.Random(1))
+        two = tc.sample_world(seen, random.Random(2))
+        assert ask(bot, one, seat, random.Random(9)) == ask(bot, two, seat, random.Random(9))
+
+
+def test_r_cl_7_doubles_the_king_of_hearts_more_readily_in_king_of_hearts() -> None:
+    """R-CL-7, R-CL-2: in King of Hearts only K♥ counts and hearts cannot be led while
+    another suit is held, so two lower hearts are enough to double it (+75 when shed);
+    the same hand does not double K♥ in COMPLEX (R-DBL-1), and a bare K♥ with long side
+    suits is not doubled."""
+    hand = "KH 2H 3H 4S 5S 6S 8S 4D 5D 6D 4C 5C 6C"
+
+    def doubles(contract: tc.Contract, ruleset: tc.Ruleset, cards: str = hand) -> int:
+        sit = Situation(
+            seat=0, phase=tc.Phase.DOUBLE, owner=0, hand=_mask(cards), gone=0, trick=(),
+            leader=0, doubled=(), table=0, hand_sizes=(13, 13, 13, 13), contract=contract,
+            ruleset=ruleset,
+        )  # fmt: skip
+        return choose_doubles(sit, _mask("KH"))
+
+    assert doubles(KH, tc.CLASSIC) == _mask("KH")
+    assert doubles(tc.Contract.COMPLEX, tc.PARTNERSHIP) == 0
+    assert doubles(KH, tc.CLASSIC.evolve(free_heart_leads=True)) == 0  # R-OPT-4: exposed
+    bare = "KH 4S 5S 6S 8S 4D 5D 6D 7D 4C 5C 6C 7C"
+    assert doubles(KH, tc.CLASSIC, bare) == 0
+
+
+def test_r_cl_7_doubles_a_queen_with_one_guard_fewer_in_queens() -> None:
+    """R-CL-7, R-CL-3: Q♠ with three lower spades and nothing above is doubled in Queens
+    (only Queens count there), not in COMPLEX (R-DBL-1 wants four guards)."""
+    hand = "QS 2S 3S 4S AH KH 9D TD JD 5C 6C 7C 8C"
+
+    def doubles(contract: tc.Contract, ruleset: tc.Ruleset) -> int:
+        sit = Situation(
+            seat=0, phase=tc.Phase.DOUBLE, owner=0, hand=_mask(hand), gone=0, trick=(),
+            leader=0, doubled=(), table=0, hand_sizes=(13, 13, 13, 13), contract=contract,
+            ruleset=ruleset,
+        )  # fmt: skip
+        return choose_doubles(sit, _mask("QS"))
+
+    assert doubles(tc.Contract.QUEENS, tc.CLASSIC) == _mask("QS")
+    assert doubles(tc.Contract.COMPLEX, tc.PARTNERSHIP) == 0

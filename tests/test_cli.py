@@ -232,6 +232,9 @@ def test_replay_json_and_a_bad_file(tmp_path: Path) -> None:
         (["demo", "--seed", "x"], "invalid int value"),
         (["fly"], "invalid choice"),
         ([], "required"),
+        (["demo", "--ruleset", "nope"], "unknown ruleset 'nope'"),
+        (["play", "--ruleset", "classic+fast=True"], "bad ruleset option 'fast=True'"),
+        (["simulate", "--ruleset", "classic+doubling=maybe"], "bad ruleset option"),
     ],
 )
 def test_bad_arguments_exit_2_with_one_error_line(
@@ -253,3 +256,91 @@ def test_wrong_bot_counts_exit_2(
     assert _main(monkeypatch, capsys, "simulate", "--bots", "rule,rule,rule")[0] == 2
     assert _main(monkeypatch, capsys, "play", "--bots", "rule,rule")[0] == 2
     assert _main(monkeypatch, capsys, "demo", "--bots", "rule,mc")[0] == 2
+
+
+# -- rulesets (R-SET-1, R-SET-2, R-CL-1, R-OPT-8) -----------------------------------
+
+
+def test_r_cl_1_demo_classic_narrates_twenty_deals_choices_and_the_winner(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """R-CL-1, R-SET-2: `demo --ruleset classic`: 20 deals in 4 Kingdoms of 5, each
+    chosen by its owner but the last of each Kingdom, and the individual winner."""
+    status, out, err = _main(monkeypatch, capsys, "demo", "--ruleset", "classic", "--seed", "3")
+    assert status == 0, err
+    assert "ruleset classic" in out.splitlines()[0]
+    for n in range(1, 21):
+        assert f"Deal {n}, Kingdom {(n + 4) // 5}, owner seat" in out
+    assert out.count("(the last contract)") == 4
+    assert out.count("(chosen by seat ") == 16
+    assert "KING_OF_HEARTS (chosen by seat" in out
+    assert "took K♥: -75" in out or "took K♥: -150" in out
+    last = out.splitlines()[-1]
+    assert last.startswith(("Seat ", "Seats ")) and ("wins with" in last or "share" in last)
+
+
+def test_r_opt_8_demo_notes_redeals_and_r_opt_5_the_fixed_order(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """R-OPT-8: a redeal is narrated under its deal; R-OPT-5: no choice in a fixed order."""
+    rs = "classic+bad_hand_redeal=True"
+    status, out, _ = _main(monkeypatch, capsys, "demo", "--ruleset", rs, "--seed", "3")
+    assert status == 0 and "demanded a redeal (R-OPT-8)" in out
+    rs = "classic+doubling=False,fixed_order=True"
+    status, out, _ = _main(monkeypatch, capsys, "demo", "--ruleset", rs, "--seed", "3")
+    assert status == 0 and out.count("(in the fixed order)") == 20
+    assert "doubled" not in out and "no doubles" not in out  # R-OPT-1
+
+
+def test_r_cl_1_play_classic_from_a_script(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """R-CL-1, R-CL-2: `play --ruleset classic` answering "1" to everything: 20 deals,
+    no partner, King of Hearts narrated with its own penalties; exit 0."""
+    status, out, err = _main(monkeypatch, capsys, "play", "--ruleset", "classic", "--seed", "3",
+                             "--seat", "1", stdin="1\n" * 2000)  # fmt: skip
+    assert status == 0, err
+    assert "every seat plays for itself (classic, 20 deals)" in out.splitlines()[0]
+    assert out.count("Scoresheet") == 20
+    assert "KING_OF_HEARTS" in out and "(no points)" in out  # a K♥-free trick costs nothing
+    assert out.splitlines()[-1].startswith(("Seat ", "Seats "))
+
+
+def test_r_opt_8_play_asks_the_person_with_a_bad_hand_about_a_redeal(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """R-OPT-8: holding a bad TRIX hand out of turn, the person is asked "Redeal?";
+    "yes" demands it and the deal number is dealt again."""
+    status, out, err = _main(
+        monkeypatch, capsys, "play", "--ruleset", "classic+bad_hand_redeal=True",
+        "--seed", "3", "--seat", "0", stdin="yes\n1\n" * 3000,
+    )  # fmt: skip
+    assert status == 0, err
+    assert "Redeal? (yes/no)> you demanded a redeal (R-OPT-8)" in out
+
+
+def test_r_set_2_and_r_opt_8_answers_name_contracts_and_redeal() -> None:
+    """R-SET-2: a contract is chosen by its name (any case, spaces or underscores);
+    R-OPT-8: "redeal" demands a redeal when it is one of the moves."""
+    choose = [tc.Choose(2, c) for c in (tc.Contract.KING_OF_HEARTS, tc.Contract.LTOOSH)]
+    assert _parse_answer("King of Hearts", choose) == choose[0]
+    assert _parse_answer("ltoosh", choose) == choose[1]
+    assert "not one of the contracts left" in str(_parse_answer("queens", choose))
+    legal = [tc.Redeal(1), tc.Play(1, "2S")]
+    assert _parse_answer("redeal", legal) == tc.Redeal(1)
+    assert "cannot demand a redeal" in str(_parse_answer("redeal", legal[1:]))
+
+
+def test_r_cl_8_simulate_with_a_ruleset_reports_its_contracts(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """R-CL-8: `simulate --ruleset classic` names the ruleset, one row per contract, and
+    what a side's win means in an individual ruleset."""
+    monkeypatch.setenv("TRIXCOMPLEX_PLAIN", "1")
+    status, out, _ = _main(monkeypatch, capsys, "simulate", "--ruleset", "classic",
+                           "--matches", "2", "--seed", "1")  # fmt: skip
+    assert status == 0
+    assert "ruleset " in out and " classic\n" in out
+    for contract in tc.CLASSIC.contracts:
+        assert f"{contract.value} points per deal" in out
+    assert "a side wins" in out

@@ -19,7 +19,7 @@ from trixcomplex.records import run_replay
 from trixcomplex.scoring import KING_OF_HEARTS
 
 RECORDS = Path(__file__).resolve().parent / "records"
-GOLDEN = ("doubling_cases", "draw", "timeouts", "jackless_trix")
+GOLDEN = ("doubling_cases", "draw", "timeouts", "jackless_trix", "classic", "classic_redeal")
 BROKEN = sorted(p.name.removesuffix(".error.txt") for p in RECORDS.glob("*.error.txt"))
 
 
@@ -38,7 +38,7 @@ def test_golden_record_replays_to_its_expected_report(name: str) -> None:
     state = _replayed(name)
     assert tc.replay_report(state) == expected
     assert expected["complete"] is True
-    assert len(expected["deals"]) == 8
+    assert len(expected["deals"]) == state.ruleset.deals_per_match
 
 
 @pytest.mark.parametrize("name", GOLDEN)
@@ -145,4 +145,72 @@ def test_broken_records_name_the_rules() -> None:
         "broken_pass": "R-TX-3",
         "broken_timeout": "R-MATCH-6",
         "broken_unknown_key": None,
+        "broken_heart_lead": "R-CL-2",
+        "broken_redeal": "R-OPT-8",
+        "broken_redeal_partnership": "R-MATCH-2",
+        "broken_ruleset": None,
     }
+
+
+# -- other rulesets (R-SET-1) ------------------------------------------------------
+
+
+def test_r_set_1_golden_records_name_their_ruleset_and_replay_under_it() -> None:
+    """R-SET-1: each record's ruleset is the replayed state's; a record replayed under
+    another ruleset would not reach the same state."""
+    names = {name: _load(name)["ruleset"] for name in GOLDEN}  # type: ignore[index]
+    assert names["classic"] == "classic"
+    assert names["classic_redeal"] == "classic-partnership+bad_hand_redeal=True"
+    assert names["draw"] == "partnership"
+    for name, ruleset in names.items():
+        state = _replayed(name)
+        assert state.ruleset == tc.Ruleset.from_name(ruleset)
+        assert tc.Record.of(state).to_json() == _load(name)
+
+
+def test_r_cl_1_r_cl_7_golden_classic_match() -> None:
+    """R-CL-1: 20 deals, each contract once per Kingdom, individual result; R-CL-7: a
+    doubled K♥ and doubled Queens; R-CL-8: each Kingdom's deals sum to 0."""
+    state = _replayed("classic")
+    assert len(state.results) == 20
+    for kingdom in range(1, 5):
+        deals = [d for d in state.results if d.kingdom == kingdom]
+        assert sorted(d.contract.value for d in deals) == sorted(
+            c.value for c in tc.CLASSIC.contracts
+        )
+        assert sum(sum(d.points) for d in deals) == 0
+    kings = [d for d in state.results if d.contract is tc.Contract.KING_OF_HEARTS and d.doubled]
+    queens = [d for d in state.results if d.contract is tc.Contract.QUEENS and d.doubled]
+    assert kings and queens
+    assert {d.card for deal in kings for d in deal.doubled} == {KING_OF_HEARTS}
+    summary = tc.score(state)
+    assert summary.result in {tc.MatchResult(f"seat{s}") for s in range(4)} | {
+        tc.MatchResult.SHARED
+    }
+    assert tc.replay_report(state)["result"] == summary.result.value
+
+
+def test_r_opt_8_golden_redeal_record() -> None:
+    """R-OPT-8: the redeal is read and written back, the seat held a bad hand in TRIX,
+    and the same deal number was dealt again by the same owner."""
+    from trixcomplex.state import bad_hand
+
+    data = _load("classic_redeal")
+    assert {"move": "redeal", "seat": 2} in data["moves"]  # type: ignore[index]
+    record = tc.Record.from_json(data)
+    state = tc.new_match(tc.Ruleset.from_name(record.ruleset))
+    redeals = 0
+    for move in record.moves:
+        if isinstance(move, tc.Redeal):
+            assert state.phase is tc.Phase.TRIX and bad_hand(state.hands[move.seat])
+            after = tc.apply(state, move)
+            assert after.phase is tc.Phase.DEAL and after.deal_number == state.deal_number
+            redeals += 1
+            number, owner = state.deal_number, state.owner
+            state = after
+            continue
+        state = tc.apply(state, move)
+        if redeals and isinstance(move, tc.Deal) and state.deal_number == number:
+            assert state.owner == owner
+    assert redeals == 1 and state.is_over
+    assert len(state.results) == 20  # the redeal is not a deal of its own

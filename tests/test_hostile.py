@@ -284,3 +284,88 @@ def test_line_breaks_in_input_never_split_the_error_line(breaker: str) -> None:
         with pytest.raises(tc.RecordError) as info:
             tc.replay_json(data)
         assert len(str(info.value).splitlines()) == 1
+
+
+# -- ruleset names (R-SET-1) -------------------------------------------------------
+
+ruleset_names = (
+    st.text(max_size=40)
+    | st.builds(
+        lambda base, opts: base + "+" + ",".join(opts),
+        st.sampled_from([*tc.RULESETS, "Classic", "", "classic "]),
+        st.lists(
+            st.sampled_from(
+                ["doubling=False", "doubling=True", "doubling=false", "doubling", "=True",
+                 "show_twos=True", "name=True", "contracts=False", "partnership=False", ""]
+            ),
+            max_size=4,
+        ),
+    )
+    | json_values
+)  # fmt: skip
+"""Ruleset names: junk strings, near-misses of real option names, non-strings."""
+
+
+def _ruleset_readers(name: object) -> Iterator[Callable[[], object]]:
+    yield lambda: tc.Record.from_json({**ENVELOPE, "ruleset": name, "moves": []})
+    yield lambda: tc.replay_json({**ENVELOPE, "ruleset": name, "moves": []})
+    yield lambda: tc.from_json(tc.MatchState, {**STATE_JSON, "ruleset": name})
+    if isinstance(name, str):
+        yield lambda: tc.replay(tc.Record(ruleset=name))
+
+
+@settings(max_examples=150)
+@given(ruleset_names)
+def test_r_set_1_junk_ruleset_names_are_rejected_in_one_line_naming_them(name: object) -> None:
+    """R-SET-1: a record replays under the ruleset it names, or is rejected with one
+    line naming the bad name; never another exception."""
+    try:
+        expected: tc.Ruleset | None = tc.Ruleset.from_name(name)  # type: ignore[arg-type]
+    except ValueError:
+        expected = None
+    for read in _ruleset_readers(name):
+        try:
+            result = read()
+        except tc.RecordError as exc:
+            text = str(exc)
+            assert len(text.splitlines()) == 1 and len(text) < 1000
+            if expected is None:
+                assert "ruleset" in text
+        else:
+            assert expected is not None
+            if isinstance(result, tc.MatchState):
+                assert result.ruleset == expected
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "x" * 10_000_000,
+        "classic+" + "doubling=False," * 100_000,
+        "classic\n+doubling=False",
+        "partnership\r",
+        "classic+doubling=False\u2028",
+        10**5000,
+        ["classic"],
+        {"name": "classic"},
+        None,
+        True,
+    ],
+    ids=["10MB", "long-options", "newline", "cr", "u2028", "huge-int", "list", "dict", "null",
+         "true"],
+)  # fmt: skip
+def test_r_set_1_hostile_ruleset_names_give_a_short_clean_error(name: object) -> None:
+    """R-SET-1: huge, multi-line or non-string ruleset names: one short line, nothing read."""
+    for read in _ruleset_readers(name):
+        with pytest.raises(tc.RecordError) as info:
+            read()
+        text = str(info.value)
+        assert len(text.splitlines()) == 1 and len(text) < 1000
+        assert "ruleset" in text
+
+
+def test_r_set_1_record_of_a_non_string_ruleset_is_refused() -> None:
+    """A Record's ruleset is a name (or a Ruleset, taken by its name)."""
+    assert tc.Record(ruleset=tc.CLASSIC).ruleset == "classic"
+    with pytest.raises(TypeError, match="ruleset"):
+        tc.Record(ruleset=3)

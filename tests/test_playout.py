@@ -334,3 +334,87 @@ def test_r_cx_2_listed_plays_are_the_cards_of_the_legal_set_in_card_order() -> N
         seat = rng.randrange(4)
         expected = tuple(tc.Play(seat, c) for c in tc.ALL_CARDS if mask >> c & 1)
         assert _plays(seat, mask) == expected
+
+
+# -- every ruleset (R-SET-1) ------------------------------------------------------
+
+VARIANTS = [
+    *tc.RULESETS,
+    "partnership+doubling=False",
+    "partnership+reversed_scores=True",
+    "classic+penalty_cards_first=True",
+    "classic+free_heart_leads=True,reversed_scores=True",
+    "classic-partnership+bad_hand_redeal=True",
+    "individual-complex+fixed_order=True,swapped_scores=True",
+]
+
+
+def ruleset_match(ruleset: tc.Ruleset, seed: int) -> list[tc.MatchState]:
+    """Every state of a random match of ``ruleset`` (uniform legal moves, some timeouts)."""
+    rng = random.Random(seed)
+    state = tc.new_match(ruleset)
+    states = [state]
+    while state.phase is not tc.Phase.OVER:
+        if state.phase is tc.Phase.DEAL:
+            move: tc.Move = tc.Deal.shuffled(rng)
+        elif state.phase in (tc.Phase.CHOOSE, tc.Phase.DOUBLE) and rng.random() < 0.15:
+            move = tc.Timeout()
+        else:
+            move = rng.choice(tc.legal_moves(state))
+        state = tc.apply(state, move)
+        states.append(state)
+    return states
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_r_set_1_playout_equals_stepping_for_every_ruleset(name: str) -> None:
+    """R-SET-1, R-SET-2, R-CL-2…R-CL-7, R-OPT-1…R-OPT-8: ``playout(...) == stepping``
+    from states of every phase and contract of a match of each preset and variant."""
+    ruleset = tc.Ruleset.from_name(name)
+    states = ruleset_match(ruleset, 7)
+    starts = states[:: max(1, len(states) // 40)] + [states[-1]]
+    contracts = set()
+    for k, state in enumerate(starts):
+        assert state.ruleset is ruleset or state.ruleset == ruleset
+        contracts.add(state.contract)
+        for until in ("deal", "match"):
+            assert_same(state, 100 * k + len(until), until)
+    assert set(ruleset.contracts) <= contracts
+
+
+@pytest.mark.parametrize("name", ["classic", "classic-partnership+bad_hand_redeal=True"])
+def test_r_set_1_policy_playout_equals_stepping_for_classic(name: str) -> None:
+    """R-CL-2…R-CL-5, R-OPT-8: a policy's moves are applied as ``apply`` would apply them."""
+    ruleset = tc.Ruleset.from_name(name)
+    start = tc.new_match(ruleset)
+    fast = tc.playout(start, random.Random(3), first, until="match")
+    slow = stepped(start, random.Random(3), "match", pick="first")
+    assert fast == slow and fast.is_over and len(fast.results) == 20
+
+
+def redeal_start(seed: int) -> tc.MatchState:
+    """A TRIX start of "classic-partnership+bad_hand_redeal=True" where a seat may redeal."""
+    ruleset = tc.Ruleset.from_name("classic-partnership+bad_hand_redeal=True")
+    rng = random.Random(seed)
+    while True:
+        state = tc.apply(tc.new_match(ruleset), tc.Deal.shuffled(rng))
+        state = tc.apply(state, tc.Choose(state.owner, tc.Contract.TRIX))  # type: ignore[arg-type]
+        if any(isinstance(m, tc.Redeal) for m in tc.legal_moves(state)):
+            return state
+
+
+def test_r_opt_8_playout_equals_stepping_when_a_redeal_is_legal() -> None:
+    """R-OPT-8: from a TRIX start where a Redeal is listed, the playout takes the same
+    path as stepping, the Redeal included, in both ``until`` modes."""
+    state = redeal_start(1)
+    took_redeal = False
+    for seed in range(12):
+        for until in ("deal", "match"):
+            assert_same(state, seed, until)
+        after = tc.playout(state, random.Random(seed))
+        if isinstance(after.history.moves()[len(state.history)], tc.Redeal):
+            took_redeal = True
+            # A redeal cancels the deal: it ends there, waiting for the same deal again.
+            assert after.phase is tc.Phase.DEAL and after.deal_number == state.deal_number
+            assert after.results == state.results
+    assert took_redeal

@@ -3,6 +3,10 @@
 Checks R-CX-6, R-DBL-5, R-TX-4, R-SUM-1 and R-MATCH-7 on whole matches, and the
 engine's contract: cards in one place, to-act status, listed moves apply,
 unlisted moves are rejected without change, determinism, structural sharing.
+
+The tests at the end run the same properties for every preset ruleset and a few
+option variants (``builders.RULESET_VARIANTS``): R-SET-2, R-CL-2 … R-CL-8, R-IND-1,
+R-CLP-1, R-OPT-1 … R-OPT-8 (docs/rulesets.rst).
 """
 
 from __future__ import annotations
@@ -11,15 +15,20 @@ import copy
 import itertools
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import trixcomplex as tc
 from builders import (
+    RULESET_VARIANTS,
     all_candidate_moves,
     assert_cards_in_one_place,
     assert_to_act_matches_legal_moves,
+    deal_total,
+    every_candidate_move,
     is_listed,
+    random_match_of,
 )
 from trixcomplex.scoring import KING_OF_HEARTS
 from trixcomplex.trix import playable
@@ -178,3 +187,247 @@ def test_trix_never_deadlocks_and_every_window_asks_someone(seed: int) -> None:
         if state.phase is tc.Phase.DOUBLE:
             assert state.window is not None and state.window.waiting()
             assert any(state.window.asked[s] >> KING_OF_HEARTS & 1 for s in range(4))
+
+
+# -- every ruleset (issue 8) ---------------------------------------------------------
+
+VARIANTS = pytest.mark.parametrize("ruleset", RULESET_VARIANTS, ids=lambda r: r.name)
+
+
+def match_of(ruleset: tc.Ruleset, seed: int) -> list[tc.MatchState]:
+    """A complete random match of ``ruleset``; bad TRIX hands are dealt often when the
+    ruleset offers a redeal, so that Redeal is listed and played (R-OPT-8)."""
+    return random_match_of(ruleset, seed, bad_hands=ruleset.bad_hand_redeal)
+
+
+@VARIANTS
+@settings(max_examples=15)
+@given(SEEDS)
+def test_r_cl_8_every_deal_sums_to_its_contract_total(ruleset: tc.Ruleset, seed: int) -> None:
+    """R-CL-2 … R-CL-8, R-CX-6, R-TX-4, R-OPT-3, R-OPT-6: each deal sums to its contract's
+    total whatever is doubled; the trick contracts end as their clauses say; only the
+    contract's own cards are doubled, and nothing without R-OPT-1's ``doubling``."""
+    final = match_of(ruleset, seed)[-1]
+    assert len(final.results) == ruleset.deals_per_match
+    for result in final.results:
+        assert sum(result.points) == deal_total(ruleset, result.contract)
+        contract, seats = result.contract, result.seats
+        tricks = sum(s.tricks for s in seats)
+        if contract is tc.Contract.TRIX:
+            assert sorted(result.finishing_order) == [0, 1, 2, 3]
+            assert result.points == tuple(
+                ruleset.trix_places[result.finishing_order.index(s)] for s in range(4)
+            )
+            continue
+        if contract in (tc.Contract.COMPLEX, tc.Contract.LTOOSH):
+            assert tricks == 13
+        if contract is tc.Contract.KING_OF_HEARTS:  # ends with the trick holding K♥
+            assert sum(s.king_of_hearts for s in seats) == 1 and 1 <= tricks <= 13
+        if contract is tc.Contract.QUEENS:
+            assert sum(len(s.queens) for s in seats) == 4 and tricks <= 13
+        if contract is tc.Contract.DIAMONDS:
+            assert sum(s.diamonds for s in seats) == 13 and 4 <= tricks <= 13
+        if contract is tc.Contract.LTOOSH:
+            per_trick = -10 if ruleset.swapped_scores else -15
+            sign = -1 if ruleset.reversed_scores else 1
+            assert result.points == tuple(sign * per_trick * s.tricks for s in seats)
+        doublable = {
+            tc.Contract.COMPLEX: {"KH", "QS", "QH", "QD", "QC"},
+            tc.Contract.KING_OF_HEARTS: {"KH"},
+            tc.Contract.QUEENS: {"QS", "QH", "QD", "QC"},
+        }.get(contract, set())
+        assert {str(d.card) for d in result.doubled} <= (doublable if ruleset.doubling else set())
+        penalty = 1 if ruleset.reversed_scores else -1  # the sign of a penalty
+        for d in result.doubled:  # R-DBL-4's three cases, written out
+            v = penalty * (75 if str(d.card) == "KH" else 25)
+            expected = [0, 0, 0, 0]
+            if d.taker != d.doubler:
+                expected[d.taker], expected[d.doubler] = 2 * v, -v
+                case = 1
+            elif d.leader != d.doubler:
+                expected[d.doubler], expected[d.leader] = 2 * v, -v
+                case = 2
+            else:
+                expected[d.doubler], case = v, 3
+            assert (d.case, d.points) == (case, tuple(expected))
+
+
+@VARIANTS
+@settings(max_examples=12)
+@given(SEEDS)
+def test_r_cl_8_kingdoms_sum_to_zero_and_the_result_follows_the_totals(
+    ruleset: tc.Ruleset, seed: int
+) -> None:
+    """R-CL-8, R-SUM-1, R-SET-2: every Kingdom sums to 0, plays each contract once under one
+    owner (in order with R-OPT-5); Team Totals add to 0 after complete Kingdoms; the result
+    is the best team (R-CLP-1) or seat (R-IND-1, R-CL-1), lowest with R-OPT-6."""
+    states = match_of(ruleset, seed)
+    final = states[-1]
+    per = ruleset.deals_per_kingdom
+    first_owner = final.results[0].owner
+    for k in range(4):
+        kingdom = final.results[per * k : per * k + per]
+        assert {r.kingdom for r in kingdom} == {k + 1}
+        assert {r.owner for r in kingdom} == {(first_owner + k) % 4}
+        assert sorted(r.contract.value for r in kingdom) == sorted(
+            c.value for c in ruleset.contracts
+        )
+        if ruleset.fixed_order:
+            assert tuple(r.contract for r in kingdom) == ruleset.contracts
+        assert sum(sum(r.points) for r in kingdom) == 0
+    for state in states:
+        s = tc.score(state)
+        assert s.teams == (s.seats[0] + s.seats[2], s.seats[1] + s.seats[3])
+        if state.phase in (tc.Phase.DEAL, tc.Phase.OVER) and len(state.results) % per == 0:
+            assert sum(s.teams) == 0 and sum(s.seats) == 0
+    s = tc.score(final)
+    best = min if ruleset.reversed_scores else max
+    if ruleset.partnership:
+        top = best(s.teams)
+        if s.teams[0] == s.teams[1]:
+            assert (s.result, s.winners) == (tc.MatchResult.DRAW, (0, 1, 2, 3))
+        elif s.teams[0] == top:
+            assert (s.result, s.winners) == (tc.MatchResult.TEAM0, (0, 2))
+        else:
+            assert (s.result, s.winners) == (tc.MatchResult.TEAM1, (1, 3))
+    else:
+        winning = tuple(i for i in range(4) if s.seats[i] == best(s.seats))
+        assert s.winners == winning
+        single = tc.MatchResult(f"seat{winning[0]}")
+        assert s.result is (single if len(winning) == 1 else tc.MatchResult.SHARED)
+
+
+@VARIANTS
+@settings(max_examples=8)
+@given(SEEDS)
+def test_every_ruleset_keeps_cards_in_one_place_and_to_act(ruleset: tc.Ruleset, seed: int) -> None:
+    """Every card in one place (trick contracts that end early leave their unplayed cards in
+    hand until the deal ends; between deals hands are empty); to-act matches legal_moves,
+    the bad hand's Redeal included (R-OPT-8); the doubling window asks exactly the holders
+    of the contract's doublable cards (R-CL-7)."""
+    redeals = 0
+    for state in match_of(ruleset, seed):
+        assert_cards_in_one_place(state)
+        assert_to_act_matches_legal_moves(state)
+        if state.phase is tc.Phase.DOUBLE:
+            assert state.window is not None and state.window.waiting()
+            doublable = ruleset.trick_rules(state.contract).doublable  # type: ignore[arg-type]
+            assert state.window.asked == tuple(h & doublable for h in state.hands)
+        if state.phase is tc.Phase.TRIX:
+            assert state.trix is not None
+            held = state.hands[0] | state.hands[1] | state.hands[2] | state.hands[3]
+            assert held & playable(state.trix.table)
+        if isinstance(state.history.last, tc.Redeal):
+            redeals += 1
+            assert state.phase is tc.Phase.DEAL and state.hands == (0, 0, 0, 0)
+        if state.phase is tc.Phase.CHOOSE:
+            assert not ruleset.fixed_order and len(state.remaining_contracts) > 1
+    if not ruleset.bad_hand_redeal:
+        assert redeals == 0
+
+
+@VARIANTS
+@settings(max_examples=6)
+@given(SEEDS, st.integers(0, 2**32 - 1))
+def test_every_ruleset_listed_moves_apply_and_unlisted_are_rejected_unchanged(
+    ruleset: tc.Ruleset, seed: int, pick_seed: int
+) -> None:
+    """Every listed move applies; every other move of any kind (every contract chosen,
+    every seat's Redeal included) raises IllegalMoveError and leaves the state equal."""
+    states = match_of(ruleset, seed)
+    pick = random.Random(pick_seed)
+    deal = tc.Deal.shuffled(pick)
+    chosen = pick.sample(states, 5)
+    chosen += [
+        s for s in states if tc.legal_moves(s) and isinstance(tc.legal_moves(s)[0], tc.Redeal)
+    ][:1]
+    for state in chosen:
+        twin = copy.deepcopy(state)
+        for listed in tc.legal_moves(state):
+            assert tc.apply(state, listed).history.last == listed
+        for move in every_candidate_move(state, deal):
+            if is_listed(state, move):
+                tc.apply(state, move)
+                continue
+            try:
+                tc.apply(state, move)
+            except tc.IllegalMoveError as err:
+                assert err.move is move and err.rule.startswith("R-")
+                assert str(err).endswith(f"({err.rule})") and "\n" not in str(err)
+            else:
+                raise AssertionError(f"unlisted move {move} was accepted")
+        assert state == twin and hash(state) == hash(twin)
+
+
+@VARIANTS
+@settings(max_examples=4)
+@given(SEEDS)
+def test_every_ruleset_same_moves_give_equal_states(ruleset: tc.Ruleset, seed: int) -> None:
+    """Determinism: the same moves give equal, hash-equal states under every ruleset."""
+    first = match_of(ruleset, seed)
+    assert first == match_of(ruleset, seed)
+    replay = tc.new_match(ruleset)
+    for move, expected in zip(first[-1].history, first[1:], strict=True):
+        replay = tc.apply(replay, move)
+        assert replay == expected and hash(replay) == hash(expected)
+
+
+SUIT_MASKS = tuple(0x1FFF << (13 * s) for s in range(4))
+PENALTY_CARDS = {  # R-OPT-2: the cards a void seat must discard first, by contract
+    tc.Contract.KING_OF_HEARTS: 1 << tc.parse_card("KH"),
+    tc.Contract.QUEENS: sum(1 << tc.parse_card(q) for q in ("QS", "QH", "QD", "QC")),
+    tc.Contract.DIAMONDS: SUIT_MASKS[2],
+}
+
+
+def is_bad_hand(hand: int) -> bool:
+    """R-OPT-8 written out: four 2s, or three 2s and the 3 of the fourth suit."""
+    twos = [bool(hand >> (13 * s) & 1) for s in range(4)]
+    threes = [bool(hand >> (13 * s + 1) & 1) for s in range(4)]
+    return all(twos) or (sum(twos) == 3 and threes[twos.index(False)])
+
+
+@VARIANTS
+@settings(max_examples=6)
+@given(SEEDS)
+def test_r_cl_2_r_opt_2_r_opt_8_listed_moves_obey_the_contract_rules(
+    ruleset: tc.Ruleset, seed: int
+) -> None:
+    """In every state of a random match: no heart lead in King of Hearts while holding
+    another suit (R-CL-2, unless R-OPT-4); a void seat discards a penalty card first
+    (R-OPT-2); a trick contract that ends early is played while its penalty cards are
+    not all taken (R-CL-2 … R-CL-4); Redeal is offered only to a bad hand before the
+    first TRIX card or pass (R-OPT-8)."""
+    for state in match_of(ruleset, seed):
+        moves = tc.legal_moves(state)
+        redeals = [m for m in moves if isinstance(m, tc.Redeal)]
+        if redeals:
+            assert ruleset.bad_hand_redeal and state.phase is tc.Phase.TRIX
+            assert not any(isinstance(m, (tc.Play, tc.Pass)) for m in state.history.since_deal())
+            assert [is_bad_hand(h) for h in state.hands].count(True) == 1
+            assert all(is_bad_hand(state.hands[m.seat]) for m in redeals)
+        elif ruleset.bad_hand_redeal and state.phase is tc.Phase.TRIX:
+            since = state.history.since_deal()
+            fresh = not any(isinstance(m, (tc.Play, tc.Pass)) for m in since)
+            assert not (fresh and any(is_bad_hand(h) for h in state.hands))
+        if state.phase is not tc.Phase.COMPLEX:
+            continue
+        assert state.complex is not None and state.turn is not None
+        contract, trick = state.contract, state.complex.trick
+        hand = state.hands[state.turn]
+        cards = {1 << m.card for m in moves if isinstance(m, tc.Play)}
+        if contract in PENALTY_CARDS:
+            left = state.hands[0] | state.hands[1] | state.hands[2] | state.hands[3]
+            for card in trick:
+                left |= 1 << card
+            assert left & PENALTY_CARDS[contract], "the deal should have ended"
+        if not trick:  # a lead: any card, but no heart while holding another suit in K♥
+            others = hand & ~SUIT_MASKS[1]
+            restricted = contract is tc.Contract.KING_OF_HEARTS and not ruleset.free_heart_leads
+            assert sum(cards) == (others if restricted and others else hand)
+        elif not hand & SUIT_MASKS[trick[0] // 13]:  # void in the led suit
+            must = hand & PENALTY_CARDS.get(contract, 0)  # type: ignore[arg-type]
+            if ruleset.penalty_cards_first and must:
+                assert sum(cards) == must
+            else:
+                assert sum(cards) == hand

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import io
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -117,7 +118,8 @@ def test_an_unfinished_record_is_valid() -> None:
         ({**_record(), "version": 2}, "unknown record version 2"),
         ({**_record(), "version": "1"}, "unknown record version"),
         ({**_record(), "version": True}, "unknown record version true"),
-        ({**_record(), "ruleset": "classic"}, "unknown ruleset"),
+        ({**_record(), "ruleset": "poker"}, "unknown ruleset"),
+        ({**_record(), "ruleset": "classic+doubling=maybe"}, "bad ruleset option"),
         ({**_record(), "ruleset": 3}, "ruleset"),
         ({**ENVELOPE, "moves": {"0": {"move": "timeout"}}}, "moves"),
     ],
@@ -205,7 +207,7 @@ def test_r_match_6_a_timeout_outside_the_two_windows_is_rejected() -> None:
 
 def test_replay_refuses_an_unknown_ruleset() -> None:
     with pytest.raises(tc.RecordError, match="unknown ruleset"):
-        tc.replay(tc.Record(ruleset="classic"))
+        tc.replay(tc.Record(ruleset="classic+doubling"))
 
 
 def test_record_error_pickles_with_its_fields() -> None:
@@ -344,3 +346,121 @@ def test_cli_replay_end_to_end(tmp_path: Path) -> None:
     assert fail.stdout == ""
     assert fail.stderr.count("\n") == 1
     assert 'move 0 {"move": "pass", "seat": 0}' in fail.stderr and "(R-MATCH-2)" in fail.stderr
+
+
+# -- rulesets (R-SET-1) ----------------------------------------------------------------
+
+RULESET_NAMES = [
+    *tc.RULESETS,
+    "classic+doubling=False",
+    "classic+fixed_order=True,reversed_scores=True",
+    "partnership+swapped_scores=True",
+    "classic-partnership+bad_hand_redeal=True",
+]
+
+
+def _ruleset_match(ruleset: tc.Ruleset, seed: int, until: int | None = None) -> tc.MatchState:
+    """A random match of ``ruleset`` (uniform legal moves, some timeouts)."""
+    rng = random.Random(seed)
+    state = tc.new_match(ruleset)
+    while state.phase is not tc.Phase.OVER and (until is None or len(state.history) < until):
+        if state.phase is tc.Phase.DEAL:
+            move: tc.Move = tc.Deal.shuffled(rng)
+        elif state.phase in (tc.Phase.CHOOSE, tc.Phase.DOUBLE) and rng.random() < 0.1:
+            move = tc.Timeout()
+        else:
+            move = rng.choice(tc.legal_moves(state))
+        state = tc.apply(state, move)
+    return state
+
+
+@pytest.mark.parametrize("name", RULESET_NAMES)
+def test_r_set_1_records_name_their_ruleset_and_replay_under_it(name: str) -> None:
+    """R-SET-1: ``Record.of`` takes the state's ruleset name; JSON keeps it; replay
+    starts from ``new_match(Ruleset.from_name(name))`` and rebuilds the match."""
+    ruleset = tc.Ruleset.from_name(name)
+    state = _ruleset_match(ruleset, 3)
+    record = tc.Record.of(state)
+    assert record.ruleset == name == state.ruleset.name
+    data = json.loads(json.dumps(record.to_json()))
+    assert data["ruleset"] == name
+    back = tc.Record.from_json(data)
+    assert back == record
+    assert tc.replay(back) == state and tc.replay(back).ruleset == ruleset
+    assert tc.replay_json(data) == state
+    report = tc.replay_report(state)
+    assert list(report) == ["complete", "deals", "seats", "teams", "result"]
+    assert report["complete"] is True and len(report["deals"]) == ruleset.deals_per_match
+    summary = tc.score(state)
+    assert report["result"] == summary.result.value  # type: ignore[union-attr]
+    teams = {"team0", "team1", "draw"}
+    seats = {"seat0", "seat1", "seat2", "seat3", "shared"}
+    assert report["result"] in (teams if ruleset.partnership else seats)
+
+
+def test_r_set_1_a_record_replayed_under_another_ruleset_fails_or_differs() -> None:
+    """R-SET-1: the ruleset name matters: a classic record is not a partnership match."""
+    state = tc.apply(tc.new_match(tc.CLASSIC), tc.Deal.shuffled(random.Random(4)))
+    state = tc.apply(state, tc.Choose(state.owner, tc.Contract.KING_OF_HEARTS))  # type: ignore[arg-type]
+    data = tc.Record.of(state).to_json()
+    assert tc.replay_json(data) == state
+    error = _error({**data, "ruleset": "partnership"})
+    assert error.index == 1 and error.rule == "R-MATCH-1"  # KING_OF_HEARTS &c. not in the game
+    individual = _ruleset_match(tc.INDIVIDUAL_COMPLEX, 4)
+    as_partnership = tc.replay_json(
+        {**tc.Record.of(individual).to_json(), "ruleset": "partnership"}
+    )
+    assert as_partnership.history == individual.history and as_partnership != individual
+
+
+@pytest.mark.parametrize(
+    ("scores", "result"),
+    [
+        ((300, -100, -100, -100), "seat0"),
+        ((-100, -100, -100, 300), "seat3"),
+        ((100, 100, -100, -100), "shared"),
+        ((0, 0, 0, 0), "shared"),
+    ],
+)
+def test_r_ind_1_report_result_strings_of_individual_rulesets(
+    scores: tuple[int, int, int, int], result: str
+) -> None:
+    """R-IND-1, R-CL-1: the best individual total wins; a tie for the best is shared."""
+    import attrs
+
+    over = _ruleset_match(tc.CLASSIC, 5)
+    state = attrs.evolve(over, scores=scores)
+    report = tc.replay_report(state)
+    assert report["result"] == result
+    assert report["seats"] == list(scores)
+    reversed_rules = tc.CLASSIC.evolve(reversed_scores=True)
+    lowest = tc.replay_report(attrs.evolve(state, ruleset=reversed_rules))["result"]
+    assert lowest == ("shared" if result == "shared" and scores[0] == 0 else lowest)
+    if result == "seat0":
+        assert lowest == "shared"  # R-OPT-6: seats 1, 2 and 3 share the lowest total
+
+
+def test_r_opt_8_redeal_moves_are_read_and_written() -> None:
+    """R-OPT-8: ``{"move": "redeal", "seat": N}`` in a record, both ways."""
+    record = tc.Record("classic-partnership+bad_hand_redeal=True", [tc.Redeal(2)])
+    data = record.to_json()
+    assert data["moves"] == [{"move": "redeal", "seat": 2}]
+    assert tc.Record.from_json(data) == record
+    for bad, words in (
+        ({"move": "redeal", "seat": 4}, "seat"),
+        ({"move": "redeal"}, "seat"),
+        ({"move": "redeal", "seat": 1, "card": "AS"}, "card"),
+    ):
+        with pytest.raises(tc.RecordError, match=words) as info:
+            tc.Record.from_json({**data, "moves": [bad]})
+        assert info.value.index == 0
+
+
+def test_r_opt_8_an_illegal_redeal_names_its_rule() -> None:
+    """R-OPT-8 with the option; R-MATCH-2 in the default game, where nothing causes one."""
+    error = _error(_record(_deal_json(), {"move": "redeal", "seat": 0}))
+    assert (error.index, error.rule) == (1, "R-MATCH-2")
+    name = "classic+bad_hand_redeal=True"
+    deal = _deal_json()
+    error = _error({**ENVELOPE, "ruleset": name, "moves": [deal, {"move": "redeal", "seat": 0}]})
+    assert (error.index, error.rule) == (1, "R-OPT-8")

@@ -448,3 +448,106 @@ def test_every_render_name_is_in_the_render_reference() -> None:
     names |= {"trixcomplex.Picture", "trixcomplex.picture"}
     missing = names - _documented("render.rst")
     assert not missing, f"add these to docs/api/render.rst: {sorted(missing)}"
+
+
+# -- other rulesets (R-SET-1) -----------------------------------------------------------
+
+
+def _classic_states(name: str, seed: int) -> list[tc.MatchState]:
+    """Every state of a random match of the named ruleset."""
+    rng = random.Random(seed)
+    state = tc.new_match(tc.Ruleset.from_name(name))
+    states = [state]
+    while not state.is_over:
+        if state.phase is tc.Phase.DEAL:
+            move: tc.Move = tc.Deal.shuffled(rng)
+        else:
+            move = rng.choice(tc.legal_moves(state))
+        state = tc.apply(state, move)
+        states.append(state)
+    return states
+
+
+CLASSIC_STATES = _classic_states("classic", 3)
+NAMES = {
+    tc.Contract.KING_OF_HEARTS: "King of Hearts",
+    tc.Contract.QUEENS: "Queens",
+    tc.Contract.DIAMONDS: "Diamonds",
+    tc.Contract.LTOOSH: "Ltoosh",
+    tc.Contract.TRIX: "TRIX",
+}
+
+
+def test_r_cl_1_pictures_of_every_phase_and_contract_of_a_classic_match() -> None:
+    """R-CL-1: ``picture(view(state, seat))`` works in every phase and contract of a
+    CLASSIC match; the headline names the contract and counts 20 deals."""
+    seen: set[tuple[tc.Phase, tc.Contract | None]] = set()
+    for state in CLASSIC_STATES:
+        key = (state.phase, state.contract)
+        if key in seen and state.phase is not tc.Phase.OVER:
+            continue
+        seen.add(key)
+        for seat in (None, 0, 1, 2, 3):
+            shown = picture(tc.view(state, seat))
+            parse(shown.svg)
+            head = shown.text.splitlines()[0]
+            if state.contract is not None:
+                assert head.startswith(f"Deal {state.deal_number} of 20 · ")
+                assert f" · {NAMES[state.contract]} · " in head
+                assert NAMES[state.contract] in shown.svg
+    phases = {phase for phase, _ in seen}
+    assert phases == set(tc.Phase)
+    assert {c for _, c in seen if c is not None} == set(tc.CLASSIC.contracts)
+
+
+def test_r_set_2_the_owner_sees_the_remaining_contracts_by_name() -> None:
+    """R-SET-2: the choice lists the contracts not yet played, named as people say them."""
+    state = next(s for s in CLASSIC_STATES if s.phase is tc.Phase.CHOOSE)
+    text = table_text(tc.view(state, state.owner))
+    assert "Legal: King of Hearts, Queens, Diamonds, Ltoosh, TRIX" in text
+
+
+def test_r_cl_1_an_individual_match_names_its_winner_and_shows_no_teams() -> None:
+    """R-CL-1, R-IND-1: the end of an individual match names the winning seat (or the
+    seats sharing the win); there are no Team Totals."""
+    final = CLASSIC_STATES[-1]
+    summary = tc.score(final)
+    text = table_text(tc.view(final, 0))
+    if len(summary.winners) == 1:
+        assert f"Match over: seat {summary.winners[0]} wins" in text
+    else:
+        assert "share the win" in text
+    assert "Team Totals" not in text and "Team Totals" not in table_svg(tc.view(final, 0))
+    import attrs
+
+    shared = attrs.evolve(final, scores=(40, -100, 40, 20))
+    assert "Match over: seats 0, 2 share the win" in table_text(tc.view(shared, None))
+    team = _classic_states("classic-partnership", 3)[-1]
+    assert "Team Totals" in table_text(tc.view(team, 0))
+
+
+def test_r_opt_7_r_opt_8_shown_twos_and_redeals_are_drawn() -> None:
+    """R-OPT-7: shown 2s appear in the seat notes; R-OPT-8: a demanded redeal is public."""
+    ruleset = tc.Ruleset.from_name("classic-partnership+bad_hand_redeal=True")
+    rng = random.Random(0)
+    while True:
+        state = tc.apply(tc.new_match(ruleset), tc.Deal.shuffled(rng))
+        state = tc.apply(state, tc.Choose(state.owner, tc.Contract.TRIX))  # type: ignore[arg-type]
+        redeal = [m for m in tc.legal_moves(state) if isinstance(m, tc.Redeal)]
+        if redeal:
+            break
+    seat = redeal[0].seat
+    assert "Legal: redeal" in table_text(tc.view(state, seat)).splitlines()
+    after = tc.apply(tc.apply(state, redeal[0]), tc.Deal.shuffled(rng))
+    for viewer in (None, 0, 1, 2, 3):
+        assert f"Redealt: seat {seat} showed a bad hand" in table_text(tc.view(after, viewer))
+    trix = next(
+        s
+        for s in _classic_states("classic-partnership", 1)
+        if s.phase is tc.Phase.TRIX and any(tc.view(s, None).shown_twos)
+    )
+    seen = tc.view(trix, None)
+    text = table_text(seen)
+    for s in range(4):
+        if seen.shown_twos[s]:
+            assert "2s shown " + " ".join(c.symbol for c in seen.shown_twos[s]) in text

@@ -173,7 +173,7 @@ def test_a_tampered_field_is_rejected(path: tuple[str, ...], value: object, fiel
         (lambda d: d.update(extra=1), "unknown key"),
         (lambda d: d.update(format="trixcomplex-record"), "format must be"),
         (lambda d: d.update(version=2), "version"),
-        (lambda d: d.update(ruleset="classic"), "ruleset"),
+        (lambda d: d.update(ruleset="poker"), "unknown ruleset"),
         (lambda d: d["state"].pop("turn"), "state needs the key 'turn'"),
         (lambda d: d["state"].update(hidden=1), "unknown key"),
         (lambda d: d["state"].update(scores=[0, 0, 0]), "state.scores"),
@@ -319,3 +319,140 @@ def test_state_format_error_pickles_with_its_fields() -> None:
         "hands",
         str(error),
     )
+
+
+# -- rulesets (R-SET-1) ----------------------------------------------------------------
+
+RULESET_NAMES = [
+    *tc.RULESETS,
+    "partnership+doubling=False",
+    "classic+penalty_cards_first=True,reversed_scores=True",
+    "classic-partnership+bad_hand_redeal=True",
+]
+
+
+def _ruleset_states(name: str, seed: int) -> list[tc.MatchState]:
+    """Every state of a random match of the named ruleset."""
+    import random
+
+    rng = random.Random(seed)
+    state = tc.new_match(tc.Ruleset.from_name(name))
+    states = [state]
+    while not state.is_over:
+        if state.phase is tc.Phase.DEAL:
+            move: tc.Move = tc.Deal.shuffled(rng)
+        else:
+            move = rng.choice(tc.legal_moves(state))
+        state = tc.apply(state, move)
+        states.append(state)
+    return states
+
+
+@pytest.mark.parametrize("name", RULESET_NAMES)
+def test_r_set_1_states_of_every_ruleset_round_trip(name: str) -> None:
+    """R-SET-1: the envelope and the state name the ruleset; loading rebuilds the match
+    under it and compares every field, the ruleset included."""
+    states = _ruleset_states(name, 2)
+    contracts = set()
+    for state in _sample(states, 97):
+        contracts.add(state.contract)
+        data = tc.to_json(state)
+        assert _is_json_safe(data)
+        assert data["ruleset"] == name and data["state"]["ruleset"] == name
+        back = tc.from_json(tc.MatchState, _through_text(data))
+        assert back == state and back.ruleset == state.ruleset
+        assert tc.legal_moves(back) == tc.legal_moves(state)
+    assert len(contracts) > 2
+
+
+def test_r_set_1_a_state_loaded_under_another_ruleset_is_rejected() -> None:
+    """R-SET-1: an envelope naming another ruleset whose rules accept the same moves
+    still does not load: the rebuilt state's ruleset differs from the saved one."""
+    state = _ruleset_states("individual-complex", 3)[-1]
+    data = _through_text(tc.to_json(state))
+    data["ruleset"] = "partnership"  # type: ignore[index]
+    with pytest.raises(tc.StateFormatError, match=r"state\.ruleset does not match") as info:
+        tc.from_json(tc.MatchState, data)
+    assert info.value.field == "ruleset"
+    data["ruleset"] = "classic"  # type: ignore[index]
+    with pytest.raises(tc.StateFormatError) as info:  # its moves are not a classic match
+        tc.from_json(tc.MatchState, data)
+    assert info.value.index is not None and info.value.rule is not None
+    data["ruleset"] = "classic+nonsense=True"  # type: ignore[index]
+    with pytest.raises(tc.StateFormatError, match="ruleset") as info:
+        tc.from_json(tc.MatchState, data)
+    assert info.value.field == "ruleset"
+
+
+def test_r_opt_8_a_state_after_a_redeal_round_trips() -> None:
+    """R-OPT-8: a saved state whose history holds a Redeal loads back exactly."""
+    import random
+
+    ruleset = tc.Ruleset.from_name("classic-partnership+bad_hand_redeal=True")
+    rng = random.Random(0)
+    for _ in range(500):
+        state = tc.apply(tc.new_match(ruleset), tc.Deal.shuffled(rng))
+        if tc.Contract.TRIX not in state.remaining_contracts or state.phase is not tc.Phase.CHOOSE:
+            continue
+        state = tc.apply(state, tc.Choose(state.owner, tc.Contract.TRIX))  # type: ignore[arg-type]
+        redeal = [m for m in tc.legal_moves(state) if isinstance(m, tc.Redeal)]
+        if redeal:
+            after = tc.apply(state, redeal[0])
+            data = _through_text(tc.to_json(after))
+            assert {"move": "redeal", "seat": redeal[0].seat} in data["moves"]  # type: ignore[index]
+            assert tc.from_json(tc.MatchState, data) == after
+            return
+    pytest.fail("no bad hand in 500 deals")
+
+
+@pytest.mark.parametrize("name", ["classic", "individual-complex+reversed_scores=True"])
+def test_r_ind_1_scores_of_individual_rulesets_round_trip_with_winners(name: str) -> None:
+    """R-IND-1, R-CL-1: ``to_json(score)`` has the result and the winning seats."""
+    summary = tc.score(_ruleset_states(name, 4)[-1])
+    data = tc.to_json(summary)
+    assert data["result"] in ("seat0", "seat1", "seat2", "seat3", "shared")
+    assert data["winners"] == list(summary.winners) and summary.winners
+    assert tc.from_json(tc.Score, _through_text(data)) == summary
+
+
+def test_r_set_1_views_of_every_ruleset_round_trip() -> None:
+    """R-SET-1: a view (which names its ruleset) is written with the ruleset's name."""
+    for name in ("classic", "classic-partnership+bad_hand_redeal=True"):
+        for state in _sample(_ruleset_states(name, 5), 151):
+            for seat in (None, 0, 2):
+                seen = tc.view(state, seat)
+                data = tc.to_json(seen)
+                assert _is_json_safe(data)
+                assert name in json.dumps(data)
+                assert tc.from_json(tc.View, _through_text(data)) == seen
+
+
+@attrs.frozen
+class _Lobby:
+    game: tc.Ruleset
+    next_game: tc.Ruleset | None
+    offered: tuple[tc.Ruleset, ...]
+
+
+def test_r_set_1_a_ruleset_anywhere_is_written_as_its_name() -> None:
+    """R-SET-1: any field holding a Ruleset (plain, optional, in a tuple) is its name
+    in JSON and is read back with ``Ruleset.from_name``; a bad name is one line."""
+    lobby = _Lobby(tc.CLASSIC.evolve(doubling=False), None, (tc.PARTNERSHIP, tc.CLASSIC))
+    data = tc.to_json(lobby)
+    assert data == {
+        "game": "classic+doubling=False",
+        "next_game": None,
+        "offered": ["partnership", "classic"],
+    }
+    assert tc.from_json(_Lobby, data) == lobby
+    assert tc.from_json(_Lobby, {**data, "next_game": "classic"}).next_game == tc.CLASSIC
+    assert tc.to_json(tc.CLASSIC) == "classic"
+    assert tc.from_json(tc.Ruleset, "classic-partnership") is tc.CLASSIC_PARTNERSHIP
+    for bad, where in (
+        ({**data, "game": "poker"}, "$.game"),
+        ({**data, "offered": [3]}, "$.offered[0]"),
+    ):
+        with pytest.raises(tc.StateFormatError) as info:
+            tc.from_json(_Lobby, bad)
+        assert str(info.value).startswith(where) and "ruleset" in str(info.value)
+        assert len(str(info.value).splitlines()) == 1

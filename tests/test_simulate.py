@@ -130,3 +130,86 @@ def test_confidence_intervals() -> None:
     assert mean_interval([1.0, 3.0])[0] < 2.0 < mean_interval([1.0, 3.0])[1]
     assert mean_interval([]) == (0.0, 0.0) and mean_interval([4.0]) == (4.0, 4.0)
     assert summarize([]).matches == 0
+
+
+# -- rulesets (R-SET-1, R-IND-1, R-CL-1, R-CL-8, R-OPT-6) -----------------------------
+
+
+def test_r_cl_8_classic_points_per_deal_over_its_five_contracts() -> None:
+    """R-CL-1, R-CL-8: a classic tournament reports each of its five contracts; per deal
+    the two sides share −75, −100, −130, −195 and +500, doubling included."""
+    t = simulate([RuleBot(), RandomBot()], 2, seed=3, ruleset=tc.CLASSIC)
+    assert t.ruleset is tc.CLASSIC
+    per = {contract: a + b for contract, a, b in t.summary.points_per_deal}
+    assert per == pytest.approx(
+        {"KING_OF_HEARTS": -75, "QUEENS": -100, "DIAMONDS": -130, "LTOOSH": -195, "TRIX": 500}
+    )
+    for m in t.matches:
+        assert m.contracts == tc.CLASSIC.contracts and len(m.record.moves) > 20 * 13
+        assert tc.score(tc.replay(m.record)).seats == m.seats
+
+
+def test_r_ind_1_a_side_wins_when_the_match_winner_is_one_of_its_seats() -> None:
+    """R-IND-1: in an individual ruleset side A wins when every winning seat is its own;
+    a win shared by a seat of each side is a draw; the margin is the sides' totals."""
+    t = simulate([RuleBot(), RandomBot()], 4, seed=1, ruleset=tc.INDIVIDUAL_COMPLEX)
+    for m in t.matches:
+        final = tc.score(tc.replay(m.record))
+        assert m.winners == final.winners and m.result == final.result
+        a = m.sides_seats[0]
+        mine = {s for s in final.winners if s % 2 == a}
+        expected = "A" if mine == set(final.winners) else "B" if not mine else "draw"
+        assert m.winner == expected
+        assert m.margin == sum(m.seats[a::2]) - sum(m.seats[1 - a :: 2])
+    s = t.summary
+    assert s.wins == sum(m.winner == "A" for m in t.matches)
+    assert s.wins + s.draws + s.losses == 4
+
+
+def test_r_opt_6_reversed_scores_count_the_margin_the_rulesets_way() -> None:
+    """R-OPT-6: under reversed scores every point is negated and the lowest total wins;
+    the bots play the same moves, so the margins (counted for side A) are unchanged."""
+    plain = simulate([RuleBot(), RandomBot()], 2, seed=4, ruleset=tc.CLASSIC)
+    mirror = simulate(
+        [RuleBot(), RandomBot()], 2, seed=4, ruleset=tc.CLASSIC.evolve(reversed_scores=True)
+    )
+    for p, m in zip(plain.matches, mirror.matches, strict=True):
+        assert m.seats == tuple(-x for x in p.seats)
+        assert m.margin == p.margin and m.winner == p.winner
+    assert mirror.summary.wins == plain.summary.wins
+
+
+def test_r_opt_8_redeals_do_not_shift_the_paired_matchs_shuffles() -> None:
+    """R-OPT-8: a redeal's new deck comes from its own generator, so both matches of a
+    pair still get the same regular shuffles."""
+    rs = tc.CLASSIC.evolve(bad_hand_redeal=True)
+    t = simulate([RuleBot(), RandomBot()], 2, seed=3, ruleset=rs)
+    decks = []
+    for m in t.matches:
+        moves = m.record.moves
+        regular = [
+            mv
+            for i, mv in enumerate(moves)
+            if isinstance(mv, tc.Deal) and not (i and isinstance(moves[i - 1], tc.Redeal))
+        ]
+        decks.append(regular)  # fmt: skip
+    assert len(decks[0]) == 20 and decks[0] == decks[1]
+
+
+def test_a_ruleset_tournament_is_the_same_on_a_process_pool() -> None:
+    """R-SET-1: the ruleset travels to the workers; same result as in process."""
+    bots = [RuleBot(), RandomBot()]
+    local = simulate(bots, 2, seed=2, ruleset=tc.CLASSIC_PARTNERSHIP)
+    with ProcessPoolExecutor(1) as pool:
+        remote = simulate(bots, 2, seed=2, ruleset=tc.CLASSIC_PARTNERSHIP, executor=pool, chunk=1)
+    assert _key(remote) == _key(local) and remote.ruleset is tc.CLASSIC_PARTNERSHIP
+
+
+def test_a_bad_ruleset_is_one_clear_error() -> None:
+    """R-SET-1: the ruleset must be a Ruleset (a name is for the command line)."""
+    with pytest.raises(ValueError, match="ruleset must be a Ruleset"):
+        simulate([RuleBot(), RandomBot()], 2, ruleset="classic")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="different rulesets"):
+        a = simulate([RuleBot(), RandomBot()], 1, seed=1).matches
+        b = simulate([RuleBot(), RandomBot()], 1, seed=1, ruleset=tc.CLASSIC).matches
+        summarize([*a, *b])

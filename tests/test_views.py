@@ -18,11 +18,25 @@ from hypothesis import strategies as st
 
 import trixcomplex as tc
 from builders import SPADES_DEAL, deal_of, play, random_match
-from trixcomplex.cards import cards_of, mask_of
+from trixcomplex.cards import ALL_CARDS, cards_of, mask_of
 from trixcomplex.trix import playable
 
 PLAYING = (tc.Phase.CHOOSE, tc.Phase.DOUBLE, tc.Phase.COMPLEX, tc.Phase.TRIX)
 VIEWERS: tuple[int | None, ...] = (None, 0, 1, 2, 3)
+
+RULESETS = (
+    tc.PARTNERSHIP,
+    tc.INDIVIDUAL_COMPLEX,
+    tc.CLASSIC,
+    tc.CLASSIC_PARTNERSHIP,
+    tc.CLASSIC.evolve(doubling=False),
+    tc.CLASSIC.evolve(bad_hand_redeal=True),
+    tc.CLASSIC.evolve(show_twos=True),
+    tc.CLASSIC.evolve(penalty_cards_first=True, fixed_order=True),
+)
+"""Every preset and a few variants: each view and world property runs over all of them."""
+RULESET_IDS = [r.name for r in RULESETS]
+TWOS = tuple(tc.Card.of(tc.Rank.TWO, suit) for suit in tc.Suit)
 
 # -- helpers -------------------------------------------------------------------
 
@@ -31,7 +45,7 @@ def walk(value: object) -> Iterator[object]:
     """Every value inside ``value``: attrs fields, tuples, frozensets, recursively."""
     yield value
     if attrs.has(type(value)):
-        for field in attrs.fields(type(value)):
+        for field in attrs.fields(type(value)):  # type: ignore[arg-type]
             yield from walk(getattr(value, field.name))
     elif isinstance(value, tuple | frozenset | list):
         for item in value:
@@ -70,12 +84,12 @@ def hidden_swaps(
 ) -> Iterator[tuple[tc.Card, tc.Card]]:
     """Pairs of same-suit cards held by two seats other than ``seat``, in random order.
 
-    Cards everybody knows the place of (revealed doubles, the Kingdom 1
-    owner's 7♥) are left out: moving them changes public facts.
+    Cards everybody knows the place of (the public ``known_holdings``: revealed
+    doubles, the Kingdom 1 owner's 7♥, shown 2s) are left out: moving them
+    changes public facts.
     """
-    known = tc.parse_card("7H").mask if state.deal_number == 1 else 0  # R-MATCH-3
-    if state.complex is not None:
-        known |= mask_of(card for card, _ in state.complex.doubled)  # R-DBL-3
+    public = tc.view(state, None).known_holdings
+    known = mask_of(c for cards in public for c in cards)
     others = [s for s in range(4) if s != seat]
     pairs = []
     for x in others:
@@ -87,6 +101,45 @@ def hidden_swaps(
                             pairs.append((a, b))
     rng.shuffle(pairs)
     yield from pairs
+
+
+def bad_deck(rng: random.Random, seat: int) -> tc.Deal:
+    """A shuffled deck giving ``seat`` the four 2s (a bad TRIX hand, R-OPT-8)."""
+    rest = [c for c in ALL_CARDS if c not in TWOS]
+    rng.shuffle(rest)
+    hands: list[list[tc.Card]] = [[], [], [], []]
+    hands[seat] = list(TWOS)
+    for s in range(4):
+        while len(hands[s]) < 13:
+            hands[s].append(rest.pop())
+    return tc.Deal([hands[i % 4][i // 4] for i in range(52)])
+
+
+def random_match_of(ruleset: tc.Ruleset, seed: int) -> list[tc.MatchState]:
+    """Every state of a random match of ``ruleset`` (uniform legal moves, timeouts now and
+    then).  With ``bad_hand_redeal``, a third of the decks give some seat the four 2s and
+    TRIX is chosen and a redeal demanded often, so redeals happen (R-OPT-8)."""
+    rng = random.Random(seed)
+    state = tc.new_match(ruleset)
+    states = [state]
+    redeals = ruleset.bad_hand_redeal
+    while state.phase is not tc.Phase.OVER:
+        moves = tc.legal_moves(state)
+        if state.phase is tc.Phase.DEAL:
+            move: tc.Move = tc.Deal.shuffled(rng)
+            if redeals and rng.random() < 0.35:
+                move = bad_deck(rng, rng.randrange(4))
+        elif state.phase in (tc.Phase.CHOOSE, tc.Phase.DOUBLE) and rng.random() < 0.15:
+            move = tc.Timeout()
+        elif redeals and any(isinstance(m, tc.Redeal) for m in moves) and rng.random() < 0.6:
+            move = next(m for m in moves if isinstance(m, tc.Redeal))
+        elif redeals and tc.Choose(state.owner or 0, "TRIX") in moves and rng.random() < 0.5:
+            move = tc.Choose(state.owner or 0, "TRIX")
+        else:
+            move = rng.choice(moves)
+        state = tc.apply(state, move)
+        states.append(state)
+    return states
 
 
 def current_deck(state: tc.MatchState) -> tuple[tc.Card, ...]:
@@ -460,3 +513,365 @@ def test_r_hid_1_to_json_of_a_view_is_json_and_holds_no_hidden_card(seed: int) -
             assert not hidden & named
             checked += 1
     assert checked
+
+
+# -- every ruleset (R-SET-1) -------------------------------------------------------
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=RULESET_IDS)
+def test_r_hid_1_swaps_are_invisible_in_every_phase_and_contract_of_every_ruleset(
+    ruleset: tc.Ruleset,
+) -> None:
+    """R-HID-1, R-HID-2, R-SET-1: in every playing phase and contract of a random match of
+    each preset and variant, swapping two unseen same-suit cards between two other seats
+    leaves the seat's and the spectator's views unchanged; the holders see the change."""
+    states = random_match_of(ruleset, 21)
+    rng = random.Random(21)
+    checked: dict[tuple[tc.Phase, tc.Contract | None], int] = {}
+    for state in states:
+        if state.phase in PLAYING:
+            checked[state.phase, state.contract] = 0
+    order = list(range(len(states)))
+    rng.shuffle(order)
+    for i in order:
+        state = states[i]
+        key = (state.phase, state.contract)
+        if state.phase not in PLAYING or checked[key] >= 3:
+            continue
+        for seat in range(4):
+            for a, b in hidden_swaps(state, seat, rng):
+                try:
+                    other = replay_with(states, i, swapped(current_deck(state), a, b))
+                except tc.IllegalMoveError:
+                    continue
+                assert tc.view(other, seat) == tc.view(state, seat), (key, seat, a, b)
+                assert tc.view(other, None) == tc.view(state, None)
+                holders = [h for h in range(4) if (state.hands[h] >> a | state.hands[h] >> b) & 1]
+                assert all(tc.view(other, h) != tc.view(state, h) for h in holders)
+                checked[key] += 1
+                break
+    assert all(checked.values()), checked
+    contracts = {contract for _, contract in checked if contract is not None}
+    assert contracts == set(ruleset.contracts)
+    assert any(phase is tc.Phase.DOUBLE for phase, _ in checked) == ruleset.doubling  # R-OPT-1
+
+
+@settings(max_examples=20)
+@given(
+    ruleset=st.sampled_from(RULESETS),
+    seed=st.integers(0, 10**6),
+    pick=st.randoms(use_true_random=False),
+)
+def test_r_hid_1_random_swaps_are_invisible_under_every_ruleset(
+    ruleset: tc.Ruleset, seed: int, pick: random.Random
+) -> None:
+    """R-HID-1, R-HID-2: the swap property at a random state of a random match of a
+    random preset or variant, for a random seat."""
+    states = random_match_of(ruleset, seed)
+    i = pick.choice([k for k, s in enumerate(states) if s.phase in PLAYING])
+    state = states[i]
+    seat = pick.choice([0, 1, 2, 3])
+    for a, b in hidden_swaps(state, seat, pick):
+        try:
+            other = replay_with(states, i, swapped(current_deck(state), a, b))
+        except tc.IllegalMoveError:
+            continue
+        assert tc.view(other, seat) == tc.view(state, seat)
+        assert tc.view(other, None) == tc.view(state, None)
+        return
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=RULESET_IDS)
+def test_r_hid_1_views_of_every_ruleset_name_it_and_match_the_engine(ruleset: tc.Ruleset) -> None:
+    """R-HID-1, R-SET-1, R-SET-2: every view carries the ruleset, the contract and the
+    Kingdom's remaining contracts; ``turn`` is the engine's turn seat (never a seat that
+    could only demand a redeal) and each seat sees exactly its own legal moves."""
+    for state in random_match_of(ruleset, 22)[::2]:
+        for seat in VIEWERS:
+            v = tc.view(state, seat)
+            assert v.ruleset == ruleset and v.contract == state.contract
+            assert v.remaining_contracts == state.remaining_contracts
+            assert v.kingdom == state.kingdom and v.deal_number == state.deal_number
+            assert v.turn == (
+                state.turn if state.phase in (tc.Phase.CHOOSE, *PLAYING[2:]) else None
+            )
+            if seat is not None:
+                assert v.legal_moves == tc.legal_moves(state, seat)
+                assert v.forced_move == tc.forced_move(state, seat)
+            else:
+                assert v.legal_moves == ()
+
+
+@pytest.mark.parametrize("ruleset", RULESETS[1:], ids=RULESET_IDS[1:])
+def test_r_hid_1_views_of_every_ruleset_name_no_hidden_card_and_round_trip(
+    ruleset: tc.Ruleset,
+) -> None:
+    """R-HID-1, R-HID-2: ``tc.to_json`` of a view of any ruleset writes the ruleset's name,
+    reads back to the same view, and names no card of another seat's hand beyond the
+    public facts (played cards, revealed doubles, 7♥, shown 2s)."""
+    codes = {str(c): c for c in tc.ALL_CARDS}
+    for state in random_match_of(ruleset, 23)[::11]:
+        for seat in VIEWERS:
+            v = tc.view(state, seat)
+            data = json.loads(json.dumps(tc.to_json(v)))
+            assert data["ruleset"] == ruleset.name
+            assert tc.from_json(tc.View, data) == v
+            bare = attrs.evolve(v, score=tc.score(tc.new_match()), cannot_hold=((), (), (), ()))
+            named = {codes[s] for s in json_strings(tc.to_json(bare)) if s in codes}
+            visible = set(v.hand) | set(v.table) | set(v.trick)
+            visible |= {c for t in v.tricks for c in t.cards}
+            visible |= {c for cards in v.known_holdings for c in cards}
+            visible |= {c for cards in v.shown_twos for c in cards}
+            assert named <= visible, (state.phase, seat, named - visible)
+
+
+# -- classic contracts (R-CL-2 … R-CL-7) ---------------------------------------------
+
+
+def classic_window_states(ruleset: tc.Ruleset, seeds: range) -> Iterator[tc.MatchState]:
+    for seed in seeds:
+        for state in random_match_of(ruleset, seed):
+            if state.phase is tc.Phase.DOUBLE:
+                yield state
+
+
+@pytest.mark.parametrize("ruleset", [tc.CLASSIC, tc.CLASSIC_PARTNERSHIP], ids=["c", "cp"])
+def test_r_hid_2_classic_windows_hide_who_was_asked_and_answered(ruleset: tc.Ruleset) -> None:
+    """R-HID-2, R-CL-7: the King of Hearts and Queens windows show no turn and nothing of
+    other seats; another seat's answer changes no view but its own."""
+    seen: set[tc.Contract] = set()
+    for state in classic_window_states(ruleset, range(2)):
+        assert state.window is not None and state.contract is not None
+        seen.add(state.contract)
+        for seat in VIEWERS:
+            v = tc.view(state, seat)
+            assert v.doubling_open and v.turn is None and v.doubled == ()
+            if seat is not None:
+                asked = state.window.asked[seat] if state.window.answers[seat] is None else 0
+                assert mask_of(v.doublable) == asked
+        for t in sorted(state.window.waiting()):
+            for move in tc.legal_moves(state, t):
+                other = tc.apply(state, move)
+                if other.phase is tc.Phase.DOUBLE:
+                    assert tc.view(other, None) == tc.view(state, None)
+                    assert all(tc.view(other, s) == tc.view(state, s) for s in range(4) if s != t)
+    assert seen == {tc.Contract.KING_OF_HEARTS, tc.Contract.QUEENS}
+
+
+def test_r_cl_7_doubling_off_never_opens_a_window() -> None:
+    """R-OPT-1, R-CL-7: without doubling no view ever shows an open window or a double."""
+    for state in random_match_of(tc.CLASSIC.evolve(doubling=False), 24):
+        v = tc.view(state, None)
+        assert not v.doubling_open and v.doubled == () and v.phase is not tc.Phase.DOUBLE
+
+
+def test_r_cl_2_a_heart_lead_shows_the_leader_holds_only_hearts() -> None:
+    """R-CL-2, R-HID-1: in King of Hearts a heart may only be led from a hand of hearts, so
+    the leader's ``voids`` gain every other suit — a true, public deduction."""
+    hearts = [str(tc.Card.of(rank, tc.Suit.HEARTS)) for rank in tc.Rank]
+    state = tc.apply(tc.new_match(tc.CLASSIC.evolve(doubling=False)), deal_of([hearts]))
+    state = tc.apply(state, tc.Choose(0, tc.Contract.KING_OF_HEARTS))
+    assert tc.view(state, None).voids[0] == frozenset()
+    state = tc.apply(state, tc.Play(0, "2H"))
+    for seat in VIEWERS:
+        assert tc.view(state, seat).voids[0] == frozenset(tc.Suit) - {tc.Suit.HEARTS}
+
+
+@pytest.mark.parametrize("seed", [25, 26])
+def test_r_cl_2_voids_in_king_of_hearts_are_true(seed: int) -> None:
+    """R-CL-2, R-CX-2, R-HID-1: every void a King of Hearts view shows is true."""
+    checked = 0
+    for state in random_match_of(tc.CLASSIC, seed):
+        if state.complex is not None and state.contract is tc.Contract.KING_OF_HEARTS:
+            v = tc.view(state, None)
+            for seat in range(4):
+                assert not {c.suit for c in state.hand(seat)} & v.voids[seat]
+            checked += 1
+    assert checked
+
+
+def test_r_opt_2_a_non_penalty_discard_shows_no_penalty_card_is_held() -> None:
+    """R-OPT-2, R-HID-1: with penalty cards first, a seat void in the led suit that discards
+    another card holds none of the contract's penalty cards: they are in ``cannot_hold``."""
+    ruleset = tc.CLASSIC.evolve(penalty_cards_first=True)
+    found = 0
+    for seed in (27, 28):
+        for state in random_match_of(ruleset, seed):
+            deal = state.complex
+            if deal is None or state.contract not in (tc.Contract.QUEENS, tc.Contract.DIAMONDS):
+                continue
+            v = tc.view(state, 3)
+            for seat in range(4):
+                assert not set(v.cannot_hold[seat]) & set(state.hand(seat))
+                found += bool(v.cannot_hold[seat])
+    assert found
+
+
+@pytest.mark.parametrize("contract", ["KING_OF_HEARTS", "QUEENS", "DIAMONDS"])
+def test_r_hid_1_a_deal_that_ends_early_keeps_the_cards_left_hidden(contract: str) -> None:
+    """R-HID-1, R-CL-2 … R-CL-4: when the penalty cards are all taken the deal ends with
+    cards still in hands; no view then (nor later) names any of them."""
+    rng = random.Random(29)
+    ended = 0
+    for _ in range(5):
+        state = tc.apply(tc.new_match(tc.CLASSIC), tc.Deal.shuffled(rng))
+        state = tc.apply(state, tc.Choose(state.owner or 0, contract))
+        while state.phase is not tc.Phase.DEAL:
+            before = state
+            state = tc.apply(state, rng.choice(tc.legal_moves(state)))
+        assert before.complex is not None
+        left = set(ALL_CARDS) - {c for t in before.complex.tricks for c in t.cards}
+        left -= set(before.complex.trick) | set(state.results[-1].seats[0].queens)
+        last = state.history.moves()[-4:]
+        left -= {m.card for m in last if isinstance(m, tc.Play)}
+        if not left:
+            continue  # all 13 tricks were played
+        ended += 1
+        for seat in VIEWERS:
+            v = tc.view(state, seat)
+            assert v.hand == () and v.hand_sizes == (0, 0, 0, 0) and v.redeals == ()
+            assert not cards_in(v) & left
+    assert ended
+
+
+# -- R-OPT-7: 2s shown in TRIX -----------------------------------------------------
+
+SHOW = tc.CLASSIC.evolve(show_twos=True)
+
+
+def trix_start(ruleset: tc.Ruleset, deal: tc.Deal) -> tc.MatchState:
+    """Deal ``deal`` in a new match of ``ruleset`` and let the owner choose TRIX."""
+    state = tc.apply(tc.new_match(ruleset), deal)
+    return tc.apply(state, tc.Choose(state.owner or 0, tc.Contract.TRIX))
+
+
+# Seat 0 owns (7H) and holds 2S; seat 1 holds 2H and 2D; seat 3 holds 2C; seat 2 none.
+TWOS_DEAL = deal_of([["7H", "2S"], ["2H", "2D"], ["3S"], ["2C"]])
+
+
+@pytest.mark.parametrize("ruleset", [SHOW, tc.CLASSIC_PARTNERSHIP], ids=["show", "cp"])
+def test_r_opt_7_twos_are_shown_once_every_seat_has_had_its_first_turn(
+    ruleset: tc.Ruleset,
+) -> None:
+    """R-OPT-7, R-HID-1: before the fourth TRIX move nothing about other seats' 2s is
+    visible (a swap moving a 2 between two other seats changes no view); from then on
+    every view shows each seat's 2s and lists them as known holdings."""
+    state = trix_start(ruleset, TWOS_DEAL)
+    dealt = ((TWOS[0],), (TWOS[1], TWOS[2]), (), (TWOS[3],))
+    low_card = next(c for c in state.hand(3) if 2 < c.rank < 6)  # not playable in round 1
+    for turn in range(6):
+        v = tc.view(state, 2)
+        spectator = tc.view(state, None)
+        if turn < 4:
+            assert v.shown_twos == spectator.shown_twos == ((), (), (), ())
+            assert not set(TWOS) & (cards_in(v) | cards_in(spectator))
+            # moving 2D from seat 1 to seat 3 (for a low card) changes nothing seat 2 sees
+            deck = swapped(current_deck(state), tc.parse_card("2D"), low_card)
+            moves = state.history.since_deal()[1:]
+            other = play(tc.new_match(ruleset), tc.Deal(deck), *moves)
+            assert tc.view(other, 2) == v and tc.view(other, None) == spectator
+        else:
+            assert v.shown_twos == spectator.shown_twos == dealt
+            for seat in range(4):
+                assert set(dealt[seat]) <= set(v.known_holdings[seat])
+        state = tc.apply(state, tc.legal_moves(state)[0])
+
+
+def test_r_opt_7_a_shown_two_leaves_known_holdings_once_laid() -> None:
+    """R-OPT-7: a shown 2 is a known holding until it is laid; then it is on the table
+    and still listed in ``shown_twos``."""
+    state = trix_start(SHOW, TWOS_DEAL)
+    laid_twos = 0
+    while state.phase is tc.Phase.TRIX:
+        state = tc.apply(state, tc.legal_moves(state)[0])
+        v = tc.view(state, None)
+        if v.phase is not tc.Phase.TRIX or len(v.laid) + len(v.passes) < 4:
+            continue
+        for seat in range(4):
+            for two in v.shown_twos[seat]:
+                assert (two in v.known_holdings[seat]) == (two not in v.table)
+                assert (two in v.table) == ((seat, two) in v.laid)
+        laid_twos += sum(1 for _, card in v.laid[-1:] if card in TWOS)
+    assert laid_twos  # the checks saw a shown 2 laid
+
+
+def test_r_opt_7_without_the_option_twos_are_never_shown() -> None:
+    """R-OPT-7: with ``show_twos`` off (classic, partnership) no view ever shows 2s."""
+    for ruleset in (tc.CLASSIC, tc.PARTNERSHIP):
+        state = tc.apply(tc.new_match(ruleset), TWOS_DEAL)
+        state = tc.apply(state, tc.Choose(0, tc.Contract.TRIX))
+        for _ in range(8):
+            state = tc.apply(state, tc.legal_moves(state)[0])
+            v = tc.view(state, 0)
+            assert v.shown_twos == ((), (), (), ())
+            assert not {TWOS[1], TWOS[2], TWOS[3]} & cards_in(v)
+
+
+# -- R-OPT-8: the bad-hand redeal ------------------------------------------------
+
+REDEAL = tc.CLASSIC.evolve(bad_hand_redeal=True)
+# Seat 0 owns (7H); seat 2 holds the four 2s: a bad hand.
+BAD_DEAL = deal_of([["7H"], [], ["2S", "2H", "2D", "2C"], []])
+# The same deal with 2C (seat 2) and 4C (seat 3) swapped: three 2s without 3C (seat 3 holds
+# it) is not a bad hand.
+NOT_BAD_DEAL = tc.Deal(swapped(BAD_DEAL.deck, tc.parse_card("2C"), tc.parse_card("4C")))
+
+
+def test_r_opt_8_only_the_bad_hand_sees_its_redeal() -> None:
+    """R-OPT-8, R-HID-1: in TRIX before the first move the bad hand's own legal moves hold
+    ``Redeal``; the turn is still the owner's and no other view names a redeal."""
+    state = trix_start(REDEAL, BAD_DEAL)
+    assert state.to_act == {0, 2}
+    assert tc.view(state, 2).legal_moves == (tc.Redeal(2),)
+    for seat in (None, 0, 1, 3):
+        v = tc.view(state, seat)
+        assert v.turn == 0 and v.redeals == ()
+        assert not any(isinstance(m, tc.Redeal) for m in v.legal_moves)
+    after = tc.apply(state, tc.legal_moves(state, 0)[0])  # the first move: too late
+    assert not any(isinstance(m, tc.Redeal) for m in tc.view(after, 2).legal_moves)
+
+
+@pytest.mark.parametrize("moves", [0, 1])
+def test_r_opt_8_other_seats_cannot_tell_that_a_redeal_is_possible(moves: int) -> None:
+    """R-OPT-8, R-HID-1: a world where seat 2 may demand a redeal and one where it may not
+    (a 2 swapped with seat 3) look the same to seats 0 and 1 and to the spectator."""
+    a, b = trix_start(REDEAL, BAD_DEAL), trix_start(REDEAL, NOT_BAD_DEAL)
+    assert tc.parse_card("3C") in a.hand(3) and tc.parse_card("4C") in b.hand(2)
+    for _ in range(moves):
+        a, b = tc.apply(a, tc.legal_moves(a, 0)[0]), tc.apply(b, tc.legal_moves(b, 0)[0])
+    if not moves:
+        assert 2 in a.to_act and 2 not in b.to_act
+    for seat in (None, 0, 1):
+        assert tc.view(a, seat) == tc.view(b, seat)
+    assert tc.view(a, 2) != tc.view(b, 2)
+
+
+def test_r_opt_8_a_demanded_redeal_is_public_until_the_deal_is_played() -> None:
+    """R-OPT-8: once demanded, every view lists the redeal in ``redeals``: between deals,
+    in the new deal of the same number (TRIX still to choose) and until it ends."""
+    state = tc.apply(trix_start(REDEAL, BAD_DEAL), tc.Redeal(2))
+    for seat in VIEWERS:
+        v = tc.view(state, seat)
+        assert v.phase is tc.Phase.DEAL and v.redeals == (2,) and v.deal_number == 1
+        assert v.owner == 0 and tc.Contract.TRIX in v.remaining_contracts
+    state = tc.apply(state, tc.Deal.shuffled(random.Random(30)))
+    assert state.owner == 0 and state.deal_number == 1
+    for seat in VIEWERS:
+        v = tc.view(state, seat)
+        assert v.redeals == (2,) and v.phase is tc.Phase.CHOOSE
+        assert tc.parse_card("7H") not in cards_in(attrs.evolve(v, hand=()))  # new deck
+    assert tc.Choose(0, tc.Contract.TRIX) in tc.view(state, 0).legal_moves
+    state = tc.apply(state, tc.Choose(0, tc.Contract.LTOOSH))
+    assert tc.view(state, 1).redeals == (2,)
+    while state.phase is not tc.Phase.DEAL:
+        state = tc.apply(state, tc.legal_moves(state)[0])
+    assert all(tc.view(state, s).redeals == () for s in VIEWERS)
+
+
+def test_r_opt_8_views_of_the_default_game_never_have_redeals() -> None:
+    """R-OPT-8, R-MATCH-2: without the option a bad hand has no Redeal and views none."""
+    for ruleset in (tc.CLASSIC, tc.PARTNERSHIP):
+        state = tc.apply(tc.new_match(ruleset), BAD_DEAL)
+        state = tc.apply(state, tc.Choose(0, tc.Contract.TRIX))
+        assert tc.view(state, 2).legal_moves != (tc.Redeal(2),)
+        assert tc.view(state, 2).redeals == ()

@@ -14,11 +14,63 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import trixcomplex as tc
-from builders import SPADES_DEAL, SUITS_DEAL, play, random_match
-from trixcomplex.cards import cards_of, mask_of
+from builders import SPADES_DEAL, SUITS_DEAL, deal_of, play, random_match
+from trixcomplex.cards import ALL_CARDS, cards_of, mask_of
 
 PLAYING = (tc.Phase.CHOOSE, tc.Phase.DOUBLE, tc.Phase.COMPLEX, tc.Phase.TRIX)
 VIEWERS: tuple[int | None, ...] = (None, 0, 1, 2, 3)
+
+RULESETS = (
+    tc.PARTNERSHIP,
+    tc.INDIVIDUAL_COMPLEX,
+    tc.CLASSIC,
+    tc.CLASSIC_PARTNERSHIP,
+    tc.CLASSIC.evolve(doubling=False),
+    tc.CLASSIC.evolve(bad_hand_redeal=True),
+    tc.CLASSIC.evolve(show_twos=True),
+    tc.CLASSIC.evolve(penalty_cards_first=True, fixed_order=True),
+)
+"""Every preset and a few variants (the same list as tests/test_views.py)."""
+RULESET_IDS = [r.name for r in RULESETS]
+TWOS = tuple(tc.Card.of(tc.Rank.TWO, suit) for suit in tc.Suit)
+
+
+def bad_deck(rng: random.Random, seat: int) -> tc.Deal:
+    """A shuffled deck giving ``seat`` the four 2s (a bad TRIX hand, R-OPT-8)."""
+    rest = [c for c in ALL_CARDS if c not in TWOS]
+    rng.shuffle(rest)
+    hands: list[list[tc.Card]] = [[], [], [], []]
+    hands[seat] = list(TWOS)
+    for s in range(4):
+        while len(hands[s]) < 13:
+            hands[s].append(rest.pop())
+    return tc.Deal([hands[i % 4][i // 4] for i in range(52)])
+
+
+def random_match_of(ruleset: tc.Ruleset, seed: int) -> list[tc.MatchState]:
+    """Every state of a random match of ``ruleset``; with ``bad_hand_redeal`` bad hands
+    are dealt and redeals demanded often (R-OPT-8).  As in tests/test_views.py."""
+    rng = random.Random(seed)
+    state = tc.new_match(ruleset)
+    states = [state]
+    redeals = ruleset.bad_hand_redeal
+    while state.phase is not tc.Phase.OVER:
+        moves = tc.legal_moves(state)
+        if state.phase is tc.Phase.DEAL:
+            move: tc.Move = tc.Deal.shuffled(rng)
+            if redeals and rng.random() < 0.35:
+                move = bad_deck(rng, rng.randrange(4))
+        elif state.phase in (tc.Phase.CHOOSE, tc.Phase.DOUBLE) and rng.random() < 0.15:
+            move = tc.Timeout()
+        elif redeals and any(isinstance(m, tc.Redeal) for m in moves) and rng.random() < 0.6:
+            move = next(m for m in moves if isinstance(m, tc.Redeal))
+        elif redeals and tc.Choose(state.owner or 0, "TRIX") in moves and rng.random() < 0.5:
+            move = tc.Choose(state.owner or 0, "TRIX")
+        else:
+            move = rng.choice(moves)
+        state = tc.apply(state, move)
+        states.append(state)
+    return states
 
 
 def check_world(state: tc.MatchState, seat: int | None, rng: random.Random) -> tc.MatchState:
@@ -26,6 +78,8 @@ def check_world(state: tc.MatchState, seat: int | None, rng: random.Random) -> t
     v = tc.view(state, seat)
     world = tc.sample_world(v, rng)
     assert tc.view(world, seat) == v
+    assert world.ruleset == state.ruleset and world.owner == state.owner
+    assert world.kingdom == state.kingdom and world.contract == state.contract
     if seat is not None:
         assert world.hands[seat] == state.hands[seat]
     assert world.scores == state.scores and world.results == state.results
@@ -35,6 +89,7 @@ def check_world(state: tc.MatchState, seat: int | None, rng: random.Random) -> t
         assert not {c.suit for c in hand} & v.voids[s]
         assert not set(hand) & set(v.cannot_hold[s])
         assert set(v.known_holdings[s]) <= set(hand)
+        assert set(v.shown_twos[s]) <= set(hand) | set(v.table)
     return world
 
 
@@ -186,3 +241,148 @@ def test_sample_world_without_constraints_spreads_cards_evenly() -> None:
     assert len(unseen) == 39
     for c in unseen:
         assert all(0.2 * runs < counts[c, s] < 0.47 * runs for s in (1, 2, 3)), c
+
+
+# -- every ruleset (R-SET-1) -------------------------------------------------------
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=RULESET_IDS)
+def test_r_hid_1_sample_world_reproduces_views_of_every_ruleset(ruleset: tc.Ruleset) -> None:
+    """R-HID-1, R-SET-1, R-SET-2: every fifth state of a random match of each preset and
+    variant and the first of each phase and contract (Kingdom owners rotating), every seat
+    and the spectator: the world plays the view's ruleset and shows exactly the view."""
+    rng = random.Random(40)
+    states = random_match_of(ruleset, 40)
+    firsts = {(s.phase, s.contract): s for s in reversed(states)}  # each one's first state
+    chosen = [*states[::5], *firsts.values()]
+    for state in chosen:
+        for seat in VIEWERS:
+            check_world(state, seat, rng)
+    absent = set() if ruleset.doubling else {tc.Phase.DOUBLE}  # R-OPT-1
+    absent |= {tc.Phase.CHOOSE} if ruleset.fixed_order else set()  # R-OPT-5
+    assert {s.phase for s in chosen} >= set(PLAYING) - absent
+    assert {s.contract for s in chosen} >= set(ruleset.contracts)
+
+
+@settings(max_examples=25)
+@given(
+    ruleset=st.sampled_from(RULESETS),
+    seed=st.integers(0, 10**6),
+    pick=st.randoms(use_true_random=False),
+)
+def test_r_hid_1_sample_world_is_consistent_for_random_views_of_every_ruleset(
+    ruleset: tc.Ruleset, seed: int, pick: random.Random
+) -> None:
+    """R-HID-1, R-HID-2: a random reachable view of a random match of a random preset or
+    variant, one world per phase."""
+    by_phase: dict[tc.Phase, list[tc.MatchState]] = {}
+    for state in random_match_of(ruleset, seed):
+        by_phase.setdefault(state.phase, []).append(state)
+    for states in by_phase.values():
+        check_world(pick.choice(states), pick.choice(VIEWERS), pick)
+
+
+def test_r_set_2_sampled_worlds_keep_the_classic_kingdom_structure() -> None:
+    """R-SET-2: in classic Trix a Kingdom is five deals; a world sampled in the first deal
+    of Kingdom 2 (deal 6), the one before and the one after has the right owner, Kingdom
+    and remaining contracts (deal 5 is the last of Kingdom 1: no choice is left)."""
+    states = random_match_of(tc.CLASSIC, 41)
+    for number in (5, 6, 7):
+        state = next(s for s in states if s.deal_number == number and s.phase in PLAYING)
+        world = check_world(state, 2, random.Random(number))
+        assert world.kingdom == (2 if number > 5 else 1)
+        assert world.remaining_contracts == state.remaining_contracts
+        assert world.deal_number == number
+    first = next(s for s in states if s.deal_number == 1)
+    sixth = next(s for s in states if s.deal_number == 6)
+    assert sixth.owner == ((first.owner or 0) + 1) % 4  # R-MATCH-4: to the right
+
+
+def test_r_cl_2_a_sampled_world_gives_a_heart_leader_only_hearts() -> None:
+    """R-CL-2, R-HID-1: after a heart lead in King of Hearts every world gives the leader
+    hearts only (any other card would have made the lead illegal)."""
+    hearts = [str(tc.Card.of(rank, tc.Suit.HEARTS)) for rank in tc.Rank]
+    state = tc.apply(tc.new_match(tc.CLASSIC), deal_of([hearts]))
+    state = play(state, tc.Choose(0, tc.Contract.KING_OF_HEARTS))
+    while state.phase is tc.Phase.DOUBLE:
+        state = tc.apply(state, tc.Timeout())
+    state = tc.apply(state, tc.Play(0, "2H"))
+    for k in range(5):
+        world = check_world(state, 1, random.Random(k))
+        assert all(c.suit is tc.Suit.HEARTS for c in world.hand(0))
+
+
+# -- R-OPT-7 and R-OPT-8 -----------------------------------------------------------
+
+SHOW = tc.CLASSIC.evolve(show_twos=True)
+REDEAL = tc.CLASSIC.evolve(bad_hand_redeal=True)
+# Seat 0 owns (7H) and holds 2S; seat 1 holds 2H and 2D; seat 3 holds 2C; seat 2 none.
+TWOS_DEAL = deal_of([["7H", "2S"], ["2H", "2D"], ["3S"], ["2C"]])
+# Seat 0 owns (7H); seat 2 holds the four 2s: a bad hand.
+BAD_DEAL = deal_of([["7H"], [], ["2S", "2H", "2D", "2C"], []])
+
+
+def test_r_opt_7_worlds_keep_shown_twos_and_spread_them_before() -> None:
+    """R-OPT-7: before every seat has had its turn the other seats' 2s may be anywhere in
+    the sampled worlds; once shown, every world puts each 2 with its holder."""
+    state = play(tc.new_match(SHOW), TWOS_DEAL, tc.Choose(0, tc.Contract.TRIX))
+    holders = set()
+    for k in range(20):
+        world = check_world(state, 2, random.Random(k))
+        holders.add(next(s for s in range(4) if tc.parse_card("2D") in world.hand(s)))
+    assert len(holders) > 1
+    for _ in range(4):
+        state = tc.apply(state, tc.legal_moves(state)[0])
+    for k in range(10):
+        world = check_world(state, 2, random.Random(k))
+        for seat, two in ((0, "2S"), (1, "2H"), (1, "2D"), (3, "2C")):
+            assert tc.parse_card(two) in world.hand(seat)
+
+
+def test_r_opt_8_worlds_reproduce_a_redeal_between_and_after() -> None:
+    """R-OPT-8: a view after a redeal (between deals, choosing again, in TRIX again) gives
+    worlds whose history holds the redeal of the same deal number with the same owner;
+    in deal 1 the new deck's 7♥ is not pinned to the owner any more."""
+    state = play(tc.new_match(REDEAL), BAD_DEAL, tc.Choose(0, tc.Contract.TRIX))
+    check_world(state, 2, random.Random(0))  # the bad hand sees its Redeal; the world too
+    state = tc.apply(state, tc.Redeal(2))
+    for seat in VIEWERS:
+        world = check_world(state, seat, random.Random(1))
+        assert world.history.last == tc.Redeal(2) and world.phase is tc.Phase.DEAL
+    state = tc.apply(state, tc.Deal.shuffled(random.Random(2)))
+    sevens = set()
+    for k in range(12):
+        world = check_world(state, 3, random.Random(k))
+        assert tc.Redeal(2) in world.history.moves()
+        sevens.add(next(s for s in range(4) if tc.parse_card("7H") in world.hand(s)))
+    assert len(sevens - {3}) > 1
+    state = tc.apply(state, tc.Choose(0, tc.Contract.TRIX))
+    for seat in VIEWERS:
+        check_world(state, seat, random.Random(3))
+
+
+def test_r_opt_8_worlds_of_a_later_deal_replay_its_redeals() -> None:
+    """R-OPT-8, R-SET-2: redeals in later deals and Kingdoms (random matches with bad
+    hands dealt often) are reproduced by every world."""
+    found = 0
+    for seed in (42, 43):
+        for state in random_match_of(REDEAL, seed):
+            v = tc.view(state, None)
+            if v.redeals and v.deal_number > 1:
+                world = check_world(state, 1, random.Random(seed))
+                redeals = [m for m in world.history.moves() if isinstance(m, tc.Redeal)]
+                assert tuple(m.seat for m in redeals) == v.redeals
+                found += 1
+    assert found
+
+
+def test_r_opt_8_two_redeals_of_one_deal_are_both_public_and_replayed() -> None:
+    """R-OPT-8: a deal number redealt twice shows both redeals, in order, to every seat,
+    and every world replays both before its own deal."""
+    state = play(tc.new_match(REDEAL), BAD_DEAL, tc.Choose(0, tc.Contract.TRIX), tc.Redeal(2))
+    state = play(state, BAD_DEAL, tc.Choose(0, tc.Contract.TRIX), tc.Redeal(2))
+    state = tc.apply(state, tc.Deal.shuffled(random.Random(44)))
+    for seat in VIEWERS:
+        assert tc.view(state, seat).redeals == (2, 2)
+        world = check_world(state, seat, random.Random(45))
+        assert [m for m in world.history.moves() if isinstance(m, tc.Redeal)] == [tc.Redeal(2)] * 2

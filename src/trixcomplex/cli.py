@@ -8,6 +8,11 @@
   [--records DIR]``: a tournament, with a progress bar and a summary table.
 - ``trixcomplex replay FILE [--json]``: check and score a game record.
 
+``demo``, ``play`` and ``simulate`` take ``--ruleset NAME``: a preset
+(``partnership``, the default, ``individual-complex``, ``classic``,
+``classic-partnership``) or a preset with options, as records name them
+(``classic+doubling=False,fixed_order=True``).
+
 ``rich`` (the ``cli`` extra) draws the progress bar and the tables when it is
 installed; without it everything is plain text.
 """
@@ -25,16 +30,17 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .bots import BOT_NAMES, Bot, bot_named
-from .bots.base import ask
+from .bots.base import ask, offer_redeal
 from .cards import Card, CardParseError, Suit, parse_card
 from .complex import trick_taker
-from .match import apply, legal_moves, new_match
-from .moves import Choose, Contract, Deal, Double, Pass, Play, PlayerMove
+from .match import apply, legal_moves, new_match, score
+from .moves import Choose, Contract, Deal, Double, Move, Pass, Play, PlayerMove, Redeal
 from .records import run_replay
+from .rulesets import PARTNERSHIP, RULESETS, Ruleset
 from .scoresheet import format_scoresheet
-from .scoring import DealResult, team_totals, trick_points
+from .scoring import DealResult, MatchResult, trick_points
 from .simulate import Tournament, play_match, simulate
-from .state import MatchState, Phase
+from .state import MatchState, Phase, redeal_seat
 from .views import View, view
 
 __all__ = ["main"]
@@ -73,6 +79,13 @@ def _seat(text: str) -> int:
     return int(text)
 
 
+def _ruleset(text: str) -> Ruleset:
+    try:
+        return Ruleset.from_name(text.strip())
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _seat_rngs(seed: int) -> list[random.Random]:
     return [random.Random(f"trixcomplex:{seed}:seat:{s}") for s in range(4)]
 
@@ -81,30 +94,67 @@ def _cards(cards: Sequence[Card] | frozenset[Card]) -> str:
     return " ".join(c.symbol for c in sorted(cards)) or "nothing"
 
 
-def _took(deal: DealResult) -> list[str]:
-    """Who took what in a finished deal, one line per seat."""
+def _took(deal: DealResult, ruleset: Ruleset = PARTNERSHIP) -> list[str]:
+    """Who took what in a finished deal, one line per seat: only what the
+    contract charges (R-CX-5; R-CL-2 … R-CL-5: K♥, Queens, diamonds, tricks)."""
     lines = []
     if deal.contract is Contract.TRIX:
         order = ", ".join(f"seat {s}" for s in deal.finishing_order)
         return [f"  finishing order: {order}"]
+    rules = ruleset.trick_rules(deal.contract)
     for s, b in enumerate(deal.seats):
-        parts = [f"{b.tricks} trick{'s' if b.tricks != 1 else ''}"]
-        if b.diamonds:
+        parts = []
+        if rules.trick:
+            parts.append(f"{b.tricks} trick{'s' if b.tricks != 1 else ''}")
+        if b.diamonds and rules.diamond:
             parts.append(f"{b.diamonds} ♦")
-        if b.queens:
+        if b.queens and rules.queen:
             parts.append(" ".join(q.symbol for q in b.queens))
-        if b.king_of_hearts:
+        if b.king_of_hearts and rules.king_of_hearts:
             parts.append("K♥")
-        lines.append(f"  seat {s} took {', '.join(parts)}: {deal.points[s]:+d}")
+        took = ", ".join(parts) or "nothing that counts"
+        lines.append(f"  seat {s} took {took}: {deal.points[s]:+d}")
     return lines
 
 
 def _winner_line(state: MatchState) -> str:
-    teams = team_totals(state.scores)
-    if teams[0] == teams[1]:
+    """Who won, the ruleset's way: Team Totals or individual totals, highest or
+    lowest (R-MATCH-8, R-IND-1, R-OPT-6)."""
+    result = score(state)
+    scores, winners, teams = state.scores, result.winners, result.teams
+    lowest = " (the lowest total wins)" if state.ruleset.reversed_scores else ""
+    if result.result is MatchResult.DRAW:
         return f"The match is a draw, {teams[0]} to {teams[1]}."
-    win = 0 if teams[0] > teams[1] else 1
-    return f"Team {win} (seats {win} and {win + 2}) wins, {teams[win]} to {teams[1 - win]}."
+    if state.ruleset.partnership:
+        win = winners[0]
+        return (
+            f"Team {win} (seats {win} and {win + 2}) wins, "
+            f"{teams[win]} to {teams[1 - win]}{lowest}."
+        )
+    if len(winners) > 1:
+        seats = " and ".join(str(s) for s in winners)
+        return f"Seats {seats} share the win with {scores[winners[0]]}{lowest}."
+    others = ", ".join(f"seat {s} {scores[s]}" for s in range(4) if s != winners[0])
+    return f"Seat {winners[0]} wins with {scores[winners[0]]} ({others}){lowest}."
+
+
+def _deal_notes(state: MatchState) -> dict[int, list[str]]:
+    """What happened before each deal's play, by deal number: redeals, who chose."""
+    notes: dict[int, list[str]] = {}
+    number = 0
+    last: Move | None = None
+    for move in state.history.moves():
+        if isinstance(move, Deal) and not isinstance(last, Redeal):
+            number += 1
+        elif isinstance(move, Redeal):
+            notes.setdefault(number, []).append(
+                f"  TRIX was chosen and seat {move.seat} demanded a redeal (R-OPT-8): "
+                "the deal was dealt again"
+            )
+        elif isinstance(move, Choose):
+            notes.setdefault(number, []).append(f"chosen by seat {move.seat}")
+        last = move
+    return notes
 
 
 # -- demo -----------------------------------------------------------------------
@@ -116,21 +166,31 @@ def _demo(args: argparse.Namespace) -> int:
         return 2
     names = args.bots if len(args.bots) == 4 else [args.bots[0]] * 4
     bots = [bot_named(n) for n in names]
-    state = play_match(bots, random.Random(args.seed), _seat_rngs(args.seed))
+    ruleset: Ruleset = args.ruleset
+    state = play_match(bots, random.Random(args.seed), _seat_rngs(args.seed), ruleset=ruleset)
     print(f"trixcomplex demo, seed {args.seed}: " + ", ".join(
         f"seat {s} {type(b).__name__}" for s, b in enumerate(bots)
-    ))  # fmt: skip
-    chosen = [m for m in state.history.moves() if isinstance(m, Choose)]
+    ) + ("" if ruleset is PARTNERSHIP else f"; ruleset {ruleset.name}"))  # fmt: skip
+    notes = _deal_notes(state)
+    per = ruleset.deals_per_kingdom
     for deal in state.results:
         print()
-        how = "chosen by the owner" if deal.number % 2 else "the other contract"
-        if deal.number % 2 and len(chosen) > deal.number // 2:
-            how = f"chosen by seat {chosen[deal.number // 2].seat}"
+        lines = notes.get(deal.number, [])
+        chosen = [n for n in lines if n.startswith("chosen")]
+        if chosen:
+            how = chosen[-1]
+        elif ruleset.fixed_order:
+            how = "in the fixed order"
+        else:
+            how = "the other contract" if per == 2 else "the last contract"
         print(
             f"Deal {deal.number}, Kingdom {deal.kingdom}, owner seat {deal.owner}: "
             f"{deal.contract.value} ({how})"
         )
-        if deal.contract is Contract.COMPLEX:
+        for line in lines:
+            if not line.startswith("chosen"):
+                print(line)
+        if deal.contract.is_trick_contract and ruleset.trick_rules(deal.contract).doublable:
             if deal.doubled:
                 for d in deal.doubled:
                     print(
@@ -139,7 +199,7 @@ def _demo(args: argparse.Namespace) -> int:
                     )
             else:
                 print("  no doubles")
-        for line in _took(deal):
+        for line in _took(deal, ruleset):
             print(line)
     print()
     print(format_scoresheet(state))
@@ -166,6 +226,8 @@ def _move_text(move: PlayerMove) -> str:
         return "pass"
     if isinstance(move, Choose):
         return move.contract.value
+    if isinstance(move, Redeal):
+        return "redeal"
     assert isinstance(move, Double)
     return "double " + _cards(move.cards) if move.cards else "double nothing"
 
@@ -205,6 +267,9 @@ def _show_table(v: View, out: TextIO) -> None:
     print(f"Your hand (seat {v.seat}): {_hand_text(v.hand)}", file=out)
 
 
+_CONTRACT_NAMES = {c.value.lower(): c for c in Contract}  # "king of hearts", "ltoosh", …
+
+
 def _parse_answer(text: str, legal: Sequence[PlayerMove]) -> PlayerMove | str:
     """The move named by ``text``, or an error message for the player."""
     answer = text.strip()
@@ -217,10 +282,16 @@ def _parse_answer(text: str, legal: Sequence[PlayerMove]) -> PlayerMove | str:
     if low == "pass":
         passes = [m for m in legal if isinstance(m, Pass)]
         return passes[0] if passes else "you cannot pass: you hold a legal card (R-TX-3)"
-    if low in ("complex", "trix"):
+    if low == "redeal":
+        redeals = [m for m in legal if isinstance(m, Redeal)]
+        return redeals[0] if redeals else "you cannot demand a redeal now (R-OPT-8)"
+    named = low.replace(" ", "_").replace("-", "_")
+    if named in _CONTRACT_NAMES:
         for m in legal:
-            if isinstance(m, Choose) and m.contract.value.lower() == low:
+            if isinstance(m, Choose) and m.contract is _CONTRACT_NAMES[named]:
                 return m
+        if any(isinstance(m, Choose) for m in legal):
+            return f"{_CONTRACT_NAMES[named].value} is not one of the contracts left to choose"
         return "you do not choose the contract now"
     if any(isinstance(m, Double) for m in legal):
         words = low.removeprefix("double").split()
@@ -274,16 +345,40 @@ def _narrate(before: MatchState, move: PlayerMove, after: MatchState, me: int, o
         if before.phase is Phase.COMPLEX and deal is not None and len(deal.trick) == 3:
             cards = (*deal.trick, move.card)
             taker = trick_taker(deal.leader, cards)
-            cost = trick_points(cards, deal.leader, taker, deal.doubled)
-            paid = ", ".join(f"seat {s} {p:+d}" for s, p in enumerate(cost) if p)
+            rules = before.ruleset.trick_rules(before.contract)  # type: ignore[arg-type]
+            cost = trick_points(cards, deal.leader, taker, deal.doubled, rules)
+            paid = ", ".join(f"seat {s} {p:+d}" for s, p in enumerate(cost) if p) or "no points"
             who_takes = "you take" if taker == me else f"seat {taker} takes"
             print(f"  -> {who_takes} the trick ({paid})", file=out)
+            if after.phase in (Phase.DEAL, Phase.OVER) and len(deal.tricks) < 12:
+                print("  -> every penalty card is taken: the deal ends early", file=out)
     elif isinstance(move, Pass):
         print(f"{who} pass{'' if who == 'you' else 'es'}.", file=out)
+    elif isinstance(move, Redeal):
+        print(f"{who} demanded a redeal (R-OPT-8): the deal is dealt again.", file=out)
     if before.phase is Phase.DOUBLE and after.phase is Phase.COMPLEX:
         doubled = after.complex.doubled if after.complex is not None else ()
         shown = ", ".join(f"{c.symbol} by seat {d}" for c, d in doubled) or "nothing"
         print(f"The doubling window closes. Doubled: {shown}.", file=out)
+
+
+def _ask_redeal(v: View, inp: TextIO, out: TextIO) -> bool:
+    """Ask the person holding a bad TRIX hand whether to demand a redeal (R-OPT-8)."""
+    _show_table(v, out)
+    print("You hold a bad hand (four 2s, or three 2s and the other 3): you may demand "
+          "a redeal before the first card.", file=out)  # fmt: skip
+    while True:
+        print("Redeal? (yes/no)> ", end="", file=out, flush=True)
+        line = inp.readline()
+        if not line:
+            raise _EndOfInput
+        answer = line.strip().lower()
+        if answer in ("y", "yes", "redeal"):
+            return True
+        if answer in ("n", "no"):
+            return False
+        if answer:
+            print("  answer yes or no; try again.", file=out)
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -297,32 +392,44 @@ def _play(args: argparse.Namespace) -> int:
     bots: list[Bot | None] = [None if s == me else next(others) for s in range(4)]
     deals = random.Random(args.seed)
     rngs = _seat_rngs(args.seed)
-    print(
-        f"trixcomplex play, seed {args.seed}: you are seat {me}, "
-        f"your partner is seat {(me + 2) % 4}.",
-        file=out,
+    ruleset: Ruleset = args.ruleset
+    partners = (
+        f"your partner is seat {(me + 2) % 4}"
+        if ruleset.partnership
+        else "every seat plays for itself"
     )
+    game = "" if ruleset is PARTNERSHIP else f" ({ruleset.name}, {ruleset.deals_per_match} deals)"
+    print(f"trixcomplex play, seed {args.seed}: you are seat {me}, {partners}{game}.", file=out)
     print("Type a move number, a card code (e.g. QS, 10H) or 'pass'.", file=out)
-    state = new_match()
+    state = new_match(ruleset)
     try:
         while state.phase is not Phase.OVER:
             if state.phase is Phase.DEAL:
                 state = apply(state, Deal.shuffled(deals))
                 continue
             seat = state.turn if state.turn is not None else min(state.to_act)
-            bot = bots[seat]
-            if bot is None:
+            move: PlayerMove | None = None
+            bad = redeal_seat(state)
+            if bad is not None and bad != seat:  # R-OPT-8: a redeal out of turn
+                other = bots[bad]
+                if other is None:
+                    move = Redeal(me) if _ask_redeal(view(state, me), inp, out) else None
+                elif offer_redeal(other, state, bad, rngs[bad]):
+                    move = Redeal(bad)
+            player = bots[seat]
+            if move is None and player is None:
                 legal = legal_moves(state, seat)
                 if len(legal) == 1 and state.phase in (Phase.COMPLEX, Phase.TRIX):
                     move = legal[0]
                     print(f"(only one legal move: {_move_text(move)}, played for you)", file=out)
                 else:
                     move = _ask_person(view(state, seat), legal, inp, out)
-            else:
-                move = ask(bot, state, seat, rngs[seat])
+            elif move is None:
+                assert player is not None
+                move = ask(player, state, seat, rngs[seat])
             before, state = state, apply(state, move)
             _narrate(before, move, state, me, out)  # others' doubles stay secret (R-HID-2)
-            if state.phase in (Phase.DEAL, Phase.OVER):
+            if state.phase in (Phase.DEAL, Phase.OVER) and not isinstance(move, Redeal):
                 print("\n" + format_scoresheet(state), file=out)
     except _EndOfInput:
         print("\nInput ended before the match was over; leaving the match.", file=out)
@@ -356,6 +463,7 @@ def _summary_rows(t: Tournament) -> list[tuple[str, str]]:
         return f"{rate:6.1%}  (95% CI {ci[0]:.1%} .. {ci[1]:.1%})"
 
     rows = [
+        ("ruleset", t.ruleset.name),
         ("matches", f"{s.matches} (seed {t.seed}, seats swapped every other match)"),
         (f"A wins ({a})", pct(s.win_rate, s.win_ci)),
         ("draws", pct(s.draw_rate, s.draw_ci)),
@@ -367,6 +475,10 @@ def _summary_rows(t: Tournament) -> list[tuple[str, str]]:
     ]
     for contract, pa, pb in s.points_per_deal:
         rows.append((f"{contract} points per deal", f"A {pa:+.1f}, B {pb:+.1f}"))
+    if not t.ruleset.partnership:
+        rows.append(("a side wins", "when a seat of its own has the best total (shared: draw)"))
+    if t.ruleset.reversed_scores:
+        rows.append(("reversed scores", "the lowest total wins; the margin is counted that way"))
     return rows
 
 
@@ -385,7 +497,7 @@ def _simulate(args: argparse.Namespace) -> int:
             with rich.progress.Progress(console=console, transient=True) as bar:
                 task = bar.add_task("matches", total=args.matches)
                 result = simulate(
-                    bots, args.matches, seed=args.seed, executor=executor,
+                    bots, args.matches, seed=args.seed, ruleset=args.ruleset, executor=executor,
                     progress=lambda done, total: bar.update(task, completed=done),
                 )  # fmt: skip
         else:
@@ -398,8 +510,8 @@ def _simulate(args: argparse.Namespace) -> int:
                 elif done == total or done % step == 0:
                     print(f"{done}/{total} matches", file=sys.stderr, flush=True)
 
-            result = simulate(bots, args.matches, seed=args.seed, executor=executor,
-                              progress=counter)  # fmt: skip
+            result = simulate(bots, args.matches, seed=args.seed, ruleset=args.ruleset,
+                              executor=executor, progress=counter)  # fmt: skip
             if tty:
                 print(file=sys.stderr)
     finally:
@@ -442,11 +554,16 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="trixcomplex", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     bots_help = f"bot names, comma-separated ({', '.join(BOT_NAMES)}, mc:N)"
+    ruleset_help = (
+        f"the game: {', '.join(RULESETS)} (default partnership), "
+        "or a preset with options, e.g. classic+doubling=False"
+    )
 
     demo = sub.add_parser("demo", help="play one complete seeded match between bots")
     demo.add_argument("--seed", type=int, default=7, help="the random seed (default 7)")
     demo.add_argument("--bots", type=_bot_list, default=["rule"],
                       help=bots_help + ": 1 for all seats or 4 (default rule)")  # fmt: skip
+    demo.add_argument("--ruleset", type=_ruleset, default=PARTNERSHIP, help=ruleset_help)
     demo.set_defaults(func=_demo)
 
     play = sub.add_parser("play", help="play a match in the terminal against three bots")
@@ -454,6 +571,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--bots", type=_bot_list, default=["rule"],
                       help=bots_help + ": 1 for all three or 3 (default rule)")  # fmt: skip
     play.add_argument("--seed", type=int, default=None, help="the random seed (default: random)")
+    play.add_argument("--ruleset", type=_ruleset, default=PARTNERSHIP, help=ruleset_help)
     play.set_defaults(func=_play)
 
     sim = sub.add_parser("simulate", help="play many seeded matches between two sides of bots")
@@ -464,6 +582,7 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=0, help="the random seed (default 0)")
     sim.add_argument("--records", metavar="DIR", default=None,
                      help="write every match's game record to DIR as JSON")  # fmt: skip
+    sim.add_argument("--ruleset", type=_ruleset, default=PARTNERSHIP, help=ruleset_help)
     sim.set_defaults(func=_simulate)
 
     rep = sub.add_parser("replay", help="check a game record and print its scoresheet")

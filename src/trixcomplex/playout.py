@@ -2,11 +2,16 @@
 
 :func:`playout` is the engine-level tool for search (Monte Carlo rollouts,
 simulations): it plays random legal moves, or the moves of a cheap
-``policy``, from any state to the end of the current deal or of the match.
-The card play of COMPLEX and TRIX runs on plain mutable locals (four hand
-ints, the trick as a list, the TRIX table as an int) instead of building an
-immutable :class:`~trixcomplex.MatchState` per move; the final state is built
-once, at each deal end, with the engine's own scoring.
+``policy``, from any state to the end of the current deal or of the match,
+under any :class:`~trixcomplex.Ruleset`.  The card play of every trick
+contract (COMPLEX, and King of Hearts, Queens, Diamonds and Ltoosh with the
+ruleset's :class:`~trixcomplex.TrickRules`) and of TRIX runs on plain mutable
+locals (four hand ints, the trick as a list, the TRIX table as an int)
+instead of building an immutable :class:`~trixcomplex.MatchState` per move;
+the final state is built once, at each deal end, with the engine's own
+scoring.  A TRIX deal in which a bad hand may still demand a
+:class:`~trixcomplex.Redeal` (R-OPT-8) is stepped through the engine move by
+move instead.
 
 The result is *exactly* the state that stepping would give: with no policy,
 each player move is ``rng.choice(legal_moves(state))`` and each shuffle is
@@ -51,13 +56,21 @@ from collections.abc import Callable
 from typing import Literal, TypeVar
 
 from .cards import ALL_CARDS, Card
-from .complex import TRICKS_PER_DEAL, ComplexDeal, _trick, complex_result, trick_taker
+from .complex import (
+    TRICKS_PER_DEAL,
+    ComplexDeal,
+    _trick,
+    complex_result,
+    contract_legal_cards,
+    trick_taker,
+)
 from .complex import legal_cards as complex_legal_cards
 from .doubling import DoublingWindow
 from .match import _PASSES, _end_deal, _next_holder, _plays, _trix_result, apply, legal_moves
 from .moves import Contract, Deal, Move, PlayerMove
+from .rulesets import Ruleset
 from .scoring import DealResult, trick_points
-from .state import MatchState, Phase
+from .state import MatchState, Phase, redeal_seat
 from .trix import playable as trix_playable
 
 __all__ = ["PlayoutState", "Policy", "playout"]
@@ -69,7 +82,8 @@ class PlayoutState:
     The names mean what they mean on :class:`~trixcomplex.MatchState`:
     ``phase``, ``deal_number``, ``owner``, ``contract``, ``hands`` (four card
     sets, every hand), ``turn`` (``None`` in the doubling window),
-    ``window`` (only in DOUBLE), ``scores`` and ``results`` (finished deals).
+    ``window`` (only in DOUBLE), ``scores`` and ``results`` (finished deals)
+    and ``ruleset`` (the game played).
     The deal in progress is given flat: in COMPLEX ``leader``, ``trick``
     (the cards of the trick in progress, in play order), ``tricks`` (how many
     tricks are finished), ``doubled`` and ``points``; in TRIX ``table`` and
@@ -90,6 +104,7 @@ class PlayoutState:
         "phase",
         "points",
         "results",
+        "ruleset",
         "scores",
         "table",
         "trick",
@@ -114,6 +129,7 @@ class PlayoutState:
     finishing_order: tuple[int, ...]
     scores: tuple[int, int, int, int]
     results: tuple[DealResult, ...]
+    ruleset: Ruleset
 
     def __init__(self, state: MatchState) -> None:
         self.phase = state.phase
@@ -125,6 +141,7 @@ class PlayoutState:
         self.window = state.window
         self.scores = state.scores
         self.results = state.results
+        self.ruleset = state.ruleset
         deal = state.complex
         self.leader = deal.leader if deal is not None else None
         self.trick = deal.trick if deal is not None else ()
@@ -160,9 +177,11 @@ def playout(
 
     With ``until="deal"`` the playout stops when the deal in progress ends
     (from a state waiting for a deal, it deals one and plays it); with
-    ``until="match"`` it plays every remaining deal.  A finished match is
-    returned as it is.  Without a ``policy`` each player move is
-    ``rng.choice(legal_moves(state))``; shuffles are always
+    ``until="match"`` it plays every remaining deal.  A redeal (R-OPT-8)
+    ends the deal too: ``until="deal"`` then returns the state waiting for
+    the new shuffle.  A finished match is returned as it is.  Without a
+    ``policy`` each player move is ``rng.choice(legal_moves(state))``;
+    shuffles are always
     ``Deal.shuffled(rng)`` and timeouts never happen.  The result equals
     (``==``, history included) the state reached by stepping the same random
     choices through :func:`~trixcomplex.legal_moves` and
@@ -173,11 +192,14 @@ def playout(
     deal_ended = False
     while True:
         phase = state.phase
-        if phase is Phase.COMPLEX:
+        if phase is Phase.COMPLEX:  # any trick contract, under any ruleset
             state = _complex(state, rng, policy)
             deal_ended = True
         elif phase is Phase.TRIX:
-            state = _trix(state, rng, policy)
+            if redeal_seat(state) is None:  # no Redeal among the moves, now or later
+                state = _trix(state, rng, policy)
+            else:  # a bad hand may demand a redeal (R-OPT-8)
+                state = _stepped(state, rng, policy)
             deal_ended = True
         elif phase is Phase.DEAL:
             if deal_ended and until == "deal":
@@ -192,6 +214,20 @@ def playout(
             else:
                 move = _chosen(policy, PlayoutState(state), moves, rng)
             state = apply(state, move)
+
+
+def _stepped(state: MatchState, rng: random.Random, policy: Policy | None) -> MatchState:
+    """Play the deal of ``state`` move by move through the engine until it ends
+    (scored, or cancelled by a :class:`~trixcomplex.Redeal`): the general path
+    for every ruleset, drawing from ``rng`` exactly as the fast loops do."""
+    while state.phase is Phase.COMPLEX or state.phase is Phase.TRIX:
+        moves = legal_moves(state)
+        if policy is None:
+            move = rng.choice(moves)
+        else:
+            move = _chosen(policy, PlayoutState(state), moves, rng)
+        state = apply(state, move)
+    return state
 
 
 _new = object.__new__
@@ -226,9 +262,20 @@ def _chosen(
 
 
 def _complex(state: MatchState, rng: random.Random, policy: Policy | None) -> MatchState:
-    """Play the COMPLEX deal of ``state`` to its end; the state after its last trick."""
+    """Play the trick contract of ``state`` to its end; the state after its last trick.
+
+    COMPLEX as RULES.md has it (the rules' ``standard`` flag) uses
+    ``complex.legal_cards``; any other trick contract or house rule
+    ``complex.contract_legal_cards`` with its :class:`~trixcomplex.TrickRules`
+    and stops, as the engine does, once its penalty cards are all taken
+    (R-CL-2 … R-CL-4).
+    """
     deal = state.complex
+    contract = state.contract
     assert deal is not None and state.turn is not None and state.owner is not None
+    assert contract is not None
+    rules = state.ruleset.trick_rules(contract)
+    ends = rules.ends_when_taken  # 0: all 13 tricks are played
     hands = list(state.hands)
     turn = state.turn
     leader = deal.leader
@@ -237,11 +284,15 @@ def _complex(state: MatchState, rng: random.Random, policy: Policy | None) -> Ma
     doubled = deal.doubled
     points = list(deal.points)
     played: list[Move] = []
-    append, choice, plays, legal_cards = played.append, rng.choice, _plays, complex_legal_cards
+    append, choice, plays = played.append, rng.choice, _plays
+    standard = rules.standard
     seen = PlayoutState(state) if policy is not None else None
     while True:
         hand = hands[turn]
-        moves = plays(turn, legal_cards(hand, trick))
+        if standard:
+            moves = plays(turn, complex_legal_cards(hand, trick))
+        else:
+            moves = plays(turn, contract_legal_cards(hand, trick, rules))
         if seen is None:
             move = choice(moves)
         else:
@@ -261,16 +312,21 @@ def _complex(state: MatchState, rng: random.Random, policy: Policy | None) -> Ma
             continue
         cards = (trick[0], trick[1], trick[2], trick[3])
         taker = trick_taker(leader, cards)
-        p = trick_points(cards, leader, taker, doubled)
+        p = trick_points(cards, leader, taker, doubled, rules)
         points = [points[0] + p[0], points[1] + p[1], points[2] + p[2], points[3] + p[3]]
         tricks.append(_trick(leader, cards, taker))
         leader = turn = taker
         trick = []
-        if len(tricks) == TRICKS_PER_DEAL:
+        if len(tricks) == TRICKS_PER_DEAL or (
+            ends and not ends & (hands[0] | hands[1] | hands[2] | hands[3])
+        ):
             break
     total = (points[0], points[1], points[2], points[3])
     final = ComplexDeal(leader, (), tuple(tricks), doubled, total)
-    result = complex_result(state.deal_number, state.owner, final)
+    result = complex_result(
+        state.deal_number, state.owner, final,
+        contract=contract, kingdom=state.kingdom, rules=rules,
+    )  # fmt: skip
     return _end_deal(state, result, state.history.extend(played))
 
 
@@ -312,5 +368,5 @@ def _trix(state: MatchState, rng: random.Random, policy: Policy | None) -> Match
             passes = _PASSES[turn]
             append(choice(passes) if seen is None else _chosen(policy, seen, passes, rng))
         turn = next_holder(hands, turn)
-    result = _trix_result(state.deal_number, state.owner, tuple(order))
+    result = _trix_result(state.deal_number, state.owner, tuple(order), state.ruleset)
     return _end_deal(state, result, state.history.extend(played))

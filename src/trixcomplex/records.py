@@ -1,10 +1,11 @@
 """Game records: the whole history of a match as JSON, and its replay.
 
-A :class:`Record` is the list of every move of a match, the shuffles
-included (RECORD.md, ``trixcomplex-record`` version 1).  Replaying it
-through the engine rebuilds the match exactly; the first illegal or
-malformed step is rejected with a :class:`RecordError` naming its 0-based
-index, the move and the rule it breaks.
+A :class:`Record` is the name of the match's ruleset and the list of every
+move of the match, the shuffles included (RECORD.md, ``trixcomplex-record``
+version 1).  Replaying it through the engine, under the ruleset it names
+(R-SET-1), rebuilds the match exactly; the first illegal or malformed step
+is rejected with a :class:`RecordError` naming its 0-based index, the move
+and the rule it breaks.
 
 >>> import random
 >>> import trixcomplex as tc
@@ -45,7 +46,7 @@ from cattrs.errors import (
 
 from .cards import Card, parse_card
 from .errors import IllegalMoveError
-from .match import apply, new_match
+from .match import apply, new_match, score
 from .moves import (
     Choose,
     Deal,
@@ -59,14 +60,13 @@ from .moves import (
     move_from_json,
     move_to_json,
 )
+from .rulesets import Ruleset
 from .scoresheet import format_scoresheet
-from .scoring import match_result, team_totals
 from .state import MatchState, Phase
 
 __all__ = [
     "FORMAT",
     "MAX_DEPTH",
-    "RULESETS",
     "VERSION",
     "Record",
     "RecordError",
@@ -78,6 +78,7 @@ __all__ = [
     "replay_json",
     "replay_raw_moves",
     "replay_report",
+    "ruleset_of",
     "run_replay",
 ]
 
@@ -85,8 +86,6 @@ FORMAT = "trixcomplex-record"
 """The ``format`` value of a record file."""
 VERSION = 1
 """The only record ``version`` this reader knows."""
-RULESETS = frozenset({"partnership"})
-"""The rulesets this engine can replay."""
 MAX_DEPTH = 32
 """Deepest nesting of lists and objects accepted in a record or state (a move needs 2)."""
 
@@ -306,11 +305,38 @@ def _read_envelope(obj: object) -> _Envelope:
         envelope = converter.structure(obj, _Envelope)
     except Exception as exc:  # cattrs groups several errors; keep the first line
         raise RecordError("malformed record: " + describe_error(exc)) from None
-    if envelope.ruleset not in RULESETS:
-        raise RecordError(
-            f"unknown ruleset {brief(envelope.ruleset, 40)}; this engine plays 'partnership'"
-        )
+    ruleset_of(envelope.ruleset)  # an unknown ruleset is an envelope fault
     return envelope
+
+
+def ruleset_of(name: object) -> Ruleset:
+    """The :class:`~trixcomplex.Ruleset` a record names (R-SET-1).
+
+    A preset (``"classic"``) or a preset with options as
+    :meth:`~trixcomplex.Ruleset.evolve` names them
+    (``"classic+doubling=False"``); anything else raises a one-line
+    :class:`RecordError` naming it.
+
+    >>> ruleset_of("classic+doubling=False").doubling
+    False
+    >>> try:
+    ...     ruleset_of("classic+doubling=maybe")
+    ... except RecordError as exc:
+    ...     print(exc.reason.partition(":")[0])
+    unknown ruleset "classic+doubling=maybe"
+    """
+    if type(name) is not str:
+        raise RecordError(f"a ruleset name is a string, not {brief(name, 40)}")
+    if len(name) > _MAX_RULESET_NAME:
+        raise RecordError(f"unknown ruleset {brief(name, 40)}: a name of {len(name)} characters")
+    try:
+        return Ruleset.from_name(name)
+    except ValueError as exc:
+        raise RecordError(f"unknown ruleset {brief(name, 60)}: {_one_line(str(exc))}") from None
+
+
+_MAX_RULESET_NAME = 1000
+"""Longest ruleset name read (every option set is far shorter)."""
 
 
 def describe_error(exc: BaseException) -> str:
@@ -374,6 +400,14 @@ def _to_moves(moves: Iterable[Move]) -> tuple[Move, ...]:
     return out
 
 
+def _to_ruleset_name(value: object) -> str:
+    if isinstance(value, Ruleset):
+        return value.name
+    if type(value) is not str:
+        raise TypeError(f"a ruleset is a Ruleset or its name, not {brief(value, 40)}")
+    return value
+
+
 @frozen
 class Record:
     """A game record: the ruleset and every move of a match, in order (RECORD.md).
@@ -388,13 +422,15 @@ class Record:
     ('partnership', [{'move': 'timeout'}])
     """
 
-    ruleset: str = "partnership"
+    ruleset: str = field(default="partnership", converter=_to_ruleset_name)
+    """The name of the game played (R-SET-1): ``"partnership"``, ``"classic"``,
+    ``"classic+doubling=False"``, … (a :class:`~trixcomplex.Ruleset` is taken by name)."""
     moves: tuple[Move, ...] = field(default=(), converter=_to_moves)
 
     @classmethod
     def of(cls, state: MatchState) -> Record:
-        """The record of ``state``: its whole move history."""
-        return cls(moves=state.history.moves())
+        """The record of ``state``: its ruleset's name and its whole move history."""
+        return cls(state.ruleset.name, state.history.moves())
 
     def append(self, move: Move) -> Record:
         """This record with ``move`` added at the end (a host records a live match)."""
@@ -440,9 +476,7 @@ def replay(record: Record) -> MatchState:
     0 R-MATCH-2
     move 0 {"move": "pass", "seat": 1}: not allowed now: the match is waiting for a deal (R-MATCH-2)
     """
-    if record.ruleset not in RULESETS:
-        raise RecordError(f"unknown ruleset {brief(record.ruleset, 40)}")
-    state = new_match()
+    state = new_match(ruleset_of(record.ruleset))
     for index, move in enumerate(record.moves):
         state = _apply_at(state, index, move, move)
     return state
@@ -455,12 +489,16 @@ def replay_json(obj: object) -> MatchState:
     record broken at move 3 fails at move 3 without reading the rest.
     Raises :class:`RecordError` for the first malformed or illegal step.
     """
-    return replay_raw_moves(_read_envelope(obj).moves)
+    envelope = _read_envelope(obj)
+    return replay_raw_moves(envelope.moves, ruleset_of(envelope.ruleset))
 
 
-def replay_raw_moves(moves: Iterable[object]) -> MatchState:
-    """Read and apply raw JSON moves one at a time, stopping at the first bad one."""
-    state = new_match()
+def replay_raw_moves(moves: Iterable[object], ruleset: Ruleset | None = None) -> MatchState:
+    """Read and apply raw JSON moves one at a time, stopping at the first bad one.
+
+    The match is one of ``ruleset`` (the default game when ``None``).
+    """
+    state = new_match() if ruleset is None else new_match(ruleset)
     for index, raw in enumerate(moves):
         state = _apply_at(state, index, _read_move(index, raw), raw)
     return state
@@ -469,21 +507,27 @@ def replay_raw_moves(moves: Iterable[object]) -> MatchState:
 def replay_report(state: MatchState) -> dict[str, Any]:
     """The JSON object ``trixcomplex replay --json`` prints (RECORD.md).
 
+    The keys are RECORD.md's, for every ruleset: ``complete``, ``deals``
+    (each finished deal's contract, owner and four scores), ``seats``,
+    ``teams`` (seats 0+2 and 1+3, listed in individual games too) and
+    ``result``: ``"team0"``, ``"team1"`` or ``"draw"`` in a partnership
+    ruleset, ``"seat0"`` … ``"seat3"`` or ``"shared"`` in an individual one
+    (:class:`~trixcomplex.MatchResult`), ``None`` while unfinished.
+
     >>> import trixcomplex as tc
     >>> replay_report(tc.new_match())
     {'complete': False, 'deals': [], 'seats': [0, 0, 0, 0], 'teams': [0, 0], 'result': None}
     """
-    teams = team_totals(state.scores)
-    over = state.phase is Phase.OVER
+    summary = score(state)
     return {
-        "complete": over,
+        "complete": state.phase is Phase.OVER,
         "deals": [
             {"contract": d.contract.value, "owner": d.owner, "scores": list(d.points)}
             for d in state.results
         ],
-        "seats": list(state.scores),
-        "teams": list(teams),
-        "result": match_result(teams).value if over else None,
+        "seats": list(summary.seats),
+        "teams": list(summary.teams),
+        "result": None if summary.result is None else summary.result.value,
     }
 
 

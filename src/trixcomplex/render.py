@@ -47,7 +47,9 @@ from attrs import field, frozen
 
 from .cards import ALL_CARDS, Card, Suit, cards_of, parse_card
 from .complex import trick_taker
-from .moves import Choose, Pass, Play, PlayerMove
+from .moves import Choose, Pass, Play, PlayerMove, Redeal
+from .rulesets import Ruleset
+from .scoresheet import contract_name
 from .scoring import MatchResult
 from .state import Phase
 from .trix import playable
@@ -478,16 +480,27 @@ def _who(view: View) -> str:
     return "the spectator's view" if view.seat is None else f"seat {view.seat}'s view"
 
 
+def _ruleset(view: View) -> Ruleset:
+    """The game the view is of (R-SET-1)."""
+    return view.ruleset
+
+
+def _deals_per_match(view: View) -> int:
+    """The match length of the view's ruleset (8 in the partnership game)."""
+    return _ruleset(view).deals_per_match
+
+
 def _headline(view: View) -> str:
     if view.deal_number == 0:
         return "A new match, waiting for the first deal"
     if view.phase is Phase.OVER:
         return f"The match is over: {view.deal_number} deals played"
+    deals = _deals_per_match(view)
     if view.phase is Phase.DEAL:
-        return f"Between deals: {view.deal_number} of 8 played"
-    contract = view.contract.value if view.contract is not None else "contract to choose"
+        return f"Between deals: {view.deal_number} of {deals} played"
+    contract = contract_name(view.contract) if view.contract is not None else "contract to choose"
     return (
-        f"Deal {view.deal_number} of 8 · Kingdom {view.kingdom} · {contract} · "
+        f"Deal {view.deal_number} of {deals} · Kingdom {view.kingdom} · {contract} · "
         f"owner seat {view.owner}"
     )
 
@@ -501,7 +514,12 @@ def _status(view: View) -> str:
             return "Match over: team 0 (seats 0, 2) wins"
         if result is MatchResult.TEAM1:
             return "Match over: team 1 (seats 1, 3) wins"
-        return "Match over: a draw"
+        if result is MatchResult.DRAW:
+            return "Match over: a draw"
+        seats = view.score.winners
+        if len(seats) == 1:  # R-IND-1, R-CL-1: an individual game
+            return f"Match over: seat {seats[0]} wins"
+        return "Match over: seats " + ", ".join(str(s) for s in seats) + " share the win"
     if phase is Phase.DEAL:
         return f"waiting for deal {view.deal_number + 1}"
     if phase is Phase.CHOOSE:
@@ -517,7 +535,9 @@ def _move_text(move: PlayerMove) -> str:
     if isinstance(move, Pass):
         return "pass"
     if isinstance(move, Choose):
-        return move.contract.value
+        return contract_name(move.contract)
+    if isinstance(move, Redeal):
+        return "redeal"
     return str(move)
 
 
@@ -527,6 +547,8 @@ def _seat_notes(view: View, seat: int) -> str:
         notes.append(f"{view.points[seat]:+d} this deal")
     if seat in view.finishing_order:
         notes.append(_PLACES[view.finishing_order.index(seat)])
+    if view.shown_twos[seat]:  # R-OPT-7: public once shown
+        notes.append("2s shown " + " ".join(c.symbol for c in view.shown_twos[seat]))
     return ", ".join(notes)
 
 
@@ -553,6 +575,8 @@ def table_text(view: View) -> str:
     lines = [_headline(view), f"{_who(view)} · {_status(view)}"]
     if view.deal_number and view.phase not in (Phase.DEAL, Phase.OVER):
         lines.append(" · ".join(f"seat {s}: {_seat_notes(view, s)}" for s in range(4)))
+    for seat in view.redeals:  # R-OPT-8: a redeal is public once demanded
+        lines.append(f"Redealt: seat {seat} showed a bad hand")
     if view.doubled:
         lines.append(
             "Doubled: " + ", ".join(f"{card.symbol} by seat {seat}" for card, seat in view.doubled)
@@ -583,12 +607,14 @@ def table_text(view: View) -> str:
         lines.append("Your hand:")
         lines.extend("  " + line for line in hand_text(view.hand).splitlines())
     if view.legal_moves and view.phase in (Phase.COMPLEX, Phase.TRIX, Phase.CHOOSE):
-        lines.append("Legal: " + " ".join(_move_text(m) for m in view.legal_moves))
+        gap = ", " if view.phase is Phase.CHOOSE else " "  # "King of Hearts, Queens, ..."
+        lines.append("Legal: " + gap.join(_move_text(m) for m in view.legal_moves))
     seats = view.score.seats
     if view.score.deals:
         lines.append("Scores: " + " · ".join(f"seat {s}: {seats[s]}" for s in range(4)))
     teams = view.score.teams
-    lines.append(f"Team Totals: {teams[0]} : {teams[1]}")
+    if _ruleset(view).partnership:  # individual games have no teams (R-IND-1, R-CL-1)
+        lines.append(f"Team Totals: {teams[0]} : {teams[1]}")
     return "\n".join(lines)
 
 
@@ -622,7 +648,8 @@ def _scores_body(view: View, cx: float, y: float) -> list[str]:
     """The seat scores and Team Totals between deals and at the end (R-MATCH-7, R-MATCH-8)."""
     seats, teams = view.score.seats, view.score.teams
     lines = [f"seat {s}: {seats[s]}" for s in range(4)]
-    lines += [f"team 0 (seats 0, 2): {teams[0]}", f"team 1 (seats 1, 3): {teams[1]}"]
+    if _ruleset(view).partnership:  # individual games have no teams (R-IND-1, R-CL-1)
+        lines += [f"team 0 (seats 0, 2): {teams[0]}", f"team 1 (seats 1, 3): {teams[1]}"]
     body = [
         _text(cx, y + 18 * i + (8 if i >= 4 else 0), line, size=13, text_anchor="middle",
               font_weight="bold" if i >= 4 else "normal")
@@ -651,11 +678,13 @@ def table_svg(view: View) -> str:
         _text(16, 24, _headline(view), size=14, font_weight="bold"),
         _text(16, 42, f"{_who(view)} · {_status(view)}", size=12, fill="#d8e8dc"),
     ]
-    teams = view.score.teams
-    body.append(
-        _text(_TABLE_W - 16, 24, f"Team Totals {teams[0]} : {teams[1]}", size=12,
-              text_anchor="end")
-    )  # fmt: skip
+    teams, seats = view.score.teams, view.score.seats
+    totals = (
+        f"Team Totals {teams[0]} : {teams[1]}"
+        if _ruleset(view).partnership
+        else "Seats " + " : ".join(str(s) for s in seats)
+    )
+    body.append(_text(_TABLE_W - 16, 24, totals, size=12, text_anchor="end"))
     in_deal = view.deal_number > 0 and view.phase not in (Phase.DEAL, Phase.OVER)
     spots = {  # seat offset from the viewer -> top-left corner of its hidden stack
         1: (_TABLE_W - CARD_W - 40, _TABLE_H / 2 - CARD_H / 2 - 20),

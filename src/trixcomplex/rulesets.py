@@ -161,12 +161,14 @@ class Ruleset:
         """
         if not isinstance(name, str):
             raise ValueError(f"a ruleset name is a string, not {type(name).__name__}")
-        base, _, options = name.partition("+")
+        base, plus, options = name.partition("+")
         if base not in RULESETS:
             known = ", ".join(RULESETS)
             raise ValueError(f"unknown ruleset {base[:40]!r} (known: {known})")
-        if not options:
+        if not plus:
             return RULESETS[base]
+        if not options:
+            raise ValueError(f"no ruleset options after '+' in {name[:80]!r}")
         changes: dict[str, bool] = {}
         for item in options.split(","):
             key, eq, value = item.partition("=")
@@ -175,16 +177,40 @@ class Ruleset:
             changes[key] = value == "True"
         ruleset = RULESETS[base].evolve(**changes)
         if ruleset.name != name:
-            raise ValueError(f"ruleset options must be sorted and unique: {name[:80]!r}")
+            raise ValueError(
+                f"not a canonical ruleset name: {name[:80]!r} (options sorted, each once, "
+                f"each differing from the preset; here {ruleset.name[:80]!r})"
+            )
         return ruleset
 
     def evolve(self, **changes: Any) -> Ruleset:
-        """This ruleset with some fields changed; the name records the changes
-        unless a ``name`` is given."""
-        if "name" not in changes:
+        """This ruleset with some fields changed.
+
+        Unless a ``name`` is given, the name is canonical: the preset it
+        derives from and, sorted, every option that differs from that preset,
+        so that :meth:`from_name` reads it back (records name rulesets so).
+
+        >>> CLASSIC.evolve(doubling=False).evolve(fixed_order=True).name
+        'classic+doubling=False,fixed_order=True'
+        >>> CLASSIC.evolve(doubling=False).evolve(doubling=True).name
+        'classic'
+        """
+        if "name" in changes:
+            return attrs.evolve(self, **changes)
+        changed = attrs.evolve(self, **changes)
+        base_name = self.name.partition("+")[0]
+        base = RULESETS.get(base_name)
+        if base is None or changed.contracts != base.contracts:
+            # Not expressible as a preset with options: a descriptive name only.
             extra = ",".join(f"{k}={v}" for k, v in sorted(changes.items()))
-            changes["name"] = f"{self.name}+{extra}"
-        return attrs.evolve(self, **changes)
+            return attrs.evolve(changed, name=f"{self.name}+{extra}")
+        diffs = sorted(
+            f"{k}={getattr(changed, k)}"
+            for k in _OPTIONS
+            if getattr(changed, k) != getattr(base, k)
+        )
+        name = base_name + ("+" + ",".join(diffs) if diffs else "")
+        return attrs.evolve(changed, name=name)
 
     def _derive(self, contract: Contract) -> TrickRules:
         sign = -1 if self.reversed_scores else 1

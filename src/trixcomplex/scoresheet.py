@@ -1,12 +1,14 @@
 """A plain-text scoresheet of a match, deal by deal.
 
 :func:`format_scoresheet` is what the command line prints for ``demo``,
-``play`` and ``replay``: one block per finished deal (number, Kingdom,
-owner, contract and the four seats' points), the doubled cards of a
-COMPLEX deal with their doubler, taker, case and who paid what
-(R-DBL-4), the TRIX finishing order (R-TX-4), the cumulative seat scores
-and Team Totals after the deal (R-MATCH-7), then the result (R-MATCH-8)
-or "in progress". No colour codes: it goes to files and logs as well.
+``play`` and ``replay``, for every ruleset: the ruleset's name, then one
+block per finished deal (number, Kingdom, owner, contract and the four
+seats' points), the doubled cards with their doubler, taker, case and who
+paid what (R-DBL-4, R-CL-7), a trick contract that ended early (R-CL-2 …
+R-CL-4), the TRIX finishing order (R-TX-4), redeals (R-OPT-8), the
+cumulative seat scores and, in partnership games, the Team Totals after
+the deal (R-MATCH-7), then the result (R-MATCH-8, R-IND-1) or "in
+progress". No colour codes: it goes to files and logs as well.
 
 >>> import random
 >>> import trixcomplex as tc
@@ -18,9 +20,10 @@ or "in progress". No colour codes: it goes to files and logs as well.
 ...     else:
 ...         state = tc.apply(state, rng.choice(tc.legal_moves(state)))
 >>> sheet = format_scoresheet(state).splitlines()
->>> for line in sheet[:5] + sheet[-1:]:
+>>> for line in sheet[:6] + sheet[-1:]:
 ...     print(line)
 Scoresheet                                seat 0  seat 1  seat 2  seat 3
+Ruleset: partnership (8 deals, Team Totals decide)
 Deal 1  Kingdom 1  owner seat 2  COMPLEX     -30    -275    -190      -5
   doubled KH by seat 1, taken by seat 1 (led by seat 3): case 2, seat 1 -150, seat 3 +75
   after deal 1                               -30    -275    -190      -5
@@ -30,29 +33,62 @@ Result: team0 wins, 365 to -365
 
 from __future__ import annotations
 
-from .scoring import DealResult, MatchResult, team_totals
+from .moves import Contract, Deal, Redeal
+from .rulesets import Ruleset
+from .scoring import DealResult, MatchResult, team_totals, winners
 from .state import MatchState, Phase
 
-__all__ = ["format_scoresheet"]
+__all__ = ["contract_name", "format_scoresheet"]
+
+_CONTRACT_NAMES = {
+    Contract.KING_OF_HEARTS: "King of Hearts",
+    Contract.QUEENS: "Queens",
+    Contract.DIAMONDS: "Diamonds",
+    Contract.LTOOSH: "Ltoosh",
+}
+_TRICKS_PER_DEAL = 13
+
+
+def contract_name(contract: Contract) -> str:
+    """The contract as people name it: ``COMPLEX``, ``TRIX``, ``King of Hearts``,
+    ``Queens``, ``Diamonds``, ``Ltoosh`` (the scoresheet and the pictures use it).
+
+    >>> contract_name(Contract.KING_OF_HEARTS), contract_name(Contract.TRIX)
+    ('King of Hearts', 'TRIX')
+    """
+    return _CONTRACT_NAMES.get(contract, contract.value)
+
 
 _LABEL = 40
-"""Width of the label column; the four seat columns follow, 8 wide each."""
+"""Least width of the label column (the partnership game's); the four seat columns
+follow, 8 wide each."""
 
 
-def _row(label: str, values: tuple[int, ...] | list[int]) -> str:
-    return f"{label:<{_LABEL}}" + "".join(f"{v:>8}" for v in values)
+def _label_width(ruleset: Ruleset) -> int:
+    """The label column's width: room for the longest deal line of ``ruleset``."""
+    longest = max(len(contract_name(c)) for c in ruleset.contracts)
+    return max(_LABEL, len(_deal_head(ruleset.deals_per_match, 4, 3, "")) + longest)
+
+
+def _deal_head(number: int, kingdom: int, owner: int, contract: str) -> str:
+    return f"Deal {number}  Kingdom {kingdom}  owner seat {owner}  {contract}"
+
+
+def _row(label: str, values: tuple[int, ...] | list[int], width: int) -> str:
+    return f"{label:<{width}}" + "".join(f"{v:>8}" for v in values)
 
 
 def _signed(points: int) -> str:
     return f"{points:+d}"
 
 
-def _deal_lines(deal: DealResult) -> list[str]:
-    head = (
-        f"Deal {deal.number}  Kingdom {deal.kingdom}  owner seat {deal.owner}  "
-        f"{deal.contract.value}"
-    )
-    lines = [_row(head, deal.points)]
+def _deal_lines(deal: DealResult, width: int) -> list[str]:
+    head = _deal_head(deal.number, deal.kingdom, deal.owner, contract_name(deal.contract))
+    lines = [_row(head, deal.points, width)]
+    if deal.contract.is_trick_contract:
+        played = sum(seat.tricks for seat in deal.seats)
+        if played < _TRICKS_PER_DEAL:  # R-CL-2 … R-CL-4: the penalty cards were all taken
+            lines.append(f"  ended early after {played} of {_TRICKS_PER_DEAL} tricks")
     for d in deal.doubled:
         paid = ", ".join(f"seat {s} {_signed(p)}" for s, p in enumerate(d.points) if p)
         lines.append(
@@ -65,54 +101,110 @@ def _deal_lines(deal: DealResult) -> list[str]:
     return lines
 
 
+def _redeals(state: MatchState) -> dict[int, list[int]]:
+    """The seats that demanded a redeal (R-OPT-8), by deal number."""
+    out: dict[int, list[int]] = {}
+    number = 0
+    redealt = False
+    for move in state.history.moves():
+        if type(move) is Deal:
+            number += 0 if redealt else 1
+            redealt = False
+        elif type(move) is Redeal:
+            out.setdefault(number, []).append(move.seat)
+            redealt = True
+    return out
+
+
+def _redeal_lines(number: int, seats: list[int]) -> list[str]:
+    return [f"Deal {number} redealt: seat {seat} showed a bad hand (R-OPT-8)" for seat in seats]
+
+
+def _seats_text(seats: tuple[int, ...]) -> str:
+    if len(seats) == 1:
+        return f"seat {seats[0]}"
+    return "seats " + ", ".join(str(s) for s in seats[:-1]) + f" and {seats[-1]}"
+
+
+def _ruleset_line(ruleset: Ruleset) -> str:
+    who = "Team Totals decide" if ruleset.partnership else "individual totals decide"
+    lowest = ", lowest wins" if ruleset.reversed_scores else ""
+    return f"Ruleset: {ruleset.name} ({ruleset.deals_per_match} deals, {who}{lowest})"
+
+
 def _result_line(state: MatchState) -> str:
-    teams = team_totals(state.scores)
+    ruleset = state.ruleset
     if state.phase is not Phase.OVER:
         if state.phase is Phase.DEAL:
-            where = f"{len(state.results)} of 8 deals played"
+            where = f"{len(state.results)} of {ruleset.deals_per_match} deals played"
         else:
-            what = state.contract.value if state.contract is not None else "contract not chosen"
+            what = (
+                contract_name(state.contract)
+                if state.contract is not None
+                else "contract not chosen"
+            )
             where = f"deal {state.deal_number} (Kingdom {state.kingdom}, {what}) being played"
         return f"Result: in progress, {where}"
-    # Equal Team Totals are a draw for all four seats (R-MATCH-8).
-    if teams[0] == teams[1]:
-        return f"Result: draw, {teams[0]} to {teams[1]}"
-    winner = MatchResult.TEAM0 if teams[0] > teams[1] else MatchResult.TEAM1
-    return f"Result: {winner} wins, {teams[0]} to {teams[1]}"
+    result, seats = winners(
+        state.scores, partnership=ruleset.partnership, lowest_wins=ruleset.reversed_scores
+    )
+    if ruleset.partnership:
+        teams = team_totals(state.scores)
+        # Equal Team Totals are a draw for all four seats (R-MATCH-8).
+        if result is MatchResult.DRAW:
+            return f"Result: draw, {teams[0]} to {teams[1]}"
+        return f"Result: {result} wins, {teams[0]} to {teams[1]}"
+    best = state.scores[seats[0]]
+    if len(seats) == 1:  # R-IND-1, R-CL-1: the best individual total wins
+        return f"Result: seat {seats[0]} wins with {best}"
+    return f"Result: {_seats_text(seats)} share the win with {best}"  # ties are shared
 
 
 def format_scoresheet(state: MatchState) -> str:
     """The scoresheet of ``state`` as plain text (no trailing newline).
 
-    Every finished deal is listed with its points, doubled cards or
-    finishing order, then the running seat scores and Team Totals (team 0
-    = seats 0+2, team 1 = seats 1+3).  While a deal is being played, one
-    line shows its COMPLEX points so far or the seats already out of TRIX.
-    The last line is the result, or ``Result: in progress, ...`` for an
-    unfinished match.
+    The first lines are the seat columns and the ruleset (its name, deals,
+    and whether Team Totals or individual totals decide).  Every finished
+    deal is listed with its contract, points, doubled cards, finishing
+    order, or the number of tricks if it ended early, then the running seat
+    scores and (in partnership rulesets) the Team Totals (team 0 = seats
+    0+2, team 1 = seats 1+3).  A redeal (R-OPT-8) is noted before the deal
+    it replaced.  While a deal is being played, one line shows its trick
+    points so far or the seats already out of TRIX.  The last line is the
+    result (``team0 wins``, ``draw``, ``seat 2 wins``, ``seats 1 and 3 share
+    the win``), or ``Result: in progress, ...`` for an unfinished match.
 
     >>> import trixcomplex as tc
     >>> print(format_scoresheet(tc.new_match()))
     Scoresheet                                seat 0  seat 1  seat 2  seat 3
+    Ruleset: partnership (8 deals, Team Totals decide)
     Result: in progress, 0 of 8 deals played
     """
-    lines = [_row("Scoresheet", []) + "".join(f"{'seat ' + str(s):>8}" for s in range(4))]
+    ruleset = state.ruleset
+    width = _label_width(ruleset)
+    lines = [_row("Scoresheet", [], width) + "".join(f"{'seat ' + str(s):>8}" for s in range(4))]
+    lines.append(_ruleset_line(ruleset))
+    redeals = _redeals(state)
     running = [0, 0, 0, 0]
     for deal in state.results:
-        lines.extend(_deal_lines(deal))
+        lines.extend(_redeal_lines(deal.number, redeals.pop(deal.number, [])))
+        lines.extend(_deal_lines(deal, width))
         running = [running[s] + deal.points[s] for s in range(4)]
-        teams = team_totals(running)
-        lines.append(_row(f"  after deal {deal.number}", running))
-        lines.append(f"  Team Totals: team 0 {teams[0]}, team 1 {teams[1]}")
-    lines.extend(_current_lines(state))
+        lines.append(_row(f"  after deal {deal.number}", running, width))
+        if ruleset.partnership:
+            teams = team_totals(running)
+            lines.append(f"  Team Totals: team 0 {teams[0]}, team 1 {teams[1]}")
+    for number in sorted(redeals):  # the deal being played (or waiting for its new shuffle)
+        lines.extend(_redeal_lines(number, redeals[number]))
+    lines.extend(_current_lines(state, width))
     lines.append(_result_line(state))
     return "\n".join(lines)
 
 
-def _current_lines(state: MatchState) -> list[str]:
-    """The deal being played: COMPLEX points charged so far, TRIX seats already out."""
+def _current_lines(state: MatchState, width: int) -> list[str]:
+    """The deal being played: trick points charged so far, TRIX seats already out."""
     if state.complex is not None:
-        return [_row(f"  deal {state.deal_number} so far", state.complex.points)]
+        return [_row(f"  deal {state.deal_number} so far", state.complex.points, width)]
     if state.trix is not None and state.trix.finishing_order:
         out = ", ".join(f"seat {s}" for s in state.trix.finishing_order)
         return [f"  deal {state.deal_number} so far: out {out}"]

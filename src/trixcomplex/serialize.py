@@ -50,20 +50,21 @@ from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, overrid
 
 from .cards import Card, Suit, cards_of
 from .doubling import DoublingWindow
-from .moves import Choose, Deal, Double, Pass, Play, Timeout
+from .moves import Choose, Deal, Double, Pass, Play, Redeal, Timeout
 from .records import (
     MAX_DEPTH,
-    RULESETS,
     Record,
     RecordError,
     brief,
     describe_error,
     json_depth,
     replay_raw_moves,
+    ruleset_of,
 )
 from .records import (
     converter as record_converter,
 )
+from .rulesets import Ruleset
 from .state import History, MatchState
 from .trix import TrixDeal
 
@@ -89,7 +90,7 @@ _ENGINE_CARD_SETS = {
     (DoublingWindow, "answers"),
     (TrixDeal, "table"),
 }
-_MOVE_CLASSES = (Deal, Choose, Double, Play, Pass, Timeout)
+_MOVE_CLASSES = (Deal, Choose, Double, Play, Pass, Redeal, Timeout)
 _STATE_KEYS = ("format", "version", "ruleset", "moves", "state")
 
 
@@ -270,12 +271,29 @@ def _card_set_hook(tp: object) -> Callable[[object, object], object]:
 
 
 def _is_record_class(tp: object) -> bool:
-    """An attrs class other than a move (moves keep their RECORD.md form)."""
-    return attrs.has(tp) and tp not in _MOVE_CLASSES  # type: ignore[arg-type]
+    """An attrs class other than a move (moves keep their RECORD.md form) or a
+    ruleset (written as its name)."""
+    return attrs.has(tp) and tp not in _MOVE_CLASSES and not _is_ruleset(tp)  # type: ignore[arg-type]
+
+
+def _is_ruleset(tp: object) -> bool:
+    return isinstance(tp, type) and issubclass(tp, Ruleset)
+
+
+def _unstructure_ruleset(value: Ruleset) -> str:
+    return value.name
+
+
+def _structure_ruleset(value: object, _tp: object) -> Ruleset:
+    """A ruleset from its name (R-SET-1); ``RecordError`` for a bad one."""
+    return ruleset_of(value)
 
 
 def _make_converter() -> cattrs.Converter:
     conv = record_converter.copy()
+    # A Ruleset is written as its name wherever it appears (a state, a view, ...).
+    conv.register_unstructure_hook_func(_is_ruleset, _unstructure_ruleset)
+    conv.register_structure_hook_func(_is_ruleset, _structure_ruleset)
     conv.register_unstructure_hook_func(_is_enum, _unstructure_enum)
     conv.register_structure_hook_func(_is_enum, _structure_enum)
     # An IntEnum is an int too: name it so that the strict int hook does not take it.
@@ -302,9 +320,13 @@ def to_json(obj: object) -> Any:
 
     A :class:`~trixcomplex.MatchState` is written as ``{"format":
     "trixcomplex-state", "version": 1, "ruleset": "partnership", "moves":
-    [...], "state": {...}}``: its move history (as in a record) and every
-    other field.  A :class:`~trixcomplex.Record` is written in its RECORD.md
-    form (:meth:`~trixcomplex.Record.to_json`).
+    [...], "state": {...}}``: its ruleset's name (``state.ruleset.name``),
+    its move history (as in a record) and every other field.  A
+    :class:`~trixcomplex.Ruleset`, wherever it appears (a state, a view, any
+    attrs field), is written as its name and read back with
+    :meth:`~trixcomplex.Ruleset.from_name` (R-SET-1).  A
+    :class:`~trixcomplex.Record` is written in its RECORD.md form
+    (:meth:`~trixcomplex.Record.to_json`).
 
     >>> import trixcomplex as tc
     >>> data = tc.to_json(tc.score(tc.new_match()))
@@ -315,7 +337,7 @@ def to_json(obj: object) -> Any:
         return {
             "format": STATE_FORMAT,
             "version": STATE_VERSION,
-            "ruleset": "partnership",
+            "ruleset": obj.ruleset.name,
             "moves": [_converter.unstructure(m) for m in obj.history.moves()],
             "state": _converter.unstructure(obj),
         }
@@ -361,8 +383,10 @@ def _load_state(data: object) -> MatchState:
         raise StateFormatError(f"format must be {STATE_FORMAT!r}, not {brief(data['format'], 40)}")
     if type(data["version"]) is not int or data["version"] != STATE_VERSION:
         raise StateFormatError(f"unknown state version {brief(data['version'], 40)}")
-    if type(data["ruleset"]) is not str or data["ruleset"] not in RULESETS:
-        raise StateFormatError(f"unknown ruleset {brief(data['ruleset'], 40)}")
+    try:
+        ruleset = ruleset_of(data["ruleset"])
+    except RecordError as exc:
+        raise StateFormatError(exc.reason, field="ruleset") from None
     moves, saved = data["moves"], data["state"]
     if not isinstance(moves, list):
         raise StateFormatError(f"moves must be a list, not {brief(moves, 40)}")
@@ -380,7 +404,7 @@ def _load_state(data: object) -> MatchState:
     if missing:
         raise StateFormatError(f"state needs the key {missing[0]!r}", field=missing[0])
     try:
-        rebuilt = replay_raw_moves(moves)
+        rebuilt = replay_raw_moves(moves, ruleset)
     except RecordError as exc:
         raise StateFormatError(exc.reason, index=exc.index, move=exc.move, rule=exc.rule) from None
     attrs.resolve_types(MatchState)

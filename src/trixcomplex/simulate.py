@@ -1,10 +1,23 @@
 """Tournaments: many seeded matches between two sides of bots, with statistics.
 
-:func:`simulate` plays ``matches`` matches between side A and side B.  Matches
-go in pairs on the same eight shuffles with the sides' seats exchanged, so the
-luck of the cards cancels out.  Everything is derived from ``seed``: the same
-seed gives the same matches, in process or on any
-:class:`concurrent.futures.Executor` (a process pool, or a ``dask.distributed``
+:func:`simulate` plays ``matches`` matches between side A and side B, under
+any :class:`~trixcomplex.Ruleset` (the partnership game by default).  Side A
+sits at seats 0 and 2 or 1 and 3.  Matches go in pairs on the same shuffles
+with the sides' seats exchanged, so the luck of the cards cancels out.
+
+What "win" means for a side:
+
+- in a partnership ruleset, side A wins when its team wins (R-MATCH-8);
+- in an individual ruleset (R-IND-1, R-CL-1), side A wins when the match's
+  winner is one of its two seats; a win shared between a seat of each side
+  is a draw.
+
+The margin is always side A's two seats' total minus side B's, counted the
+ruleset's way round: negated under reversed scores (R-OPT-6), where the
+lowest total wins, so a positive margin is good for side A.
+
+Everything is derived from ``seed``: the same seed gives the same matches,
+in process or on any :class:`concurrent.futures.Executor` (a process pool, or a ``dask.distributed``
 cluster through ``client.get_executor()``).
 
 >>> from trixcomplex.bots import RandomBot, RuleBot
@@ -27,17 +40,19 @@ from concurrent.futures import Executor, Future, as_completed
 
 from attrs import frozen
 
-from .bots.base import Bot, ask
+from .bots.base import Bot, ask, offer_redeal
 from .match import apply, new_match
-from .moves import Contract, Deal
+from .moves import Contract, Deal, PlayerMove, Redeal
 from .records import Record
-from .scoring import MatchResult, match_result, team_totals
-from .state import MatchState, Phase
+from .rulesets import PARTNERSHIP, Ruleset
+from .scoring import MatchResult, team_totals, winners
+from .state import MatchState, Phase, redeal_seat
 
 __all__ = [
     "MatchOutcome",
     "Summary",
     "Tournament",
+    "next_move",
     "play_match",
     "play_numbered_match",
     "simulate",
@@ -49,31 +64,50 @@ Z95 = 1.959963984540054
 """The 97.5% quantile of the standard normal law (two-sided 95% intervals)."""
 
 
+def next_move(state: MatchState, seats: Sequence[Bot], rngs: Sequence[random.Random]) -> PlayerMove:
+    """The next player move of a match between bots, asked the way a host asks.
+
+    The seat to play is asked (in the doubling window, the lowest seat still
+    to answer).  Before that, a seat that may demand a redeal out of turn
+    (R-OPT-8) is offered it with :func:`~trixcomplex.bots.base.offer_redeal`.
+    """
+    seat = state.turn if state.turn is not None else min(state.to_act)
+    if state.phase is Phase.TRIX and state.ruleset.bad_hand_redeal:
+        bad = redeal_seat(state)
+        if bad is not None and bad != seat and offer_redeal(seats[bad], state, bad, rngs[bad]):
+            return Redeal(bad)
+    return ask(seats[seat], state, seat, rngs[seat])
+
+
 def play_match(
     seats: Sequence[Bot],
     deals: random.Random,
     rngs: Sequence[random.Random],
     *,
     on_move: Callable[[MatchState], None] | None = None,
+    ruleset: Ruleset = PARTNERSHIP,
+    redeals: random.Random | None = None,
 ) -> MatchState:
-    """Play one whole match: ``seats[s]`` plays seat ``s``; returns the final state.
+    """Play one whole match of ``ruleset``: ``seats[s]`` plays seat ``s``; returns the final state.
 
     Shuffles come from ``deals`` only (so two matches given equal ``deals``
-    generators see the same eight decks, whatever the bots do), and seat
-    ``s``'s bot draws from ``rngs[s]``.  Each bot is asked through
-    :func:`~trixcomplex.bots.ask`, which shows it its seat's view only; in the
-    doubling window the asked seats answer in seat order.  ``on_move`` is
-    called with every state reached (for progress displays).
+    generators see the same decks, whatever the bots do), the shuffles
+    after a redeal (R-OPT-8) from ``redeals`` if given (so a redeal in one
+    match does not shift the other's decks), and seat ``s``'s bot draws from
+    ``rngs[s]``.  Each bot is asked through :func:`~trixcomplex.bots.ask`,
+    which shows it its seat's view only (see :func:`next_move`).
+    ``on_move`` is called with every state reached (for progress displays).
     """
     if len(seats) != 4 or len(rngs) != 4:
         raise ValueError("play_match needs four bots and four random generators, one per seat")
-    state = new_match()
+    state = new_match(ruleset)
     while state.phase is not Phase.OVER:
         if state.phase is Phase.DEAL:
-            state = apply(state, Deal.shuffled(deals))
+            again = type(state.history.last) is Redeal
+            shuffles = redeals if again and redeals is not None else deals
+            state = apply(state, Deal.shuffled(shuffles))
         else:
-            seat = state.turn if state.turn is not None else min(state.to_act)
-            state = apply(state, ask(seats[seat], state, seat, rngs[seat]))
+            state = apply(state, next_move(state, seats, rngs))
         if on_move is not None:
             on_move(state)
     return state
@@ -85,13 +119,20 @@ class MatchOutcome:
 
     - ``index``: the match number (0-based); matches ``2k`` and ``2k+1``
       share their shuffles.
-    - ``sides_seats``: the team (0 or 1) of side A, then of side B.
-    - ``teams``: the Team Totals by team (team 0 = seats 0+2).
+    - ``sides_seats``: the team (0 or 1) of side A, then of side B: side A
+      holds seats ``sides_seats[0]`` and ``sides_seats[0] + 2``.
+    - ``teams``: the two teams' totals (team 0 = seats 0+2), individual
+      rulesets included.
     - ``result``: the engine's :class:`~trixcomplex.MatchResult`.
-    - ``margin``: side A's Team Total minus side B's.
-    - ``contract_points``: side A's and side B's points per contract,
-      ``((COMPLEX_A, COMPLEX_B), (TRIX_A, TRIX_B))`` summed over the match.
+    - ``margin``: side A's total minus side B's, negated under reversed
+      scores (R-OPT-6): positive is good for side A.
+    - ``contract_points``: side A's and side B's points per contract, in the
+      order of ``contracts``, summed over the match: ``((COMPLEX_A,
+      COMPLEX_B), (TRIX_A, TRIX_B))`` in the partnership game.
     - ``record``: the whole match as a :class:`~trixcomplex.Record`.
+    - ``contracts``: the ruleset's contracts (``contract_points``' order).
+    - ``seats``: the four seats' totals.
+    - ``winners``: the winning seats (:attr:`~trixcomplex.Score.winners`).
     """
 
     index: int
@@ -99,12 +140,23 @@ class MatchOutcome:
     teams: tuple[int, int]
     result: MatchResult
     margin: int
-    contract_points: tuple[tuple[int, int], tuple[int, int]]
+    contract_points: tuple[tuple[int, int], ...]
     record: Record
+    contracts: tuple[Contract, ...] = PARTNERSHIP.contracts
+    seats: tuple[int, ...] = ()
+    winners: tuple[int, ...] = ()
 
     @property
     def winner(self) -> str:
-        """``"A"``, ``"B"`` or ``"draw"``."""
+        """``"A"``, ``"B"`` or ``"draw"``: the side holding every winning seat
+        (a win shared by both sides, or a team draw, is a draw)."""
+        if self.winners:
+            a = self.sides_seats[0]
+            if all(s % 2 == a for s in self.winners):
+                return "A"
+            if all(s % 2 != a for s in self.winners):
+                return "B"
+            return "draw"
         return "A" if self.margin > 0 else "B" if self.margin < 0 else "draw"
 
 
@@ -115,8 +167,9 @@ class Summary:
     Rates are over matches with Wilson 95% intervals.  The margin interval
     treats each pair of matches on the same shuffles as one sample (their
     results are not independent); with an odd number of matches the last
-    one stands alone.  ``points_per_deal`` gives, per contract, side A's and
-    side B's mean points per deal of that contract.
+    one stands alone.  ``points_per_deal`` gives, per contract of the
+    ruleset, side A's and side B's mean points per deal of that contract
+    (each contract is played once per Kingdom: four times a match).
     """
 
     matches: int
@@ -136,12 +189,13 @@ class Summary:
 
 @frozen
 class Tournament:
-    """What :func:`simulate` returns: the sides' names, every match, the summary."""
+    """What :func:`simulate` returns: the sides' names, every match, the summary, the ruleset."""
 
     sides: tuple[str, str]
     seed: int
     matches: tuple[MatchOutcome, ...]
     summary: Summary
+    ruleset: Ruleset = PARTNERSHIP
 
 
 def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -180,7 +234,9 @@ def _sides(bots: Sequence[Bot]) -> tuple[tuple[Bot, Bot], tuple[Bot, Bot]]:
     )
 
 
-def play_numbered_match(bots: Sequence[Bot], seed: int, index: int) -> MatchOutcome:
+def play_numbered_match(
+    bots: Sequence[Bot], seed: int, index: int, ruleset: Ruleset = PARTNERSHIP
+) -> MatchOutcome:
     """Match ``index`` of the tournament of ``bots`` seeded ``seed``: a pure function of these.
 
     :func:`simulate` plays matches ``0 .. matches - 1`` with it; call it
@@ -192,44 +248,56 @@ def play_numbered_match(bots: Sequence[Bot], seed: int, index: int) -> MatchOutc
     if a_team == 1:
         seats = [side_b[0], side_a[0], side_b[1], side_a[1]]
     deals = random.Random(f"trixcomplex:{seed}:deals:{index // 2}")
+    redeals = random.Random(f"trixcomplex:{seed}:redeals:{index // 2}")
     rngs = [random.Random(f"trixcomplex:{seed}:match:{index}:seat:{s}") for s in range(4)]
-    state = play_match(seats, deals, rngs)
+    state = play_match(seats, deals, rngs, ruleset=ruleset, redeals=redeals)
     teams = team_totals(state.scores)
-    per = {Contract.COMPLEX: [0, 0], Contract.TRIX: [0, 0]}
+    per = {contract: [0, 0] for contract in ruleset.contracts}
     for deal in state.results:
         mine = deal.points[a_team] + deal.points[a_team + 2]
         theirs = deal.points[1 - a_team] + deal.points[3 - a_team]
         per[deal.contract][0] += mine
         per[deal.contract][1] += theirs
-    cx, tx = per[Contract.COMPLEX], per[Contract.TRIX]
+    result, won = winners(
+        state.scores, partnership=ruleset.partnership, lowest_wins=ruleset.reversed_scores
+    )
+    sign = -1 if ruleset.reversed_scores else 1
     return MatchOutcome(
         index=index,
         sides_seats=(a_team, 1 - a_team),
         teams=teams,
-        result=match_result(teams),
-        margin=teams[a_team] - teams[1 - a_team],
-        contract_points=((cx[0], cx[1]), (tx[0], tx[1])),
+        result=result,
+        margin=sign * (teams[a_team] - teams[1 - a_team]),
+        contract_points=tuple((a, b) for a, b in per.values()),
         record=Record.of(state),
+        contracts=ruleset.contracts,
+        seats=state.scores,
+        winners=won,
     )
 
 
-def _play_chunk(bots: tuple[Bot, ...], seed: int, indices: tuple[int, ...]) -> list[MatchOutcome]:
-    return [play_numbered_match(bots, seed, i) for i in indices]
+def _play_chunk(
+    bots: tuple[Bot, ...], seed: int, indices: tuple[int, ...], ruleset: Ruleset = PARTNERSHIP
+) -> list[MatchOutcome]:
+    return [play_numbered_match(bots, seed, i, ruleset) for i in indices]
 
 
 def summarize(outcomes: Sequence[MatchOutcome]) -> Summary:
     """The :class:`Summary` of some match outcomes (side A's point of view)."""
     n = len(outcomes)
-    wins = sum(1 for m in outcomes if m.margin > 0)
-    draws = sum(1 for m in outcomes if m.margin == 0)
+    wins = sum(1 for m in outcomes if m.winner == "A")
+    draws = sum(1 for m in outcomes if m.winner == "draw")
     losses = n - wins - draws
     by_pair: dict[int, list[int]] = {}
     for m in outcomes:
         by_pair.setdefault(m.index // 2, []).append(m.margin)
     pair_means = [statistics.fmean(v) for v in by_pair.values()]
-    deals = n * 4  # each contract is played 4 times per match (R-MATCH-1)
+    deals = n * 4  # each contract is played once per Kingdom (R-MATCH-1, R-SET-2)
     per: list[tuple[str, float, float]] = []
-    for k, contract in enumerate((Contract.COMPLEX, Contract.TRIX)):
+    contracts = outcomes[0].contracts if outcomes else PARTNERSHIP.contracts
+    if any(m.contracts != contracts for m in outcomes):
+        raise ValueError("cannot summarize matches of different rulesets together")
+    for k, contract in enumerate(contracts):
         a = sum(m.contract_points[k][0] for m in outcomes)
         b = sum(m.contract_points[k][1] for m in outcomes)
         per.append((contract.value, a / deals if deals else 0.0, b / deals if deals else 0.0))
@@ -255,6 +323,7 @@ def simulate(
     matches: int,
     *,
     seed: int = 0,
+    ruleset: Ruleset = PARTNERSHIP,
     executor: Executor | None = None,
     chunk: int = 4,
     progress: Callable[[int, int], None] | None = None,
@@ -262,7 +331,9 @@ def simulate(
     """Play ``matches`` seeded matches between two sides of bots; return every match and stats.
 
     ``bots`` is ``[A, B]`` (each side's bot plays both seats of its team) or
-    four bots by seat (side A = seats 0 and 2).  Match ``i`` reuses the
+    four bots by seat (side A = seats 0 and 2).  Every match plays
+    ``ruleset`` (see the module's notes for what a side's win means in an
+    individual ruleset).  Match ``i`` reuses the
     shuffles of match ``i ^ 1`` with the sides' seats exchanged (seats are
     rotated for fairness).  With an ``executor`` the matches run on it in
     chunks of ``chunk`` matches (bots must then be picklable); the result is
@@ -273,6 +344,8 @@ def simulate(
         raise ValueError(f"matches must be a positive integer, not {matches!r}")
     if chunk < 1:
         raise ValueError(f"chunk must be a positive integer, not {chunk!r}")
+    if not isinstance(ruleset, Ruleset):
+        raise ValueError(f"ruleset must be a Ruleset (e.g. tc.CLASSIC), not {ruleset!r:.60}")
     lineup = tuple(bots)
     _sides(lineup)
     names = _side_names(lineup)
@@ -280,14 +353,14 @@ def simulate(
     done = 0
     if executor is None:
         for i in range(matches):
-            outcomes[i] = play_numbered_match(lineup, seed, i)
+            outcomes[i] = play_numbered_match(lineup, seed, i, ruleset)
             done += 1
             if progress is not None:
                 progress(done, matches)
     else:
         chunks = [tuple(range(i, min(i + chunk, matches))) for i in range(0, matches, chunk)]
         futures: dict[Future[list[MatchOutcome]], tuple[int, ...]] = {
-            executor.submit(_play_chunk, lineup, seed, c): c for c in chunks
+            executor.submit(_play_chunk, lineup, seed, c, ruleset): c for c in chunks
         }
         for future in as_completed(futures):
             for outcome in future.result():
@@ -296,7 +369,8 @@ def simulate(
             if progress is not None:
                 progress(done, matches)
     final = tuple(m for m in outcomes if m is not None)
-    return Tournament(sides=names, seed=seed, matches=final, summary=summarize(final))
+    summary = summarize(final)
+    return Tournament(sides=names, seed=seed, matches=final, summary=summary, ruleset=ruleset)
 
 
 def _side_names(bots: tuple[Bot, ...]) -> tuple[str, str]:

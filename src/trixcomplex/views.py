@@ -13,6 +13,15 @@ spectator (``seat=None``) sees no hand at all.
 (13, (13, 13, 13, 13), True)
 >>> tc.view(state, None).hand
 ()
+
+Every ruleset is seen the same way: the view names its ``ruleset`` and the
+``contract`` being played, and shows what that game makes public (the 2s of
+R-OPT-7, the redeals of R-OPT-8; see the "Hidden information" page).
+
+>>> state = tc.apply(tc.new_match(tc.CLASSIC), tc.Deal.shuffled(random.Random(7)))
+>>> seen = tc.view(state, 1)
+>>> seen.ruleset.name, [c.value for c in seen.remaining_contracts][:2]
+('classic', ['KING_OF_HEARTS', 'QUEENS'])
 """
 
 from __future__ import annotations
@@ -21,10 +30,11 @@ from typing import TypeAlias
 
 from attrs import frozen
 
-from .cards import Card, Suit, cards_of
+from .cards import Card, Rank, Suit, cards_of
 from .complex import Trick
 from .match import forced_move, legal_moves, score
-from .moves import Contract, Pass, Play, PlayerMove
+from .moves import Contract, Deal, Pass, Play, PlayerMove, Redeal
+from .rulesets import Ruleset
 from .scoring import Score
 from .seats import check_seat
 from .state import MatchState, Phase
@@ -33,8 +43,12 @@ from .trix import playable, row_ends
 __all__ = ["View", "view"]
 
 _SEVEN_OF_HEARTS = Card.of(7, Suit.HEARTS)
+_TWOS = sum(1 << Card.of(Rank.TWO, suit) for suit in Suit)
 _NO_SUITS: frozenset[Suit] = frozenset()
+_NOT_HEARTS = frozenset(s for s in Suit if s is not Suit.HEARTS)
 _TURN_PHASES = (Phase.CHOOSE, Phase.COMPLEX, Phase.TRIX)
+_PLAYING = (Phase.CHOOSE, Phase.DOUBLE, Phase.COMPLEX, Phase.TRIX)
+_Cards4: TypeAlias = tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
 
 _Row: TypeAlias = tuple[int, int] | None
 
@@ -44,15 +58,23 @@ class View:
     """One seat's (or the spectator's) picture of the match at one moment.
 
     Built by :func:`view`; frozen, hashable, compared by value.  Every field
-    is made of cards, enums, ints, ``None``, tuples, frozensets and frozen
-    attrs classes, so it serializes without special hooks.  Per-seat tuples
-    are indexed by seat (0–3).
+    is made of cards, enums, ints, ``None``, tuples, frozensets, frozen attrs
+    classes and the :class:`~trixcomplex.Ruleset`, which
+    :func:`~trixcomplex.to_json` writes as its name (``"classic"``,
+    ``"classic+show_twos=True"``) and :func:`~trixcomplex.from_json` reads
+    back.  Per-seat tuples are indexed by seat (0–3).
 
     The match:
 
     - ``seat``: whose view this is, 0–3, or ``None`` for the spectator.
-    - ``phase``, ``deal_number`` (1–8 during play), ``kingdom`` (1–4),
-      ``owner`` (the Kingdom owner), ``contract`` (of the deal being played).
+    - ``ruleset``: the game played (:class:`~trixcomplex.Ruleset`, R-SET-1).
+    - ``phase``, ``deal_number`` (1 … ``ruleset.deals_per_match`` during play),
+      ``kingdom`` (1–4), ``owner`` (the Kingdom owner), ``contract`` (of the deal
+      being played: COMPLEX, TRIX, KING_OF_HEARTS, QUEENS, DIAMONDS or LTOOSH).
+    - ``remaining_contracts``: the contracts of the Kingdom not played yet
+      (``state.remaining_contracts``; public, R-SET-2).
+    - ``redeals``: the seats that demanded a redeal of this deal number, in
+      order (R-OPT-8): public once demanded, kept until the deal is finished.
     - ``score``: the public :class:`~trixcomplex.Score` (finished deals included).
     - ``points``: the four seats' points charged so far in this deal.
 
@@ -62,17 +84,20 @@ class View:
     - ``hand_sizes``: how many cards each seat holds (public).
     - ``turn``: the seat to move in CHOOSE, COMPLEX and TRIX, else ``None``
       (``None`` in the doubling window: who still has to answer is secret).
+      Never the seat that could demand a redeal (R-OPT-8), unless it is
+      also the seat to play.
     - ``legal_moves``: this seat's legal moves now (``()`` for the spectator
-      and whenever this seat has nothing to do).
+      and whenever this seat has nothing to do); a bad TRIX hand sees its own
+      :class:`~trixcomplex.Redeal` here, and only it does.
     - ``forced_move``: this seat's single legal move, if it has exactly one (R-TX-5).
 
-    COMPLEX:
+    Trick contracts (COMPLEX and the classic ones):
 
     - ``leader``: the leader of the trick in progress; ``trick``: its cards in play order.
     - ``tricks``: the finished tricks of this deal; ``last_trick``: the latest of them.
     - ``doubled``: revealed doubles ``(card, doubler)`` — empty until the window closes.
 
-    The doubling window (R-HID-2):
+    The doubling window (R-HID-2; COMPLEX, King of Hearts and Queens):
 
     - ``doubling_open``: whether the window is open (public).
     - ``doublable``: this seat's own doublable cards while it is still asked, else ``()``.
@@ -88,23 +113,33 @@ class View:
       cards were on the table when the seat passed (``len(laid)`` at that moment),
       so plays and passes interleave exactly.
     - ``finishing_order``: the seats that have emptied their hands, in order.
+    - ``shown_twos``: per seat, the 2s it was dealt, once they are shown
+      (R-OPT-7: with ``show_twos``, after every seat's first turn), else ``()``.
 
     Known facts (public deductions, the same for every viewer):
 
-    - ``voids``: per seat, the suits it showed out of in COMPLEX (R-CX-2).
-    - ``cannot_hold``: per seat, the unlaid cards it cannot hold because it
-      passed in TRIX while they were playable (R-TX-3).
+    - ``voids``: per seat, the suits it showed out of in a trick contract
+      (R-CX-2), and in King of Hearts every suit but hearts once it led a
+      heart (R-CL-2: only a hand of hearts may lead one).
+    - ``cannot_hold``: per seat, the unplayed cards it cannot hold: those
+      playable when it passed in TRIX (R-TX-3), and with
+      ``penalty_cards_first`` the contract's penalty cards once it discarded
+      another card (R-OPT-2).
     - ``known_holdings``: per seat, the cards it is known to hold: its revealed
-      doubled cards not yet played (R-DBL-3), and in deal 1 the 7♥ of the
-      Kingdom owner until it is played (R-MATCH-3).
+      doubled cards not yet played (R-DBL-3), in deal 1 the 7♥ of the Kingdom
+      owner until it is played (R-MATCH-3; not after a redeal), and its shown
+      2s until they are laid (R-OPT-7).
     """
 
     seat: int | None
+    ruleset: Ruleset
     phase: Phase
     deal_number: int
     kingdom: int
     owner: int | None
     contract: Contract | None
+    remaining_contracts: tuple[Contract, ...]
+    redeals: tuple[int, ...]
     score: Score
     points: tuple[int, int, int, int]
     hand: tuple[Card, ...]
@@ -125,9 +160,10 @@ class View:
     laid: tuple[tuple[int, Card], ...]
     passes: tuple[tuple[int, int], ...]
     finishing_order: tuple[int, ...]
+    shown_twos: _Cards4
     voids: tuple[frozenset[Suit], frozenset[Suit], frozenset[Suit], frozenset[Suit]]
-    cannot_hold: tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
-    known_holdings: tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
+    cannot_hold: _Cards4
+    known_holdings: _Cards4
 
     @property
     def is_spectator(self) -> bool:
@@ -139,9 +175,10 @@ def view(state: MatchState, seat: int | None) -> View:
     """What ``seat`` (0–3) sees of ``state``; ``seat=None`` gives the spectator's view.
 
     A pure function of the state and the seat.  It reads the state's hands
-    only for ``seat``'s own hand and the public hand sizes, the doubling
-    window only for ``seat``'s own part, and the history only for the public
-    moves of the current deal (never a :class:`~trixcomplex.Deal`).
+    only for ``seat``'s own hand, the public hand sizes and the 2s once
+    R-OPT-7 shows them; the doubling window only for ``seat``'s own part;
+    and the history only for public moves: those of the current deal and
+    the redeals demanded for it (never a :class:`~trixcomplex.Deal`'s deck).
 
     >>> import random
     >>> import trixcomplex as tc
@@ -155,9 +192,11 @@ def view(state: MatchState, seat: int | None) -> View:
         check_seat(seat)
     phase = state.phase
     hands = state.hands
+    ruleset = state.ruleset
     hand = state.hands[seat] if seat is not None else 0
     moves = legal_moves(state, seat) if seat is not None else ()
     forced = forced_move(state, seat) if seat is not None else None
+    redeals = _redeals(state) if ruleset.bad_hand_redeal else ()
 
     leader: int | None = None
     trick: tuple[Card, ...] = ()
@@ -165,11 +204,15 @@ def view(state: MatchState, seat: int | None) -> View:
     doubled: tuple[tuple[Card, int], ...] = ()
     voids = [_NO_SUITS, _NO_SUITS, _NO_SUITS, _NO_SUITS]
     known = [0, 0, 0, 0]
+    cannot = [0, 0, 0, 0]
     played = 0
     deal = state.complex
     if deal is not None:
         leader, trick, tricks, doubled = deal.leader, deal.trick, deal.tricks, deal.doubled
-        voids = _complex_voids(tricks, leader, trick)
+        rules = ruleset.trick_rules(state.contract)  # type: ignore[arg-type]
+        voids, cannot = _trick_deductions(
+            tricks, leader, trick, rules.no_heart_lead, rules.discard_first
+        )
         for t in tricks:
             for card in t.cards:
                 played |= 1 << card
@@ -192,24 +235,37 @@ def view(state: MatchState, seat: int | None) -> View:
     laid: tuple[tuple[int, Card], ...] = ()
     passes: tuple[tuple[int, int], ...] = ()
     order: tuple[int, ...] = ()
-    cannot = [0, 0, 0, 0]
+    twos = [0, 0, 0, 0]
     if state.trix is not None:
         table, order = state.trix.table, state.trix.finishing_order
         laid, passes, cannot = _trix_history(state)
         played = table
+        if ruleset.show_twos and len(laid) + len(passes) >= 4:
+            # R-OPT-7: every seat has had its first turn (nobody can go out in
+            # the first round), so every seat's 2s, held or laid, are public.
+            for s in range(4):
+                twos[s] = hands[s] & _TWOS
+            for who, card in laid:
+                twos[who] |= (1 << card) & _TWOS
+            for s in range(4):
+                known[s] |= twos[s]
 
     owner = state.owner
     seven_unplayed = not played & 1 << _SEVEN_OF_HEARTS
-    if state.deal_number == 1 and owner is not None and _in_play(phase) and seven_unplayed:
+    first_deck = state.deal_number == 1 and not redeals  # a redeal keeps the owner, not 7♥
+    if first_deck and owner is not None and phase in _PLAYING and seven_unplayed:
         known[owner] |= 1 << _SEVEN_OF_HEARTS  # R-MATCH-3: the owner was dealt 7♥
 
     return View(
         seat=seat,
+        ruleset=ruleset,
         phase=phase,
         deal_number=state.deal_number,
         kingdom=state.kingdom,
         owner=state.owner,
         contract=state.contract,
+        remaining_contracts=state.remaining_contracts,
+        redeals=redeals,
         score=score(state),
         points=deal.points if deal is not None else (0, 0, 0, 0),
         hand=cards_of(hand),
@@ -235,40 +291,78 @@ def view(state: MatchState, seat: int | None) -> View:
         laid=laid,
         passes=passes,
         finishing_order=order,
+        shown_twos=_per_seat(twos, 0),
         voids=(voids[0], voids[1], voids[2], voids[3]),
-        cannot_hold=(
-            cards_of(cannot[0] & ~table),
-            cards_of(cannot[1] & ~table),
-            cards_of(cannot[2] & ~table),
-            cards_of(cannot[3] & ~table),
-        ),
-        known_holdings=(
-            cards_of(known[0] & ~played),
-            cards_of(known[1] & ~played),
-            cards_of(known[2] & ~played),
-            cards_of(known[3] & ~played),
-        ),
+        cannot_hold=_per_seat(cannot, played),
+        known_holdings=_per_seat(known, played),
     )
 
 
-def _in_play(phase: Phase) -> bool:
-    return phase in (Phase.CHOOSE, Phase.DOUBLE, Phase.COMPLEX, Phase.TRIX)
+def _per_seat(masks: list[int], played: int) -> _Cards4:
+    """Four card sets as sorted card tuples, without the cards in ``played``."""
+    return (
+        cards_of(masks[0] & ~played),
+        cards_of(masks[1] & ~played),
+        cards_of(masks[2] & ~played),
+        cards_of(masks[3] & ~played),
+    )
 
 
-def _complex_voids(
-    tricks: tuple[Trick, ...], leader: int, trick: tuple[Card, ...]
-) -> list[frozenset[Suit]]:
-    """The suits each seat showed out of: it played off-suit to a trick (R-CX-2)."""
+def _redeals(state: MatchState) -> tuple[int, ...]:
+    """The seats that demanded a redeal of the current deal number, oldest first (R-OPT-8).
+
+    Walks back from the current deal (or, between deals, from the last move)
+    over each deal that ended in a :class:`~trixcomplex.Redeal`; only the
+    moves' types and the redeal seats are read, never a deck.
+    """
+    moves = state.history.moves()
+    i = len(moves)
+    if state.phase in _PLAYING:
+        i -= len(state.history.since_deal())  # the index of the current Deal
+    seats: list[int] = []
+    while i > 0:
+        last = moves[i - 1]
+        if not isinstance(last, Redeal):
+            break
+        seats.append(last.seat)
+        i -= 1
+        while i > 0 and not isinstance(moves[i - 1], Deal):
+            i -= 1
+        i -= 1  # moves[i] is the redealt deal's Deal
+    seats.reverse()
+    return tuple(seats)
+
+
+def _trick_deductions(
+    tricks: tuple[Trick, ...],
+    leader: int,
+    trick: tuple[Card, ...],
+    no_heart_lead: bool,
+    discard_first: int,
+) -> tuple[list[frozenset[Suit]], list[int]]:
+    """What the plays of a trick contract tell about the hands.
+
+    Voids: a seat that played off the led suit has none of it (R-CX-2); a
+    seat that led a heart where hearts may not be led while holding another
+    suit holds hearts only (R-CL-2).  Cannot-hold: a seat that discarded a
+    card other than a penalty card, where penalty cards must be discarded
+    first, holds no penalty card (R-OPT-2).
+    """
     out: list[set[Suit]] = [set(), set(), set(), set()]
-    for t in (*((t.leader, t.cards) for t in tricks), (leader, trick)):
-        first, cards = t
+    cannot = [0, 0, 0, 0]
+    for first, cards in (*((t.leader, t.cards) for t in tricks), (leader, trick)):
         if not cards:
             continue
         led = cards[0].suit
+        if no_heart_lead and led is Suit.HEARTS:
+            out[first] |= _NOT_HEARTS
         for i, card in enumerate(cards[1:], start=1):
             if card.suit is not led:
-                out[(first + i) % 4].add(led)
-    return [frozenset(s) for s in out]
+                who = (first + i) % 4
+                out[who].add(led)
+                if discard_first and not discard_first >> card & 1:
+                    cannot[who] |= discard_first
+    return [frozenset(s) for s in out], cannot
 
 
 def _trix_history(

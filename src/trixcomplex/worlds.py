@@ -2,8 +2,8 @@
 
 :func:`sample_world` deals the cards a seat cannot see to the other seats,
 honouring every public fact of the :class:`~trixcomplex.View` (hand sizes,
-voids, TRIX passes, revealed doubles, the 7♥ of Kingdom 1's owner), then
-replays the deal's public moves on top.  The result is a
+voids, TRIX passes, revealed doubles, the 7♥ of Kingdom 1's owner, shown 2s),
+then replays the deal's public moves on top, under the view's ruleset.  The result is a
 :class:`~trixcomplex.MatchState` whose view for that seat is the view it was
 sampled from.
 
@@ -14,16 +14,24 @@ sampled from.
 >>> world = tc.sample_world(seen, random.Random(0))
 >>> tc.view(world, 2) == seen, world.hand(2) == state.hand(2)
 (True, True)
+
+Every ruleset works the same way:
+
+>>> state = tc.apply(tc.new_match(tc.CLASSIC), tc.Deal.shuffled(random.Random(5)))
+>>> state = tc.apply(state, tc.Choose(state.owner, tc.Contract.QUEENS))
+>>> world = tc.sample_world(tc.view(state, 1), random.Random(0))
+>>> world.ruleset is tc.CLASSIC, world.phase, tc.view(world, 1) == tc.view(state, 1)
+(True, <Phase.DOUBLE: 'DOUBLE'>, True)
 """
 
 from __future__ import annotations
 
 import random
 
-from .cards import ALL_MASK, Card, cards_of, mask_of, suit_mask
+from .cards import ALL_CARDS, ALL_MASK, Card, Rank, Suit, cards_of, mask_of, suit_mask
 from .errors import IllegalMoveError
 from .match import apply
-from .moves import Choose, Contract, Deal, Double, Move, Pass, Play, Timeout
+from .moves import Choose, Contract, Deal, Double, Move, Pass, Play, Redeal, Timeout
 from .seats import check_seat
 from .state import History, MatchState, Phase
 from .views import View
@@ -32,21 +40,27 @@ from .views import view as view_of
 __all__ = ["sample_world"]
 
 _PLAYING = (Phase.CHOOSE, Phase.DOUBLE, Phase.COMPLEX, Phase.TRIX)
+_SEVEN_OF_HEARTS = Card.of(Rank.SEVEN, Suit.HEARTS)
+_TWOS = tuple(Card.of(Rank.TWO, suit) for suit in Suit)
 
 
 def sample_world(view: View, rng: random.Random) -> MatchState:
     """A full state that ``view.seat`` could be in, given everything it sees.
 
     Guarantees, for every view built by :func:`~trixcomplex.view` from a
-    reachable state (the spectator's view included):
+    reachable state of any ruleset (the spectator's view included):
 
     - it never fails: the hidden cards are dealt by a constraint-respecting
       assignment that checks, before every card, that the rest can still be
       dealt (Hall's condition over the other seats), so no retry is needed;
     - ``view(sample_world(v, rng), v.seat) == v``: the seat's own hand is
       exact, and every other seat gets exactly its hand size, no card of a
-      suit it showed out of, no card it cannot hold after a TRIX pass, and
-      every card it is known to hold;
+      suit it showed out of, no card it cannot hold (TRIX passes, R-OPT-2
+      discards), and every card it is known to hold (revealed doubles,
+      Kingdom 1's 7♥, shown 2s);
+    - it plays ``view.ruleset``: the world is built from
+      ``new_match(view.ruleset)``'s rules, Kingdoms of
+      ``ruleset.deals_per_kingdom`` deals, the owner rotating after each;
     - the randomness comes from ``rng`` only.  With no constraint beyond the
       hand sizes the deal is uniform; with constraints it is close to, but
       not exactly, uniform.
@@ -56,12 +70,15 @@ def sample_world(view: View, rng: random.Random) -> MatchState:
     - the other seats' hands (sampled);
     - in the open doubling window, the other seats' answers: the sample
       always says *nobody else has answered yet* (the seat cannot tell);
-    - its ``history``: a synthetic one holding only the current deal — a
-      :class:`~trixcomplex.Deal` whose deck gives the sampled hands, then the
-      deal's public moves replayed (a ``Choose`` for the contract, each
-      doubler's ``Double`` and a ``Timeout`` closing the window, the plays and
-      passes).  Earlier deals are not in it (their results and scores are),
-      and it is NOT the true history.  Between deals it is empty.
+    - its ``history``: a synthetic one holding only the current deal number
+      — for each redeal of it (R-OPT-8) a made-up deal giving the redealing
+      seat four 2s, TRIX and the :class:`~trixcomplex.Redeal`; then a
+      :class:`~trixcomplex.Deal` whose deck gives the sampled hands and the
+      deal's public moves replayed (a ``Choose`` for the contract if there is
+      a choice, each doubler's ``Double`` and a ``Timeout`` closing the
+      window, the plays and passes).  Earlier deals are not in it (their
+      results and scores are), and it is NOT the true history.  Between
+      deals it is empty unless the deal number was redealt.
 
     The world is checked before it is returned: its view for the seat must
     be ``view``.  ``ValueError`` with a one-line reason is raised instead if
@@ -71,9 +88,66 @@ def sample_world(view: View, rng: random.Random) -> MatchState:
     seat = view.seat
     if seat is not None:
         check_seat(seat)
-    if view.phase not in _PLAYING:
+    if view.phase not in _PLAYING and not view.redeals:
         return _base(view, view.phase, view.deal_number, view.owner)
+    state = _before_deal(view)
+    try:
+        state = _redealt_deals(view, state, rng)
+        if view.phase in _PLAYING:
+            state = _current_deal(view, state, rng)
+    except IllegalMoveError as exc:
+        raise ValueError(f"inconsistent view: its public moves do not replay: {exc}") from None
+    if view_of(state, seat) != view:
+        raise ValueError("inconsistent view: no state shows exactly this view")
+    return state
 
+
+def _before_deal(view: View) -> MatchState:
+    """The state waiting for the first Deal of the view's deal number (R-SET-2)."""
+    number, owner = view.deal_number, view.owner
+    per = view.ruleset.deals_per_kingdom
+    if number <= 1 or owner is None:
+        before_owner = None
+    elif number % per == 1 % per:  # the first deal of a Kingdom: ownership passed on
+        before_owner = (owner - 1) % 4
+    else:
+        before_owner = owner
+    return _base(view, Phase.DEAL, number - 1, before_owner)
+
+
+def _redealt_deals(view: View, state: MatchState, rng: random.Random) -> MatchState:
+    """Replay one made-up deal per public redeal (R-OPT-8): a deck giving the
+    redealing seat four 2s (and in deal 1 the owner 7♥), TRIX, the Redeal."""
+    for index, who in enumerate(view.redeals):
+        if view.owner is None:
+            raise ValueError("inconsistent view: a redeal without a Kingdom owner")
+        fixed = {two: who for two in _TWOS}
+        if view.deal_number == 1 and index == 0:
+            fixed[_SEVEN_OF_HEARTS] = view.owner  # it decided the owner (R-MATCH-3)
+        state = apply(state, Deal(_deck_with(fixed, rng)))
+        if state.phase is Phase.CHOOSE:
+            state = apply(state, Choose(view.owner, Contract.TRIX))
+        state = apply(state, Redeal(who))
+    return state
+
+
+def _deck_with(fixed: dict[Card, int], rng: random.Random) -> tuple[Card, ...]:
+    """A random deck dealing each card of ``fixed`` to its seat."""
+    start = [0, 0, 0, 0]
+    for card, who in fixed.items():
+        start[who] |= 1 << card
+    rest = [c for c in ALL_CARDS if c not in fixed]
+    rng.shuffle(rest)
+    for who in range(4):
+        room = 13 - start[who].bit_count()
+        start[who] |= mask_of(rest[:room])
+        del rest[:room]
+    return _deck_of(start, rng)
+
+
+def _current_deal(view: View, state: MatchState, rng: random.Random) -> MatchState:
+    """Deal the sampled hands and replay the deal's public moves on ``state``."""
+    seat = view.seat
     played = _played_by(view)
     own = mask_of(view.hand)
     seen = own | played[0] | played[1] | played[2] | played[3]
@@ -91,31 +165,39 @@ def sample_world(view: View, rng: random.Random) -> MatchState:
     start = [hands[s] | played[s] for s in range(4)]
     if any(m.bit_count() != 13 for m in start):
         raise ValueError("inconsistent view: hand sizes and played cards do not make 13 per seat")
-    deck = _deck_of(start, rng)
-
-    number = view.deal_number
-    owner = view.owner
-    if number == 1:
-        before_owner = None
-    elif number % 2 and owner is not None:
-        before_owner = (owner - 1) % 4
-    else:
-        before_owner = owner
-    state = _base(view, Phase.DEAL, number - 1, before_owner)
-    try:
-        for move in _public_moves(view, deck):
-            if move is _CLOSE and state.phase is not Phase.DOUBLE:
-                continue  # the doublers' answers closed the window already
+    state = apply(state, Deal(_deck_of(start, rng)))
+    owner, contract = view.owner, view.contract
+    if view.phase is Phase.CHOOSE or owner is None or contract is None:
+        return state
+    if state.phase is Phase.CHOOSE:
+        state = apply(state, Choose(owner, contract))
+    if contract is Contract.TRIX:
+        for move in _trix_moves(view):
             state = apply(state, move)
-    except IllegalMoveError as exc:
-        raise ValueError(f"inconsistent view: its public moves do not replay: {exc}") from None
-    if view_of(state, seat) != view:
-        raise ValueError("inconsistent view: no state shows exactly this view")
+        return state
+    if state.phase is Phase.DOUBLE:
+        if view.phase is Phase.DOUBLE:
+            if seat is not None and view.my_answer is not None:
+                state = apply(state, Double(seat, view.my_answer))
+            return state
+        by_doubler: dict[int, list[Card]] = {}
+        for card, doubler in view.doubled:
+            by_doubler.setdefault(doubler, []).append(card)
+        for doubler, cards in sorted(by_doubler.items()):
+            state = apply(state, Double(doubler, cards))
+        if state.phase is Phase.DOUBLE:  # the doublers' answers did not close it
+            state = apply(state, Timeout())
+    for trick in view.tricks:
+        for i, card in enumerate(trick.cards):
+            state = apply(state, Play((trick.leader + i) % 4, card))
+    if view.leader is not None:
+        for i, card in enumerate(view.trick):
+            state = apply(state, Play((view.leader + i) % 4, card))
     return state
 
 
 def _base(view: View, phase: Phase, number: int, owner: int | None) -> MatchState:
-    """A between-deals state with the view's scores and finished deals, no history."""
+    """A between-deals state with the view's ruleset, scores and finished deals, no history."""
     return MatchState(
         phase=phase,
         deal_number=number,
@@ -129,6 +211,7 @@ def _base(view: View, phase: Phase, number: int, owner: int | None) -> MatchStat
         scores=view.score.seats,
         results=view.score.deals,
         history=History.EMPTY,
+        ruleset=view.ruleset,
     )
 
 
@@ -238,30 +321,9 @@ def _deck_of(start: list[int], rng: random.Random) -> tuple[Card, ...]:
     return tuple(hands[i % 4][i // 4] for i in range(52))
 
 
-def _public_moves(view: View, deck: tuple[Card, ...]) -> list[Move]:
-    """The deal's moves: the sampled Deal, then the public moves the view records."""
-    moves: list[Move] = [Deal(deck)]
-    contract = view.contract
-    owner = view.owner
-    if view.phase is Phase.CHOOSE or owner is None or contract is None:
-        return moves
-    if view.deal_number % 2:
-        moves.append(Choose(owner, contract))
-    if contract is Contract.COMPLEX:
-        if view.phase is Phase.DOUBLE:
-            if view.seat is not None and view.my_answer is not None:
-                moves.append(Double(view.seat, view.my_answer))
-            return moves
-        by_doubler: dict[int, list[Card]] = {}
-        for card, doubler in view.doubled:
-            by_doubler.setdefault(doubler, []).append(card)
-        moves.extend(Double(d, cards) for d, cards in sorted(by_doubler.items()))
-        moves.append(_CLOSE)
-        for trick in view.tricks:
-            moves.extend(Play((trick.leader + i) % 4, c) for i, c in enumerate(trick.cards))
-        if view.leader is not None:
-            moves.extend(Play((view.leader + i) % 4, c) for i, c in enumerate(view.trick))
-        return moves
+def _trix_moves(view: View) -> list[Move]:
+    """The TRIX deal's plays and passes, interleaved as the view records them."""
+    moves: list[Move] = []
     passes = list(view.passes)
     for index, (who, card) in enumerate(view.laid):
         while passes and passes[0][1] == index:
@@ -269,7 +331,3 @@ def _public_moves(view: View, deck: tuple[Card, ...]) -> list[Move]:
         moves.append(Play(who, card))
     moves.extend(Pass(who) for who, _ in passes)
     return moves
-
-
-_CLOSE = Timeout()
-"""Closes the window if the doublers' answers did not (see :func:`_public_moves`)."""

@@ -30,10 +30,11 @@ HERE = Path(__file__).resolve().parent
 Policy = Callable[[tc.MatchState, random.Random], tc.Move]
 
 
-def play_match(seed: int, policy: Policy) -> tc.MatchState:
-    """A complete match: deals from ``Random(seed)``, every other move from ``policy``."""
+def play_match(seed: int, policy: Policy, ruleset: tc.Ruleset = tc.PARTNERSHIP) -> tc.MatchState:
+    """A complete match of ``ruleset``: deals from ``Random(seed)``, every other move
+    from ``policy``."""
     rng = random.Random(seed)
-    state = tc.new_match()
+    state = tc.new_match(ruleset)
     while state.phase is not tc.Phase.OVER:
         if state.phase is tc.Phase.DEAL:
             state = tc.apply(state, tc.Deal.shuffled(rng))
@@ -105,9 +106,40 @@ def jackless_trix_start(state: tc.MatchState) -> bool:
     )
 
 
-def search(policy: Policy, wanted: Callable[[tc.MatchState], bool]) -> tc.MatchState:
+def redeal_when_bad(state: tc.MatchState, rng: random.Random) -> tc.Move:
+    """The owner chooses TRIX while it can; a bad hand always redeals (R-OPT-8);
+    other moves at random."""
+    moves = tc.legal_moves(state)
+    redeals = [m for m in moves if isinstance(m, tc.Redeal)]
+    if redeals:
+        return redeals[0]
+    if state.phase is tc.Phase.CHOOSE and tc.Contract.TRIX in state.remaining_contracts:
+        assert state.owner is not None
+        return tc.Choose(state.owner, tc.Contract.TRIX)
+    return rng.choice(moves)
+
+
+def doubled_in(state: tc.MatchState, contract: tc.Contract) -> bool:
+    """Some card was doubled in a deal of ``contract`` (R-CL-7)."""
+    return any(deal.doubled for deal in state.results if deal.contract is contract)
+
+
+def redealt(state: tc.MatchState) -> bool:
+    """The match holds a Redeal (R-OPT-8)."""
+    return any(isinstance(m, tc.Redeal) for m in state.history)
+
+
+CLASSIC_REDEAL = tc.Ruleset.from_name("classic-partnership+bad_hand_redeal=True")
+"""The ruleset of the golden record with a redeal."""
+
+
+def search(
+    policy: Policy,
+    wanted: Callable[[tc.MatchState], bool],
+    ruleset: tc.Ruleset = tc.PARTNERSHIP,
+) -> tc.MatchState:
     for seed in range(10_000):
-        state = play_match(seed, policy)
+        state = play_match(seed, policy, ruleset)
         if wanted(state):
             return state
     raise LookupError("no seed found")
@@ -126,11 +158,53 @@ def golden() -> dict[str, tc.MatchState]:
             ),
         ),
         "jackless_trix": search(choose_trix, jackless_trix_start),
+        "classic": search(
+            double_everything,
+            lambda s: (
+                doubled_in(s, tc.Contract.KING_OF_HEARTS) and doubled_in(s, tc.Contract.QUEENS)
+            ),
+            tc.CLASSIC,
+        ),
+        "classic_redeal": search(redeal_when_bad, redealt, CLASSIC_REDEAL),
     }
 
 
-def _record(moves: list[dict[str, object]]) -> dict[str, object]:
-    return {"format": "trixcomplex-record", "version": 1, "ruleset": "partnership", "moves": moves}
+def _record(moves: list[dict[str, object]], ruleset: str = "partnership") -> dict[str, object]:
+    return {"format": "trixcomplex-record", "version": 1, "ruleset": ruleset, "moves": moves}
+
+
+def broken_rulesets(classic: tc.MatchState, redeal: tc.MatchState) -> dict[str, dict[str, object]]:
+    """Records of other rulesets with one bad step (R-SET-1, R-CL-2, R-OPT-8)."""
+    out: dict[str, dict[str, object]] = {}
+    moves = [tc.move_to_json(m) for m in classic.history.moves()]
+    state = tc.new_match(tc.CLASSIC)
+    # A heart led in King of Hearts by a leader holding another suit (R-CL-2).
+    for i, move in enumerate(classic.history.moves()):
+        if (
+            state.contract is tc.Contract.KING_OF_HEARTS
+            and state.phase is tc.Phase.COMPLEX
+            and state.complex is not None
+            and not state.complex.trick
+        ):
+            seat = state.turn
+            assert seat is not None
+            hand = state.hand(seat)
+            hearts = [c for c in hand if c.suit is tc.Suit.HEARTS]
+            if hearts and len(hearts) < len(hand):
+                bad = tc.move_to_json(tc.Play(seat, hearts[0]))
+                out["broken_heart_lead"] = _record([*moves[:i], bad], "classic")
+                break
+        state = tc.apply(state, move)
+    # A redeal demanded by a seat without a bad hand (R-OPT-8).
+    moves = [tc.move_to_json(m) for m in redeal.history.moves()]
+    i = next(i for i, m in enumerate(redeal.history.moves()) if isinstance(m, tc.Redeal))
+    seat = (redeal.history.moves()[i].seat + 1) % 4  # type: ignore[union-attr]
+    bad = tc.move_to_json(tc.Redeal(seat))
+    out["broken_redeal"] = _record([*moves[:i], bad], CLASSIC_REDEAL.name)
+    # The same redeal in the default game, where nothing causes one (R-MATCH-2).
+    out["broken_redeal_partnership"] = _record([moves[0], tc.move_to_json(tc.Redeal(0))])
+    out["broken_ruleset"] = _record(moves[:1], "classic+doubling=sometimes")
+    return out
 
 
 def broken(draw: tc.MatchState) -> dict[str, dict[str, object]]:
@@ -190,7 +264,9 @@ def main() -> None:
     for name, state in matches.items():
         _write(HERE / f"{name}.json", tc.Record.of(state).to_json())
         _write(HERE / f"{name}.expected.json", tc.replay_report(state))
-    for name, record in broken(matches["draw"]).items():
+    bad = broken(matches["draw"])
+    bad.update(broken_rulesets(matches["classic"], matches["classic_redeal"]))
+    for name, record in bad.items():
         _write(HERE / f"{name}.json", record)
         try:
             tc.replay_json(record)

@@ -5,6 +5,10 @@
 - :class:`RuleBot`: sensible rule-based play.
 - :class:`MonteCarloBot`: samples hidden hands and plays moves out.
 
+They play every ruleset (:class:`~trixcomplex.Ruleset`); :func:`offer_redeal`
+asks a bot the one question ``choose`` cannot: whether to demand a redeal
+out of turn (R-OPT-8).
+
 :func:`bot_named` builds one from its command-line name.
 
 >>> bot_named("rule")
@@ -13,7 +17,7 @@ RuleBot()
 
 from __future__ import annotations
 
-from .base import Bot, BotError, ask
+from .base import Bot, BotError, ask, offer_redeal
 from .montecarlo import MonteCarloBot
 from .random_bot import RandomBot
 from .rule_bot import RuleBot
@@ -27,6 +31,7 @@ __all__ = [
     "RuleBot",
     "ask",
     "bot_named",
+    "offer_redeal",
 ]
 
 BOT_NAMES = ("random", "rule", "mc")

@@ -30,7 +30,7 @@ from ..state import MatchState
 if TYPE_CHECKING:
     from ..views import View
 
-__all__ = ["Bot", "BotError", "ask"]
+__all__ = ["Bot", "BotError", "ask", "offer_redeal"]
 
 
 @runtime_checkable
@@ -68,3 +68,26 @@ def ask(bot: Bot, state: MatchState, seat: int, rng: random.Random) -> PlayerMov
     if move not in legal:
         raise BotError(move, f"{type(bot).__name__} chose a move that is not legal", "R-SEAT-1")
     return move
+
+
+def offer_redeal(bot: Bot, state: MatchState, seat: int, rng: random.Random) -> bool:
+    """Ask ``seat``'s bot whether it demands a redeal it may make out of turn (R-OPT-8).
+
+    With ``bad_hand_redeal``, the seat holding a bad TRIX hand may play
+    :class:`~trixcomplex.Redeal` before the first card, even when another
+    seat is to play.  Its only legal move is then the Redeal itself, which
+    ``choose`` cannot decline, so a host asks this yes/no question first
+    (once, before asking the seat to play).  A bot answers through an
+    optional method ``wants_redeal(view, rng) -> bool``; a bot without it
+    never demands a redeal out of turn.  Raises ``ValueError`` if ``seat``
+    may not demand one now.
+    """
+    from ..moves import Redeal
+    from ..views import view
+
+    if Redeal(seat) not in legal_moves(state, seat):
+        raise ValueError(f"seat {seat} may not demand a redeal now (R-OPT-8)")
+    wants = getattr(bot, "wants_redeal", None)
+    if wants is None:
+        return False
+    return bool(wants(view(state, seat), rng))

@@ -5,9 +5,12 @@ samples ``worlds`` deals consistent with its view
 (:func:`trixcomplex.sample_world`), plays every candidate move in each of
 them and finishes the deal with a playout policy (the rules of
 :class:`RuleBot`, or uniform random moves), then picks the move with the best
-mean **team** margin for the deal: its team's points minus the other team's.
-Every candidate is tried on the same worlds, so their differences are not
-blurred by the luck of the sampling.
+mean gain for the deal (:func:`gain`): in a partnership ruleset its team's
+points minus the other team's, in an individual one its own points minus
+the others' average, negated under reversed scores (R-OPT-6) so that the
+bot always plays to win the ruleset's way.  Every candidate is tried on
+the same worlds, so their differences are not blurred by the luck of the
+sampling.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from .tactics import Situation
 if TYPE_CHECKING:
     from ..views import View
 
-__all__ = ["MonteCarloBot", "playout"]
+__all__ = ["MonteCarloBot", "gain", "playout"]
 
 
 def playout(state: MatchState, rng: random.Random, policy: str = "rule") -> MatchState:
@@ -51,10 +54,23 @@ def playout(state: MatchState, rng: random.Random, policy: str = "rule") -> Matc
     return state
 
 
-def _margin(before: MatchState, after: MatchState, team: int) -> int:
-    gain = [a - b for a, b in zip(after.scores, before.scores, strict=True)]
-    mine = gain[team] + gain[team + 2]
-    return mine - (gain[1 - team] + gain[3 - team])
+def gain(before: MatchState, after: MatchState, seat: int) -> int:
+    """What the points scored between ``before`` and ``after`` are worth to ``seat``.
+
+    Partnership rulesets: its team's points minus the other team's (Team
+    Totals decide, R-MATCH-8).  Individual rulesets: three times its own
+    points minus the other three seats' (its points above their average,
+    times 3), since the best individual total wins (R-IND-1).  Reversed
+    scores negate it: the lowest total wins (R-OPT-6).
+    """
+    diff = [a - b for a, b in zip(after.scores, before.scores, strict=True)]
+    ruleset = after.ruleset
+    if ruleset.partnership:
+        team = seat % 2
+        value = diff[team] + diff[team + 2] - diff[1 - team] - diff[3 - team]
+    else:
+        value = 4 * diff[seat] - sum(diff)
+    return -value if ruleset.reversed_scores else value
 
 
 @frozen
@@ -94,14 +110,14 @@ class MonteCarloBot:
         return [rule, *small]
 
     def choose(self, view: View, legal: Sequence[PlayerMove], rng: random.Random) -> PlayerMove:
-        """The candidate with the best mean team margin over the sampled worlds."""
+        """The candidate with the best mean :func:`gain` over the sampled worlds."""
         if len(legal) == 1:
             return legal[0]
         from ..worlds import sample_world  # layer 5, imported when first needed
 
         moves = self.candidates(view, legal)
-        assert view.seat is not None, "a bot plays a seat, not the spectator's view"
-        team = view.seat % 2
+        seat = view.seat
+        assert seat is not None, "a bot plays a seat, not the spectator's view"
         totals = [0] * len(moves)
         deadline = None if self.time_budget is None else time.monotonic() + self.time_budget
         for _ in range(self.worlds):
@@ -109,8 +125,29 @@ class MonteCarloBot:
             seed = rng.getrandbits(64)
             for i, move in enumerate(moves):
                 after = playout(apply(world, move), random.Random(seed), self.policy)
-                totals[i] += _margin(world, after, team)
+                totals[i] += gain(world, after, seat)
             if deadline is not None and time.monotonic() > deadline:
                 break
         best = max(range(len(moves)), key=lambda i: (totals[i], -i))
         return moves[best]
+
+    def wants_redeal(self, view: View, rng: random.Random) -> bool:
+        """Demand a redeal offered out of turn (R-OPT-8) when playing on loses.
+
+        The deal is played on in ``worlds`` sampled worlds; a redeal scores
+        nothing, so it is demanded when the mean :func:`gain` of playing on
+        is below 0.
+        """
+        from ..worlds import sample_world
+
+        seat = view.seat
+        assert seat is not None, "a bot plays a seat, not the spectator's view"
+        total = 0
+        deadline = None if self.time_budget is None else time.monotonic() + self.time_budget
+        for _ in range(self.worlds):
+            world = sample_world(view, rng)
+            seed = rng.getrandbits(64)
+            total += gain(world, playout(world, random.Random(seed), self.policy), seat)
+            if deadline is not None and time.monotonic() > deadline:
+                break
+        return total < 0

@@ -29,3 +29,7 @@ class RandomBot:
     def choose(self, view: View, legal: Sequence[PlayerMove], rng: random.Random) -> PlayerMove:
         """A uniformly random legal move."""
         return legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
+
+    def wants_redeal(self, view: View, rng: random.Random) -> bool:
+        """A redeal offered out of turn (R-OPT-8): a fair coin, drawn from ``rng``."""
+        return rng.random() < 0.5

@@ -8,9 +8,16 @@ from typing import TYPE_CHECKING
 
 from attrs import frozen
 
-from ..moves import Choose, Double, Pass, Play, PlayerMove
+from ..moves import Choose, Double, Pass, Play, PlayerMove, Redeal
 from ..state import Phase
-from .tactics import Situation, choose_contract, choose_doubles, complex_card, trix_card
+from .tactics import (
+    Situation,
+    choose_contract,
+    choose_doubles,
+    complex_card,
+    trix_card,
+    wants_redeal,
+)
 
 if TYPE_CHECKING:
     from ..views import View
@@ -40,6 +47,8 @@ def rule_move(sit: Situation, legal: Sequence[PlayerMove]) -> PlayerMove:
         move = Double(seat, [c for c in range(52) if doubles >> c & 1])
     elif sit.phase is Phase.COMPLEX:
         move = Play(seat, complex_card(sit))
+    elif Redeal(seat) in legal and wants_redeal(sit):
+        move = Redeal(seat)
     else:
         card = trix_card(sit)
         move = Pass(seat) if card is None else Play(seat, card)
@@ -48,16 +57,22 @@ def rule_move(sit: Situation, legal: Sequence[PlayerMove]) -> PlayerMove:
 
 @frozen
 class RuleBot:
-    """Sensible, deterministic play from the seat's view alone.
+    """Sensible, deterministic play from the seat's view alone, in every ruleset.
 
-    - Contract: TRIX first with Jacks and connected cards, COMPLEX first
-      with a safe hand (guarded Queens, low cards, a void).
-    - Doubling: only a K♥ or Queen well guarded by lower cards of its suit,
-      with nothing above it in hand.
-    - COMPLEX: duck with the highest losing card; when sure to take the
-      trick, take it with the highest; when void, shed K♥, Queens and
-      diamonds on an opponent's trick, never on the partner's.
-    - TRIX: lay cards that unlock my next cards, keep cards the others need.
+    - Contract: the remaining contract the hand suits best
+      (:func:`~trixcomplex.bots.tactics.contract_goodness`): TRIX with Jacks
+      and connected cards, COMPLEX with a safe hand, King of Hearts when long
+      in hearts, Queens with guarded Queens, Diamonds when short in diamonds,
+      Ltoosh with low cards.
+    - Doubling: only a doublable card offered (K♥, Queens) that is well
+      guarded by lower cards of its suit, with nothing above it in hand;
+      more readily in King of Hearts and Queens, where nothing else counts.
+    - Trick contracts: duck with the highest losing card; when sure to take
+      the trick, take it with the highest; when void, shed the contract's
+      penalty cards on an opponent's trick, never on the partner's (in an
+      individual ruleset every other seat is an opponent).
+    - TRIX: lay cards that unlock my next cards, keep cards the others need;
+      demand a redeal with a bad hand (R-OPT-8).
 
     It never uses ``rng``: the same view always gets the same move.
     """
@@ -67,3 +82,7 @@ class RuleBot:
         if len(legal) == 1:
             return legal[0]
         return rule_move(Situation.of_view(view), legal)
+
+    def wants_redeal(self, view: View, rng: random.Random) -> bool:
+        """Whether to demand a redeal offered out of turn (R-OPT-8): with a bad hand, yes."""
+        return wants_redeal(Situation.of_view(view))

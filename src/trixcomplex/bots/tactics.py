@@ -15,10 +15,12 @@ from typing import TYPE_CHECKING, Any
 from attrs import frozen
 
 from ..cards import ALL_CARDS, ALL_MASK, Card, Rank, Suit, cards_of, suit_mask
+from ..complex import contract_legal_cards
 from ..complex import legal_cards as complex_legal_cards
 from ..moves import Contract
+from ..rulesets import PARTNERSHIP, Ruleset
 from ..scoring import DIAMONDS, KING_OF_HEARTS, QUEENS
-from ..state import MatchState, Phase
+from ..state import MatchState, Phase, bad_hand
 from ..trix import legal_cards as trix_legal_cards
 from ..trix import playable
 
@@ -30,7 +32,9 @@ __all__ = [
     "choose_contract",
     "choose_doubles",
     "complex_card",
+    "contract_goodness",
     "trix_card",
+    "wants_redeal",
 ]
 
 _SUITS = tuple(suit_mask(s) for s in Suit)
@@ -66,6 +70,12 @@ class Situation:
     doubled: tuple[tuple[Card, int], ...]
     table: int
     hand_sizes: tuple[int, ...]
+    contract: Contract | None = None
+    """The contract being played (``None`` while choosing; COMPLEX is assumed)."""
+    ruleset: Ruleset = PARTNERSHIP
+    """The game played: its scores, its house rules, partners or not."""
+    remaining: tuple[Contract, ...] = ()
+    """The Kingdom's contracts not played yet (what the owner may choose)."""
 
     @classmethod
     def of_view(cls, view: View) -> Situation:
@@ -82,7 +92,12 @@ class Situation:
         leader = v.leader if v.leader is not None else owner
         doubled = tuple((ALL_CARDS[int(c)], int(d)) for c, d in (v.doubled or ()))
         sizes = tuple(v.hand_sizes) if v.hand_sizes is not None else (0, 0, 0, 0)
-        return cls(v.seat, v.phase, owner, hand, gone, trick, leader, doubled, table, sizes)
+        ruleset = getattr(v, "ruleset", PARTNERSHIP)
+        remaining = tuple(getattr(v, "remaining_contracts", ()) or ())
+        return cls(
+            v.seat, v.phase, owner, hand, gone, trick, leader, doubled, table, sizes,
+            getattr(v, "contract", None), ruleset, remaining,
+        )  # fmt: skip
 
     @classmethod
     def of_world(cls, state: MatchState, seat: int) -> Situation:
@@ -98,13 +113,31 @@ class Situation:
         owner = state.owner if state.owner is not None else seat
         return cls(
             seat, state.phase, owner, hands[seat], ALL_MASK & ~held, trick, leader, doubled,
-            table, sizes,
+            table, sizes, state.contract, state.ruleset, state.remaining_contracts,
         )  # fmt: skip
 
     @property
     def unseen(self) -> int:
         """Cards held by the other three seats (whoever holds them)."""
         return ALL_MASK & ~self.hand & ~self.gone
+
+    def ally(self, seat: int) -> bool:
+        """Whether ``seat``'s points count as mine: myself, and my partner in a
+        partnership ruleset; in an individual ruleset every other seat is an
+        opponent (R-IND-1, R-CL-1)."""
+        return seat == self.seat or (self.ruleset.partnership and seat % 2 == self.seat % 2)
+
+    @property
+    def trick_contract(self) -> Contract:
+        """The trick contract being played (COMPLEX when the situation does not say)."""
+        c = self.contract
+        return c if c is not None and c.is_trick_contract else Contract.COMPLEX
+
+    @property
+    def standard(self) -> bool:
+        """Whether this is COMPLEX exactly as RULES.md (the original tactics, unchanged)."""
+        c = self.trick_contract
+        return c is Contract.COMPLEX and self.ruleset.trick_rules(c).standard
 
 
 def _rank(card: int) -> int:
@@ -171,15 +204,79 @@ def complex_danger(hand: int) -> int:
     return danger
 
 
-def choose_contract(sit: Situation) -> Contract:
-    """TRIX first with a connected hand (Jacks, runs), COMPLEX first with a safe one.
+def _high_cards(hand: int) -> int:
+    """Jacks, Queens, Kings and Aces in ``hand`` (4 in an average hand)."""
+    return sum((hand & s & ~((1 << (13 * i + 9)) - 1)).bit_count() for i, s in enumerate(_SUITS))
 
-    Both contracts are played in the Kingdom; the choice decides which one
-    this hand is played in.  The constants are the averages over random hands.
+
+def _low_cards(hand: int) -> int:
+    """2s to 6s in ``hand`` (5 in an average hand)."""
+    return sum((hand & s & ((1 << (13 * i + 5)) - 1)).bit_count() for i, s in enumerate(_SUITS))
+
+
+def contract_goodness(contract: Contract, hand: int) -> float:
+    """How well ``hand`` suits ``contract``: above 0 is better than an average hand.
+
+    Simple, explainable counts (the constants are rough averages):
+
+    - TRIX: few gaps to the Jacks (Jacks, connected runs).
+    - COMPLEX: little danger (guarded K♥ and Queens, low cards, a void).
+    - King of Hearts: long in hearts (K♥ well guarded by low hearts, or able
+      to lead hearts to flush it out); a bare K♥ is a disaster.
+    - Queens: my Queens guarded by lower cards of their suit; few bare Kings and Aces.
+    - Diamonds: short in diamonds, or only low ones.
+    - Ltoosh: low cards, few Jacks to Aces.
     """
-    trix_goodness = (_MEAN_GAPS - trix_gaps(sit.hand)) * 12
-    complex_goodness = _MEAN_DANGER - complex_danger(sit.hand)
-    return Contract.TRIX if trix_goodness > complex_goodness else Contract.COMPLEX
+    suits = [(hand & s).bit_count() for s in _SUITS]
+    voids = sum(1 for n in suits if n == 0)
+    if contract is Contract.TRIX:
+        return (_MEAN_GAPS - trix_gaps(hand)) * 12
+    if contract is Contract.COMPLEX:
+        return _MEAN_DANGER - complex_danger(hand)
+    if contract is Contract.KING_OF_HEARTS:
+        hearts = suits[Suit.HEARTS]
+        value = 10.0 * (hearts - 3.25) + 10 * voids
+        if hand & _KH:
+            guards = (_below(KING_OF_HEARTS) & hand).bit_count()
+            value += -60 + 15 * min(guards, 4)
+        return value
+    if contract is Contract.QUEENS:
+        value = 10.0 * voids
+        for s in range(4):
+            suit = hand & _SUITS[s]
+            low = (suit & ((1 << (13 * s + 8)) - 1)).bit_count()  # 2..9
+            for card in cards_of(suit & (QUEENS | _above(Card.of(Rank.QUEEN, s)))):
+                if (1 << card) & QUEENS:
+                    value += 10 if low >= 3 else -25
+                else:
+                    value += 0 if low >= 3 else -10
+        return value + 15
+    if contract is Contract.DIAMONDS:
+        diamonds = hand & _SUITS[Suit.DIAMONDS]
+        high = (diamonds & ~((1 << (26 + 7)) - 1)).bit_count()  # 9..A
+        return 12.0 * (3.25 - diamonds.bit_count()) - 10 * high + 10
+    # LTOOSH: every trick costs, whatever it holds
+    return 12.0 * (4 - _high_cards(hand)) + 4 * (_low_cards(hand) - 5) + 10 * voids
+
+
+def choose_contract(sit: Situation) -> Contract:
+    """The remaining contract this hand suits best (R-MATCH-5, R-SET-2).
+
+    Every contract of the Kingdom is played once; the choice decides which
+    one this hand is played in, so the owner picks the contract with the best
+    :func:`contract_goodness`, ties going to the earlier contract of the
+    ruleset.  In the partnership game: TRIX first with a connected hand
+    (Jacks, runs), COMPLEX first with a safe one.
+    """
+    remaining = sit.remaining or sit.ruleset.contracts
+    return max(remaining, key=lambda c: contract_goodness(c, sit.hand))
+
+
+def wants_redeal(sit: Situation) -> bool:
+    """Demand a redeal with a bad TRIX hand (R-OPT-8): four 2s (or three 2s and
+    the fourth 3) sit at the far ends of the rows and are laid last, so the
+    hand all but surely finishes last.  Nothing else counts."""
+    return bad_hand(sit.hand)
 
 
 _MEAN_GAPS = 30
@@ -197,15 +294,30 @@ def choose_doubles(sit: Situation, asked: int) -> int:
     card only when the hand can almost surely get rid of it under a higher
     card or on a void: many lower cards of its suit and no card above it,
     or a short side suit to discard it on.
+
+    King of Hearts is different (R-CL-2, R-CL-7): nothing but K♥ counts and
+    hearts may not be led while another suit is held, so its holder sheds it
+    on a void far more often than not; K♥ is doubled there with two lower
+    hearts, or with a side suit of at most two cards to become void in.  In
+    Queens only the Queens count: a Queen is doubled with one guard fewer.
     """
     hand = sit.hand
     out = 0
     shortest = min((hand & s).bit_count() for s in _SUITS)
+    if sit.contract is Contract.KING_OF_HEARTS and asked & _KH:
+        guards = (_below(KING_OF_HEARTS) & hand).bit_count()
+        side = min((hand & s).bit_count() for i, s in enumerate(_SUITS) if i != Suit.HEARTS)
+        protected = sit.ruleset.trick_rules(Contract.KING_OF_HEARTS).no_heart_lead
+        if guards >= (2 if protected else 4) or (protected and side <= 2):
+            out |= _KH
+        return out
     for card in cards_of(asked):
         guards = (_below(card) & hand).bit_count()
         over_me = (_above(card) & hand).bit_count()
         need = 5 if card == KING_OF_HEARTS else 4
         if shortest <= 1:
+            need -= 1
+        if sit.contract is Contract.QUEENS:
             need -= 1
         if over_me == 0 and guards >= need:
             out |= 1 << card
@@ -215,16 +327,53 @@ def choose_doubles(sit: Situation, asked: int) -> int:
 # -- COMPLEX play (R-CX-2, R-CX-3) ----------------------------------------------
 
 
-def _penalty(card: int, sit: Situation) -> int:
-    """What ``card`` costs the taker of the trick it falls in (doubled cards cost double)."""
+@frozen
+class _Costs:
+    """What a trick contract charges, as positive costs (reversed scores too: R-OPT-6)."""
+
+    trick: int
+    diamond: int
+    queen: int
+    king: int
+    penalty_cards: int
+    """The cards that cost something when taken (K♥, Queens, diamonds), as a card set."""
+
+
+_COMPLEX_RULES = PARTNERSHIP.trick_rules(Contract.COMPLEX)
+
+
+def _costs(sit: Situation) -> _Costs:
+    contract = sit.trick_contract
+    rules = (
+        sit.ruleset.trick_rules(contract) if contract in sit.ruleset.contracts else _COMPLEX_RULES
+    )
+    diamond, queen, king = abs(rules.diamond), abs(rules.queen), abs(rules.king_of_hearts)
+    cards = (DIAMONDS if diamond else 0) | (QUEENS if queen else 0) | (_KH if king else 0)
+    return _Costs(abs(rules.trick), diamond, queen, king, cards)
+
+
+def _deal_cost(c: _Costs) -> int:
+    """What a whole deal of the contract charges (500 in COMPLEX, 75 in King of
+    Hearts …): how much a later trick is worth, to weigh keeping a high card."""
+    return 13 * c.trick + 13 * c.diamond + 4 * c.queen + c.king
+
+
+def _penalty(card: int, sit: Situation, costs: _Costs | None = None) -> int:
+    """What ``card`` costs the taker of the trick it falls in (doubled cards cost double).
+
+    The values are the contract's: in COMPLEX K♥ 75, a Queen 25, a diamond 10;
+    in King of Hearts only K♥, in Queens only the Queens, in Diamonds only the
+    diamonds, in Ltoosh nothing but the trick itself (R-CL-2 … R-CL-5).
+    """
+    c = costs if costs is not None else _costs(sit)
     bit = 1 << card
-    value = 10 if bit & DIAMONDS else 0
+    value = c.diamond if bit & DIAMONDS else 0
     if bit & _KH:
-        value += 75
+        value += c.king
     elif bit & QUEENS:
-        value += 25
-    if bit & (_KH | QUEENS) and any(c == card for c, _ in sit.doubled):
-        value += 75 if bit & _KH else 25
+        value += c.queen
+    if bit & (_KH | QUEENS) and any(d == card for d, _ in sit.doubled):
+        value += c.king if bit & _KH else c.queen
     return value
 
 
@@ -235,15 +384,18 @@ def _doubler(card: int, sit: Situation) -> int | None:
     return None
 
 
-def _dump_value(card: int, sit: Situation, taker: int) -> int:
-    """What dumping ``card`` on ``taker``'s trick is worth to my team (+ good, - bad)."""
-    mine = sit.seat % 2
-    pen = _penalty(card, sit)
+def _dump_value(card: int, sit: Situation, taker: int, costs: _Costs | None = None) -> int:
+    """What dumping ``card`` on ``taker``'s trick is worth to my side (+ good, - bad).
+
+    My side is my team in a partnership ruleset and myself alone otherwise.
+    """
+    costs = costs if costs is not None else _costs(sit)
+    pen = _penalty(card, sit, costs)
     doubler = _doubler(card, sit)
-    value = pen if taker % 2 != mine else -pen
+    value = -pen if sit.ally(taker) else pen
     if doubler is not None:  # the doubler earns the plain value (R-DBL-4 case 1)
-        plain = 75 if card == KING_OF_HEARTS else 25
-        value += plain if doubler % 2 == mine else -plain
+        plain = costs.king if card == KING_OF_HEARTS else costs.queen
+        value += plain if sit.ally(doubler) else -plain
     return value
 
 
@@ -268,60 +420,114 @@ def _trick_winner(sit: Situation) -> tuple[Card, int]:
 
 
 def complex_card(sit: Situation) -> Card:
-    """The card to play in COMPLEX: duck, take with the highest, shed on opponents.
+    """The card to play in a trick contract: duck, take with the highest, shed on opponents.
 
     Following suit, play the highest card that still loses; when sure to take
     the trick, take it with the highest card that is not a penalty.  Void,
-    shed K♥, Queens and diamonds on an opponent's trick, never on the
-    partner's (the trick's current winner decides).
+    shed the contract's penalty cards (K♥, Queens, diamonds: whatever this
+    contract charges) on an opponent's trick, never on the partner's (the
+    trick's current winner decides); in an individual ruleset every other
+    seat is an opponent.
     """
-    legal = complex_legal_cards(sit.hand, sit.trick)
+    if sit.standard:
+        legal = complex_legal_cards(sit.hand, sit.trick)
+    else:  # R-CL-2 heart leads, R-OPT-2 penalty cards first
+        rules = sit.ruleset.trick_rules(sit.trick_contract)
+        legal = contract_legal_cards(sit.hand, sit.trick, rules)
     if legal & (legal - 1) == 0:
         return _highest(legal)
     if not sit.trick:
-        return _lead(sit, legal)
+        return _lead(sit, legal) if sit.standard else _classic_lead(sit, legal)
+    k = _costs(sit)
     win_card, winner = _trick_winner(sit)
     later = 3 - len(sit.trick)
     led = sit.trick[0] // 13
-    mine = sit.seat % 2
-    opponent_wins = winner % 2 != mine
+    opponent_wins = not sit.ally(winner)
     sure = later == 0 or not (_above(win_card) & sit.unseen)
     if legal & _SUITS[led]:
         below = legal & _below(win_card)
         if below:
             cands = cards_of(below)
             if opponent_wins and sure:
-                return max(cands, key=lambda c: (_dump_value(c, sit, winner), c))
+                return max(cands, key=lambda c: (_dump_value(c, sit, winner, k), c))
             if not opponent_wins:
-                return max(cands, key=lambda c: (-_penalty(c, sit), c))
-            return max(cands, key=lambda c: (-_penalty(c, sit) if later else 0, c))
+                return max(cands, key=lambda c: (-_penalty(c, sit, k), c))
+            return max(cands, key=lambda c: (-_penalty(c, sit, k) if later else 0, c))
         # every card of the suit wins for now: take it with the highest non-penalty card
         cands = cards_of(legal)
-        return max(cands, key=lambda c: (-_penalty(c, sit), c))
+        return max(cands, key=lambda c: (-_penalty(c, sit, k), c))
     # void in the led suit: shed
     cands = cards_of(legal)
     if opponent_wins:
-        return max(cands, key=lambda c: (_dump_value(c, sit, winner) + _liability(c, sit), c))
-    safe = [c for c in cands if _penalty(c, sit) == 0]
+        scale = 1.0 if sit.standard else _deal_cost(k) / 500
+        return max(
+            cands, key=lambda c: (_dump_value(c, sit, winner, k) + scale * _liability(c, sit), c)
+        )
+    safe = [c for c in cands if _penalty(c, sit, k) == 0]
     if safe:
         return max(safe, key=lambda c: (_liability(c, sit), c))
-    return min(cands, key=lambda c: (_penalty(c, sit), c))
+    return min(cands, key=lambda c: (_penalty(c, sit, k), c))
+
+
+def _win_chance(card: int, unseen: int) -> float:
+    """A rough chance that leading ``card`` takes the trick."""
+    above = (_above(card) & unseen).bit_count()
+    below = (_below(card) & unseen).bit_count()
+    in_suit = above + below
+    if not in_suit:
+        return 1.0  # nobody can follow: the trick is mine
+    return 1.0 if above == 0 else (below + 1) / (in_suit + 1) / (1 + above)
 
 
 def _lead(sit: Situation, legal: int) -> Card:
-    """Lead the card least likely to win, away from penalties."""
+    """Lead the card least likely to win, away from penalties (COMPLEX)."""
     unseen = sit.unseen
+    k = _costs(sit)
     best: Card | None = None
     best_key: tuple[float, ...] = ()
     for card in cards_of(legal):
-        above = (_above(card) & unseen).bit_count()
-        below = (_below(card) & unseen).bit_count()
-        in_suit = above + below
-        win = 1.0 if above == 0 and in_suit else (below + 1) / (in_suit + 1) / (1 + above)
-        if not in_suit:
-            win = 1.0  # nobody can follow: the trick is mine
-        cost = 15 + _penalty(card, sit) + (10 if (1 << card) & DIAMONDS else 0)
-        key = (-win * cost, -_penalty(card, sit), -card)
+        win = _win_chance(card, unseen)
+        cost = 15 + _penalty(card, sit, k) + (10 if (1 << card) & DIAMONDS else 0)
+        key = (-win * cost, -_penalty(card, sit, k), -card)
+        if best is None or key > best_key:
+            best, best_key = card, key
+    assert best is not None
+    return best
+
+
+def _classic_lead(sit: Situation, legal: int) -> Card:
+    """Lead in a classic trick contract (or a COMPLEX house rule).
+
+    The expected cost of a lead is its chance to take the trick times what
+    the trick may hold: the trick's own cost (Ltoosh), my card's penalty, and
+    half the unseen penalty cards of its suit (which may be forced onto it).
+    On top of that:
+
+    - holding a penalty card, lead from my shortest other suit, to become
+      void and shed the penalty card later (K♥ in King of Hearts);
+    - without the penalty cards of a suit that still holds some (K♥, a
+      Queen, diamonds), a low lead in it is good: it flushes them out while
+      someone else takes the trick.
+    """
+    costs = _costs(sit)
+    unseen = sit.unseen
+    hand = sit.hand
+    held_penalties = hand & costs.penalty_cards
+    best: Card | None = None
+    best_key: tuple[float, ...] = ()
+    for card in cards_of(legal):
+        suit = _SUITS[card // 13]
+        win = _win_chance(card, unseen)
+        others = cards_of(unseen & suit & costs.penalty_cards)
+        out_there = sum(_penalty(c, sit, costs) for c in others)
+        expected = win * (costs.trick + _penalty(card, sit, costs) + out_there / 2)
+        flush = 0.0
+        if out_there and not hand & suit & costs.penalty_cards & ~(1 << card):
+            flush = (1 - win) * out_there / 4
+        short = 0
+        if held_penalties and not (1 << card) & costs.penalty_cards:
+            short = -(hand & suit).bit_count()
+        key = (flush - expected, short, -_penalty(card, sit, costs), -(card % 13), -card)
         if best is None or key > best_key:
             best, best_key = card, key
     assert best is not None
