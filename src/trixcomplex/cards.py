@@ -24,6 +24,7 @@ __all__ = [
     "CardParseError",
     "Rank",
     "Suit",
+    "as_card",
     "bit",
     "card_count",
     "cards_of",
@@ -174,6 +175,28 @@ def parse_card(text: str) -> Card:
         shown = text if len(text) <= 20 else text[:20] + "…"
         raise CardParseError(f"not a card: {shown!r} (expected e.g. 'TD', '7H', '10♦')")
     return _CARDS[suit * 13 + rank - 2]
+
+
+def as_card(value: object) -> Card:
+    """The card named by ``value``: a :class:`Card`, a code (R-CARD-2) or an index 0..51.
+
+    Bad text or an index out of range raises :class:`CardParseError` (a
+    ``ValueError``); a value of another type raises ``TypeError``.
+
+    >>> as_card("10♦"), as_card(0), as_card(parse_card("KH"))
+    (Card('TD'), Card('2S'), Card('KH'))
+    """
+    if isinstance(value, Card):
+        return value
+    if isinstance(value, str):
+        return parse_card(value)
+    if type(value) is int:
+        if 0 <= value < 52:
+            return _CARDS[value]
+        raise CardParseError(f"not a card: {value!r:.40} (a card index is 0..51)")
+    raise TypeError(
+        f"not a card: {value!r:.40} (expected a Card, an index 0..51 or a code like 'QH')"
+    )
 
 
 def bit(card: int) -> int:

@@ -36,6 +36,7 @@ from .complex import trick_taker
 from .match import apply, legal_moves, new_match, score
 from .moves import Choose, Contract, Deal, Double, Move, Pass, Play, PlayerMove, Redeal
 from .records import run_replay
+from .render import move_text
 from .rulesets import PARTNERSHIP, RULESETS, Ruleset
 from .scoresheet import format_scoresheet
 from .scoring import DealResult, MatchResult, trick_points
@@ -219,19 +220,6 @@ def _hand_text(hand: Sequence[Card]) -> str:
     return "   ".join(parts)
 
 
-def _move_text(move: PlayerMove) -> str:
-    if isinstance(move, Play):
-        return move.card.symbol
-    if isinstance(move, Pass):
-        return "pass"
-    if isinstance(move, Choose):
-        return move.contract.value
-    if isinstance(move, Redeal):
-        return "redeal"
-    assert isinstance(move, Double)
-    return "double " + _cards(move.cards) if move.cards else "double nothing"
-
-
 def _show_table(v: View, out: TextIO) -> None:
     print(
         f"\nDeal {v.deal_number} (Kingdom {v.kingdom}), owner seat {v.owner}"
@@ -319,7 +307,7 @@ def _ask_person(v: View, legal: Sequence[PlayerMove], inp: TextIO, out: TextIO) 
     _show_table(v, out)
     if v.phase is Phase.DOUBLE:
         print(f"Doubling window: you may double {_cards(v.doublable)}.", file=out)
-    print("Your moves: " + "  ".join(f"{i}) {_move_text(m)}" for i, m in enumerate(legal, 1)),
+    print("Your moves: " + "  ".join(f"{i}) {move_text(m)}" for i, m in enumerate(legal, 1)),
           file=out)  # fmt: skip
     while True:
         print("Your move> ", end="", file=out, flush=True)
@@ -421,7 +409,7 @@ def _play(args: argparse.Namespace) -> int:
                 legal = legal_moves(state, seat)
                 if len(legal) == 1 and state.phase in (Phase.COMPLEX, Phase.TRIX):
                     move = legal[0]
-                    print(f"(only one legal move: {_move_text(move)}, played for you)", file=out)
+                    print(f"(only one legal move: {move_text(move)}, played for you)", file=out)
                 else:
                     move = _ask_person(view(state, seat), legal, inp, out)
             elif move is None:

@@ -23,7 +23,7 @@ from typing import Any, TypeAlias
 
 from attrs import Attribute, field, frozen
 
-from .cards import ALL_CARDS, Card, CardParseError, parse_card
+from .cards import ALL_CARDS, Card, CardParseError, as_card, parse_card
 from .seats import check_seat
 
 __all__ = [
@@ -72,20 +72,10 @@ class Contract(enum.Enum):
         return self.value
 
 
-def _to_card(value: object) -> Card:
-    if isinstance(value, Card):
-        return value
-    if isinstance(value, str):
-        return parse_card(value)
-    if type(value) is int and 0 <= value < 52:
-        return ALL_CARDS[value]
-    raise CardParseError(f"not a card: {value!r}")
-
-
-def _to_cards(values: Iterable[object]) -> frozenset[Card]:
+def as_cards(values: Iterable[object]) -> frozenset[Card]:
     if isinstance(values, str):
         raise CardParseError(f"expected a collection of cards, not the string {values!r}")
-    cards = [_to_card(v) for v in values]
+    cards = [as_card(v) for v in values]
     result = frozenset(cards)
     if len(result) != len(cards):
         raise ValueError("the same card is named twice")
@@ -95,7 +85,7 @@ def _to_cards(values: Iterable[object]) -> frozenset[Card]:
 def _to_deck(values: Iterable[object]) -> tuple[Card, ...]:
     if isinstance(values, str):
         raise CardParseError(f"expected a list of 52 cards, not the string {values!r}")
-    deck = tuple(_to_card(v) for v in values)
+    deck = tuple(as_card(v) for v in values)
     if len(deck) != 52:
         raise ValueError(f"a deck has 52 cards, not {len(deck)}")
     if len(set(deck)) != 52:
@@ -155,7 +145,7 @@ class Double:
     """
 
     seat: int = field(validator=_seat)
-    cards: frozenset[Card] = field(default=frozenset(), converter=_to_cards)
+    cards: frozenset[Card] = field(default=frozenset(), converter=as_cards)
 
     def __str__(self) -> str:
         if not self.cards:
@@ -168,7 +158,7 @@ class Play:
     """A card played to a trick (COMPLEX) or laid on a row (TRIX)."""
 
     seat: int = field(validator=_seat)
-    card: Card = field(converter=_to_card)
+    card: Card = field(converter=as_card)
 
     def __str__(self) -> str:
         return f"seat {self.seat} plays {self.card}"

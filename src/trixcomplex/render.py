@@ -45,7 +45,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from attrs import field, frozen
 
-from .cards import ALL_CARDS, Card, Suit, cards_of, parse_card
+from .cards import ALL_CARDS, Card, Suit, as_card, cards_of
 from .complex import trick_taker
 from .moves import Choose, Pass, Play, PlayerMove, Redeal
 from .rulesets import Ruleset
@@ -63,6 +63,7 @@ __all__ = [
     "hand_picture",
     "hand_svg",
     "hand_text",
+    "move_text",
     "picture",
     "rows_picture",
     "rows_svg",
@@ -103,16 +104,6 @@ class Picture:
 # -- input --------------------------------------------------------------------
 
 
-def _card(value: object) -> Card:
-    if isinstance(value, Card):
-        return value
-    if isinstance(value, str):
-        return parse_card(value)
-    if type(value) is int and 0 <= value < 52:
-        return ALL_CARDS[value]
-    raise TypeError(f"not a card: {value!r:.40} (expected a Card or a code like 'QH')")
-
-
 def _cards(cards: CardsLike, what: str, *, ordered: bool = False) -> tuple[Card, ...]:
     """The cards named by ``cards``; duplicates are an error."""
     if isinstance(cards, Card):
@@ -131,7 +122,7 @@ def _cards(cards: CardsLike, what: str, *, ordered: bool = False) -> tuple[Card,
         items = list(cards)
     except TypeError:
         raise TypeError(f"{what}: expected cards, not {cards!r:.40}") from None
-    out = tuple(_card(c) for c in items)
+    out = tuple(as_card(c) for c in items)
     if len(set(out)) != len(out):
         twice = sorted({c for c in out if out.count(c) > 1})
         raise ValueError(f"{what}: the card {twice[0]} is named twice")
@@ -529,7 +520,14 @@ def _status(view: View) -> str:
     return f"seat {view.turn} to play"
 
 
-def _move_text(move: PlayerMove) -> str:
+def move_text(move: PlayerMove) -> str:
+    """A player move as a person names it: ``K♥``, ``pass``, ``Queens``,
+    ``redeal``, ``double Q♠ K♥`` or ``double nothing``.
+
+    >>> from trixcomplex import Double, Pass
+    >>> move_text(Pass(1)), move_text(Double(2, ["KH", "QS"])), move_text(Double(2))
+    ('pass', 'double Q♠ K♥', 'double nothing')
+    """
     if isinstance(move, Play):
         return move.card.symbol
     if isinstance(move, Pass):
@@ -538,7 +536,9 @@ def _move_text(move: PlayerMove) -> str:
         return contract_name(move.contract)
     if isinstance(move, Redeal):
         return "redeal"
-    return str(move)
+    if move.cards:
+        return "double " + " ".join(c.symbol for c in sorted(move.cards))
+    return "double nothing"
 
 
 def _seat_notes(view: View, seat: int) -> str:
@@ -608,7 +608,7 @@ def table_text(view: View) -> str:
         lines.extend("  " + line for line in hand_text(view.hand).splitlines())
     if view.legal_moves and view.phase in (Phase.COMPLEX, Phase.TRIX, Phase.CHOOSE):
         gap = ", " if view.phase is Phase.CHOOSE else " "  # "King of Hearts, Queens, ..."
-        lines.append("Legal: " + gap.join(_move_text(m) for m in view.legal_moves))
+        lines.append("Legal: " + gap.join(move_text(m) for m in view.legal_moves))
     seats = view.score.seats
     if view.score.deals:
         lines.append("Scores: " + " · ".join(f"seat {s}: {seats[s]}" for s in range(4)))
