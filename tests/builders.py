@@ -39,13 +39,15 @@ def play(state: tc.MatchState, *moves: tc.Move) -> tc.MatchState:
     return state
 
 
-def random_match(seed: int, *, until: int | None = None) -> list[tc.MatchState]:
+def random_match(
+    seed: int, *, until: int | None = None, ruleset: tc.Ruleset = tc.PARTNERSHIP
+) -> list[tc.MatchState]:
     """Every state of a random match (uniform legal moves, timeouts now and then).
 
     With ``until``, stop after that many moves.
     """
     rng = random.Random(seed)
-    state = tc.new_match()
+    state = tc.new_match(ruleset)
     states = [state]
     while state.phase is not tc.Phase.OVER and (until is None or len(states) <= until):
         if state.phase is tc.Phase.DEAL:
@@ -308,3 +310,46 @@ def every_candidate_move(state: tc.MatchState, deal: tc.Deal) -> list[tc.Move]:
         moves += [tc.Choose(seat, c) for c in tc.Contract]
         moves.append(tc.Redeal(seat))
     return moves
+
+
+TWOS = tuple(tc.Card.of(tc.Rank.TWO, suit) for suit in tc.Suit)
+"""The four 2s."""
+
+
+def four_twos_deal(rng: random.Random, seat: int) -> tc.Deal:
+    """A shuffled deck giving ``seat`` the four 2s (a bad TRIX hand, R-OPT-8)."""
+    rest = [c for c in ALL_CARDS if c not in TWOS]
+    rng.shuffle(rest)
+    hands: list[list[tc.Card]] = [[], [], [], []]
+    hands[seat] = list(TWOS)
+    for s in range(4):
+        while len(hands[s]) < 13:
+            hands[s].append(rest.pop())
+    return tc.Deal([hands[i % 4][i // 4] for i in range(52)])
+
+
+def redeal_heavy_match(ruleset: tc.Ruleset, seed: int) -> list[tc.MatchState]:
+    """Every state of a random match of ``ruleset`` (uniform legal moves, timeouts now and
+    then).  With ``bad_hand_redeal``, a third of the decks give some seat the four 2s and
+    TRIX is chosen and a redeal demanded often, so redeals happen (R-OPT-8)."""
+    rng = random.Random(seed)
+    state = tc.new_match(ruleset)
+    states = [state]
+    redeals = ruleset.bad_hand_redeal
+    while state.phase is not tc.Phase.OVER:
+        moves = tc.legal_moves(state)
+        if state.phase is tc.Phase.DEAL:
+            move: tc.Move = tc.Deal.shuffled(rng)
+            if redeals and rng.random() < 0.35:
+                move = four_twos_deal(rng, rng.randrange(4))
+        elif state.phase in (tc.Phase.CHOOSE, tc.Phase.DOUBLE) and rng.random() < 0.15:
+            move = tc.Timeout()
+        elif redeals and any(isinstance(m, tc.Redeal) for m in moves) and rng.random() < 0.6:
+            move = next(m for m in moves if isinstance(m, tc.Redeal))
+        elif redeals and tc.Choose(state.owner or 0, "TRIX") in moves and rng.random() < 0.5:
+            move = tc.Choose(state.owner or 0, "TRIX")
+        else:
+            move = rng.choice(moves)
+        state = tc.apply(state, move)
+        states.append(state)
+    return states

@@ -349,29 +349,12 @@ VARIANTS = [
 ]
 
 
-def ruleset_match(ruleset: tc.Ruleset, seed: int) -> list[tc.MatchState]:
-    """Every state of a random match of ``ruleset`` (uniform legal moves, some timeouts)."""
-    rng = random.Random(seed)
-    state = tc.new_match(ruleset)
-    states = [state]
-    while state.phase is not tc.Phase.OVER:
-        if state.phase is tc.Phase.DEAL:
-            move: tc.Move = tc.Deal.shuffled(rng)
-        elif state.phase in (tc.Phase.CHOOSE, tc.Phase.DOUBLE) and rng.random() < 0.15:
-            move = tc.Timeout()
-        else:
-            move = rng.choice(tc.legal_moves(state))
-        state = tc.apply(state, move)
-        states.append(state)
-    return states
-
-
 @pytest.mark.parametrize("name", VARIANTS)
 def test_r_set_1_playout_equals_stepping_for_every_ruleset(name: str) -> None:
     """R-SET-1, R-SET-2, R-CL-2…R-CL-7, R-OPT-1…R-OPT-8: ``playout(...) == stepping``
     from states of every phase and contract of a match of each preset and variant."""
     ruleset = tc.Ruleset.from_name(name)
-    states = ruleset_match(ruleset, 7)
+    states = random_match(7, ruleset=ruleset)
     starts = states[:: max(1, len(states) // 40)] + [states[-1]]
     contracts = set()
     for k, state in enumerate(starts):

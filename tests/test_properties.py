@@ -36,33 +36,11 @@ from trixcomplex.trix import playable
 SEEDS = st.integers(0, 2**32 - 1)
 
 
-def random_match_with(seed: int) -> list[tc.MatchState]:
-    """A complete match: shuffles, contract choices, doubles and timeouts all drawn from ``seed``.
-
-    The timeout rate differs per match (never, sometimes, mostly), so the choosing
-    and doubling windows close both by answers and by timeouts.
-    """
-    rng = random.Random(seed)
-    timeout_rate = rng.choice((0.0, 0.2, 0.8))
-    state = tc.new_match()
-    states = [state]
-    while not state.is_over:
-        if state.phase is tc.Phase.DEAL:
-            move: tc.Move = tc.Deal.shuffled(rng)
-        elif state.phase in (tc.Phase.CHOOSE, tc.Phase.DOUBLE) and rng.random() < timeout_rate:
-            move = tc.Timeout()
-        else:
-            move = rng.choice(tc.legal_moves(state))
-        state = tc.apply(state, move)
-        states.append(state)
-    return states
-
-
 @settings(max_examples=40)
 @given(SEEDS)
 def test_r_cx_6_r_dbl_5_r_tx_4_deal_sums_with_any_doubling(seed: int) -> None:
     """R-CX-6, R-DBL-5: a COMPLEX deal sums to −500; R-TX-4: a TRIX deal to +500."""
-    final = random_match_with(seed)[-1]
+    final = random_match_of(tc.PARTNERSHIP, seed)[-1]
     assert len(final.results) == 8
     for result in final.results:
         if result.contract is tc.Contract.COMPLEX:
@@ -82,7 +60,7 @@ def test_r_cx_6_r_dbl_5_r_tx_4_deal_sums_with_any_doubling(seed: int) -> None:
 @given(SEEDS)
 def test_r_sum_1_kingdoms_sum_to_zero_and_team_totals_cancel(seed: int) -> None:
     """R-SUM-1, R-MATCH-7, R-MATCH-8."""
-    states = random_match_with(seed)
+    states = random_match_of(tc.PARTNERSHIP, seed)
     final = states[-1]
     for k in range(4):
         pair = final.results[2 * k : 2 * k + 2]
@@ -106,7 +84,7 @@ def test_r_sum_1_kingdoms_sum_to_zero_and_team_totals_cancel(seed: int) -> None:
 @settings(max_examples=25)
 @given(SEEDS)
 def test_every_card_in_one_place_and_to_act_matches_legal_moves(seed: int) -> None:
-    for state in random_match_with(seed):
+    for state in random_match_of(tc.PARTNERSHIP, seed):
         assert_cards_in_one_place(state)
         assert_to_act_matches_legal_moves(state)
 
@@ -116,7 +94,7 @@ def test_every_card_in_one_place_and_to_act_matches_legal_moves(seed: int) -> No
 def test_listed_moves_apply_and_unlisted_moves_are_rejected_unchanged(
     seed: int, pick_seed: int
 ) -> None:
-    states = random_match_with(seed)
+    states = random_match_of(tc.PARTNERSHIP, seed)
     pick = random.Random(pick_seed)
     deal = tc.Deal.shuffled(pick)
     for state in pick.sample(states, 6):
@@ -141,8 +119,8 @@ def test_listed_moves_apply_and_unlisted_moves_are_rejected_unchanged(
 @settings(max_examples=20)
 @given(SEEDS)
 def test_same_moves_give_equal_states(seed: int) -> None:
-    first = random_match_with(seed)
-    second = random_match_with(seed)
+    first = random_match_of(tc.PARTNERSHIP, seed)
+    second = random_match_of(tc.PARTNERSHIP, seed)
     assert first == second
     assert [hash(s) for s in first] == [hash(s) for s in second]
     replay = tc.new_match()
@@ -155,7 +133,7 @@ def test_same_moves_give_equal_states(seed: int) -> None:
 @settings(max_examples=20)
 @given(SEEDS)
 def test_successors_share_unchanged_parts(seed: int) -> None:
-    states = random_match_with(seed)
+    states = random_match_of(tc.PARTNERSHIP, seed)
     for old, new in itertools.pairwise(states):
         assert new.history._prev is old.history
         if len(new.results) == len(old.results):
@@ -179,7 +157,7 @@ def test_successors_share_unchanged_parts(seed: int) -> None:
 @given(SEEDS)
 def test_trix_never_deadlocks_and_every_window_asks_someone(seed: int) -> None:
     """R-TX-3 (some seat always holds a legal card), R-DBL-2 (K♥ is always held, so asked)."""
-    for state in random_match_with(seed):
+    for state in random_match_of(tc.PARTNERSHIP, seed):
         if state.phase is tc.Phase.TRIX:
             assert state.trix is not None
             held = state.hands[0] | state.hands[1] | state.hands[2] | state.hands[3]

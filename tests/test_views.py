@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import trixcomplex as tc
-from builders import SPADES_DEAL, deal_of, play, random_match
+from builders import SPADES_DEAL, TWOS, deal_of, play, random_match, redeal_heavy_match
 from trixcomplex.cards import ALL_CARDS, cards_of, mask_of
 from trixcomplex.trix import playable
 
@@ -36,7 +36,6 @@ RULESETS = (
 )
 """Every preset and a few variants: each view and world property runs over all of them."""
 RULESET_IDS = [r.name for r in RULESETS]
-TWOS = tuple(tc.Card.of(tc.Rank.TWO, suit) for suit in tc.Suit)
 
 # -- helpers -------------------------------------------------------------------
 
@@ -101,45 +100,6 @@ def hidden_swaps(
                             pairs.append((a, b))
     rng.shuffle(pairs)
     yield from pairs
-
-
-def bad_deck(rng: random.Random, seat: int) -> tc.Deal:
-    """A shuffled deck giving ``seat`` the four 2s (a bad TRIX hand, R-OPT-8)."""
-    rest = [c for c in ALL_CARDS if c not in TWOS]
-    rng.shuffle(rest)
-    hands: list[list[tc.Card]] = [[], [], [], []]
-    hands[seat] = list(TWOS)
-    for s in range(4):
-        while len(hands[s]) < 13:
-            hands[s].append(rest.pop())
-    return tc.Deal([hands[i % 4][i // 4] for i in range(52)])
-
-
-def random_match_of(ruleset: tc.Ruleset, seed: int) -> list[tc.MatchState]:
-    """Every state of a random match of ``ruleset`` (uniform legal moves, timeouts now and
-    then).  With ``bad_hand_redeal``, a third of the decks give some seat the four 2s and
-    TRIX is chosen and a redeal demanded often, so redeals happen (R-OPT-8)."""
-    rng = random.Random(seed)
-    state = tc.new_match(ruleset)
-    states = [state]
-    redeals = ruleset.bad_hand_redeal
-    while state.phase is not tc.Phase.OVER:
-        moves = tc.legal_moves(state)
-        if state.phase is tc.Phase.DEAL:
-            move: tc.Move = tc.Deal.shuffled(rng)
-            if redeals and rng.random() < 0.35:
-                move = bad_deck(rng, rng.randrange(4))
-        elif state.phase in (tc.Phase.CHOOSE, tc.Phase.DOUBLE) and rng.random() < 0.15:
-            move = tc.Timeout()
-        elif redeals and any(isinstance(m, tc.Redeal) for m in moves) and rng.random() < 0.6:
-            move = next(m for m in moves if isinstance(m, tc.Redeal))
-        elif redeals and tc.Choose(state.owner or 0, "TRIX") in moves and rng.random() < 0.5:
-            move = tc.Choose(state.owner or 0, "TRIX")
-        else:
-            move = rng.choice(moves)
-        state = tc.apply(state, move)
-        states.append(state)
-    return states
 
 
 def current_deck(state: tc.MatchState) -> tuple[tc.Card, ...]:
@@ -525,7 +485,7 @@ def test_r_hid_1_swaps_are_invisible_in_every_phase_and_contract_of_every_rulese
     """R-HID-1, R-HID-2, R-SET-1: in every playing phase and contract of a random match of
     each preset and variant, swapping two unseen same-suit cards between two other seats
     leaves the seat's and the spectator's views unchanged; the holders see the change."""
-    states = random_match_of(ruleset, 21)
+    states = redeal_heavy_match(ruleset, 21)
     rng = random.Random(21)
     checked: dict[tuple[tc.Phase, tc.Contract | None], int] = {}
     for state in states:
@@ -567,7 +527,7 @@ def test_r_hid_1_random_swaps_are_invisible_under_every_ruleset(
 ) -> None:
     """R-HID-1, R-HID-2: the swap property at a random state of a random match of a
     random preset or variant, for a random seat."""
-    states = random_match_of(ruleset, seed)
+    states = redeal_heavy_match(ruleset, seed)
     i = pick.choice([k for k, s in enumerate(states) if s.phase in PLAYING])
     state = states[i]
     seat = pick.choice([0, 1, 2, 3])
@@ -586,7 +546,7 @@ def test_r_hid_1_views_of_every_ruleset_name_it_and_match_the_engine(ruleset: tc
     """R-HID-1, R-SET-1, R-SET-2: every view carries the ruleset, the contract and the
     Kingdom's remaining contracts; ``turn`` is the engine's turn seat (never a seat that
     could only demand a redeal) and each seat sees exactly its own legal moves."""
-    for state in random_match_of(ruleset, 22)[::2]:
+    for state in redeal_heavy_match(ruleset, 22)[::2]:
         for seat in VIEWERS:
             v = tc.view(state, seat)
             assert v.ruleset == ruleset and v.contract == state.contract
@@ -610,7 +570,7 @@ def test_r_hid_1_views_of_every_ruleset_name_no_hidden_card_and_round_trip(
     reads back to the same view, and names no card of another seat's hand beyond the
     public facts (played cards, revealed doubles, 7♥, shown 2s)."""
     codes = {str(c): c for c in tc.ALL_CARDS}
-    for state in random_match_of(ruleset, 23)[::11]:
+    for state in redeal_heavy_match(ruleset, 23)[::11]:
         for seat in VIEWERS:
             v = tc.view(state, seat)
             data = json.loads(json.dumps(tc.to_json(v)))
@@ -630,7 +590,7 @@ def test_r_hid_1_views_of_every_ruleset_name_no_hidden_card_and_round_trip(
 
 def classic_window_states(ruleset: tc.Ruleset, seeds: range) -> Iterator[tc.MatchState]:
     for seed in seeds:
-        for state in random_match_of(ruleset, seed):
+        for state in redeal_heavy_match(ruleset, seed):
             if state.phase is tc.Phase.DOUBLE:
                 yield state
 
@@ -660,7 +620,7 @@ def test_r_hid_2_classic_windows_hide_who_was_asked_and_answered(ruleset: tc.Rul
 
 def test_r_cl_7_doubling_off_never_opens_a_window() -> None:
     """R-OPT-1, R-CL-7: without doubling no view ever shows an open window or a double."""
-    for state in random_match_of(tc.CLASSIC.evolve(doubling=False), 24):
+    for state in redeal_heavy_match(tc.CLASSIC.evolve(doubling=False), 24):
         v = tc.view(state, None)
         assert not v.doubling_open and v.doubled == () and v.phase is not tc.Phase.DOUBLE
 
@@ -681,7 +641,7 @@ def test_r_cl_2_a_heart_lead_shows_the_leader_holds_only_hearts() -> None:
 def test_r_cl_2_voids_in_king_of_hearts_are_true(seed: int) -> None:
     """R-CL-2, R-CX-2, R-HID-1: every void a King of Hearts view shows is true."""
     checked = 0
-    for state in random_match_of(tc.CLASSIC, seed):
+    for state in redeal_heavy_match(tc.CLASSIC, seed):
         if state.complex is not None and state.contract is tc.Contract.KING_OF_HEARTS:
             v = tc.view(state, None)
             for seat in range(4):
@@ -696,7 +656,7 @@ def test_r_opt_2_a_non_penalty_discard_shows_no_penalty_card_is_held() -> None:
     ruleset = tc.CLASSIC.evolve(penalty_cards_first=True)
     found = 0
     for seed in (27, 28):
-        for state in random_match_of(ruleset, seed):
+        for state in redeal_heavy_match(ruleset, seed):
             deal = state.complex
             if deal is None or state.contract not in (tc.Contract.QUEENS, tc.Contract.DIAMONDS):
                 continue

@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import trixcomplex as tc
-from builders import SPADES_DEAL, SUITS_DEAL, deal_of, play, random_match
-from trixcomplex.cards import ALL_CARDS, cards_of, mask_of
+from builders import SPADES_DEAL, SUITS_DEAL, deal_of, play, random_match, redeal_heavy_match
+from trixcomplex.cards import cards_of, mask_of
 
 PLAYING = (tc.Phase.CHOOSE, tc.Phase.DOUBLE, tc.Phase.COMPLEX, tc.Phase.TRIX)
 VIEWERS: tuple[int | None, ...] = (None, 0, 1, 2, 3)
@@ -32,45 +32,6 @@ RULESETS = (
 )
 """Every preset and a few variants (the same list as tests/test_views.py)."""
 RULESET_IDS = [r.name for r in RULESETS]
-TWOS = tuple(tc.Card.of(tc.Rank.TWO, suit) for suit in tc.Suit)
-
-
-def bad_deck(rng: random.Random, seat: int) -> tc.Deal:
-    """A shuffled deck giving ``seat`` the four 2s (a bad TRIX hand, R-OPT-8)."""
-    rest = [c for c in ALL_CARDS if c not in TWOS]
-    rng.shuffle(rest)
-    hands: list[list[tc.Card]] = [[], [], [], []]
-    hands[seat] = list(TWOS)
-    for s in range(4):
-        while len(hands[s]) < 13:
-            hands[s].append(rest.pop())
-    return tc.Deal([hands[i % 4][i // 4] for i in range(52)])
-
-
-def random_match_of(ruleset: tc.Ruleset, seed: int) -> list[tc.MatchState]:
-    """Every state of a random match of ``ruleset``; with ``bad_hand_redeal`` bad hands
-    are dealt and redeals demanded often (R-OPT-8).  As in tests/test_views.py."""
-    rng = random.Random(seed)
-    state = tc.new_match(ruleset)
-    states = [state]
-    redeals = ruleset.bad_hand_redeal
-    while state.phase is not tc.Phase.OVER:
-        moves = tc.legal_moves(state)
-        if state.phase is tc.Phase.DEAL:
-            move: tc.Move = tc.Deal.shuffled(rng)
-            if redeals and rng.random() < 0.35:
-                move = bad_deck(rng, rng.randrange(4))
-        elif state.phase in (tc.Phase.CHOOSE, tc.Phase.DOUBLE) and rng.random() < 0.15:
-            move = tc.Timeout()
-        elif redeals and any(isinstance(m, tc.Redeal) for m in moves) and rng.random() < 0.6:
-            move = next(m for m in moves if isinstance(m, tc.Redeal))
-        elif redeals and tc.Choose(state.owner or 0, "TRIX") in moves and rng.random() < 0.5:
-            move = tc.Choose(state.owner or 0, "TRIX")
-        else:
-            move = rng.choice(moves)
-        state = tc.apply(state, move)
-        states.append(state)
-    return states
 
 
 def check_world(state: tc.MatchState, seat: int | None, rng: random.Random) -> tc.MatchState:
@@ -252,7 +213,7 @@ def test_r_hid_1_sample_world_reproduces_views_of_every_ruleset(ruleset: tc.Rule
     variant and the first of each phase and contract (Kingdom owners rotating), every seat
     and the spectator: the world plays the view's ruleset and shows exactly the view."""
     rng = random.Random(40)
-    states = random_match_of(ruleset, 40)
+    states = redeal_heavy_match(ruleset, 40)
     firsts = {(s.phase, s.contract): s for s in reversed(states)}  # each one's first state
     chosen = [*states[::5], *firsts.values()]
     for state in chosen:
@@ -276,7 +237,7 @@ def test_r_hid_1_sample_world_is_consistent_for_random_views_of_every_ruleset(
     """R-HID-1, R-HID-2: a random reachable view of a random match of a random preset or
     variant, one world per phase."""
     by_phase: dict[tc.Phase, list[tc.MatchState]] = {}
-    for state in random_match_of(ruleset, seed):
+    for state in redeal_heavy_match(ruleset, seed):
         by_phase.setdefault(state.phase, []).append(state)
     for states in by_phase.values():
         check_world(pick.choice(states), pick.choice(VIEWERS), pick)
@@ -286,7 +247,7 @@ def test_r_set_2_sampled_worlds_keep_the_classic_kingdom_structure() -> None:
     """R-SET-2: in classic Trix a Kingdom is five deals; a world sampled in the first deal
     of Kingdom 2 (deal 6), the one before and the one after has the right owner, Kingdom
     and remaining contracts (deal 5 is the last of Kingdom 1: no choice is left)."""
-    states = random_match_of(tc.CLASSIC, 41)
+    states = redeal_heavy_match(tc.CLASSIC, 41)
     for number in (5, 6, 7):
         state = next(s for s in states if s.deal_number == number and s.phase in PLAYING)
         world = check_world(state, 2, random.Random(number))
@@ -366,7 +327,7 @@ def test_r_opt_8_worlds_of_a_later_deal_replay_its_redeals() -> None:
     hands dealt often) are reproduced by every world."""
     found = 0
     for seed in (42, 43):
-        for state in random_match_of(REDEAL, seed):
+        for state in redeal_heavy_match(REDEAL, seed):
             v = tc.view(state, None)
             if v.redeals and v.deal_number > 1:
                 world = check_world(state, 1, random.Random(seed))
