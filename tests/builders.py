@@ -353,3 +353,20 @@ def redeal_heavy_match(ruleset: tc.Ruleset, seed: int) -> list[tc.MatchState]:
         state = tc.apply(state, move)
         states.append(state)
     return states
+
+
+PLAYING = (tc.Phase.CHOOSE, tc.Phase.DOUBLE, tc.Phase.COMPLEX, tc.Phase.TRIX)
+"""The phases in which seats move."""
+VIEWERS: tuple[int | None, ...] = (None, 0, 1, 2, 3)
+"""The spectator and the four seats."""
+VIEW_RULESETS = (
+    tc.PARTNERSHIP,
+    tc.INDIVIDUAL_COMPLEX,
+    tc.CLASSIC,
+    tc.CLASSIC_PARTNERSHIP,
+    tc.CLASSIC.evolve(doubling=False),
+    tc.CLASSIC.evolve(bad_hand_redeal=True),
+    tc.CLASSIC.evolve(show_twos=True),
+    tc.CLASSIC.evolve(penalty_cards_first=True, fixed_order=True),
+)
+"""Every preset and a few variants: each view and world property runs over all of them."""

@@ -17,24 +17,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import trixcomplex as tc
-from builders import SPADES_DEAL, TWOS, deal_of, play, random_match, redeal_heavy_match
+from builders import (
+    PLAYING,
+    SPADES_DEAL,
+    TWOS,
+    VIEW_RULESETS,
+    VIEWERS,
+    deal_of,
+    play,
+    random_match,
+    redeal_heavy_match,
+)
 from trixcomplex.cards import ALL_CARDS, cards_of, mask_of
 from trixcomplex.trix import playable
 
-PLAYING = (tc.Phase.CHOOSE, tc.Phase.DOUBLE, tc.Phase.COMPLEX, tc.Phase.TRIX)
-VIEWERS: tuple[int | None, ...] = (None, 0, 1, 2, 3)
-
-RULESETS = (
-    tc.PARTNERSHIP,
-    tc.INDIVIDUAL_COMPLEX,
-    tc.CLASSIC,
-    tc.CLASSIC_PARTNERSHIP,
-    tc.CLASSIC.evolve(doubling=False),
-    tc.CLASSIC.evolve(bad_hand_redeal=True),
-    tc.CLASSIC.evolve(show_twos=True),
-    tc.CLASSIC.evolve(penalty_cards_first=True, fixed_order=True),
-)
-"""Every preset and a few variants: each view and world property runs over all of them."""
+RULESETS = VIEW_RULESETS
 RULESET_IDS = [r.name for r in RULESETS]
 
 # -- helpers -------------------------------------------------------------------

@@ -14,23 +14,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import trixcomplex as tc
-from builders import SPADES_DEAL, SUITS_DEAL, deal_of, play, random_match, redeal_heavy_match
+from builders import (
+    PLAYING,
+    SPADES_DEAL,
+    SUITS_DEAL,
+    VIEW_RULESETS,
+    VIEWERS,
+    deal_of,
+    play,
+    random_match,
+    redeal_heavy_match,
+)
 from trixcomplex.cards import cards_of, mask_of
 
-PLAYING = (tc.Phase.CHOOSE, tc.Phase.DOUBLE, tc.Phase.COMPLEX, tc.Phase.TRIX)
-VIEWERS: tuple[int | None, ...] = (None, 0, 1, 2, 3)
-
-RULESETS = (
-    tc.PARTNERSHIP,
-    tc.INDIVIDUAL_COMPLEX,
-    tc.CLASSIC,
-    tc.CLASSIC_PARTNERSHIP,
-    tc.CLASSIC.evolve(doubling=False),
-    tc.CLASSIC.evolve(bad_hand_redeal=True),
-    tc.CLASSIC.evolve(show_twos=True),
-    tc.CLASSIC.evolve(penalty_cards_first=True, fixed_order=True),
-)
-"""Every preset and a few variants (the same list as tests/test_views.py)."""
+RULESETS = VIEW_RULESETS
 RULESET_IDS = [r.name for r in RULESETS]
 
 
