@@ -40,11 +40,17 @@ def play(state: tc.MatchState, *moves: tc.Move) -> tc.MatchState:
 
 
 def random_match(
-    seed: int, *, until: int | None = None, ruleset: tc.Ruleset = tc.PARTNERSHIP
+    seed: int,
+    *,
+    until: int | None = None,
+    ruleset: tc.Ruleset = tc.PARTNERSHIP,
+    timeout_rate: float = 0.15,
 ) -> list[tc.MatchState]:
-    """Every state of a random match (uniform legal moves, timeouts now and then).
+    """Every state of a random match of ``ruleset`` (uniform legal moves).
 
-    With ``until``, stop after that many moves.
+    The choosing and doubling windows time out with probability ``timeout_rate``
+    (0: never, and no random draw is spent on it).  With ``until``, stop after that
+    many moves.
     """
     rng = random.Random(seed)
     state = tc.new_match(ruleset)
@@ -52,7 +58,11 @@ def random_match(
     while state.phase is not tc.Phase.OVER and (until is None or len(states) <= until):
         if state.phase is tc.Phase.DEAL:
             move: tc.Move = tc.Deal.shuffled(rng)
-        elif state.phase in (tc.Phase.CHOOSE, tc.Phase.DOUBLE) and rng.random() < 0.15:
+        elif (
+            state.phase in (tc.Phase.CHOOSE, tc.Phase.DOUBLE)
+            and timeout_rate
+            and rng.random() < timeout_rate
+        ):
             move = tc.Timeout()
         else:
             move = rng.choice(tc.legal_moves(state))

@@ -359,27 +359,12 @@ RULESET_NAMES = [
 ]
 
 
-def _ruleset_match(ruleset: tc.Ruleset, seed: int, until: int | None = None) -> tc.MatchState:
-    """A random match of ``ruleset`` (uniform legal moves, some timeouts)."""
-    rng = random.Random(seed)
-    state = tc.new_match(ruleset)
-    while state.phase is not tc.Phase.OVER and (until is None or len(state.history) < until):
-        if state.phase is tc.Phase.DEAL:
-            move: tc.Move = tc.Deal.shuffled(rng)
-        elif state.phase in (tc.Phase.CHOOSE, tc.Phase.DOUBLE) and rng.random() < 0.1:
-            move = tc.Timeout()
-        else:
-            move = rng.choice(tc.legal_moves(state))
-        state = tc.apply(state, move)
-    return state
-
-
 @pytest.mark.parametrize("name", RULESET_NAMES)
 def test_r_set_1_records_name_their_ruleset_and_replay_under_it(name: str) -> None:
     """R-SET-1: ``Record.of`` takes the state's ruleset name; JSON keeps it; replay
     starts from ``new_match(Ruleset.from_name(name))`` and rebuilds the match."""
     ruleset = tc.Ruleset.from_name(name)
-    state = _ruleset_match(ruleset, 3)
+    state = random_match(3, ruleset=ruleset, timeout_rate=0.1)[-1]
     record = tc.Record.of(state)
     assert record.ruleset == name == state.ruleset.name
     data = json.loads(json.dumps(record.to_json()))
@@ -406,7 +391,7 @@ def test_r_set_1_a_record_replayed_under_another_ruleset_fails_or_differs() -> N
     assert tc.replay_json(data) == state
     error = _error({**data, "ruleset": "partnership"})
     assert error.index == 1 and error.rule == "R-MATCH-1"  # KING_OF_HEARTS &c. not in the game
-    individual = _ruleset_match(tc.INDIVIDUAL_COMPLEX, 4)
+    individual = random_match(4, ruleset=tc.INDIVIDUAL_COMPLEX, timeout_rate=0.1)[-1]
     as_partnership = tc.replay_json(
         {**tc.Record.of(individual).to_json(), "ruleset": "partnership"}
     )
@@ -428,7 +413,7 @@ def test_r_ind_1_report_result_strings_of_individual_rulesets(
     """R-IND-1, R-CL-1: the best individual total wins; a tie for the best is shared."""
     import attrs
 
-    over = _ruleset_match(tc.CLASSIC, 5)
+    over = random_match(5, ruleset=tc.CLASSIC, timeout_rate=0.1)[-1]
     state = attrs.evolve(over, scores=scores)
     report = tc.replay_report(state)
     assert report["result"] == result

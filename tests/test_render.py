@@ -453,22 +453,7 @@ def test_every_render_name_is_in_the_render_reference() -> None:
 # -- other rulesets (R-SET-1) -----------------------------------------------------------
 
 
-def _classic_states(name: str, seed: int) -> list[tc.MatchState]:
-    """Every state of a random match of the named ruleset."""
-    rng = random.Random(seed)
-    state = tc.new_match(tc.Ruleset.from_name(name))
-    states = [state]
-    while not state.is_over:
-        if state.phase is tc.Phase.DEAL:
-            move: tc.Move = tc.Deal.shuffled(rng)
-        else:
-            move = rng.choice(tc.legal_moves(state))
-        state = tc.apply(state, move)
-        states.append(state)
-    return states
-
-
-CLASSIC_STATES = _classic_states("classic", 3)
+CLASSIC_STATES = random_match(3, ruleset=tc.Ruleset.from_name("classic"), timeout_rate=0)
 NAMES = {
     tc.Contract.KING_OF_HEARTS: "King of Hearts",
     tc.Contract.QUEENS: "Queens",
@@ -522,7 +507,7 @@ def test_r_cl_1_an_individual_match_names_its_winner_and_shows_no_teams() -> Non
 
     shared = attrs.evolve(final, scores=(40, -100, 40, 20))
     assert "Match over: seats 0, 2 share the win" in table_text(tc.view(shared, None))
-    team = _classic_states("classic-partnership", 3)[-1]
+    team = random_match(3, ruleset=tc.Ruleset.from_name("classic-partnership"), timeout_rate=0)[-1]
     assert "Team Totals" in table_text(tc.view(team, 0))
 
 
@@ -543,7 +528,9 @@ def test_r_opt_7_r_opt_8_shown_twos_and_redeals_are_drawn() -> None:
         assert f"Redealt: seat {seat} showed a bad hand" in table_text(tc.view(after, viewer))
     trix = next(
         s
-        for s in _classic_states("classic-partnership", 1)
+        for s in random_match(
+            1, ruleset=tc.Ruleset.from_name("classic-partnership"), timeout_rate=0
+        )
         if s.phase is tc.Phase.TRIX and any(tc.view(s, None).shown_twos)
     )
     seen = tc.view(trix, None)

@@ -331,28 +331,11 @@ RULESET_NAMES = [
 ]
 
 
-def _ruleset_states(name: str, seed: int) -> list[tc.MatchState]:
-    """Every state of a random match of the named ruleset."""
-    import random
-
-    rng = random.Random(seed)
-    state = tc.new_match(tc.Ruleset.from_name(name))
-    states = [state]
-    while not state.is_over:
-        if state.phase is tc.Phase.DEAL:
-            move: tc.Move = tc.Deal.shuffled(rng)
-        else:
-            move = rng.choice(tc.legal_moves(state))
-        state = tc.apply(state, move)
-        states.append(state)
-    return states
-
-
 @pytest.mark.parametrize("name", RULESET_NAMES)
 def test_r_set_1_states_of_every_ruleset_round_trip(name: str) -> None:
     """R-SET-1: the envelope and the state name the ruleset; loading rebuilds the match
     under it and compares every field, the ruleset included."""
-    states = _ruleset_states(name, 2)
+    states = random_match(2, ruleset=tc.Ruleset.from_name(name), timeout_rate=0)
     contracts = set()
     for state in _sample(states, 97):
         contracts.add(state.contract)
@@ -368,7 +351,7 @@ def test_r_set_1_states_of_every_ruleset_round_trip(name: str) -> None:
 def test_r_set_1_a_state_loaded_under_another_ruleset_is_rejected() -> None:
     """R-SET-1: an envelope naming another ruleset whose rules accept the same moves
     still does not load: the rebuilt state's ruleset differs from the saved one."""
-    state = _ruleset_states("individual-complex", 3)[-1]
+    state = random_match(3, ruleset=tc.Ruleset.from_name("individual-complex"), timeout_rate=0)[-1]
     data = _through_text(tc.to_json(state))
     data["ruleset"] = "partnership"  # type: ignore[index]
     with pytest.raises(tc.StateFormatError, match=r"state\.ruleset does not match") as info:
@@ -408,7 +391,7 @@ def test_r_opt_8_a_state_after_a_redeal_round_trips() -> None:
 @pytest.mark.parametrize("name", ["classic", "individual-complex+reversed_scores=True"])
 def test_r_ind_1_scores_of_individual_rulesets_round_trip_with_winners(name: str) -> None:
     """R-IND-1, R-CL-1: ``to_json(score)`` has the result and the winning seats."""
-    summary = tc.score(_ruleset_states(name, 4)[-1])
+    summary = tc.score(random_match(4, ruleset=tc.Ruleset.from_name(name), timeout_rate=0)[-1])
     data = tc.to_json(summary)
     assert data["result"] in ("seat0", "seat1", "seat2", "seat3", "shared")
     assert data["winners"] == list(summary.winners) and summary.winners
@@ -418,7 +401,9 @@ def test_r_ind_1_scores_of_individual_rulesets_round_trip_with_winners(name: str
 def test_r_set_1_views_of_every_ruleset_round_trip() -> None:
     """R-SET-1: a view (which names its ruleset) is written with the ruleset's name."""
     for name in ("classic", "classic-partnership+bad_hand_redeal=True"):
-        for state in _sample(_ruleset_states(name, 5), 151):
+        for state in _sample(
+            random_match(5, ruleset=tc.Ruleset.from_name(name), timeout_rate=0), 151
+        ):
             for seat in (None, 0, 2):
                 seen = tc.view(state, seat)
                 data = tc.to_json(seen)
