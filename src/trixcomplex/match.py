@@ -51,7 +51,6 @@ from .trix import legal_cards as trix_legal_cards
 from .trix import playable as trix_playable
 
 __all__ = [
-    "DEALS_PER_MATCH",
     "apply",
     "forced_move",
     "is_legal",
@@ -59,9 +58,6 @@ __all__ = [
     "new_match",
     "score",
 ]
-
-DEALS_PER_MATCH = 8
-"""4 Kingdoms of two deals each (R-MATCH-1); ``ruleset.deals_per_match`` in general."""
 
 SEVEN_OF_HEARTS = Card.of(Rank.SEVEN, Suit.HEARTS)
 
