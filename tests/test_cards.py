@@ -18,7 +18,7 @@ from trixcomplex.cards import (
     parse_card,
     suit_mask,
 )
-from trixcomplex.complex import trick_taker
+from trixcomplex.rules import trick_winner
 from trixcomplex.seats import SEATS, TEAMS, check_seat, next_seat, partner, team_of
 
 
@@ -48,7 +48,7 @@ def test_r_card_1_no_trump_an_offsuit_ace_never_wins() -> None:
     for led in Suit:
         low = Card.of(Rank.TWO, led)
         aces = [Card.of(Rank.ACE, s) for s in Suit if s != led]
-        assert trick_taker(3, (low, *aces)) == 3
+        assert trick_winner(3, (low, *aces)) == 3
 
 
 def test_r_card_1_card_is_an_interned_int() -> None:

@@ -193,7 +193,7 @@ def test_r_cl_1_r_cl_7_golden_classic_match() -> None:
 def test_r_opt_8_golden_redeal_record() -> None:
     """R-OPT-8: the redeal is read and written back, the seat held a bad hand in TRIX,
     and the same deal number was dealt again by the same owner."""
-    from trixcomplex.state import bad_hand
+    from trixcomplex.rules import bad_hand
 
     data = _load("classic_redeal")
     assert {"move": "redeal", "seat": 2} in data["moves"]  # type: ignore[index]

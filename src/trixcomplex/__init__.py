@@ -16,6 +16,7 @@ pure functions.
 0
 """
 
+from . import rules
 from .cards import ALL_CARDS, Card, CardParseError, Rank, Suit, parse_card
 from .complex import ComplexDeal, Trick
 from .doubling import DoublingWindow
@@ -121,6 +122,7 @@ __all__ = [
     "replay",
     "replay_json",
     "replay_report",
+    "rules",
     "sample_world",
     "score",
     "simulate",

@@ -32,16 +32,14 @@ from typing import Any, TextIO
 from .bots import BOT_NAMES, Bot, bot_named
 from .bots.base import ask, offer_redeal
 from .cards import Card, CardParseError, Suit, parse_card
-from .complex import trick_taker
-from .match import apply, legal_moves, new_match, score
+from .engine import DealResult, MatchResult, MatchState, Phase, apply, legal_moves, new_match, score
 from .moves import Choose, Contract, Deal, Double, Move, Pass, Play, PlayerMove, Redeal
 from .records import run_replay
 from .render import move_text
+from .rules import redeal_seat, trick_points, trick_winner
 from .rulesets import PARTNERSHIP, RULESETS, Ruleset
 from .scoresheet import format_scoresheet
-from .scoring import DealResult, MatchResult, trick_points
 from .simulate import Tournament, play_match, simulate
-from .state import MatchState, Phase, redeal_seat
 from .views import View, view
 
 __all__ = ["main"]
@@ -332,7 +330,7 @@ def _narrate(before: MatchState, move: PlayerMove, after: MatchState, me: int, o
         deal = before.complex
         if before.phase is Phase.COMPLEX and deal is not None and len(deal.trick) == 3:
             cards = (*deal.trick, move.card)
-            taker = trick_taker(deal.leader, cards)
+            taker = trick_winner(deal.leader, cards)
             rules = before.ruleset.trick_rules(before.contract)  # type: ignore[arg-type]
             cost = trick_points(cards, deal.leader, taker, deal.doubled, rules)
             paid = ", ".join(f"seat {s} {p:+d}" for s, p in enumerate(cost) if p) or "no points"

@@ -1,10 +1,12 @@
 """COMPLEX: the trick-taking contract (R-CX-1 … R-CX-6).
 
-Following suit (R-CX-2), who takes a trick (R-CX-3), thirteen tricks
-(R-CX-4), and the deal's breakdown.  What a trick costs is decided in
-:mod:`trixcomplex.scoring`.  The trick contracts of classic Trix (King of
-Hearts, Queens, Diamonds, Ltoosh) are played by the same rules with the
-additions of :func:`contract_legal_cards` (R-CL-2, R-OPT-2).
+Which cards are legal (:func:`legal_cards`: R-CX-2, with R-CL-2 and
+R-OPT-2 for the classic contracts), who wins a trick (:func:`trick_winner`,
+R-CX-3), when the deal ends (:func:`trick_deal_over`: R-CX-4, R-CL-2 …
+R-CL-4), and the deal's breakdown.  What a trick costs is decided in
+:mod:`trixcomplex.scoring`.  Every trick contract (COMPLEX, and King of
+Hearts, Queens, Diamonds and Ltoosh of classic Trix) is played by these
+functions with its :class:`~trixcomplex.TrickRules`.
 """
 
 from __future__ import annotations
@@ -31,9 +33,9 @@ __all__ = [
     "ComplexDeal",
     "Trick",
     "complex_result",
-    "contract_legal_cards",
     "legal_cards",
-    "trick_taker",
+    "trick_deal_over",
+    "trick_winner",
 ]
 
 TRICKS_PER_DEAL = 13
@@ -78,42 +80,58 @@ class ComplexDeal:
         return self.trick[0] // 13 if self.trick else None
 
 
-def legal_cards(hand: int, trick: Sequence[Card]) -> int:
-    """The cards of ``hand`` that may be played to ``trick`` (R-CX-2).
+def legal_cards(hand: int, trick: Sequence[Card], rules: TrickRules) -> int:
+    """The cards of ``hand`` that may be played to ``trick`` under ``rules``.
 
-    A seat holding the led suit must follow it; otherwise any card goes.
+    A seat holding the led suit must follow it (R-CX-2); a seat void in it
+    must discard one of the contract's penalty cards if it holds one
+    (R-OPT-2), else plays any card.  No heart lead while holding another
+    suit in King of Hearts (R-CL-2, unless R-OPT-4).
+
+    >>> from trixcomplex.cards import mask_of, parse_card, cards_of
+    >>> from trixcomplex.rulesets import PARTNERSHIP
+    >>> hand = mask_of(parse_card(c) for c in ("2S", "9S", "KH"))
+    >>> rules = PARTNERSHIP.trick_rules(Contract.COMPLEX)
+    >>> [str(c) for c in cards_of(legal_cards(hand, (parse_card("AS"),), rules))]
+    ['2S', '9S']
     """
     if trick:
         follow = hand & _SUIT_MASKS[trick[0] // 13]
         if follow:
             return follow
-    return hand
-
-
-def contract_legal_cards(hand: int, trick: Sequence[Card], rules: TrickRules) -> int:
-    """:func:`legal_cards` for any trick contract under any ruleset.
-
-    On top of R-CX-2: no heart lead while holding another suit in King of
-    Hearts (R-CL-2, unless R-OPT-4), and a seat void in the led suit must
-    discard one of the contract's penalty cards if it holds one (R-OPT-2).
-    """
-    if trick:
-        follow = hand & _SUIT_MASKS[trick[0] // 13]
-        if follow:
-            return follow
-        discard = hand & rules.discard_first
-        return discard or hand
+        return hand & rules.discard_first or hand
     if rules.no_heart_lead and hand & ~_HEARTS:
         return hand & ~_HEARTS
     return hand
 
 
-def trick_taker(leader: int, cards: tuple[Card, ...]) -> int:
-    """The seat taking a full trick: highest card of the led suit (R-CX-3)."""
-    a, b, c, d = cards[0], cards[1], cards[2], cards[3]
-    led = _SUIT_MASKS[a // 13]
-    best = ((1 << a | 1 << b | 1 << c | 1 << d) & led).bit_length() - 1  # the highest led card
-    return (leader + (0 if a == best else 1 if b == best else 2 if c == best else 3)) % 4
+def trick_winner(leader: int, cards: Sequence[Card]) -> int:
+    """The seat winning the trick so far: the highest card of the led suit (R-CX-3).
+
+    ``cards`` are the cards played so far (one to four), in play order; for
+    a full trick this is its taker, who leads the next trick.
+
+    >>> from trixcomplex.cards import parse_card
+    >>> trick_winner(3, [parse_card(c) for c in ("5H", "AS", "9H")])
+    1
+    """
+    led = _SUIT_MASKS[cards[0] // 13]
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    best = (mask & led).bit_length() - 1  # the highest card of the led suit
+    return (leader + cards.index(best)) % 4  # type: ignore[arg-type]
+
+
+def trick_deal_over(tricks: int, cards_left: int, rules: TrickRules) -> bool:
+    """Whether a trick deal ends after ``tricks`` finished tricks, with ``cards_left``
+    (the cards still held, as a set) in the hands.
+
+    All 13 tricks are played (R-CX-4), unless the contract ends once its
+    penalty cards are all taken (R-CL-2 … R-CL-4).
+    """
+    ends = rules.ends_when_taken
+    return tricks == TRICKS_PER_DEAL or bool(ends and not ends & cards_left)
 
 
 def complex_result(
@@ -121,15 +139,12 @@ def complex_result(
     owner: int,
     deal: ComplexDeal,
     *,
-    contract: Contract = Contract.COMPLEX,
-    kingdom: int | None = None,
-    rules: TrickRules | None = None,
+    contract: Contract,
+    kingdom: int,
+    rules: TrickRules,
 ) -> DealResult:
-    """The :class:`DealResult` of a finished COMPLEX deal.
-
-    For a classic trick contract give its ``contract``, ``kingdom`` and
-    ``rules``; ``kingdom`` defaults to that of a two-contract Kingdom.
-    """
+    """The :class:`DealResult` of a finished trick deal of ``contract``, played
+    with ``rules`` in Kingdom ``kingdom``."""
     tricks = [0, 0, 0, 0]
     diamonds = [0, 0, 0, 0]
     queens: list[list[Card]] = [[], [], [], []]
@@ -158,7 +173,7 @@ def complex_result(
     )
     return DealResult(
         number=number,
-        kingdom=(number + 1) // 2 if kingdom is None else kingdom,
+        kingdom=kingdom,
         contract=contract,
         owner=owner,
         points=deal.points,

@@ -19,36 +19,34 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .cards import ALL_CARDS, Card, Rank, Suit, cards_of
+from .cards import ALL_CARDS, Card, Suit, cards_of
 from .complex import (
-    TRICKS_PER_DEAL,
     ComplexDeal,
     _complex_deal,
     _trick,
     complex_result,
-    contract_legal_cards,
-    trick_taker,
+    legal_cards,
+    trick_deal_over,
+    trick_winner,
 )
-from .complex import legal_cards as complex_legal_cards
 from .doubling import doubling_subsets, open_window
 from .errors import IllegalMoveError
+from .kingdoms import deal_owner, kingdom_of
 from .moves import Choose, Contract, Deal, Double, Move, Pass, Play, PlayerMove, Redeal, Timeout
-from .rulesets import PARTNERSHIP, Ruleset, TrickRules
+from .rulesets import DOUBLABLE, PARTNERSHIP, Ruleset, TrickRules
 from .scoring import (
-    DOUBLABLE,
     DealResult,
     MatchResult,
     Score,
     SeatBreakdown,
+    match_outcome,
     team_totals,
     trick_points,
     trix_points,
-    winners,
 )
 from .state import History, MatchState, Phase, _match_state, redeal_seat
-from .trix import TrixDeal, _playable_card, _trix_deal
+from .trix import TrixDeal, _playable_card, _trix_deal, gone_out, next_to_lay
 from .trix import legal_cards as trix_legal_cards
-from .trix import playable as trix_playable
 
 __all__ = [
     "apply",
@@ -59,8 +57,6 @@ __all__ = [
     "score",
 ]
 
-SEVEN_OF_HEARTS = Card.of(Rank.SEVEN, Suit.HEARTS)
-
 _ZERO = (0, 0, 0, 0)
 _SEATS = (0, 1, 2, 3)
 # Enum members as module constants: ``Phase.COMPLEX`` is a class attribute lookup
@@ -68,11 +64,12 @@ _SEATS = (0, 1, 2, 3)
 _DEAL, _CHOOSE, _DOUBLE = Phase.DEAL, Phase.CHOOSE, Phase.DOUBLE
 _COMPLEX, _TRIX, _OVER = Phase.COMPLEX, Phase.TRIX, Phase.OVER
 _NO_HANDS = (0, 0, 0, 0)
+_NEW_TRIX = TrixDeal(0, ())
 
 # Interned player moves for the hot path: _PLAYS[seat][card], _PASSES[seat].
 _PLAYS = tuple(tuple(Play(seat, card) for card in ALL_CARDS) for seat in range(4))
 _PASSES = tuple((Pass(seat),) for seat in range(4))
-_CHOICES = tuple((Choose(seat, Contract.COMPLEX), Choose(seat, Contract.TRIX)) for seat in range(4))
+_CHOICES = tuple({c: Choose(seat, c) for c in Contract} for seat in range(4))
 # _DOUBLES[seat][cards]: the interned Double of ``seat`` doubling the set ``cards``;
 # _ANSWERS[seat][asked]: every answer of ``seat`` when asked about the set ``asked``,
 # one per subset, in the order of ``doubling_subsets`` (R-DBL-2).
@@ -123,7 +120,7 @@ _PLAY_BYTES = tuple(
 )
 
 
-def _plays(seat: int, mask: int) -> tuple[Play, ...]:
+def plays_of(seat: int, mask: int) -> tuple[Play, ...]:
     """The interned :class:`Play` moves of ``seat`` for the cards of ``mask``, by card."""
     if mask.bit_count() <= 2:  # often one or two cards (TRIX, following suit)
         low = mask & -mask
@@ -144,7 +141,6 @@ def _plays(seat: int, mask: int) -> tuple[Play, ...]:
 
 _SEAT_NUMBERS = frozenset((0, 1, 2, 3))
 _SUIT_MASKS = tuple(0x1FFF << (13 * s) for s in range(4))
-_PARTNERSHIP_CONTRACTS = PARTNERSHIP.contracts
 
 
 def legal_moves(state: MatchState, seat: int | None = None) -> tuple[PlayerMove, ...]:
@@ -162,22 +158,16 @@ def legal_moves(state: MatchState, seat: int | None = None) -> tuple[PlayerMove,
     if phase is _COMPLEX:
         if seat is not None and seat != turn:
             return ()
-        assert turn is not None and state.complex is not None
-        ruleset = state.ruleset
-        if ruleset is not PARTNERSHIP:
-            rules = ruleset.trick_rules(state.contract)  # type: ignore[arg-type]
-            if not rules.standard:
-                hand = state.hands[turn]
-                return _plays(turn, contract_legal_cards(hand, state.complex.trick, rules))
-        return _plays(turn, complex_legal_cards(state.hands[turn], state.complex.trick))
+        assert turn is not None and state.complex is not None and state.contract is not None
+        rules = state.ruleset.trick_rules(state.contract)
+        return plays_of(turn, legal_cards(state.hands[turn], state.complex.trick, rules))
     if phase is _TRIX:
         if state.ruleset.bad_hand_redeal:
             return _trix_moves_with_redeal(state, seat)
         if seat is not None and seat != turn:
             return ()
         assert turn is not None and state.trix is not None
-        legal = state.hands[turn] & trix_playable(state.trix.table)  # trix.legal_cards
-        return _plays(turn, legal) if legal else _PASSES[turn]
+        return trix_moves(turn, state.hands[turn], state.trix.table)
     if phase is _DOUBLE:
         assert state.window is not None
         asked, answers = state.window.asked, state.window.answers
@@ -194,11 +184,15 @@ def legal_moves(state: MatchState, seat: int | None = None) -> tuple[PlayerMove,
         assert turn is not None
         if seat is not None and seat != turn:
             return ()
-        remaining = state.remaining_contracts
-        if remaining == _PARTNERSHIP_CONTRACTS:
-            return _CHOICES[turn]
-        return tuple(Choose(turn, c) for c in remaining)
+        choices = _CHOICES[turn]
+        return tuple(choices[c] for c in state.remaining_contracts)
     return ()
+
+
+def trix_moves(seat: int, hand: int, table: int) -> tuple[PlayerMove, ...]:
+    """``seat``'s TRIX moves: its legal cards, or the pass when it has none (R-TX-2, R-TX-3)."""
+    legal = trix_legal_cards(hand, table)
+    return plays_of(seat, legal) if legal else _PASSES[seat]
 
 
 def _trix_moves_with_redeal(state: MatchState, seat: int | None) -> tuple[PlayerMove, ...]:
@@ -208,8 +202,7 @@ def _trix_moves_with_redeal(state: MatchState, seat: int | None) -> tuple[Player
     assert turn is not None and state.trix is not None
     moves: tuple[PlayerMove, ...] = ()
     if seat is None or seat == turn:
-        legal = state.hands[turn] & trix_playable(state.trix.table)
-        moves = _plays(turn, legal) if legal else _PASSES[turn]
+        moves = trix_moves(turn, state.hands[turn], state.trix.table)
     bad = redeal_seat(state)
     if bad is not None and (seat is None or seat == bad):
         redeal: tuple[PlayerMove, ...] = (Redeal(bad),)
@@ -281,16 +274,11 @@ def _apply_deal(state: MatchState, move: Deal) -> MatchState:
         hands[i & 3] |= 1 << card
     ruleset = state.ruleset
     redeal = type(state.history.last) is Redeal  # R-OPT-8: the same deal again
-    number = state.deal_number if redeal else state.deal_number + 1
-    per = len(ruleset.contracts)
-    if number == 1 and not redeal:
-        owner = deck.index(SEVEN_OF_HEARTS) % 4
-    elif number % per == 1 % per and not redeal:
-        assert state.owner is not None
-        owner = (state.owner + 1) % 4
+    if redeal:
+        number, owner = state.deal_number, state.owner
     else:
-        assert state.owner is not None
-        owner = state.owner
+        number = state.deal_number + 1
+        owner = deal_owner(number, deck, state.owner, ruleset)  # R-MATCH-3, R-MATCH-4
     base = MatchState(
         phase=_CHOOSE,
         deal_number=number,
@@ -315,23 +303,28 @@ def _apply_deal(state: MatchState, move: Deal) -> MatchState:
 def _start(state: MatchState, contract: Contract) -> MatchState:
     """The state once ``contract`` is known: open the doubling window, start the
     tricks (no doubling in this contract) or start TRIX."""
-    if contract is Contract.TRIX:
+    owner = state.owner
+    assert owner is not None
+    if contract is Contract.TRIX:  # the owner lays first (R-TX-1)
         return _match_state(
-            _TRIX, state.deal_number, state.owner, contract, state.hands, state.owner,
-            None, None, TrixDeal(0, ()), state.scores, state.results, state.history,
-            state.ruleset,
+            phase=_TRIX, deal_number=state.deal_number, owner=owner, contract=contract,
+            hands=state.hands, turn=owner, window=None, complex=None, trix=_NEW_TRIX,
+            scores=state.scores, results=state.results, history=state.history,
+            ruleset=state.ruleset,
         )  # fmt: skip
     doublable = state.ruleset.trick_rules(contract).doublable
     if not doublable:  # R-OPT-1, R-CL-7: no window; the owner leads (R-CX-1)
-        deal = ComplexDeal(state.owner, (), (), (), _ZERO)  # type: ignore[arg-type]
         return _match_state(
-            _COMPLEX, state.deal_number, state.owner, contract, state.hands, state.owner,
-            None, deal, None, state.scores, state.results, state.history, state.ruleset,
+            phase=_COMPLEX, deal_number=state.deal_number, owner=owner, contract=contract,
+            hands=state.hands, turn=owner, window=None,
+            complex=ComplexDeal(owner, (), (), (), _ZERO), trix=None, scores=state.scores,
+            results=state.results, history=state.history, ruleset=state.ruleset,
         )  # fmt: skip
     return _match_state(
-        _DOUBLE, state.deal_number, state.owner, contract, state.hands, None,
-        open_window(state.hands, doublable), None, None, state.scores, state.results,
-        state.history, state.ruleset,
+        phase=_DOUBLE, deal_number=state.deal_number, owner=owner, contract=contract,
+        hands=state.hands, turn=None, window=open_window(state.hands, doublable), complex=None,
+        trix=None, scores=state.scores, results=state.results, history=state.history,
+        ruleset=state.ruleset,
     )  # fmt: skip
 
 
@@ -354,9 +347,10 @@ def _apply_choose(state: MatchState, move: Choose) -> MatchState:
 
 def _with_history(state: MatchState, move: Move) -> MatchState:
     return _match_state(
-        state.phase, state.deal_number, state.owner, state.contract, state.hands, state.turn,
-        state.window, state.complex, state.trix, state.scores, state.results,
-        state.history.append(move), state.ruleset,
+        phase=state.phase, deal_number=state.deal_number, owner=state.owner,
+        contract=state.contract, hands=state.hands, turn=state.turn, window=state.window,
+        complex=state.complex, trix=state.trix, scores=state.scores, results=state.results,
+        history=state.history.append(move), ruleset=state.ruleset,
     )  # fmt: skip
 
 
@@ -402,8 +396,10 @@ def _apply_double(state: MatchState, move: Double) -> MatchState:
     if not window.waiting():
         return _close_window(state, history, window.revealed())
     return _match_state(
-        _DOUBLE, state.deal_number, state.owner, state.contract, state.hands, None,
-        window, None, None, state.scores, state.results, history, state.ruleset,
+        phase=_DOUBLE, deal_number=state.deal_number, owner=state.owner,
+        contract=state.contract, hands=state.hands, turn=None, window=window, complex=None,
+        trix=None, scores=state.scores, results=state.results, history=history,
+        ruleset=state.ruleset,
     )  # fmt: skip
 
 
@@ -416,10 +412,13 @@ def _close_window(
     if doubled is None:
         assert state.window is not None
         doubled = state.window.revealed()
-    deal = ComplexDeal(state.owner, (), (), doubled, _ZERO)  # type: ignore[arg-type]
+    owner = state.owner
+    assert owner is not None
     return _match_state(
-        _COMPLEX, state.deal_number, state.owner, state.contract, state.hands, state.owner,
-        None, deal, None, state.scores, state.results, history, state.ruleset,
+        phase=_COMPLEX, deal_number=state.deal_number, owner=owner, contract=state.contract,
+        hands=state.hands, turn=owner, window=None,
+        complex=ComplexDeal(owner, (), (), doubled, _ZERO), trix=None, scores=state.scores,
+        results=state.results, history=history, ruleset=state.ruleset,
     )  # fmt: skip
 
 
@@ -455,42 +454,41 @@ def _play_complex(state: MatchState, move: Play) -> MatchState:
     hand = hands[seat]
     if not hand & bit:
         raise IllegalMoveError(move, f"seat {seat} does not hold {card}", "R-MATCH-2")
-    rules = state.ruleset.trick_rules(state.contract)  # type: ignore[arg-type]
-    if rules.standard:
-        legal = complex_legal_cards(hand, deal.trick)
-    else:
-        legal = contract_legal_cards(hand, deal.trick, rules)
-    if not legal & bit:
+    contract = state.contract
+    assert contract is not None
+    rules = state.ruleset.trick_rules(contract)
+    if not legal_cards(hand, deal.trick, rules) & bit:
         raise _trick_card_error(move, hand, deal.trick, rules)
     new_hands = _replace(hands, seat, hand ^ bit)
     trick = deal.trick + (card,)
     history = state.history.append(move)
     if len(trick) < 4:
         deal = _complex_deal(deal.leader, trick, deal.tricks, deal.doubled, deal.points)
-        return _match_state(
-            _COMPLEX, state.deal_number, state.owner, state.contract, new_hands,
-            (seat + 1) % 4, None, deal, None, state.scores, state.results, history, state.ruleset,
-        )  # fmt: skip
-    leader = deal.leader
-    taker = trick_taker(leader, trick)
-    points = trick_points(trick, leader, taker, deal.doubled, rules)
-    old = deal.points
-    total = (old[0] + points[0], old[1] + points[1], old[2] + points[2], old[3] + points[3])
-    tricks = deal.tricks + (_trick(leader, trick, taker),)  # type: ignore[arg-type]
-    deal = _complex_deal(taker, (), tricks, deal.doubled, total)
-    ends = rules.ends_when_taken
-    if len(tricks) == TRICKS_PER_DEAL or (
-        ends and not ends & (new_hands[0] | new_hands[1] | new_hands[2] | new_hands[3])
-    ):  # R-CX-4: all 13 tricks; R-CL-2 … R-CL-4: until the penalty cards are taken
-        assert state.owner is not None and state.contract is not None
-        result = complex_result(
-            state.deal_number, state.owner, deal,
-            contract=state.contract, kingdom=state.kingdom, rules=rules,
-        )  # fmt: skip
-        return _end_deal(state, result, history)
+        turn = (seat + 1) % 4  # R-SEAT-1
+    else:
+        leader = deal.leader
+        turn = trick_winner(leader, trick)  # the taker leads next (R-CX-3)
+        points = trick_points(trick, leader, turn, deal.doubled, rules)
+        old = deal.points
+        total = (old[0] + points[0], old[1] + points[1], old[2] + points[2], old[3] + points[3])
+        tricks = deal.tricks + (_trick(leader, trick, turn),)  # type: ignore[arg-type]
+        deal = _complex_deal(turn, (), tricks, deal.doubled, total)
+        left = new_hands[0] | new_hands[1] | new_hands[2] | new_hands[3]
+        if trick_deal_over(len(tricks), left, rules):
+            return _end_deal(state, _trick_deal_result(state, deal, rules), history)
     return _match_state(
-        _COMPLEX, state.deal_number, state.owner, state.contract, new_hands,
-        taker, None, deal, None, state.scores, state.results, history, state.ruleset,
+        phase=_COMPLEX, deal_number=state.deal_number, owner=state.owner, contract=contract,
+        hands=new_hands, turn=turn, window=None, complex=deal, trix=None, scores=state.scores,
+        results=state.results, history=history, ruleset=state.ruleset,
+    )  # fmt: skip
+
+
+def _trick_deal_result(state: MatchState, deal: ComplexDeal, rules: TrickRules) -> DealResult:
+    """The result of the trick deal of ``state``, finished as ``deal``."""
+    assert state.owner is not None and state.contract is not None
+    return complex_result(
+        state.deal_number, state.owner, deal,
+        contract=state.contract, kingdom=state.kingdom, rules=rules,
     )  # fmt: skip
 
 
@@ -523,8 +521,9 @@ def _apply_redeal(state: MatchState, move: Redeal) -> MatchState:
             "R-OPT-8",
         )
     return _match_state(
-        _DEAL, state.deal_number, state.owner, None, _NO_HANDS, None, None, None, None,
-        state.scores, state.results, state.history.append(move), state.ruleset,
+        phase=_DEAL, deal_number=state.deal_number, owner=state.owner, contract=None,
+        hands=_NO_HANDS, turn=None, window=None, complex=None, trix=None, scores=state.scores,
+        results=state.results, history=state.history.append(move), ruleset=state.ruleset,
     )  # fmt: skip
 
 
@@ -558,27 +557,15 @@ def _play_trix(state: MatchState, move: Play) -> MatchState:
     order = deal.finishing_order
     history = state.history.append(move)
     if not hand:
-        order += (seat,)
-        if len(order) == 3:
-            last = next(s for s in range(4) if s not in order)
-            order += (last,)
-            assert state.owner is not None
-            result = _trix_result(state.deal_number, state.owner, order, state.ruleset)
-            return _end_deal(state, result, history)
+        order = gone_out(order, seat)
+        if len(order) == 4:  # R-TX-4: three seats are out, the fourth is last
+            return _end_deal(state, _trix_result(state, order), history)
     return _match_state(
-        _TRIX, state.deal_number, state.owner, state.contract, hands,
-        _next_holder(hands, seat), None, None, _trix_deal(deal.table | bit, order),
-        state.scores, state.results, history, state.ruleset,
+        phase=_TRIX, deal_number=state.deal_number, owner=state.owner, contract=state.contract,
+        hands=hands, turn=next_to_lay(hands, seat), window=None, complex=None,
+        trix=_trix_deal(deal.table | bit, order), scores=state.scores, results=state.results,
+        history=history, ruleset=state.ruleset,
     )  # fmt: skip
-
-
-def _next_holder(hands: Sequence[int], seat: int) -> int:
-    """The next seat after ``seat`` with cards in hand (R-TX-1)."""
-    for step in (1, 2, 3):
-        nxt = (seat + step) % 4
-        if hands[nxt]:
-            return nxt
-    return seat
 
 
 def _apply_pass(state: MatchState, move: Pass) -> MatchState:
@@ -598,23 +585,23 @@ def _apply_pass(state: MatchState, move: Pass) -> MatchState:
             move, f"seat {seat} holds a legal card ({shown}) and must play one", "R-TX-3"
         )
     return _match_state(
-        _TRIX, state.deal_number, state.owner, state.contract, state.hands,
-        _next_holder(state.hands, seat), None, None, deal, state.scores, state.results,
-        state.history.append(move), state.ruleset,
+        phase=_TRIX, deal_number=state.deal_number, owner=state.owner, contract=state.contract,
+        hands=state.hands, turn=next_to_lay(state.hands, seat), window=None, complex=None,
+        trix=deal, scores=state.scores, results=state.results, history=state.history.append(move),
+        ruleset=state.ruleset,
     )  # fmt: skip
 
 
-def _trix_result(
-    number: int, owner: int, order: tuple[int, ...], ruleset: Ruleset = PARTNERSHIP
-) -> DealResult:
+def _trix_result(state: MatchState, order: tuple[int, ...]) -> DealResult:
+    """The result of the TRIX deal of ``state`` with the finishing order ``order`` (R-TX-4)."""
+    assert state.owner is not None
     places = [SeatBreakdown(place=order.index(s) + 1) for s in range(4)]
-    per = len(ruleset.contracts)
     return DealResult(
-        number=number,
-        kingdom=(number + per - 1) // per,
+        number=state.deal_number,
+        kingdom=kingdom_of(state.deal_number, state.ruleset),
         contract=Contract.TRIX,
-        owner=owner,
-        points=trix_points(order, ruleset.trix_places),
+        owner=state.owner,
+        points=trix_points(order, state.ruleset.trix_places),
         seats=(places[0], places[1], places[2], places[3]),
         finishing_order=order,
     )
@@ -624,11 +611,30 @@ def _end_deal(state: MatchState, result: DealResult, history: History) -> MatchS
     """Score a finished deal; the match waits for the next deal or is over."""
     s, p = state.scores, result.points
     scores = (s[0] + p[0], s[1] + p[1], s[2] + p[2], s[3] + p[3])
-    over = state.deal_number == state.ruleset.deals_per_match
+    over = state.deal_number == state.ruleset.deals_per_match  # R-MATCH-1, R-MATCH-8
     return _match_state(
-        _OVER if over else _DEAL, state.deal_number, state.owner, None, _NO_HANDS,
-        None, None, None, None, scores, state.results + (result,), history, state.ruleset,
+        phase=_OVER if over else _DEAL, deal_number=state.deal_number, owner=state.owner,
+        contract=None, hands=_NO_HANDS, turn=None, window=None, complex=None, trix=None,
+        scores=scores, results=state.results + (result,), history=history, ruleset=state.ruleset,
     )  # fmt: skip
+
+
+def finish_deal(
+    state: MatchState, moves: Sequence[Move], deal: ComplexDeal | TrixDeal
+) -> MatchState:
+    """The state after the deal of ``state`` ended as ``deal`` by ``moves`` (its last
+    moves, in order): scored with the functions :func:`apply` uses.
+
+    For :mod:`trixcomplex.playout`, which plays a deal on mutable locals and
+    hands its end back here; ``deal`` is the finished trick deal, or the TRIX
+    deal whose finishing order holds all four seats.
+    """
+    history = state.history.extend(moves)
+    if type(deal) is TrixDeal:
+        return _end_deal(state, _trix_result(state, deal.finishing_order), history)
+    assert type(deal) is ComplexDeal and state.contract is not None
+    rules = state.ruleset.trick_rules(state.contract)
+    return _end_deal(state, _trick_deal_result(state, deal, rules), history)
 
 
 _HANDLERS: dict[type, Callable[[MatchState, Any], MatchState]] = {
@@ -651,10 +657,7 @@ def score(state: MatchState) -> Score:
     result: MatchResult | None = None
     winning: tuple[int, ...] = ()
     if state.phase is _OVER:
-        ruleset = state.ruleset
-        result, winning = winners(
-            state.scores, partnership=ruleset.partnership, lowest_wins=ruleset.reversed_scores
-        )
+        result, winning = match_outcome(state.scores, state.ruleset)
     return Score(
         seats=state.scores,
         teams=teams,

@@ -56,22 +56,14 @@ from collections.abc import Callable
 from typing import Literal, TypeVar
 
 from .cards import ALL_CARDS, Card
-from .complex import (
-    TRICKS_PER_DEAL,
-    ComplexDeal,
-    _trick,
-    complex_result,
-    contract_legal_cards,
-    trick_taker,
-)
-from .complex import legal_cards as complex_legal_cards
+from .complex import ComplexDeal, _trick, legal_cards, trick_deal_over, trick_winner
 from .doubling import DoublingWindow
-from .match import _PASSES, _end_deal, _next_holder, _plays, _trix_result, apply, legal_moves
-from .moves import Contract, Deal, Move, PlayerMove
+from .match import apply, finish_deal, legal_moves, plays_of, trix_moves
+from .moves import Contract, Deal, Move, Play, PlayerMove
 from .rulesets import Ruleset
 from .scoring import DealResult, trick_points
 from .state import MatchState, Phase, redeal_seat
-from .trix import playable as trix_playable
+from .trix import TrixDeal, gone_out, next_to_lay
 
 __all__ = ["PlayoutState", "Policy", "playout"]
 
@@ -264,18 +256,15 @@ def _chosen(
 def _complex(state: MatchState, rng: random.Random, policy: Policy | None) -> MatchState:
     """Play the trick contract of ``state`` to its end; the state after its last trick.
 
-    COMPLEX as RULES.md has it (the rules' ``standard`` flag) uses
-    ``complex.legal_cards``; any other trick contract or house rule
-    ``complex.contract_legal_cards`` with its :class:`~trixcomplex.TrickRules`
-    and stops, as the engine does, once its penalty cards are all taken
-    (R-CL-2 … R-CL-4).
+    Every decision is the engine's own function: the legal cards
+    (``complex.legal_cards`` with the contract's
+    :class:`~trixcomplex.TrickRules`), the taker (``trick_winner``), the cost
+    (``trick_points``) and the end of the deal (``trick_deal_over``).
     """
     deal = state.complex
     contract = state.contract
-    assert deal is not None and state.turn is not None and state.owner is not None
-    assert contract is not None
+    assert deal is not None and state.turn is not None and contract is not None
     rules = state.ruleset.trick_rules(contract)
-    ends = rules.ends_when_taken  # 0: all 13 tricks are played
     hands = list(state.hands)
     turn = state.turn
     leader = deal.leader
@@ -284,15 +273,11 @@ def _complex(state: MatchState, rng: random.Random, policy: Policy | None) -> Ma
     doubled = deal.doubled
     points = list(deal.points)
     played: list[Move] = []
-    append, choice, plays = played.append, rng.choice, _plays
-    standard = rules.standard
+    append, choice, plays = played.append, rng.choice, plays_of
     seen = PlayoutState(state) if policy is not None else None
     while True:
         hand = hands[turn]
-        if standard:
-            moves = plays(turn, complex_legal_cards(hand, trick))
-        else:
-            moves = plays(turn, contract_legal_cards(hand, trick, rules))
+        moves = plays(turn, legal_cards(hand, trick, rules))
         if seen is None:
             move = choice(moves)
         else:
@@ -311,62 +296,54 @@ def _complex(state: MatchState, rng: random.Random, policy: Policy | None) -> Ma
             turn = (turn + 1) & 3
             continue
         cards = (trick[0], trick[1], trick[2], trick[3])
-        taker = trick_taker(leader, cards)
+        taker = trick_winner(leader, cards)
         p = trick_points(cards, leader, taker, doubled, rules)
         points = [points[0] + p[0], points[1] + p[1], points[2] + p[2], points[3] + p[3]]
         tricks.append(_trick(leader, cards, taker))
         leader = turn = taker
         trick = []
-        if len(tricks) == TRICKS_PER_DEAL or (
-            ends and not ends & (hands[0] | hands[1] | hands[2] | hands[3])
-        ):
+        if trick_deal_over(len(tricks), hands[0] | hands[1] | hands[2] | hands[3], rules):
             break
     total = (points[0], points[1], points[2], points[3])
-    final = ComplexDeal(leader, (), tuple(tricks), doubled, total)
-    result = complex_result(
-        state.deal_number, state.owner, final,
-        contract=contract, kingdom=state.kingdom, rules=rules,
-    )  # fmt: skip
-    return _end_deal(state, result, state.history.extend(played))
+    return finish_deal(state, played, ComplexDeal(leader, (), tuple(tricks), doubled, total))
 
 
 def _trix(state: MatchState, rng: random.Random, policy: Policy | None) -> MatchState:
-    """Play the TRIX deal of ``state`` to its end; the state after its last card."""
+    """Play the TRIX deal of ``state`` to its end; the state after its last card.
+
+    The moves are the engine's (``match.trix_moves``: the legal cards or the
+    pass), the next seat ``trix.next_to_lay`` and the finishing order
+    ``trix.gone_out``.
+    """
     deal = state.trix
-    assert deal is not None and state.turn is not None and state.owner is not None
+    assert deal is not None and state.turn is not None
     hands = list(state.hands)
     turn = state.turn
-    table_cards = deal.table
-    order = list(deal.finishing_order)
+    table = deal.table
+    order = deal.finishing_order
     played: list[Move] = []
-    append, choice, plays, next_holder = played.append, rng.choice, _plays, _next_holder
+    append, choice, moves_of = played.append, rng.choice, trix_moves
     seen = PlayoutState(state) if policy is not None else None
-    playable = trix_playable(table_cards)  # what may be laid now (R-TX-2), kept up to date
     while True:
         hand = hands[turn]
-        legal = hand & playable
-        if seen is not None:
+        options = moves_of(turn, hand, table)
+        if seen is None:
+            move = choice(options)
+        else:
             seen.hands = (hands[0], hands[1], hands[2], hands[3])
             seen.turn = turn
-            seen.table = table_cards
-            seen.finishing_order = tuple(order)
-        if legal:
-            options = plays(turn, legal)
-            move = choice(options) if seen is None else _chosen(policy, seen, options, rng)
-            append(move)
+            seen.table = table
+            seen.finishing_order = order
+            move = _chosen(policy, seen, options, rng)
+        append(move)
+        if type(move) is Play:
             bit = 1 << move.card
             hand ^= bit
             hands[turn] = hand
-            table_cards |= bit
-            playable = trix_playable(table_cards)
+            table |= bit
             if not hand:
-                order.append(turn)
-                if len(order) == 3:
-                    order.append(next(s for s in range(4) if s not in order))
+                order = gone_out(order, turn)
+                if len(order) == 4:
                     break
-        else:  # no legal card: the pass is the only move (R-TX-3)
-            passes = _PASSES[turn]
-            append(choice(passes) if seen is None else _chosen(policy, seen, passes, rng))
-        turn = next_holder(hands, turn)
-    result = _trix_result(state.deal_number, state.owner, tuple(order), state.ruleset)
-    return _end_deal(state, result, state.history.extend(played))
+        turn = next_to_lay(hands, turn)
+    return finish_deal(state, played, TrixDeal(table, order))

@@ -45,8 +45,8 @@ from cattrs.errors import (
 )
 
 from .cards import Card, parse_card
+from .engine import MatchState, Phase, apply, new_match, score
 from .errors import IllegalMoveError
-from .match import apply, new_match, score
 from .moves import (
     Choose,
     Deal,
@@ -62,7 +62,6 @@ from .moves import (
 )
 from .rulesets import Ruleset
 from .scoresheet import format_scoresheet
-from .state import MatchState, Phase
 
 __all__ = [
     "FORMAT",

@@ -46,13 +46,12 @@ from xml.sax.saxutils import escape, quoteattr
 from attrs import field, frozen
 
 from .cards import ALL_CARDS, Card, Suit, as_card, cards_of
-from .complex import trick_taker
+from .engine import MatchResult, Phase
 from .moves import Choose, Pass, Play, PlayerMove, Redeal
+from .rules import TRICKS_PER_DEAL, trick_winner
+from .rules import trix_playable as playable
 from .rulesets import Ruleset
 from .scoresheet import contract_name
-from .scoring import MatchResult
-from .state import Phase
-from .trix import playable
 
 if TYPE_CHECKING:
     from .views import View
@@ -199,7 +198,7 @@ def trick_text(cards: CardsLike, leader: int) -> str:
     seat 2  …
     """
     played = _trick(cards, leader)
-    taker = trick_taker(leader, played) if len(played) == 4 else None
+    taker = trick_winner(leader, played) if len(played) == 4 else None
     lines = []
     for i in range(4):
         seat = (leader + i) % 4
@@ -369,7 +368,7 @@ _TRICK_SPOTS = ((0, 1), (1, 0), (0, -1), (-1, 0))  # bottom, right, top, left (R
 def _trick_body(
     played: Sequence[Card], leader: int, bottom: int, cx: float, cy: float
 ) -> list[str]:
-    taker = trick_taker(leader, tuple(played)) if len(played) == 4 else None
+    taker = trick_winner(leader, played) if len(played) == 4 else None
     body = []
     for i, card in enumerate(played):
         seat = (leader + i) % 4
@@ -589,7 +588,7 @@ def table_text(view: View) -> str:
     if view.phase is Phase.COMPLEX:
         assert view.leader is not None
         number = len(view.tricks) + 1
-        lines.append(f"Trick {number} of 13:")
+        lines.append(f"Trick {number} of {TRICKS_PER_DEAL}:")
         lines.extend("  " + line for line in trick_text(view.trick, view.leader).splitlines())
         if not view.trick and view.last_trick is not None:
             last = view.last_trick
@@ -703,7 +702,7 @@ def table_svg(view: View) -> str:
         assert view.leader is not None
         if view.trick or view.last_trick is None:
             body += _trick_body(view.trick, view.leader, bottom, cx, cy)
-            caption = f"trick {len(view.tricks) + 1} of 13"
+            caption = f"trick {len(view.tricks) + 1} of {TRICKS_PER_DEAL}"
         else:
             last = view.last_trick
             body.append('<g opacity="0.6">')

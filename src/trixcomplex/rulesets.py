@@ -39,9 +39,15 @@ __all__ = [
     "TrickRules",
 ]
 
-_KING_OF_HEARTS = 1 << Card.of(Rank.KING, Suit.HEARTS)
-_QUEENS = sum(1 << Card.of(Rank.QUEEN, s) for s in Suit)
-_DIAMONDS = suit_mask(Suit.DIAMONDS)
+KING_OF_HEARTS = Card.of(Rank.KING, Suit.HEARTS)
+"""K♥, the card of the King of Hearts contract."""
+QUEENS = sum(1 << Card.of(Rank.QUEEN, s) for s in Suit)
+"""The set of the four Queens."""
+DIAMONDS = suit_mask(Suit.DIAMONDS)
+"""The set of the 13 diamonds."""
+DOUBLABLE = QUEENS | (1 << KING_OF_HEARTS)
+"""The cards that can ever be doubled: K♥ and the Queens (R-DBL-1)."""
+_KING_OF_HEARTS = 1 << KING_OF_HEARTS
 
 CLASSIC_CONTRACTS = (
     Contract.KING_OF_HEARTS,
@@ -69,7 +75,9 @@ class TrickRules:
     - ``no_heart_lead``: hearts may not be led while holding another suit.
     - ``discard_first``: a seat void in the led suit must discard one of these
       cards if it holds one (0: any card).
-    - ``standard``: exactly COMPLEX of RULES.md (the engine's fast path).
+    - ``standard``: exactly COMPLEX of RULES.md.  Informational (a bot may
+      pick a strategy by it); the engine plays and scores every contract by
+      the same functions and never branches on it.
     """
 
     trick: int
@@ -119,14 +127,20 @@ class Ruleset:
     """A seat with four 2s (or three 2s and the fourth suit's 3) may demand a
     new deal when TRIX is chosen (R-OPT-8)."""
 
-    _rules: dict[Contract, TrickRules] = field(
+    _rules: Mapping[Contract, TrickRules] = field(
         init=False, eq=False, hash=False, repr=False, alias="_rules"
     )
 
     def __attrs_post_init__(self) -> None:
         if not self.contracts or len(set(self.contracts)) != len(self.contracts):
             raise ValueError("a ruleset needs one or more distinct contracts")
-        rules = {c: self._derive(c) for c in self.contracts if c.is_trick_contract}
+        for option in _OPTION_NAMES:
+            value = getattr(self, option)
+            if type(value) is not bool:
+                raise ValueError(f"ruleset option {option} is True or False, not {value!r}")
+        # Read-only all the way down: a ruleset shared by many matches can never be
+        # changed through one of them (R-SET-1).
+        rules = MappingProxyType({c: self._derive(c) for c in self.contracts if c.is_trick_contract})
         object.__setattr__(self, "_rules", rules)
 
     @property
@@ -169,12 +183,18 @@ class Ruleset:
             return RULESETS[base]
         if not options:
             raise ValueError(f"no ruleset options after '+' in {name[:80]!r}")
-        changes: dict[str, bool] = {}
+        changes: dict[str, Any] = {}
         for item in options.split(","):
             key, eq, value = item.partition("=")
-            if key not in _OPTIONS or not eq or value not in ("True", "False"):
+            if key == "contracts" and eq:
+                try:
+                    changes[key] = tuple(Contract(c) for c in value.split("/"))
+                except ValueError:
+                    raise ValueError(f"bad contracts {value[:60]!r} in {name[:80]!r}") from None
+            elif key in _OPTIONS and eq and value in ("True", "False"):
+                changes[key] = value == "True"
+            else:
                 raise ValueError(f"bad ruleset option {item[:40]!r} in {name[:80]!r}")
-            changes[key] = value == "True"
         ruleset = RULESETS[base].evolve(**changes)
         if ruleset.name != name:
             raise ValueError(
@@ -184,31 +204,43 @@ class Ruleset:
         return ruleset
 
     def evolve(self, **changes: Any) -> Ruleset:
-        """This ruleset with some fields changed.
+        """This ruleset with some fields changed, under its canonical name (R-SET-1).
 
-        Unless a ``name`` is given, the name is canonical: the preset it
-        derives from and, sorted, every option that differs from that preset,
-        so that :meth:`from_name` reads it back (records name rulesets so).
+        The name is the preset it derives from (``partnership`` for a ruleset
+        built by hand) and, sorted, every field that differs from that preset:
+        the options as ``option=True``, a changed contract list as
+        ``contracts=A/B/…``.  :meth:`from_name` reads it back to an equal
+        ruleset, and the same game reached by any route (strings or
+        :class:`~trixcomplex.Contract` members, one call or several) gets the
+        same name.  A ``name`` cannot be chosen here: build a
+        :class:`Ruleset` for a house game with a name of its own.
 
         >>> CLASSIC.evolve(doubling=False).evolve(fixed_order=True).name
         'classic+doubling=False,fixed_order=True'
         >>> CLASSIC.evolve(doubling=False).evolve(doubling=True).name
         'classic'
+        >>> PARTNERSHIP.evolve(contracts=("TRIX", "COMPLEX"), fixed_order=True).name
+        'partnership+contracts=TRIX/COMPLEX,fixed_order=True'
         """
         if "name" in changes:
-            return attrs.evolve(self, **changes)
+            raise ValueError(
+                "a ruleset's name is derived from its preset and options (R-SET-1); "
+                "build Ruleset(name, ...) for a house game with a name of its own"
+            )
+        unknown = set(changes) - _FIELDS
+        if unknown:
+            raise ValueError(f"not a ruleset field: {', '.join(sorted(unknown))}")
         changed = attrs.evolve(self, **changes)
         base_name = self.name.partition("+")[0]
-        base = RULESETS.get(base_name)
-        if base is None or changed.contracts != base.contracts:
-            # Not expressible as a preset with options: a descriptive name only.
-            extra = ",".join(f"{k}={v}" for k, v in sorted(changes.items()))
-            return attrs.evolve(changed, name=f"{self.name}+{extra}")
-        diffs = sorted(
-            f"{k}={getattr(changed, k)}"
-            for k in _OPTIONS
-            if getattr(changed, k) != getattr(base, k)
-        )
+        if base_name not in RULESETS:
+            base_name = PARTNERSHIP.name
+        base = RULESETS[base_name]
+        diffs = [
+            f"{k}={getattr(changed, k)}" for k in _OPTIONS if getattr(changed, k) != getattr(base, k)
+        ]
+        if changed.contracts != base.contracts:
+            diffs.append("contracts=" + "/".join(c.value for c in changed.contracts))
+        diffs.sort()
         name = base_name + ("+" + ",".join(diffs) if diffs else "")
         return attrs.evolve(changed, name=name)
 
@@ -218,16 +250,16 @@ class Ruleset:
         doublable = ends = discard = 0
         if contract is Contract.COMPLEX:
             trick, diamond, queen, king = 15, 10, 25, 75
-            doublable = _QUEENS | _KING_OF_HEARTS
+            doublable = DOUBLABLE
         elif contract is Contract.KING_OF_HEARTS:
             king, doublable = 75, _KING_OF_HEARTS
             ends = discard = _KING_OF_HEARTS
         elif contract is Contract.QUEENS:
-            queen, doublable = 25, _QUEENS
-            ends = discard = _QUEENS
+            queen, doublable = 25, QUEENS
+            ends = discard = QUEENS
         elif contract is Contract.DIAMONDS:
             diamond = 15 if self.swapped_scores else 10
-            ends = discard = _DIAMONDS
+            ends = discard = DIAMONDS
         elif contract is Contract.LTOOSH:
             trick = 10 if self.swapped_scores else 15
         return TrickRules(
@@ -241,6 +273,11 @@ class Ruleset:
             discard_first=discard if self.penalty_cards_first else 0,
             standard=contract is Contract.COMPLEX and self.doubling and not self.reversed_scores,
         )
+
+
+_OPTION_NAMES = tuple(a.name for a in attrs.fields(Ruleset) if a.type in (bool, "bool") and a.init)
+_OPTIONS = frozenset(_OPTION_NAMES)
+_FIELDS = frozenset(a.name for a in attrs.fields(Ruleset) if a.init)
 
 
 PARTNERSHIP = Ruleset("partnership", (Contract.COMPLEX, Contract.TRIX))
@@ -259,7 +296,6 @@ CLASSIC_PARTNERSHIP = Ruleset("classic-partnership", CLASSIC_CONTRACTS, show_two
 """Classic Trix for partners sitting opposite: own scores and Kingdoms, Team Totals
 decide, 2s shown in TRIX (R-CLP-1)."""
 
-_OPTIONS = frozenset(a.name for a in attrs.fields(Ruleset) if a.type in (bool, "bool") and a.init)
 
 RULESETS: Mapping[str, Ruleset] = MappingProxyType(
     {r.name: r for r in (PARTNERSHIP, INDIVIDUAL_COMPLEX, CLASSIC, CLASSIC_PARTNERSHIP)}

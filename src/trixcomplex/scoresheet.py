@@ -33,10 +33,10 @@ Result: team0 wins, 365 to -365
 
 from __future__ import annotations
 
+from .engine import DealResult, MatchResult, MatchState, Phase
 from .moves import Contract, Deal, Redeal
+from .rules import TRICKS_PER_DEAL, match_outcome, team_totals
 from .rulesets import Ruleset
-from .scoring import DealResult, MatchResult, team_totals, winners
-from .state import MatchState, Phase
 
 __all__ = ["contract_name", "format_scoresheet"]
 
@@ -46,7 +46,6 @@ _CONTRACT_NAMES = {
     Contract.DIAMONDS: "Diamonds",
     Contract.LTOOSH: "Ltoosh",
 }
-_TRICKS_PER_DEAL = 13
 
 
 def contract_name(contract: Contract) -> str:
@@ -87,8 +86,8 @@ def _deal_lines(deal: DealResult, width: int) -> list[str]:
     lines = [_row(head, deal.points, width)]
     if deal.contract.is_trick_contract:
         played = sum(seat.tricks for seat in deal.seats)
-        if played < _TRICKS_PER_DEAL:  # R-CL-2 … R-CL-4: the penalty cards were all taken
-            lines.append(f"  ended early after {played} of {_TRICKS_PER_DEAL} tricks")
+        if played < TRICKS_PER_DEAL:  # R-CL-2 … R-CL-4: the penalty cards were all taken
+            lines.append(f"  ended early after {played} of {TRICKS_PER_DEAL} tricks")
     for d in deal.doubled:
         paid = ", ".join(f"seat {s} {_signed(p)}" for s, p in enumerate(d.points) if p)
         lines.append(
@@ -145,9 +144,7 @@ def _result_line(state: MatchState) -> str:
             )
             where = f"deal {state.deal_number} (Kingdom {state.kingdom}, {what}) being played"
         return f"Result: in progress, {where}"
-    result, seats = winners(
-        state.scores, partnership=ruleset.partnership, lowest_wins=ruleset.reversed_scores
-    )
+    result, seats = match_outcome(state.scores, ruleset)
     if ruleset.partnership:
         teams = team_totals(state.scores)
         # Equal Team Totals are a draw for all four seats (R-MATCH-8).

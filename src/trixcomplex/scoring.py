@@ -1,12 +1,15 @@
 """What each seat scores: trick penalties, doubling, finishing places, totals.
 
-This module owns every number of the rules: the COMPLEX penalties
-(R-CX-5), the three doubling cases (R-DBL-4, R-DBL-5), the TRIX places
-(R-TX-4), Team Totals and the match result (R-MATCH-7, R-MATCH-8).
+This module applies the numbers of a ruleset (they live only in
+:mod:`trixcomplex.rulesets`): what a trick costs (R-CX-5), the three
+doubling cases (R-DBL-4, R-DBL-5), the TRIX places (R-TX-4), Team Totals
+and the match result (R-MATCH-7, R-MATCH-8, R-IND-1).
 
 >>> from trixcomplex.cards import parse_card
+>>> from trixcomplex.rulesets import PARTNERSHIP
 >>> trick = [parse_card(c) for c in ("5H", "KH", "QD", "9H")]
->>> trick_points(trick, leader=0, taker=1, doubled=())   # the -125 trick of R-CX-5
+>>> rules = PARTNERSHIP.trick_rules(Contract.COMPLEX)
+>>> trick_points(trick, leader=0, taker=1, doubled=(), rules=rules)   # R-CX-5's -125 trick
 (0, -125, 0, 0)
 """
 
@@ -17,81 +20,59 @@ from collections.abc import Sequence
 
 from attrs import frozen
 
-from .cards import Card, Rank, Suit, cards_of, suit_mask
+from .cards import Card, Rank, cards_of
 from .moves import Contract
-from .rulesets import TrickRules
+from .rulesets import DIAMONDS, DOUBLABLE, KING_OF_HEARTS, QUEENS, Ruleset, TrickRules
 from .seats import TEAMS
 
 __all__ = [
     "DIAMONDS",
-    "DIAMOND_PENALTY",
     "DOUBLABLE",
     "KING_OF_HEARTS",
-    "KING_OF_HEARTS_PENALTY",
     "QUEENS",
-    "QUEEN_PENALTY",
-    "TRICK_PENALTY",
-    "TRIX_PLACES",
     "DealResult",
     "DoubledCard",
     "MatchResult",
     "Score",
     "SeatBreakdown",
     "doubled_card_points",
+    "match_outcome",
     "match_result",
+    "plain_penalty",
     "team_totals",
     "trick_points",
     "trix_points",
     "winners",
 ]
 
-TRICK_PENALTY = -15
-"""Charged to the taker of every COMPLEX trick (R-CX-5)."""
-DIAMOND_PENALTY = -10
-"""Charged for every ♦ in a trick (R-CX-5)."""
-QUEEN_PENALTY = -25
-"""Charged for every undoubled Queen in a trick (R-CX-5)."""
-KING_OF_HEARTS_PENALTY = -75
-"""Charged for an undoubled K♥ (R-CX-5)."""
-TRIX_PLACES = (200, 150, 100, 50)
-"""Points for 1st, 2nd, 3rd and 4th to empty their hand in TRIX (R-TX-4)."""
 
-KING_OF_HEARTS = Card.of(Rank.KING, Suit.HEARTS)
-DIAMONDS = suit_mask(Suit.DIAMONDS)
-"""The set of the 13 diamonds."""
-QUEENS = sum(1 << Card.of(Rank.QUEEN, s) for s in Suit)
-"""The set of the four Queens."""
-DOUBLABLE = QUEENS | (1 << KING_OF_HEARTS)
-"""The cards that can be doubled: K♥ and the Queens (R-DBL-1)."""
+def plain_penalty(card: Card, rules: TrickRules) -> int:
+    """The undoubled points of K♥ or a Queen under ``rules`` (0 for other cards).
 
-
-def plain_penalty(card: Card, rules: TrickRules | None = None) -> int:
-    """The undoubled penalty of K♥ (−75) or a Queen (−25), 0 for other cards.
-
-    With ``rules`` (a contract under a ruleset), that contract's values.
+    >>> from trixcomplex.rulesets import PARTNERSHIP
+    >>> plain_penalty(KING_OF_HEARTS, PARTNERSHIP.trick_rules(Contract.COMPLEX))
+    -75
     """
-    if rules is not None:
-        if card == KING_OF_HEARTS:
-            return rules.king_of_hearts
-        return rules.queen if card.rank is Rank.QUEEN else 0
     if card == KING_OF_HEARTS:
-        return KING_OF_HEARTS_PENALTY
-    return QUEEN_PENALTY if card.rank is Rank.QUEEN else 0
+        return rules.king_of_hearts
+    return rules.queen if card.rank is Rank.QUEEN else 0
 
 
 def doubled_card_points(
-    card: Card, doubler: int, taker: int, leader: int, rules: TrickRules | None = None
+    card: Card, doubler: int, taker: int, leader: int, rules: TrickRules
 ) -> tuple[int, tuple[int, int, int, int]]:
     """The case (1, 2 or 3) and the four seats' points for a doubled card (R-DBL-4).
 
     The card's plain penalty is replaced by these points; the trick and
     diamond penalties are charged separately (R-DBL-5).
 
-    >>> doubled_card_points(KING_OF_HEARTS, doubler=2, taker=1, leader=0)
+    >>> from trixcomplex.rulesets import PARTNERSHIP
+    >>> rules = PARTNERSHIP.trick_rules(Contract.COMPLEX)
+    >>> doubled_card_points(KING_OF_HEARTS, doubler=2, taker=1, leader=0, rules=rules)
     (1, (0, -150, 75, 0))
-    >>> doubled_card_points(KING_OF_HEARTS, doubler=2, taker=2, leader=0)
+    >>> doubled_card_points(KING_OF_HEARTS, doubler=2, taker=2, leader=0, rules=rules)
     (2, (75, 0, -150, 0))
-    >>> doubled_card_points(KING_OF_HEARTS, doubler=2, taker=2, leader=2)
+    >>> doubled_card_points(KING_OF_HEARTS, doubler=2, taker=2, leader=2, rules=rules)
     (3, (0, 0, -75, 0))
     """
     v = -plain_penalty(card, rules)
@@ -115,42 +96,17 @@ def trick_points(
     leader: int,
     taker: int,
     doubled: Sequence[tuple[Card, int]],
-    rules: TrickRules | None = None,
+    rules: TrickRules,
 ) -> tuple[int, int, int, int]:
-    """The four seats' points for one finished COMPLEX trick (R-CX-5, R-DBL-4).
+    """The four seats' points for one finished trick under ``rules`` (R-CX-5, R-DBL-4,
+    R-CL-2 … R-CL-7).
 
-    ``doubled`` lists the deal's doubled cards with their doublers.  With
-    ``rules``, the trick of that contract under that ruleset (R-CL-2 … R-CL-7).
+    ``doubled`` lists the deal's doubled cards with their doublers.  Every
+    number is read from ``rules`` (the contract under its ruleset).
     """
     mask = 0
     for card in cards:
         mask |= 1 << card
-    if rules is not None and not rules.standard:
-        return _contract_trick_points(cards, mask, leader, taker, doubled, rules)
-    points = [0, 0, 0, 0]
-    points[taker] = TRICK_PENALTY + DIAMOND_PENALTY * (mask & DIAMONDS).bit_count()
-    if mask & DOUBLABLE:
-        doublers = dict(doubled)
-        for card in cards_of(mask & DOUBLABLE):
-            doubler = doublers.get(card)
-            if doubler is None:
-                points[taker] += plain_penalty(card)
-            else:
-                _, extra = doubled_card_points(card, doubler, taker, leader)
-                for seat in range(4):
-                    points[seat] += extra[seat]
-    return (points[0], points[1], points[2], points[3])
-
-
-def _contract_trick_points(
-    cards: Sequence[Card],
-    mask: int,
-    leader: int,
-    taker: int,
-    doubled: Sequence[tuple[Card, int]],
-    rules: TrickRules,
-) -> tuple[int, int, int, int]:
-    """:func:`trick_points` for any trick contract under any ruleset."""
     points = [0, 0, 0, 0]
     points[taker] = rules.trick + rules.diamond * (mask & DIAMONDS).bit_count()
     charged = mask & DOUBLABLE
@@ -167,14 +123,12 @@ def _contract_trick_points(
     return (points[0], points[1], points[2], points[3])
 
 
-def trix_points(
-    finishing_order: Sequence[int], places: Sequence[int] = TRIX_PLACES
-) -> tuple[int, int, int, int]:
+def trix_points(finishing_order: Sequence[int], places: Sequence[int]) -> tuple[int, int, int, int]:
     """The four seats' points for a TRIX finishing order (R-TX-4).
 
     ``places`` are the points of 1st … 4th (a ruleset's ``trix_places``).
 
-    >>> trix_points([2, 0, 3, 1])
+    >>> trix_points([2, 0, 3, 1], (200, 150, 100, 50))
     (150, 50, 200, 100)
     """
     points = [0, 0, 0, 0]
@@ -246,6 +200,17 @@ def winners(
     best = min(seats) if lowest_wins else max(seats)
     top = tuple(s for s in range(4) if seats[s] == best)
     return (_SEAT_RESULTS[top[0]] if len(top) == 1 else MatchResult.SHARED), top
+
+
+def match_outcome(seats: Sequence[int], ruleset: Ruleset) -> tuple[MatchResult, tuple[int, ...]]:
+    """The result of a finished match of ``ruleset`` with final seat totals ``seats``,
+    and its winning seats (R-MATCH-8, R-IND-1, R-OPT-6).
+
+    >>> from trixcomplex.rulesets import CLASSIC, PARTNERSHIP
+    >>> match_outcome([10, 40, -90, 40], PARTNERSHIP), match_outcome([10, 40, -90, 40], CLASSIC)
+    ((<MatchResult.TEAM1: 'team1'>, (1, 3)), (<MatchResult.SHARED: 'shared'>, (1, 3)))
+    """
+    return winners(seats, partnership=ruleset.partnership, lowest_wins=ruleset.reversed_scores)
 
 
 @frozen

@@ -49,7 +49,7 @@ from cattrs.errors import IterableValidationError, IterableValidationNote
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
 from .cards import Card, Suit, cards_of
-from .doubling import DoublingWindow
+from .engine import DoublingWindow, History, MatchState, TrixDeal
 from .moves import Choose, Deal, Double, Pass, Play, Redeal, Timeout
 from .records import (
     MAX_DEPTH,
@@ -65,8 +65,6 @@ from .records import (
     converter as record_converter,
 )
 from .rulesets import Ruleset
-from .state import History, MatchState
-from .trix import TrixDeal
 
 __all__ = ["CARDS", "STATE_FORMAT", "STATE_VERSION", "StateFormatError", "from_json", "to_json"]
 

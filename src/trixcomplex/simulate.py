@@ -41,12 +41,11 @@ from concurrent.futures import Executor, Future, as_completed
 from attrs import frozen
 
 from .bots.base import Bot, ask, offer_redeal
-from .match import apply, new_match
+from .engine import MatchResult, MatchState, Phase, apply, new_match
 from .moves import Contract, Deal, PlayerMove, Redeal
 from .records import Record
+from .rules import match_outcome, redeal_seat, team_totals
 from .rulesets import PARTNERSHIP, Ruleset
-from .scoring import MatchResult, team_totals, winners
-from .state import MatchState, Phase, redeal_seat
 
 __all__ = [
     "MatchOutcome",
@@ -258,9 +257,7 @@ def play_numbered_match(
         theirs = deal.points[1 - a_team] + deal.points[3 - a_team]
         per[deal.contract][0] += mine
         per[deal.contract][1] += theirs
-    result, won = winners(
-        state.scores, partnership=ruleset.partnership, lowest_wins=ruleset.reversed_scores
-    )
+    result, won = match_outcome(state.scores, ruleset)
     sign = -1 if ruleset.reversed_scores else 1
     return MatchOutcome(
         index=index,

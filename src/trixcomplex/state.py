@@ -17,15 +17,16 @@ from attrs import frozen
 from .cards import Card, cards_of
 from .complex import ComplexDeal
 from .doubling import DoublingWindow
+from .kingdoms import kingdom_of
 from .moves import Contract, Deal, Pass, Play, Redeal
 from .rulesets import PARTNERSHIP, Ruleset
 from .scoring import DealResult
-from .trix import TrixDeal
+from .trix import TrixDeal, bad_hand_seat
 
 if TYPE_CHECKING:
     from .moves import Move
 
-__all__ = ["History", "MatchState", "Phase", "bad_hand", "redeal_seat"]
+__all__ = ["History", "MatchState", "Phase", "redeal_seat"]
 
 
 class Phase(enum.Enum):
@@ -114,7 +115,8 @@ class History:
     def __iter__(self) -> Iterator[Move]:
         return iter(self.moves())
 
-    def _newest_first(self) -> Iterator[Move]:
+    def newest_first(self) -> Iterator[Move]:
+        """The moves from the latest back to the first, lazily (walk back only as far as needed)."""
         node = self
         while node._prev is not None:
             yield node._move  # type: ignore[misc]
@@ -124,7 +126,7 @@ class History:
 
     def _reversed(self) -> list[Move]:
         """All moves, newest first."""
-        return list(self._newest_first())
+        return list(self.newest_first())
 
     def moves(self) -> tuple[Move, ...]:
         """All moves, oldest first."""
@@ -135,7 +137,7 @@ class History:
     def since_deal(self) -> tuple[Move, ...]:
         """The moves of the current deal, starting with its :class:`Deal` (empty before one)."""
         out = []
-        for move in self._newest_first():
+        for move in self.newest_first():
             out.append(move)
             if isinstance(move, Deal):
                 out.reverse()
@@ -211,7 +213,7 @@ _NOBODY: frozenset[int] = frozenset()
 _ONLY = tuple(frozenset({s}) for s in range(4))
 
 
-@frozen
+@frozen(kw_only=True)
 class MatchState:
     """The whole match at one moment; build it with :func:`trixcomplex.new_match`.
 
@@ -252,8 +254,7 @@ class MatchState:
     @property
     def kingdom(self) -> int:
         """The current Kingdom, 1–4 (0 before the first deal)."""
-        per = len(self.ruleset.contracts)
-        return (self.deal_number + per - 1) // per
+        return kingdom_of(self.deal_number, self.ruleset)
 
     @property
     def remaining_contracts(self) -> tuple[Contract, ...]:
@@ -315,21 +316,6 @@ class MatchState:
 ))  # fmt: skip
 
 
-_TWOS = tuple(1 << (13 * suit) for suit in range(4))
-_THREES = tuple(1 << (13 * suit + 1) for suit in range(4))
-
-
-def bad_hand(hand: int) -> bool:
-    """Four 2s, or three 2s and the 3 of the fourth suit (R-OPT-8)."""
-    twos = [bool(hand & two) for two in _TWOS]
-    if all(twos):
-        return True
-    if sum(twos) == 3:
-        missing = twos.index(False)
-        return bool(hand & _THREES[missing])
-    return False
-
-
 def redeal_seat(state: MatchState) -> int | None:
     """The seat that may demand a redeal now (R-OPT-8), or ``None``.
 
@@ -341,13 +327,11 @@ def redeal_seat(state: MatchState) -> int | None:
     last = state.history.last
     if last is None or type(last) is Play or type(last) is Pass:
         return None
-    for seat in range(4):
-        if bad_hand(state.hands[seat]):
-            return seat
-    return None
+    return bad_hand_seat(state.hands)
 
 
 def _match_state(
+    *,
     phase: Phase,
     deal_number: int,
     owner: int | None,
@@ -362,7 +346,8 @@ def _match_state(
     history: History,
     ruleset: Ruleset,
 ) -> MatchState:
-    """``MatchState(...)`` with the fields in order, without attrs' ``__init__`` (hot path)."""
+    """``MatchState(...)`` without attrs' ``__init__`` (hot path); keyword-only, so no two
+    fields of one type (``hands``/``scores``, ``owner``/``turn``) can change places."""
     state: MatchState = _new(MatchState)
     _set_phase(state, phase)
     _set_deal_number(state, deal_number)

@@ -11,9 +11,20 @@ end (R-TX-2).  The table is a card set: the cards laid so far.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from attrs import frozen
 
-__all__ = ["TrixDeal", "legal_cards", "playable", "row_ends"]
+__all__ = [
+    "TrixDeal",
+    "bad_hand",
+    "bad_hand_seat",
+    "gone_out",
+    "legal_cards",
+    "next_to_lay",
+    "playable",
+    "row_ends",
+]
 
 _JACK = 9  # rank index of the Jack within a suit (2 is 0)
 
@@ -59,6 +70,54 @@ def _playable_card(table: int, card: int) -> bool:
 def legal_cards(hand: int, table: int) -> int:
     """The cards of ``hand`` that may be laid on ``table`` (R-TX-2)."""
     return hand & playable(table)
+
+
+def next_to_lay(hands: Sequence[int], seat: int) -> int:
+    """The next seat after ``seat`` with cards in hand; empty hands are skipped (R-TX-1)."""
+    for step in (1, 2, 3):
+        nxt = (seat + step) % 4
+        if hands[nxt]:
+            return nxt
+    return seat
+
+
+def gone_out(order: tuple[int, ...], seat: int) -> tuple[int, ...]:
+    """The finishing order once ``seat`` has emptied its hand (R-TX-4).
+
+    When three seats are out the fourth is last and the deal ends at once:
+    the order then holds all four seats.  (The seeds play on "until
+    everyone is out"; the last seat's place, hence every score, is the same.)
+
+    >>> gone_out((2,), 0), gone_out((2, 0), 3)
+    ((2, 0), (2, 0, 3, 1))
+    """
+    order += (seat,)
+    if len(order) == 3:
+        order += (6 - order[0] - order[1] - order[2],)  # the seat not out: 0+1+2+3 = 6
+    return order
+
+
+_TWOS = tuple(1 << (13 * suit) for suit in range(4))
+_THREES = tuple(1 << (13 * suit + 1) for suit in range(4))
+
+
+def bad_hand(hand: int) -> bool:
+    """Four 2s, or three 2s and the 3 of the fourth suit (R-OPT-8)."""
+    twos = [bool(hand & two) for two in _TWOS]
+    if all(twos):
+        return True
+    if sum(twos) == 3:
+        missing = twos.index(False)
+        return bool(hand & _THREES[missing])
+    return False
+
+
+def bad_hand_seat(hands: Sequence[int]) -> int | None:
+    """The seat holding a bad hand (at most one can), or ``None`` (R-OPT-8)."""
+    for seat in range(4):
+        if bad_hand(hands[seat]):
+            return seat
+    return None
 
 
 def row_ends(table: int, suit: int) -> tuple[int, int] | None:

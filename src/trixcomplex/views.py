@@ -31,18 +31,15 @@ from typing import TypeAlias
 from attrs import frozen
 
 from .cards import Card, Rank, Suit, cards_of
-from .complex import Trick
-from .match import forced_move, legal_moves, score
+from .engine import MatchState, Phase, Score, Trick, forced_move, legal_moves, score
 from .moves import Contract, Deal, Pass, Play, PlayerMove, Redeal
+from .rules import SEVEN_OF_HEARTS, row_ends
+from .rules import trix_playable as playable
 from .rulesets import Ruleset
-from .scoring import Score
 from .seats import check_seat
-from .state import MatchState, Phase
-from .trix import playable, row_ends
 
 __all__ = ["View", "view"]
 
-_SEVEN_OF_HEARTS = Card.of(7, Suit.HEARTS)
 _TWOS = sum(1 << Card.of(Rank.TWO, suit) for suit in Suit)
 _NO_SUITS: frozenset[Suit] = frozenset()
 _NOT_HEARTS = frozenset(s for s in Suit if s is not Suit.HEARTS)
@@ -251,10 +248,10 @@ def view(state: MatchState, seat: int | None) -> View:
                 known[s] |= twos[s]
 
     owner = state.owner
-    seven_unplayed = not played & 1 << _SEVEN_OF_HEARTS
+    seven_unplayed = not played & 1 << SEVEN_OF_HEARTS
     first_deck = state.deal_number == 1 and not redeals  # a redeal keeps the owner, not 7♥
     if first_deck and owner is not None and phase in _PLAYING and seven_unplayed:
-        known[owner] |= 1 << _SEVEN_OF_HEARTS  # R-MATCH-3: the owner was dealt 7♥
+        known[owner] |= 1 << SEVEN_OF_HEARTS  # R-MATCH-3: the owner was dealt 7♥
 
     return View(
         seat=seat,

@@ -29,18 +29,17 @@ from __future__ import annotations
 import random
 
 from .cards import ALL_CARDS, ALL_MASK, Card, Rank, Suit, cards_of, mask_of, suit_mask
+from .engine import History, MatchState, Phase, apply
 from .errors import IllegalMoveError
-from .match import apply
 from .moves import Choose, Contract, Deal, Double, Move, Pass, Play, Redeal, Timeout
+from .rules import SEVEN_OF_HEARTS
 from .seats import check_seat
-from .state import History, MatchState, Phase
 from .views import View
 from .views import view as view_of
 
 __all__ = ["sample_world"]
 
 _PLAYING = (Phase.CHOOSE, Phase.DOUBLE, Phase.COMPLEX, Phase.TRIX)
-_SEVEN_OF_HEARTS = Card.of(Rank.SEVEN, Suit.HEARTS)
 _TWOS = tuple(Card.of(Rank.TWO, suit) for suit in Suit)
 
 
@@ -123,7 +122,7 @@ def _redealt_deals(view: View, state: MatchState, rng: random.Random) -> MatchSt
             raise ValueError("inconsistent view: a redeal without a Kingdom owner")
         fixed = {two: who for two in _TWOS}
         if view.deal_number == 1 and index == 0:
-            fixed[_SEVEN_OF_HEARTS] = view.owner  # it decided the owner (R-MATCH-3)
+            fixed[SEVEN_OF_HEARTS] = view.owner  # it decided the owner (R-MATCH-3)
         state = apply(state, Deal(_deck_with(fixed, rng)))
         if state.phase is Phase.CHOOSE:
             state = apply(state, Choose(view.owner, Contract.TRIX))

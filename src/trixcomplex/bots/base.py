@@ -22,10 +22,9 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
+from ..engine import MatchState, legal_moves
 from ..errors import IllegalMoveError
-from ..match import legal_moves
 from ..moves import PlayerMove
-from ..state import MatchState
 
 if TYPE_CHECKING:
     from ..views import View

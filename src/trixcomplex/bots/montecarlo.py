@@ -24,10 +24,9 @@ from attrs import field, frozen
 from attrs.converters import optional as optional_converter
 from attrs.validators import ge, in_, instance_of
 
-from ..match import apply, legal_moves
+from ..engine import MatchState, Phase, apply, legal_moves
 from ..moves import Double, PlayerMove
 from ..playout import playout as fast_playout
-from ..state import MatchState, Phase
 from .rule_bot import rule_move
 from .tactics import Situation
 

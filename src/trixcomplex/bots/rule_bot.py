@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 from attrs import frozen
 
+from ..engine import Phase
 from ..moves import Choose, Double, Pass, Play, PlayerMove, Redeal
-from ..state import Phase
 from .tactics import (
     Situation,
     choose_contract,

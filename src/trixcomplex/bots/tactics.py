@@ -15,14 +15,19 @@ from typing import TYPE_CHECKING, Any
 from attrs import frozen
 
 from ..cards import ALL_CARDS, ALL_MASK, Card, Rank, Suit, cards_of, suit_mask
-from ..complex import contract_legal_cards
-from ..complex import legal_cards as complex_legal_cards
+from ..engine import MatchState, Phase
 from ..moves import Contract
-from ..rulesets import PARTNERSHIP, Ruleset
-from ..scoring import DIAMONDS, KING_OF_HEARTS, QUEENS
-from ..state import MatchState, Phase, bad_hand
-from ..trix import legal_cards as trix_legal_cards
-from ..trix import playable
+from ..rules import (
+    DIAMONDS,
+    KING_OF_HEARTS,
+    QUEENS,
+    bad_hand,
+    trick_legal_cards,
+    trick_winner,
+    trix_legal_cards,
+)
+from ..rules import trix_playable as playable
+from ..rulesets import PARTNERSHIP, Ruleset, TrickRules
 
 if TYPE_CHECKING:
     from ..views import View
@@ -132,6 +137,15 @@ class Situation:
         """The trick contract being played (COMPLEX when the situation does not say)."""
         c = self.contract
         return c if c is not None and c.is_trick_contract else Contract.COMPLEX
+
+    @property
+    def rules(self) -> TrickRules:
+        """How the trick contract is played and scored (COMPLEX of RULES.md when the
+        ruleset has no such contract)."""
+        contract = self.trick_contract
+        if contract in self.ruleset.contracts:
+            return self.ruleset.trick_rules(contract)
+        return _COMPLEX_RULES
 
     @property
     def standard(self) -> bool:
@@ -343,10 +357,7 @@ _COMPLEX_RULES = PARTNERSHIP.trick_rules(Contract.COMPLEX)
 
 
 def _costs(sit: Situation) -> _Costs:
-    contract = sit.trick_contract
-    rules = (
-        sit.ruleset.trick_rules(contract) if contract in sit.ruleset.contracts else _COMPLEX_RULES
-    )
+    rules = sit.rules
     diamond, queen, king = abs(rules.diamond), abs(rules.queen), abs(rules.king_of_hearts)
     cards = (DIAMONDS if diamond else 0) | (QUEENS if queen else 0) | (_KH if king else 0)
     return _Costs(abs(rules.trick), diamond, queen, king, cards)
@@ -410,13 +421,9 @@ def _liability(card: int, sit: Situation) -> int:
 
 
 def _trick_winner(sit: Situation) -> tuple[Card, int]:
-    trick = sit.trick
-    suit = trick[0] // 13
-    best = 0
-    for i in range(1, len(trick)):
-        if trick[i] // 13 == suit and trick[i] > trick[best]:
-            best = i
-    return trick[best], (sit.leader + best) % 4
+    """The card winning the trick so far and its seat."""
+    seat = trick_winner(sit.leader, sit.trick)
+    return sit.trick[(seat - sit.leader) % 4], seat
 
 
 def complex_card(sit: Situation) -> Card:
@@ -429,11 +436,7 @@ def complex_card(sit: Situation) -> Card:
     trick's current winner decides); in an individual ruleset every other
     seat is an opponent.
     """
-    if sit.standard:
-        legal = complex_legal_cards(sit.hand, sit.trick)
-    else:  # R-CL-2 heart leads, R-OPT-2 penalty cards first
-        rules = sit.ruleset.trick_rules(sit.trick_contract)
-        legal = contract_legal_cards(sit.hand, sit.trick, rules)
+    legal = trick_legal_cards(sit.hand, sit.trick, sit.rules)
     if legal & (legal - 1) == 0:
         return _highest(legal)
     if not sit.trick:
