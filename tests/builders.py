@@ -89,7 +89,7 @@ def first_legal(state: tc.MatchState) -> tc.PlayerMove:
 
 def finish_deal(state: tc.MatchState) -> tc.MatchState:
     """Play the deal in progress to its end with :func:`first_legal`."""
-    while state.phase in (tc.Phase.CHOOSE, tc.Phase.DOUBLE, tc.Phase.COMPLEX, tc.Phase.TRIX):
+    while state.phase in PLAYING:
         state = tc.apply(state, first_legal(state))
     return state
 
@@ -164,7 +164,7 @@ SUITS_DEAL = hands_deal(
 def assert_cards_in_one_place(state: tc.MatchState) -> None:
     """Every card is in exactly one place: hands, trick, finished tricks or the TRIX table."""
     places = list(state.hands)
-    if state.phase is tc.Phase.COMPLEX:
+    if state.phase.plays_tricks:
         assert state.complex is not None
         places += [1 << c for c in state.complex.trick]
         places += [1 << c for t in state.complex.tricks for c in t.cards]
@@ -309,7 +309,7 @@ def start_contract(
         assert state.window is not None
         for seat in sorted(state.window.waiting()):
             state = tc.apply(state, tc.Double(seat, (doubles or {}).get(seat, "").split()))
-    assert state.phase in (tc.Phase.COMPLEX, tc.Phase.TRIX)
+    assert state.phase in (tc.Phase.COMPLEX, tc.Phase.TRICKS, tc.Phase.TRIX)
     return state
 
 
@@ -365,8 +365,26 @@ def redeal_heavy_match(ruleset: tc.Ruleset, seed: int) -> list[tc.MatchState]:
     return states
 
 
-PLAYING = (tc.Phase.CHOOSE, tc.Phase.DOUBLE, tc.Phase.COMPLEX, tc.Phase.TRIX)
+PLAYING = (tc.Phase.CHOOSE, tc.Phase.DOUBLE, tc.Phase.COMPLEX, tc.Phase.TRICKS, tc.Phase.TRIX)
 """The phases in which seats move."""
+
+
+def playing_phases(ruleset: tc.Ruleset) -> set[tc.Phase]:
+    """The phases of :data:`PLAYING` a match of ``ruleset`` reaches: COMPLEX only with
+    the COMPLEX contract, TRICKS only with a classic trick contract, DOUBLE only with
+    doubling (R-OPT-1), CHOOSE only without a fixed order (R-OPT-5)."""
+    phases = set(PLAYING)
+    if tc.Contract.COMPLEX not in ruleset.contracts:
+        phases.discard(tc.Phase.COMPLEX)
+    if not any(c.is_trick_contract and c is not tc.Contract.COMPLEX for c in ruleset.contracts):
+        phases.discard(tc.Phase.TRICKS)
+    if not ruleset.doubling:
+        phases.discard(tc.Phase.DOUBLE)
+    if ruleset.fixed_order:
+        phases.discard(tc.Phase.CHOOSE)
+    return phases
+
+
 VIEWERS: tuple[int | None, ...] = (None, 0, 1, 2, 3)
 """The spectator and the four seats."""
 VIEW_RULESETS = (

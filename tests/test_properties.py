@@ -141,13 +141,16 @@ def test_successors_share_unchanged_parts(seed: int) -> None:
         else:
             assert new.results[:-1] == old.results
             assert all(a is b for a, b in zip(old.results, new.results, strict=False))
-        if old.phase is new.phase is tc.Phase.COMPLEX:
+        if old.phase is new.phase and new.phase.plays_tricks:
             assert old.complex is not None and new.complex is not None
             assert new.complex.doubled is old.complex.doubled
             if len(new.complex.tricks) == len(old.complex.tricks):
                 assert new.complex.tricks is old.complex.tricks
             assert all(a is b for a, b in zip(old.complex.tricks, new.complex.tricks, strict=False))
-        if old.phase in (tc.Phase.COMPLEX, tc.Phase.TRIX) and new.phase is old.phase:
+        if (
+            old.phase in (tc.Phase.COMPLEX, tc.Phase.TRICKS, tc.Phase.TRIX)
+            and new.phase is old.phase
+        ):
             for seat in range(4):
                 if seat != old.turn:
                     assert new.hands[seat] is old.hands[seat]
@@ -388,7 +391,7 @@ def test_r_cl_2_r_opt_2_r_opt_8_listed_moves_obey_the_contract_rules(
             since = state.history.since_deal()
             fresh = not any(isinstance(m, (tc.Play, tc.Pass)) for m in since)
             assert not (fresh and any(is_bad_hand(h) for h in state.hands))
-        if state.phase is not tc.Phase.COMPLEX:
+        if not state.phase.plays_tricks:
             continue
         assert state.complex is not None and state.turn is not None
         contract, trick = state.contract, state.complex.trick

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import attrs
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import trixcomplex as tc
 from builders import (
@@ -39,6 +41,7 @@ KH, QUEENS, DIAMONDS, LTOOSH, TRIX = (
     C.TRIX,
 )
 COMPLEX = C.COMPLEX
+OPTIONS = [a.name for a in attrs.fields(tc.Ruleset) if a.type in (bool, "bool")]
 
 # -- hand-built deals ------------------------------------------------------------
 
@@ -168,7 +171,8 @@ def test_r_set_1_new_match_default_is_partnership_and_unchanged() -> None:
     assert default.ruleset is tc.PARTNERSHIP
     assert default == tc.new_match(tc.PARTNERSHIP)
     assert attrs.fields(tc.MatchState).ruleset.default is tc.PARTNERSHIP
-    assert tc.Phase["TRICKS"] is tc.Phase.COMPLEX  # an alias, not a member of its own
+    # TRICKS is a member of its own (issue 11): a classic trick deal's phase, never COMPLEX's
+    assert tc.Phase("TRICKS") is tc.Phase.TRICKS is not tc.Phase.COMPLEX
     state = tc.apply(default, tc.Deal.shuffled(random.Random(7)))
     assert tc.legal_moves(state) == (
         tc.Choose(owner_of(state), COMPLEX),
@@ -202,7 +206,7 @@ def test_r_set_1_rulesets_are_frozen_hashable_and_compare_by_value() -> None:
     a = tc.CLASSIC.evolve(doubling=False)
     b = tc.CLASSIC.evolve(doubling=False)
     assert a is not b and a == b and hash(a) == hash(b)
-    assert a != tc.CLASSIC and a != tc.CLASSIC.evolve(doubling=False, name="classic")
+    assert a != tc.CLASSIC and a != attrs.evolve(tc.CLASSIC, doubling=False)
     assert tc.Ruleset("x", [COMPLEX, TRIX]) == tc.Ruleset("x", (COMPLEX, TRIX))
     assert tc.Ruleset("x", ["COMPLEX", "TRIX"]).contracts == (COMPLEX, TRIX)
     assert len({tc.CLASSIC, a, b, tc.PARTNERSHIP}) == 3
@@ -210,7 +214,8 @@ def test_r_set_1_rulesets_are_frozen_hashable_and_compare_by_value() -> None:
     # a variant keeps its base untouched, and the default name records the changes
     assert tc.CLASSIC.doubling is True
     assert a.name == "classic+doubling=False"
-    assert tc.CLASSIC.evolve(name="house", fixed_order=True).name == "house"
+    with pytest.raises(ValueError, match="R-SET-1"):  # a name is derived, never chosen
+        tc.CLASSIC.evolve(name="house", fixed_order=True)
     assert attrs.evolve(tc.CLASSIC, doubling=False).name == "classic"
     # states built from equal rulesets are equal
     assert tc.new_match(a) == tc.new_match(b) != tc.new_match(tc.CLASSIC)
@@ -237,6 +242,91 @@ def test_r_set_1_a_ruleset_needs_distinct_contracts(contracts: tuple[tc.Contract
 def test_r_set_1_from_name_round_trips(ruleset: tc.Ruleset) -> None:
     """R-SET-1: records name their ruleset; the name gives the same ruleset back."""
     assert tc.Ruleset.from_name(ruleset.name) == ruleset
+
+
+CUSTOM_ORDER = ("TRIX", "QUEENS", "KING_OF_HEARTS", "DIAMONDS", "LTOOSH")
+
+
+def test_r_set_1_a_custom_contract_order_round_trips_through_a_record() -> None:
+    """R-SET-1: a ruleset with its own contract order has a canonical name that
+    ``from_name`` reads back, so its records replay (the bug of issue 11)."""
+    rs = tc.CLASSIC.evolve(contracts=CUSTOM_ORDER, fixed_order=True)
+    assert (
+        rs.name == "classic+contracts=TRIX/QUEENS/KING_OF_HEARTS/DIAMONDS/LTOOSH,fixed_order=True"
+    )
+    assert tc.Ruleset.from_name(rs.name) == rs
+    state = tc.playout(tc.new_match(rs), random.Random(3))
+    replayed = tc.replay_json(tc.Record.of(state).to_json())
+    assert replayed == state and replayed.ruleset == rs
+
+
+def test_r_set_1_the_same_game_spelled_three_ways_is_one_ruleset() -> None:
+    """R-SET-1: strings, Contract members and chained ``evolve`` give equal rulesets."""
+    members = tuple(tc.Contract(c) for c in CUSTOM_ORDER)
+    by_strings = tc.CLASSIC.evolve(contracts=CUSTOM_ORDER, fixed_order=True)
+    by_members = tc.CLASSIC.evolve(contracts=members, fixed_order=True)
+    chained = tc.CLASSIC.evolve(fixed_order=True).evolve(contracts=list(CUSTOM_ORDER))
+    assert by_strings == by_members == chained
+    assert hash(by_strings) == hash(by_members) == hash(chained)
+    # back to the preset's own contracts: the preset's name again
+    assert chained.evolve(contracts=tc.CLASSIC.contracts, fixed_order=False) == tc.CLASSIC
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    base=st.sampled_from(sorted(tc.RULESETS)),
+    steps=st.lists(
+        st.one_of(
+            st.tuples(st.sampled_from(sorted(OPTIONS)), st.booleans()),
+            st.tuples(
+                st.just("contracts"),
+                st.lists(st.sampled_from(list(tc.Contract)), min_size=1, max_size=6, unique=True),
+            ),
+        ),
+        max_size=5,
+    ),
+)
+def test_r_set_1_every_evolved_ruleset_has_a_canonical_name(
+    base: str, steps: list[tuple[str, object]]
+) -> None:
+    """R-SET-1: whatever chain of ``evolve`` calls made a ruleset, ``from_name`` reads its
+    name back to an equal ruleset, and one call with all the final values gives it too."""
+    ruleset = tc.RULESETS[base]
+    for key, value in steps:
+        ruleset = ruleset.evolve(**{key: value})
+    assert tc.Ruleset.from_name(ruleset.name) == ruleset
+    final = {key: getattr(ruleset, key) for key in (*OPTIONS, "contracts")}
+    assert tc.RULESETS[base].evolve(**final) == ruleset
+
+
+def test_r_set_1_options_are_booleans() -> None:
+    """R-SET-1: an option is True or False (else its name could not be read back)."""
+    with pytest.raises(ValueError, match="doubling"):
+        tc.CLASSIC.evolve(doubling=1)
+    with pytest.raises(ValueError, match="not a ruleset field"):
+        tc.CLASSIC.evolve(doubles=False)
+    with pytest.raises(ValueError, match="bad ruleset contracts"):
+        tc.Ruleset.from_name("classic+contracts=TRIX/NOPE")
+
+
+def test_r_set_1_no_part_of_a_ruleset_can_be_changed() -> None:
+    """R-SET-1: every reachable part of a ruleset is read-only, so a view's ruleset
+    cannot be used to rescore later matches of the same (shared) ruleset."""
+    seen = tc.view(tc.new_match(), 0)
+    rules = seen.ruleset.trick_rules(COMPLEX)
+    with pytest.raises(TypeError):
+        seen.ruleset._rules[COMPLEX] = attrs.evolve(rules, trick=+1000)  # type: ignore[index]
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        rules.trick = 1000  # type: ignore[misc]
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        seen.ruleset.contracts = ()  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        tc.RULESETS["partnership"] = tc.CLASSIC  # type: ignore[index]
+    assert isinstance(seen.ruleset.contracts, tuple)
+    # a later match still scores a trick at -15 (R-CX-5)
+    state = tc.playout(tc.new_match(), random.Random(1))
+    assert sum(state.results[-1].points) in (-500, 500)
+    assert tc.PARTNERSHIP.trick_rules(COMPLEX).trick == -15
 
 
 def test_r_set_1_from_name_round_trips_a_variant_of_a_variant() -> None:
@@ -388,7 +478,7 @@ def test_r_set_2_timeout_picks_the_first_remaining_contract() -> None:
     assert (state.phase, state.contract) == (tc.Phase.DOUBLE, QUEENS)
     state = tc.apply(finish_deal(state), tc.Deal.shuffled(rng))
     state = tc.apply(state, tc.Timeout())
-    assert (state.phase, state.contract) == (tc.Phase.COMPLEX, DIAMONDS)  # no window
+    assert (state.phase, state.contract) == (tc.Phase.TRICKS, DIAMONDS)  # no window
     # the partnership games: COMPLEX (R-MATCH-6)
     for ruleset in (tc.INDIVIDUAL_COMPLEX, tc.PARTNERSHIP.evolve(doubling=False)):
         state = tc.apply(tc.apply(tc.new_match(ruleset), tc.Deal.shuffled(rng)), tc.Timeout())
@@ -595,7 +685,7 @@ def test_r_cl_2_king_of_hearts_ends_when_k_hearts_is_taken() -> None:
     state = start_contract(KH_DISCARD_DEAL, KH, tc.CLASSIC)
     assert state.owner == 0 and state.turn == 0
     before = plays(state, "2S KH AS")
-    assert before.phase is tc.Phase.COMPLEX
+    assert before.phase is tc.Phase.TRICKS
     assert sum(h.bit_count() for h in before.hands) == 49
     after = plays(before, "AC")
     assert after.phase is tc.Phase.DEAL and after.deal_number == 1
@@ -714,7 +804,7 @@ def test_r_cl_7_king_of_hearts_window_asks_only_the_k_hearts_holder() -> None:
     assert rejected(state, tc.Double(1, ["KH", "QC"])).rule == "R-DBL-1"  # QC not doublable here
     assert rejected(state, tc.Double(0, [])).rule == "R-DBL-2"
     closed = tc.apply(state, tc.Timeout())
-    assert closed.phase is tc.Phase.COMPLEX and closed.complex.doubled == ()  # type: ignore[union-attr]
+    assert closed.phase is tc.Phase.TRICKS and closed.complex.doubled == ()  # type: ignore[union-attr]
 
 
 # -- R-CL-3: Queens --------------------------------------------------------------
@@ -725,7 +815,7 @@ def test_r_cl_3_queens_end_once_all_four_are_taken() -> None:
     state = start_contract(QUEENS_DEAL, QUEENS, tc.CLASSIC)
     *first, last = QUEENS_PLAY.split()
     before = plays(state, " ".join(first))
-    assert before.phase is tc.Phase.COMPLEX
+    assert before.phase is tc.Phase.TRICKS
     assert before.complex is not None and before.complex.points == (-75, 0, 0, 0)
     after = plays(before, last)
     assert after.phase is tc.Phase.DEAL and after.hands == (0, 0, 0, 0)
@@ -762,7 +852,7 @@ def test_r_cl_7_queen_doubled_case_2() -> None:
         "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC",
     )
     state = plays(start_contract(deal, QUEENS, tc.CLASSIC, {1: "QS"}), "2S QS 2D 2C")
-    assert state.phase is tc.Phase.COMPLEX and state.complex is not None
+    assert state.phase is tc.Phase.TRICKS and state.complex is not None
     assert state.complex.points == (25, -50, 0, 0)  # the trick itself costs nothing
     result = finish_deal(state).results[-1]
     assert sum(result.points) == -100
@@ -788,10 +878,10 @@ def test_r_cl_4_r_opt_3_diamonds_end_after_the_13th_diamond(
 ) -> None:
     """R-CL-4: −10 a diamond (R-OPT-3: −15; R-OPT-6: negated); ends with the 13th."""
     state = start_contract(DIAMONDS_DEAL, DIAMONDS, ruleset)
-    assert state.phase is tc.Phase.COMPLEX and state.complex.doubled == ()  # type: ignore[union-attr]
+    assert state.phase is tc.Phase.TRICKS and state.complex.doubled == ()  # type: ignore[union-attr]
     *first, last = DIAMONDS_PLAY.split()
     before = plays(state, " ".join(first))
-    assert before.phase is tc.Phase.COMPLEX and len(before.complex.tricks) == 4  # type: ignore[union-attr]
+    assert before.phase is tc.Phase.TRICKS and len(before.complex.tricks) == 4  # type: ignore[union-attr]
     assert before.complex.points == tuple(p * 11 // 13 for p in expected)  # type: ignore[union-attr]
     after = plays(before, last)
     assert after.phase is tc.Phase.DEAL and after.deal_number == 1
@@ -817,7 +907,7 @@ def test_r_cl_4_r_opt_3_diamonds_end_after_the_13th_diamond(
 def test_r_cl_5_r_opt_3_ltoosh_charges_every_trick(ruleset: tc.Ruleset, per_trick: int) -> None:
     """R-CL-5: −15 a trick, all 13 played (R-OPT-3: −10; R-OPT-6: negated)."""
     state = start_contract(SUITS_DEAL, LTOOSH, ruleset)
-    assert state.phase is tc.Phase.COMPLEX and state.owner == 1
+    assert state.phase is tc.Phase.TRICKS and state.owner == 1
     final = finish_deal(state)
     assert final.results[-1].points == (0, 13 * per_trick, 0, 0)  # seat 1 leads and takes all
     # any distribution: each seat pays per trick taken, nothing for ♦, Queens or K♥
@@ -898,7 +988,11 @@ def test_r_opt_1_no_doubling_window_at_all(ruleset: tc.Ruleset) -> None:
         if contract is TRIX:
             continue
         state = tc.apply(tc.apply(tc.new_match(ruleset), SUITS_DEAL), tc.Choose(1, contract))
-        assert (state.phase, state.contract, state.turn) == (tc.Phase.COMPLEX, contract, 1)
+        assert (state.phase, state.contract, state.turn) == (
+            tc.Phase.COMPLEX if contract is COMPLEX else tc.Phase.TRICKS,
+            contract,
+            1,
+        )
         assert state.window is None and state.complex.doubled == ()  # type: ignore[union-attr]
         assert rejected(state, tc.Double(1, ["KH"])).rule == "R-DBL-1"
     states = policy_match(ruleset, 0, last=True)
@@ -1126,7 +1220,7 @@ def test_r_cl_1_classic_match_of_twenty_deals() -> None:
     final = states[-1]
     assert final.is_over and final.deal_number == 20 and len(final.results) == 20
     phases = {(s.phase, s.contract) for s in states if s.contract is not None}
-    assert {p for p, c in phases if c is not TRIX} <= {tc.Phase.DOUBLE, tc.Phase.COMPLEX}
+    assert {p for p, c in phases if c is not TRIX} <= {tc.Phase.DOUBLE, tc.Phase.TRICKS}
     assert {p for p, c in phases if c is TRIX} == {tc.Phase.TRIX}
     assert {c for p, c in phases if p is tc.Phase.DOUBLE} == {KH, QUEENS}
     assert tc.score(final).result not in (

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
 
 import attrs
 import pytest
@@ -79,16 +80,18 @@ def test_states_in_every_phase_round_trip() -> None:
                 continue
             phases.add(state.phase)
             assert tc.from_json(tc.MatchState, _through_text(tc.to_json(state))) == state
-    assert phases == set(tc.Phase)
+    assert phases == set(tc.Phase) - {tc.Phase.TRICKS}  # TRICKS: classic contracts only
 
 
 def test_r_hid_2_an_open_window_with_answers_round_trips() -> None:
     for state in random_match(21):
         if state.window is not None and any(a is not None for a in state.window.answers):
             data = tc.to_json(state)
-            assert None in data["state"]["window"]["answers"] or all(
-                isinstance(a, list) for a in data["state"]["window"]["answers"]
-            )
+            answers = data["state"]["deal"]["answers"]
+            # each seat's answer is written as it stands: null (not yet) or its card codes
+            for seat, answer in enumerate(state.window.answers):
+                expected = None if answer is None else [str(c) for c in cards_of(answer)]
+                assert answers[seat] == expected
             assert tc.from_json(tc.MatchState, _through_text(data)) == state
             return
     pytest.fail("no window with answers in this match")
@@ -98,12 +101,12 @@ def test_state_json_writes_card_sets_as_codes() -> None:
     state = next(s for s in random_match(3) if s.phase is tc.Phase.TRIX and s.trix and s.trix.table)
     data = tc.to_json(state)
     assert list(data) == ["format", "version", "ruleset", "moves", "state"]
-    assert data["format"] == "trixcomplex-state" and data["version"] == 1
+    assert data["format"] == "trixcomplex-state" and data["version"] == 2
     assert data["moves"] == tc.Record.of(state).to_json()["moves"]
     saved = data["state"]
     assert "history" not in saved
     assert saved["hands"] == [[str(c) for c in state.hand(s)] for s in range(4)]
-    assert saved["trix"]["table"] == [str(c) for c in cards_of(state.trix.table)]  # type: ignore[union-attr]
+    assert saved["deal"]["table"] == [str(c) for c in cards_of(state.trix.table)]  # type: ignore[union-attr]
     assert saved["phase"] == "TRIX" and saved["contract"] == "TRIX"
 
 
@@ -147,8 +150,8 @@ def test_r_match_2_swapping_a_card_between_hands_is_rejected() -> None:
         (("turn",), 3, "turn"),
         (("owner",), None, "owner"),
         (("deal_number",), 2, "deal_number"),
-        (("complex", "points"), [0, 0, 0, 0], "complex"),
-        (("complex", "doubled"), [["KH", 0]], "complex"),
+        (("deal", "points"), [0, 0, 0, 0], "deal"),
+        (("deal", "doubled"), [["KH", 0]], "deal"),
         (("results",), [], "results"),
     ],
 )
@@ -172,7 +175,7 @@ def test_a_tampered_field_is_rejected(path: tuple[str, ...], value: object, fiel
         (lambda d: d.pop("moves"), "needs the key 'moves'"),
         (lambda d: d.update(extra=1), "unknown key"),
         (lambda d: d.update(format="trixcomplex-record"), "format must be"),
-        (lambda d: d.update(version=2), "version"),
+        (lambda d: d.update(version=3), "version"),
         (lambda d: d.update(ruleset="poker"), "unknown ruleset"),
         (lambda d: d["state"].pop("turn"), "state needs the key 'turn'"),
         (lambda d: d["state"].update(hidden=1), "unknown key"),
@@ -182,8 +185,8 @@ def test_a_tampered_field_is_rejected(path: tuple[str, ...], value: object, fiel
             "state.scores[0]: expected an integer",
         ),
         (
-            lambda d: d["state"]["complex"]["tricks"][1].update(taker="1"),
-            "state.complex.tricks[1].taker: expected an integer",
+            lambda d: d["state"]["deal"]["tricks"][1].update(taker="1"),
+            "state.deal.tricks[1].taker: expected an integer",
         ),
         (lambda d: d["state"].update(phase="LUNCH"), "not a Phase"),
         (lambda d: d["state"]["hands"][0].append("ZZ"), "not a card"),
@@ -441,3 +444,45 @@ def test_r_set_1_a_ruleset_anywhere_is_written_as_its_name() -> None:
             tc.from_json(_Lobby, bad)
         assert str(info.value).startswith(where) and "ruleset" in str(info.value)
         assert len(str(info.value).splitlines()) == 1
+
+
+# -- version 1 (issue 11: the deal in one field, Phase.TRICKS) ---------------------------
+
+V1_STATES = sorted((Path(__file__).parent / "records" / "states_v1").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", V1_STATES, ids=lambda p: p.stem)
+def test_saved_states_of_version_1_still_load(path: Path) -> None:
+    """States saved by the engine before issue 11 (version 1: ``window``, ``complex`` and
+    ``trix`` fields, every trick deal's phase named COMPLEX) load to the state their moves
+    rebuild, and are written back as version 2."""
+    data = json.loads(path.read_text())
+    assert data["version"] == 1 and {"window", "complex", "trix"} <= set(data["state"])
+    state = tc.from_json(tc.MatchState, data)
+    record = {"format": "trixcomplex-record", "version": 1}
+    assert state == tc.replay_json(record | {"ruleset": data["ruleset"], "moves": data["moves"]})
+    for name in ("window", "complex", "trix"):
+        saved = data["state"][name]
+        assert (saved is None) == (getattr(state, name) is None)
+    if state.contract is tc.Contract.LTOOSH:  # version 1 said COMPLEX; the state says TRICKS
+        assert data["state"]["phase"] == "COMPLEX" and state.phase is tc.Phase.TRICKS
+        assert tc.view(state, 0).phase is tc.Phase.TRICKS
+    again = tc.to_json(state)
+    assert again["version"] == 2 and "deal" in again["state"]
+    assert tc.from_json(tc.MatchState, again) == state
+
+
+def test_a_tampered_version_1_state_is_rejected() -> None:
+    """A version 1 file is checked field by field like a version 2 one."""
+    data = json.loads(V1_STATES[0].read_text())
+    data["state"]["phase"] = "TRIX" if data["state"]["phase"] != "TRIX" else "COMPLEX"
+    with pytest.raises(tc.StateFormatError, match=r"state\.phase"):
+        tc.from_json(tc.MatchState, data)
+
+
+def test_version_1_fields_are_not_read_in_version_2() -> None:
+    """A version 2 state names the deal ``deal``; the old field names are unknown keys."""
+    data = json.loads(V1_STATES[0].read_text())
+    data["version"] = 2
+    with pytest.raises(tc.StateFormatError, match="unknown key"):
+        tc.from_json(tc.MatchState, data)

@@ -144,7 +144,7 @@ class MatchMachine(RuleBasedStateMachine):
         """The seat to move plays a card it holds but may not play, or passes needlessly."""
         state = self.state
         seat = state.turn
-        if state.phase not in (tc.Phase.COMPLEX, tc.Phase.TRIX) or seat is None:
+        if state.phase not in (tc.Phase.COMPLEX, tc.Phase.TRICKS, tc.Phase.TRIX) or seat is None:
             return
         listed = set(tc.legal_moves(state, seat))
         wrong: list[tc.PlayerMove] = [

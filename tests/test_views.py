@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import attrs
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import trixcomplex as tc
@@ -25,6 +25,7 @@ from builders import (
     VIEWERS,
     deal_of,
     play,
+    playing_phases,
     random_match,
     redeal_heavy_match,
 )
@@ -238,11 +239,14 @@ def test_r_hid_1_worlds_differing_in_unseen_cards_look_the_same(
             other = replay_with(states, i, swapped(current_deck(state), a, b))
         except tc.IllegalMoveError:
             continue  # the swap made a past move illegal: not a world the seat could be in
+        if other.phase is not state.phase:
+            continue  # a window left with no one to wait for: its closing is public (R-DBL-3)
         assert tc.view(other, seat) == tc.view(state, seat)
         assert tc.view(other, None) == tc.view(state, None)
         holders = [s for s in range(4) if state.hands[s] >> a & 1 or state.hands[s] >> b & 1]
         assert all(tc.view(other, h) != tc.view(state, h) for h in holders)
         return
+    assume(False)  # no swap to check at this state: not an example that passes unchecked
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -251,7 +255,7 @@ def test_r_hid_1_every_phase_has_indistinguishable_swaps(seed: int) -> None:
     match, for every seat; checks that swaps were found in each phase."""
     states = random_match(seed)
     rng = random.Random(seed)
-    checked = {phase: 0 for phase in PLAYING}
+    checked = {phase: 0 for phase in playing_phases(tc.PARTNERSHIP)}
     for i, state in enumerate(states):
         if state.phase not in PLAYING or checked[state.phase] >= 12:
             continue
@@ -428,7 +432,7 @@ def test_view_turn_and_legal_moves_match_the_engine_for_the_seat_to_move() -> No
             v = tc.view(state, seat)
             assert v.legal_moves == tc.legal_moves(state, seat)
             assert v.forced_move == tc.forced_move(state, seat)
-            if state.phase in (tc.Phase.CHOOSE, tc.Phase.COMPLEX, tc.Phase.TRIX):
+            if state.phase in (tc.Phase.CHOOSE, tc.Phase.COMPLEX, tc.Phase.TRICKS, tc.Phase.TRIX):
                 assert v.turn == state.turn
             else:
                 assert v.turn is None
@@ -533,9 +537,14 @@ def test_r_hid_1_random_swaps_are_invisible_under_every_ruleset(
             other = replay_with(states, i, swapped(current_deck(state), a, b))
         except tc.IllegalMoveError:
             continue
+        if other.phase is not state.phase:
+            # Not a world the seat could be in: the swap left a doubling window with no
+            # one to wait for, and a window's closing is public (R-DBL-3).
+            continue
         assert tc.view(other, seat) == tc.view(state, seat)
         assert tc.view(other, None) == tc.view(state, None)
         return
+    assume(False)  # no swap to check at this state: not an example that passes unchecked
 
 
 @pytest.mark.parametrize("ruleset", RULESETS, ids=RULESET_IDS)

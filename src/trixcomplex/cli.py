@@ -224,7 +224,7 @@ def _show_table(v: View, out: TextIO) -> None:
         + (f", {v.contract.value}" if v.contract is not None else ""),
         file=out,
     )
-    if v.phase is Phase.COMPLEX:
+    if v.phase.plays_tricks:
         if v.doubled:
             print(
                 "Doubled: " + ", ".join(f"{c.symbol} by seat {d}" for c, d in v.doubled), file=out
@@ -328,7 +328,7 @@ def _narrate(before: MatchState, move: PlayerMove, after: MatchState, me: int, o
         verb = "lay" if before.phase is Phase.TRIX else "play"
         print(f"{who} {verb}{'' if who == 'you' else 's'} {move.card.symbol}", file=out)
         deal = before.complex
-        if before.phase is Phase.COMPLEX and deal is not None and len(deal.trick) == 3:
+        if before.phase.plays_tricks and deal is not None and len(deal.trick) == 3:
             cards = (*deal.trick, move.card)
             taker = trick_winner(deal.leader, cards)
             rules = before.ruleset.trick_rules(before.contract)  # type: ignore[arg-type]
@@ -342,7 +342,7 @@ def _narrate(before: MatchState, move: PlayerMove, after: MatchState, me: int, o
         print(f"{who} pass{'' if who == 'you' else 'es'}.", file=out)
     elif isinstance(move, Redeal):
         print(f"{who} demanded a redeal (R-OPT-8): the deal is dealt again.", file=out)
-    if before.phase is Phase.DOUBLE and after.phase is Phase.COMPLEX:
+    if before.phase is Phase.DOUBLE and after.phase.plays_tricks:
         doubled = after.complex.doubled if after.complex is not None else ()
         shown = ", ".join(f"{c.symbol} by seat {d}" for c, d in doubled) or "nothing"
         print(f"The doubling window closes. Doubled: {shown}.", file=out)
@@ -405,7 +405,7 @@ def _play(args: argparse.Namespace) -> int:
             player = bots[seat]
             if move is None and player is None:
                 legal = legal_moves(state, seat)
-                if len(legal) == 1 and state.phase in (Phase.COMPLEX, Phase.TRIX):
+                if len(legal) == 1 and state.phase in (Phase.COMPLEX, Phase.TRICKS, Phase.TRIX):
                     move = legal[0]
                     print(f"(only one legal move: {move_text(move)}, played for you)", file=out)
                 else:

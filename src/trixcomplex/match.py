@@ -29,7 +29,7 @@ from .complex import (
     trick_deal_over,
     trick_winner,
 )
-from .doubling import doubling_subsets, open_window
+from .doubling import DoublingWindow, doubling_subsets, open_window
 from .errors import IllegalMoveError
 from .kingdoms import deal_owner, kingdom_of
 from .moves import Choose, Contract, Deal, Double, Move, Pass, Play, PlayerMove, Redeal, Timeout
@@ -44,7 +44,7 @@ from .scoring import (
     trick_points,
     trix_points,
 )
-from .state import History, MatchState, Phase, _match_state, redeal_seat
+from .state import History, MatchState, Phase, _match_state, _next_in_deal, redeal_seat
 from .trix import TrixDeal, _playable_card, _trix_deal, gone_out, next_to_lay
 from .trix import legal_cards as trix_legal_cards
 
@@ -62,7 +62,7 @@ _SEATS = (0, 1, 2, 3)
 # Enum members as module constants: ``Phase.COMPLEX`` is a class attribute lookup
 # through the enum machinery (~80 ns on Python 3.11), paid several times a move.
 _DEAL, _CHOOSE, _DOUBLE = Phase.DEAL, Phase.CHOOSE, Phase.DOUBLE
-_COMPLEX, _TRIX, _OVER = Phase.COMPLEX, Phase.TRIX, Phase.OVER
+_COMPLEX, _TRICKS, _TRIX, _OVER = Phase.COMPLEX, Phase.TRICKS, Phase.TRIX, Phase.OVER
 _NO_HANDS = (0, 0, 0, 0)
 _NEW_TRIX = TrixDeal(0, ())
 
@@ -93,9 +93,7 @@ def new_match(ruleset: Ruleset = PARTNERSHIP) -> MatchState:
         contract=None,
         hands=_NO_HANDS,
         turn=None,
-        window=None,
-        complex=None,
-        trix=None,
+        deal=None,
         scores=_ZERO,
         results=(),
         history=History.EMPTY,
@@ -155,22 +153,23 @@ def legal_moves(state: MatchState, seat: int | None = None) -> tuple[PlayerMove,
         raise ValueError(f"a seat is an int from 0 to 3, not {seat!r}")
     phase = state.phase
     turn = state.turn
-    if phase is _COMPLEX:
+    deal = state.deal
+    if type(deal) is ComplexDeal:  # COMPLEX, TRICKS
         if seat is not None and seat != turn:
             return ()
-        assert turn is not None and state.complex is not None and state.contract is not None
+        assert turn is not None and state.contract is not None
         rules = state.ruleset.trick_rules(state.contract)
-        return plays_of(turn, legal_cards(state.hands[turn], state.complex.trick, rules))
+        return plays_of(turn, legal_cards(state.hands[turn], deal.trick, rules))
     if phase is _TRIX:
         if state.ruleset.bad_hand_redeal:
             return _trix_moves_with_redeal(state, seat)
         if seat is not None and seat != turn:
             return ()
-        assert turn is not None and state.trix is not None
-        return trix_moves(turn, state.hands[turn], state.trix.table)
+        assert turn is not None and type(deal) is TrixDeal
+        return trix_moves(turn, state.hands[turn], deal.table)
     if phase is _DOUBLE:
-        assert state.window is not None
-        asked, answers = state.window.asked, state.window.answers
+        assert type(deal) is DoublingWindow
+        asked, answers = deal.asked, deal.answers
         if seat is not None:  # is it in window.waiting()?
             if seat in _SEATS and asked[seat] and answers[seat] is None:
                 return _ANSWERS[seat][asked[seat]]
@@ -199,10 +198,11 @@ def _trix_moves_with_redeal(state: MatchState, seat: int | None) -> tuple[Player
     """TRIX moves when a bad hand may demand a redeal (R-OPT-8): the turn seat's
     moves, and the bad hand's :class:`Redeal` before the first card or pass."""
     turn = state.turn
-    assert turn is not None and state.trix is not None
+    deal = state.deal
+    assert turn is not None and type(deal) is TrixDeal
     moves: tuple[PlayerMove, ...] = ()
     if seat is None or seat == turn:
-        moves = trix_moves(turn, state.hands[turn], state.trix.table)
+        moves = trix_moves(turn, state.hands[turn], deal.table)
     bad = redeal_seat(state)
     if bad is not None and (seat is None or seat == bad):
         redeal: tuple[PlayerMove, ...] = (Redeal(bad),)
@@ -238,11 +238,11 @@ def apply(state: MatchState, move: Move) -> MatchState:
     reason and the RULES.md clause if the move is not legal now.
     """
     if type(move) is Play:  # most moves: skip the handler lookup
-        phase = state.phase
-        if phase is _COMPLEX:
-            return _play_complex(state, move)
-        if phase is _TRIX:
-            return _play_trix(state, move)
+        deal = state.deal
+        if type(deal) is ComplexDeal:
+            return _play_trick(state, move, deal)
+        if type(deal) is TrixDeal:
+            return _play_trix(state, move, deal)
         raise _wrong_phase(state, move)
     handler = _HANDLERS.get(type(move))
     if handler is None:
@@ -255,6 +255,7 @@ _PHASE_RULES = {
     Phase.CHOOSE: ("the Kingdom owner is choosing the contract", "R-MATCH-5"),
     Phase.DOUBLE: ("the doubling window is open", "R-DBL-2"),
     Phase.COMPLEX: ("a COMPLEX deal is being played", "R-CX-1"),
+    Phase.TRICKS: ("a trick contract is being played", "R-CL-2"),
     Phase.TRIX: ("a TRIX deal is being played", "R-TX-1"),
     Phase.OVER: ("the match is over", "R-MATCH-8"),
 }
@@ -286,9 +287,7 @@ def _apply_deal(state: MatchState, move: Deal) -> MatchState:
         contract=None,
         hands=(hands[0], hands[1], hands[2], hands[3]),
         turn=owner,
-        window=None,
-        complex=None,
-        trix=None,
+        deal=None,
         scores=state.scores,
         results=state.results,
         history=state.history.append(move),
@@ -308,22 +307,22 @@ def _start(state: MatchState, contract: Contract) -> MatchState:
     if contract is Contract.TRIX:  # the owner lays first (R-TX-1)
         return _match_state(
             phase=_TRIX, deal_number=state.deal_number, owner=owner, contract=contract,
-            hands=state.hands, turn=owner, window=None, complex=None, trix=_NEW_TRIX,
+            hands=state.hands, turn=owner, deal=_NEW_TRIX,
             scores=state.scores, results=state.results, history=state.history,
             ruleset=state.ruleset,
         )  # fmt: skip
     doublable = state.ruleset.trick_rules(contract).doublable
     if not doublable:  # R-OPT-1, R-CL-7: no window; the owner leads (R-CX-1)
         return _match_state(
-            phase=_COMPLEX, deal_number=state.deal_number, owner=owner, contract=contract,
-            hands=state.hands, turn=owner, window=None,
-            complex=ComplexDeal(owner, (), (), (), _ZERO), trix=None, scores=state.scores,
+            phase=_trick_phase(contract), deal_number=state.deal_number, owner=owner,
+            contract=contract, hands=state.hands, turn=owner,
+            deal=ComplexDeal(owner, (), (), (), _ZERO), scores=state.scores,
             results=state.results, history=state.history, ruleset=state.ruleset,
         )  # fmt: skip
     return _match_state(
         phase=_DOUBLE, deal_number=state.deal_number, owner=owner, contract=contract,
-        hands=state.hands, turn=None, window=open_window(state.hands, doublable), complex=None,
-        trix=None, scores=state.scores, results=state.results, history=state.history,
+        hands=state.hands, turn=None, deal=open_window(state.hands, doublable),
+        scores=state.scores, results=state.results, history=state.history,
         ruleset=state.ruleset,
     )  # fmt: skip
 
@@ -348,8 +347,8 @@ def _apply_choose(state: MatchState, move: Choose) -> MatchState:
 def _with_history(state: MatchState, move: Move) -> MatchState:
     return _match_state(
         phase=state.phase, deal_number=state.deal_number, owner=state.owner,
-        contract=state.contract, hands=state.hands, turn=state.turn, window=state.window,
-        complex=state.complex, trix=state.trix, scores=state.scores, results=state.results,
+        contract=state.contract, hands=state.hands, turn=state.turn, deal=state.deal,
+        scores=state.scores, results=state.results,
         history=state.history.append(move), ruleset=state.ruleset,
     )  # fmt: skip
 
@@ -373,8 +372,8 @@ def _apply_double(state: MatchState, move: Double) -> MatchState:
             move, "cards can only be doubled in the doubling window before the first trick",
             "R-DBL-1",
         )  # fmt: skip
-    window = state.window
-    assert window is not None
+    window = state.deal
+    assert type(window) is DoublingWindow
     seat = move.seat
     asked = window.asked[seat]
     if not asked:
@@ -397,8 +396,8 @@ def _apply_double(state: MatchState, move: Double) -> MatchState:
         return _close_window(state, history, window.revealed())
     return _match_state(
         phase=_DOUBLE, deal_number=state.deal_number, owner=state.owner,
-        contract=state.contract, hands=state.hands, turn=None, window=window, complex=None,
-        trix=None, scores=state.scores, results=state.results, history=history,
+        contract=state.contract, hands=state.hands, turn=None, deal=window,
+        scores=state.scores, results=state.results, history=history,
         ruleset=state.ruleset,
     )  # fmt: skip
 
@@ -410,44 +409,39 @@ def _close_window(
 ) -> MatchState:
     """Reveal every double at once; the owner leads the first trick (R-DBL-3, R-CX-1)."""
     if doubled is None:
-        assert state.window is not None
-        doubled = state.window.revealed()
-    owner = state.owner
-    assert owner is not None
+        window = state.deal
+        assert type(window) is DoublingWindow
+        doubled = window.revealed()
+    owner, contract = state.owner, state.contract
+    assert owner is not None and contract is not None
     return _match_state(
-        phase=_COMPLEX, deal_number=state.deal_number, owner=owner, contract=state.contract,
-        hands=state.hands, turn=owner, window=None,
-        complex=ComplexDeal(owner, (), (), doubled, _ZERO), trix=None, scores=state.scores,
+        phase=_trick_phase(contract), deal_number=state.deal_number, owner=owner,
+        contract=contract, hands=state.hands, turn=owner,
+        deal=ComplexDeal(owner, (), (), doubled, _ZERO), scores=state.scores,
         results=state.results, history=history, ruleset=state.ruleset,
     )  # fmt: skip
 
 
 def _turn_error(state: MatchState, move: Play | Pass) -> IllegalMoveError:
     turn = state.turn
-    if state.phase is _TRIX:
-        rule = "R-TX-1"
-    else:
-        deal = state.complex
-        assert deal is not None
+    deal = state.deal
+    if type(deal) is ComplexDeal:
         rule = "R-SEAT-1" if deal.trick else "R-CX-3" if deal.tricks else "R-CX-1"
+    else:
+        rule = "R-TX-1"
     return IllegalMoveError(move, f"it is seat {turn}'s turn, not seat {move.seat}'s", rule)
 
 
-def _apply_play(state: MatchState, move: Play) -> MatchState:
-    phase = state.phase
-    if phase is _COMPLEX:
-        return _play_complex(state, move)
-    if phase is _TRIX:
-        return _play_trix(state, move)
-    raise _wrong_phase(state, move)
+def _trick_phase(contract: Contract) -> Phase:
+    """The phase of a trick deal: COMPLEX, or TRICKS for a classic trick contract."""
+    return _COMPLEX if contract is Contract.COMPLEX else _TRICKS
 
 
-def _play_complex(state: MatchState, move: Play) -> MatchState:
+def _play_trick(state: MatchState, move: Play, deal: ComplexDeal) -> MatchState:
+    """A card played to a trick of COMPLEX or of a classic trick contract."""
     seat = move.seat
     if seat != state.turn:
         raise _turn_error(state, move)
-    deal = state.complex
-    assert deal is not None
     card = move.card
     bit = 1 << card
     hands = state.hands
@@ -476,11 +470,7 @@ def _play_complex(state: MatchState, move: Play) -> MatchState:
         left = new_hands[0] | new_hands[1] | new_hands[2] | new_hands[3]
         if trick_deal_over(len(tricks), left, rules):
             return _end_deal(state, _trick_deal_result(state, deal, rules), history)
-    return _match_state(
-        phase=_COMPLEX, deal_number=state.deal_number, owner=state.owner, contract=contract,
-        hands=new_hands, turn=turn, window=None, complex=deal, trix=None, scores=state.scores,
-        results=state.results, history=history, ruleset=state.ruleset,
-    )  # fmt: skip
+    return _next_in_deal(state, new_hands, turn, deal, history)
 
 
 def _trick_deal_result(state: MatchState, deal: ComplexDeal, rules: TrickRules) -> DealResult:
@@ -522,7 +512,7 @@ def _apply_redeal(state: MatchState, move: Redeal) -> MatchState:
         )
     return _match_state(
         phase=_DEAL, deal_number=state.deal_number, owner=state.owner, contract=None,
-        hands=_NO_HANDS, turn=None, window=None, complex=None, trix=None, scores=state.scores,
+        hands=_NO_HANDS, turn=None, deal=None, scores=state.scores,
         results=state.results, history=state.history.append(move), ruleset=state.ruleset,
     )  # fmt: skip
 
@@ -537,12 +527,11 @@ def _replace(hands: tuple[int, int, int, int], seat: int, hand: int) -> tuple[in
     return (hands[0], hands[1], hands[2], hand)
 
 
-def _play_trix(state: MatchState, move: Play) -> MatchState:
+def _play_trix(state: MatchState, move: Play, deal: TrixDeal) -> MatchState:
+    """A card laid in TRIX."""
     seat = move.seat
     if seat != state.turn:
         raise _turn_error(state, move)
-    deal = state.trix
-    assert deal is not None
     card = move.card
     bit = 1 << card
     hand = state.hands[seat]
@@ -560,36 +549,28 @@ def _play_trix(state: MatchState, move: Play) -> MatchState:
         order = gone_out(order, seat)
         if len(order) == 4:  # R-TX-4: three seats are out, the fourth is last
             return _end_deal(state, _trix_result(state, order), history)
-    return _match_state(
-        phase=_TRIX, deal_number=state.deal_number, owner=state.owner, contract=state.contract,
-        hands=hands, turn=next_to_lay(hands, seat), window=None, complex=None,
-        trix=_trix_deal(deal.table | bit, order), scores=state.scores, results=state.results,
-        history=history, ruleset=state.ruleset,
-    )  # fmt: skip
+    return _next_in_deal(
+        state, hands, next_to_lay(hands, seat), _trix_deal(deal.table | bit, order), history
+    )
 
 
 def _apply_pass(state: MatchState, move: Pass) -> MatchState:
-    if state.phase is not _TRIX:
-        if state.phase is _COMPLEX:
-            raise IllegalMoveError(move, "there is no passing in COMPLEX", "R-CX-2")
+    deal = state.deal
+    if type(deal) is not TrixDeal:
+        if type(deal) is ComplexDeal:
+            raise IllegalMoveError(move, "there is no passing in a trick contract", "R-CX-2")
         raise _wrong_phase(state, move)
     seat = move.seat
     if seat != state.turn:
         raise _turn_error(state, move)
-    deal = state.trix
-    assert deal is not None
     legal = trix_legal_cards(state.hands[seat], deal.table)
     if legal:
         shown = " ".join(str(c) for c in cards_of(legal))
         raise IllegalMoveError(
             move, f"seat {seat} holds a legal card ({shown}) and must play one", "R-TX-3"
         )
-    return _match_state(
-        phase=_TRIX, deal_number=state.deal_number, owner=state.owner, contract=state.contract,
-        hands=state.hands, turn=next_to_lay(state.hands, seat), window=None, complex=None,
-        trix=deal, scores=state.scores, results=state.results, history=state.history.append(move),
-        ruleset=state.ruleset,
-    )  # fmt: skip
+    hands = state.hands
+    return _next_in_deal(state, hands, next_to_lay(hands, seat), deal, state.history.append(move))
 
 
 def _trix_result(state: MatchState, order: tuple[int, ...]) -> DealResult:
@@ -614,7 +595,7 @@ def _end_deal(state: MatchState, result: DealResult, history: History) -> MatchS
     over = state.deal_number == state.ruleset.deals_per_match  # R-MATCH-1, R-MATCH-8
     return _match_state(
         phase=_OVER if over else _DEAL, deal_number=state.deal_number, owner=state.owner,
-        contract=None, hands=_NO_HANDS, turn=None, window=None, complex=None, trix=None,
+        contract=None, hands=_NO_HANDS, turn=None, deal=None,
         scores=scores, results=state.results + (result,), history=history, ruleset=state.ruleset,
     )  # fmt: skip
 
@@ -638,7 +619,6 @@ def finish_deal(
 
 
 _HANDLERS: dict[type, Callable[[MatchState, Any], MatchState]] = {
-    Play: _apply_play,
     Pass: _apply_pass,
     Double: _apply_double,
     Choose: _apply_choose,
@@ -662,7 +642,7 @@ def score(state: MatchState) -> Score:
         seats=state.scores,
         teams=teams,
         deals=state.results,
-        current=state.complex.points if state.complex is not None else _ZERO,
+        current=deal.points if type(deal := state.deal) is ComplexDeal else _ZERO,
         result=result,
         winners=winning,
     )

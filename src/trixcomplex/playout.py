@@ -184,7 +184,7 @@ def playout(
     deal_ended = False
     while True:
         phase = state.phase
-        if phase is Phase.COMPLEX:  # any trick contract, under any ruleset
+        if phase.plays_tricks:  # any trick contract, under any ruleset
             state = _complex(state, rng, policy)
             deal_ended = True
         elif phase is Phase.TRIX:
@@ -212,7 +212,7 @@ def _stepped(state: MatchState, rng: random.Random, policy: Policy | None) -> Ma
     """Play the deal of ``state`` move by move through the engine until it ends
     (scored, or cancelled by a :class:`~trixcomplex.Redeal`): the general path
     for every ruleset, drawing from ``rng`` exactly as the fast loops do."""
-    while state.phase is Phase.COMPLEX or state.phase is Phase.TRIX:
+    while state.phase.plays_tricks or state.phase is Phase.TRIX:
         moves = legal_moves(state)
         if policy is None:
             move = rng.choice(moves)

@@ -542,7 +542,7 @@ def move_text(move: PlayerMove) -> str:
 
 def _seat_notes(view: View, seat: int) -> str:
     notes = [f"{view.hand_sizes[seat]} cards"]
-    if view.phase is Phase.COMPLEX and view.points[seat]:
+    if view.phase.plays_tricks and view.points[seat]:
         notes.append(f"{view.points[seat]:+d} this deal")
     if seat in view.finishing_order:
         notes.append(_PLACES[view.finishing_order.index(seat)])
@@ -585,7 +585,7 @@ def table_text(view: View) -> str:
     if view.my_answer is not None:
         mine = " ".join(c.symbol for c in view.my_answer) or "nothing"
         lines.append(f"You doubled: {mine} (answers stay hidden until the window closes)")
-    if view.phase is Phase.COMPLEX:
+    if view.phase.plays_tricks:
         assert view.leader is not None
         number = len(view.tricks) + 1
         lines.append(f"Trick {number} of {TRICKS_PER_DEAL}:")
@@ -605,7 +605,7 @@ def table_text(view: View) -> str:
     if view.hand:
         lines.append("Your hand:")
         lines.extend("  " + line for line in hand_text(view.hand).splitlines())
-    if view.legal_moves and view.phase in (Phase.COMPLEX, Phase.TRIX, Phase.CHOOSE):
+    if view.legal_moves and view.phase in (Phase.COMPLEX, Phase.TRICKS, Phase.TRIX, Phase.CHOOSE):
         gap = ", " if view.phase is Phase.CHOOSE else " "  # "King of Hearts, Queens, ..."
         lines.append("Legal: " + gap.join(move_text(m) for m in view.legal_moves))
     seats = view.score.seats
@@ -698,7 +698,7 @@ def table_svg(view: View) -> str:
                 right=offset == 1,
             )  # fmt: skip
     cx, cy = _TABLE_W / 2, _TABLE_H / 2 - 10
-    if view.phase is Phase.COMPLEX:
+    if view.phase.plays_tricks:
         assert view.leader is not None
         if view.trick or view.last_trick is None:
             body += _trick_body(view.trick, view.leader, bottom, cx, cy)

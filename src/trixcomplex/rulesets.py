@@ -140,8 +140,14 @@ class Ruleset:
                 raise ValueError(f"ruleset option {option} is True or False, not {value!r}")
         # Read-only all the way down: a ruleset shared by many matches can never be
         # changed through one of them (R-SET-1).
-        rules = MappingProxyType({c: self._derive(c) for c in self.contracts if c.is_trick_contract})
+        rules = MappingProxyType(
+            {c: self._derive(c) for c in self.contracts if c.is_trick_contract}
+        )
         object.__setattr__(self, "_rules", rules)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Pickled and copied from its fields; the read-only rules are derived again.
+        return (_ruleset_of, tuple(getattr(self, a.name) for a in attrs.fields(Ruleset) if a.init))
 
     @property
     def deals_per_kingdom(self) -> int:
@@ -190,7 +196,9 @@ class Ruleset:
                 try:
                     changes[key] = tuple(Contract(c) for c in value.split("/"))
                 except ValueError:
-                    raise ValueError(f"bad contracts {value[:60]!r} in {name[:80]!r}") from None
+                    raise ValueError(
+                        f"bad ruleset contracts {value[:60]!r} in {name[:80]!r}"
+                    ) from None
             elif key in _OPTIONS and eq and value in ("True", "False"):
                 changes[key] = value == "True"
             else:
@@ -236,7 +244,9 @@ class Ruleset:
             base_name = PARTNERSHIP.name
         base = RULESETS[base_name]
         diffs = [
-            f"{k}={getattr(changed, k)}" for k in _OPTIONS if getattr(changed, k) != getattr(base, k)
+            f"{k}={getattr(changed, k)}"
+            for k in _OPTIONS
+            if getattr(changed, k) != getattr(base, k)
         ]
         if changed.contracts != base.contracts:
             diffs.append("contracts=" + "/".join(c.value for c in changed.contracts))
@@ -273,6 +283,10 @@ class Ruleset:
             discard_first=discard if self.penalty_cards_first else 0,
             standard=contract is Contract.COMPLEX and self.doubling and not self.reversed_scores,
         )
+
+
+def _ruleset_of(*values: Any) -> Ruleset:
+    return Ruleset(*values)
 
 
 _OPTION_NAMES = tuple(a.name for a in attrs.fields(Ruleset) if a.type in (bool, "bool") and a.init)

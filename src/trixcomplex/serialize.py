@@ -49,7 +49,7 @@ from cattrs.errors import IterableValidationError, IterableValidationNote
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
 from .cards import Card, Suit, cards_of
-from .engine import DoublingWindow, History, MatchState, TrixDeal
+from .engine import ComplexDeal, DoublingWindow, History, MatchState, Phase, TrixDeal
 from .moves import Choose, Deal, Double, Pass, Play, Redeal, Timeout
 from .records import (
     MAX_DEPTH,
@@ -79,8 +79,16 @@ field as a list of card codes instead of a number.
 
 STATE_FORMAT = "trixcomplex-state"
 """The ``format`` value of a saved :class:`~trixcomplex.MatchState`."""
-STATE_VERSION = 1
-"""The only state ``version`` this reader knows."""
+STATE_VERSION = 2
+"""The state ``version`` written.  Version 2 saves the deal in progress as one
+field ``deal`` (the doubling window, the trick deal or the TRIX deal) and names
+a classic trick contract's phase ``TRICKS``; version 1 (fields ``window``,
+``complex``, ``trix``; ``COMPLEX`` for every trick deal) is still read."""
+_V1_FIELDS: dict[str, object] = {
+    "window": DoublingWindow | None,
+    "complex": ComplexDeal | None,
+    "trix": TrixDeal | None,
+}
 
 _ENGINE_CARD_SETS = {
     (MatchState, "hands"),
@@ -317,7 +325,7 @@ def to_json(obj: object) -> Any:
     """JSON-safe data for ``obj`` (a state, a view, any frozen attrs value).
 
     A :class:`~trixcomplex.MatchState` is written as ``{"format":
-    "trixcomplex-state", "version": 1, "ruleset": "partnership", "moves":
+    "trixcomplex-state", "version": 2, "ruleset": "partnership", "moves":
     [...], "state": {...}}``: its ruleset's name (``state.ruleset.name``),
     its move history (as in a record) and every other field.  A
     :class:`~trixcomplex.Ruleset`, wherever it appears (a state, a view, any
@@ -368,6 +376,22 @@ def from_json(cls: type[T], data: object) -> T:
         raise StateFormatError(describe_error(exc)) from None
 
 
+_DEAL_TYPES = {
+    frozenset(f.name for f in attrs.fields(cls)): cls
+    for cls in (DoublingWindow, ComplexDeal, TrixDeal)
+}
+
+
+def _deal_type(raw: object) -> type[Any]:
+    """Which record a saved ``deal`` is, from its keys."""
+    if not isinstance(raw, dict):
+        raise TypeError(f"expected an object or null, not {brief(raw, 40)}")
+    cls = _DEAL_TYPES.get(frozenset(raw))
+    if cls is None:
+        raise ValueError(f"not a doubling window, trick deal or TRIX deal: keys {sorted(raw)}")
+    return cls
+
+
 def _load_state(data: object) -> MatchState:
     if not isinstance(data, dict):
         raise StateFormatError(f"a saved state is a JSON object, not {brief(data, 40)}")
@@ -379,8 +403,9 @@ def _load_state(data: object) -> MatchState:
         raise StateFormatError(f"a saved state needs the key {missing[0]!r}")
     if type(data["format"]) is not str or data["format"] != STATE_FORMAT:
         raise StateFormatError(f"format must be {STATE_FORMAT!r}, not {brief(data['format'], 40)}")
-    if type(data["version"]) is not int or data["version"] != STATE_VERSION:
-        raise StateFormatError(f"unknown state version {brief(data['version'], 40)}")
+    version = data["version"]
+    if type(version) is not int or version not in (1, STATE_VERSION):
+        raise StateFormatError(f"unknown state version {brief(version, 40)}")
     try:
         ruleset = ruleset_of(data["ruleset"])
     except RecordError as exc:
@@ -394,7 +419,12 @@ def _load_state(data: object) -> MatchState:
     # broken early fails early); the rest of the state is small: check it whole.
     if json_depth(saved, MAX_DEPTH) > MAX_DEPTH:
         raise StateFormatError(f"state is nested deeper than {MAX_DEPTH} levels")
-    names = [f.name for f in attrs.fields(MatchState) if f.name != "history"]
+    attrs.resolve_types(MatchState)
+    types = {f.name: f.type for f in attrs.fields(MatchState) if f.name != "history"}
+    if version == 1:  # the deal in progress as three fields (see STATE_VERSION)
+        del types["deal"]
+        types.update(_V1_FIELDS)
+    names = list(types)
     extra = [k for k in saved if k not in names]
     if extra:
         raise StateFormatError(f"unknown key {brief(extra[0], 40)} in state", field=str(extra[0]))
@@ -405,23 +435,25 @@ def _load_state(data: object) -> MatchState:
         rebuilt = replay_raw_moves(moves, ruleset)
     except RecordError as exc:
         raise StateFormatError(exc.reason, index=exc.index, move=exc.move, rule=exc.rule) from None
-    attrs.resolve_types(MatchState)
-    for f in attrs.fields(MatchState):
-        if f.name == "history":
-            continue
-        raw = saved[f.name]
+    for name, tp in types.items():
+        raw = saved[name]
+        expected = getattr(rebuilt, name)
         try:
-            if _is_card_set(MatchState, f):
-                value = _cards_in(raw, f.type)
+            if name == "hands":
+                value = _cards_in(raw, tp)
+            elif name == "deal":  # one of three records, told apart by its keys
+                value = None if raw is None else _converter.structure(raw, _deal_type(raw))
             else:
-                value = _converter.structure(raw, f.type)  # type: ignore[arg-type]
+                value = _converter.structure(raw, tp)  # type: ignore[call-overload]
         except Exception as exc:  # cattrs error groups included
             detail = describe_error(exc)  # "$[0].points: ..." or a bare reason
-            where = f"state.{f.name}" + (detail[1:] if detail.startswith("$") else f": {detail}")
-            raise StateFormatError(where, field=f.name) from None
-        if value != getattr(rebuilt, f.name):
+            where = f"state.{name}" + (detail[1:] if detail.startswith("$") else f": {detail}")
+            raise StateFormatError(where, field=name) from None
+        if version == 1 and name == "phase" and expected is Phase.TRICKS:
+            expected = Phase.COMPLEX  # version 1 named every trick deal's phase COMPLEX
+        if value != expected:
             raise StateFormatError(
-                f"state.{f.name} does not match the state its moves rebuild (altered or corrupt)",
-                field=f.name,
+                f"state.{name} does not match the state its moves rebuild (altered or corrupt)",
+                field=name,
             )
     return rebuilt

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias
 
 from attrs import frozen
 
@@ -26,7 +26,7 @@ from .trix import TrixDeal, bad_hand_seat
 if TYPE_CHECKING:
     from .moves import Move
 
-__all__ = ["History", "MatchState", "Phase", "redeal_seat"]
+__all__ = ["DealProgress", "History", "MatchState", "Phase", "redeal_seat"]
 
 
 class Phase(enum.Enum):
@@ -39,13 +39,23 @@ class Phase(enum.Enum):
     DOUBLE = "DOUBLE"
     """The hidden doubling window before the first trick (R-DBL-2, R-DBL-3)."""
     COMPLEX = "COMPLEX"
-    """Tricks of a COMPLEX deal (R-CX-1 … R-CX-6), or of a classic trick
-    contract (``state.contract`` says which; alias ``Phase.TRICKS``)."""
-    TRICKS = "COMPLEX"
+    """Tricks of a COMPLEX deal (R-CX-1 … R-CX-6)."""
+    TRICKS = "TRICKS"
+    """Tricks of a classic trick contract: King of Hearts, Queens, Diamonds or
+    Ltoosh (R-CL-2 … R-CL-5; ``state.contract`` says which)."""
     TRIX = "TRIX"
     """Cards laid in a TRIX deal (R-TX-1 … R-TX-5)."""
     OVER = "OVER"
     """The match is finished (R-MATCH-8)."""
+
+    @property
+    def plays_tricks(self) -> bool:
+        """Whether cards are played to tricks now: COMPLEX or TRICKS.
+
+        >>> Phase.TRICKS.plays_tricks, Phase.COMPLEX.plays_tricks, Phase.TRIX.plays_tricks
+        (True, True, False)
+        """
+        return self is Phase.COMPLEX or self is Phase.TRICKS
 
 
 class History:
@@ -213,11 +223,16 @@ _NOBODY: frozenset[int] = frozenset()
 _ONLY = tuple(frozenset({s}) for s in range(4))
 
 
+DealProgress: TypeAlias = DoublingWindow | ComplexDeal | TrixDeal
+"""What the deal in progress holds: the doubling window (DOUBLE), the trick deal
+(COMPLEX, TRICKS) or the TRIX deal (TRIX)."""
+
+
 @frozen(kw_only=True)
 class MatchState:
     """The whole match at one moment; build it with :func:`trixcomplex.new_match`.
 
-    Fields:
+    Fields (keyword-only):
 
     - ``phase``: what the match waits for (:class:`Phase`).
     - ``deal_number``: deals dealt so far, 0 before the first and 8 in the last
@@ -225,9 +240,11 @@ class MatchState:
     - ``owner``: the current Kingdom's owner (``None`` before the first deal).
     - ``contract``: the contract of the deal being played, or ``None``.
     - ``hands``: the four hands as card sets (52-bit ints).
-    - ``turn``: the seat to move in CHOOSE, COMPLEX and TRIX, else ``None``.
-    - ``window``: the open doubling window (only in DOUBLE).
-    - ``complex`` / ``trix``: the progress of the deal being played.
+    - ``turn``: the seat to move in CHOOSE, COMPLEX, TRICKS and TRIX, else ``None``.
+    - ``deal``: what the phase holds: the :class:`~trixcomplex.DoublingWindow`
+      in DOUBLE, the :class:`~trixcomplex.ComplexDeal` in COMPLEX and TRICKS,
+      the :class:`~trixcomplex.TrixDeal` in TRIX, else ``None``.  The
+      properties ``window``, ``complex`` and ``trix`` give it typed.
     - ``scores``: the seats' cumulative scores over finished deals.
     - ``results``: the finished deals.
     - ``history``: every move so far, the shuffles included.
@@ -243,13 +260,29 @@ class MatchState:
     contract: Contract | None
     hands: tuple[int, int, int, int]
     turn: int | None
-    window: DoublingWindow | None
-    complex: ComplexDeal | None
-    trix: TrixDeal | None
+    deal: DealProgress | None
     scores: tuple[int, int, int, int]
     results: tuple[DealResult, ...]
     history: History
     ruleset: Ruleset = PARTNERSHIP
+
+    @property
+    def window(self) -> DoublingWindow | None:
+        """The open doubling window (only in DOUBLE)."""
+        deal = self.deal
+        return deal if type(deal) is DoublingWindow else None
+
+    @property
+    def complex(self) -> ComplexDeal | None:
+        """The trick deal being played (COMPLEX or a classic trick contract)."""
+        deal = self.deal
+        return deal if type(deal) is ComplexDeal else None
+
+    @property
+    def trix(self) -> TrixDeal | None:
+        """The TRIX deal being played."""
+        deal = self.deal
+        return deal if type(deal) is TrixDeal else None
 
     @property
     def kingdom(self) -> int:
@@ -284,8 +317,9 @@ class MatchState:
                 if bad is not None and bad != self.turn:
                     return frozenset((self.turn, bad))
             return _ONLY[self.turn]
-        if self.window is not None:
-            return self.window.waiting()
+        deal = self.deal
+        if type(deal) is DoublingWindow:
+            return deal.waiting()
         return _NOBODY
 
     def hand(self, seat: int) -> tuple[Card, ...]:
@@ -298,21 +332,20 @@ class MatchState:
         return self.phase is Phase.OVER
 
 
-# -- the engine's fast constructor ----------------------------------------------
+# -- the engine's fast constructors ---------------------------------------------
 #
 # ``MatchState(...)`` runs attrs' generated ``__init__``, which sets each of the
-# twelve slots through ``object.__setattr__`` by name.  The engine builds one
-# state per move, so its hot path calls the slot descriptors directly instead.
-# The result is the same object ``MatchState(...)`` would build (same class,
-# same slots, equal and hashing alike); nothing outside the engine uses this.
+# slots through ``object.__setattr__`` by name.  The engine builds one state per
+# move, so its hot path calls the slot descriptors directly instead.  The result
+# is the same object ``MatchState(...)`` would build (same class, same slots,
+# equal and hashing alike); nothing outside the engine uses these.
 
 (
     _set_phase, _set_deal_number, _set_owner, _set_contract, _set_hands, _set_turn,
-    _set_window, _set_complex, _set_trix, _set_scores, _set_results, _set_history,
-    _set_ruleset,
+    _set_deal, _set_scores, _set_results, _set_history, _set_ruleset,
 ) = (MatchState.__dict__[name].__set__ for name in (
     "phase", "deal_number", "owner", "contract", "hands", "turn",
-    "window", "complex", "trix", "scores", "results", "history", "ruleset",
+    "deal", "scores", "results", "history", "ruleset",
 ))  # fmt: skip
 
 
@@ -338,16 +371,14 @@ def _match_state(
     contract: Contract | None,
     hands: tuple[int, int, int, int],
     turn: int | None,
-    window: DoublingWindow | None,
-    complex: ComplexDeal | None,
-    trix: TrixDeal | None,
+    deal: DealProgress | None,
     scores: tuple[int, int, int, int],
     results: tuple[DealResult, ...],
     history: History,
     ruleset: Ruleset,
 ) -> MatchState:
-    """``MatchState(...)`` without attrs' ``__init__`` (hot path); keyword-only, so no two
-    fields of one type (``hands``/``scores``, ``owner``/``turn``) can change places."""
+    """``MatchState(...)`` without attrs' ``__init__``; keyword-only, so no two fields
+    of one type (``hands``/``scores``, ``owner``/``turn``) can change places."""
     state: MatchState = _new(MatchState)
     _set_phase(state, phase)
     _set_deal_number(state, deal_number)
@@ -355,11 +386,34 @@ def _match_state(
     _set_contract(state, contract)
     _set_hands(state, hands)
     _set_turn(state, turn)
-    _set_window(state, window)
-    _set_complex(state, complex)
-    _set_trix(state, trix)
+    _set_deal(state, deal)
     _set_scores(state, scores)
     _set_results(state, results)
     _set_history(state, history)
     _set_ruleset(state, ruleset)
     return state
+
+
+def _next_in_deal(
+    state: MatchState, hands: tuple[int, int, int, int], turn: int, deal: DealProgress,
+    history: History,
+) -> MatchState:  # fmt: skip
+    """The state after a move inside the deal of ``state`` (the hot path: one per card).
+
+    Phase, deal number, owner, contract, scores, results and ruleset stay;
+    the four arguments that change are of four different types, so mypy
+    catches any two given in each other's place.
+    """
+    new: MatchState = _new(MatchState)
+    _set_phase(new, state.phase)
+    _set_deal_number(new, state.deal_number)
+    _set_owner(new, state.owner)
+    _set_contract(new, state.contract)
+    _set_hands(new, hands)
+    _set_turn(new, turn)
+    _set_deal(new, deal)
+    _set_scores(new, state.scores)
+    _set_results(new, state.results)
+    _set_history(new, history)
+    _set_ruleset(new, state.ruleset)
+    return new

@@ -43,8 +43,8 @@ __all__ = ["View", "view"]
 _TWOS = sum(1 << Card.of(Rank.TWO, suit) for suit in Suit)
 _NO_SUITS: frozenset[Suit] = frozenset()
 _NOT_HEARTS = frozenset(s for s in Suit if s is not Suit.HEARTS)
-_TURN_PHASES = (Phase.CHOOSE, Phase.COMPLEX, Phase.TRIX)
-_PLAYING = (Phase.CHOOSE, Phase.DOUBLE, Phase.COMPLEX, Phase.TRIX)
+_TURN_PHASES = (Phase.CHOOSE, Phase.COMPLEX, Phase.TRICKS, Phase.TRIX)
+_PLAYING = (Phase.CHOOSE, Phase.DOUBLE, Phase.COMPLEX, Phase.TRICKS, Phase.TRIX)
 _Cards4: TypeAlias = tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
 
 _Row: TypeAlias = tuple[int, int] | None

@@ -39,7 +39,7 @@ from .views import view as view_of
 
 __all__ = ["sample_world"]
 
-_PLAYING = (Phase.CHOOSE, Phase.DOUBLE, Phase.COMPLEX, Phase.TRIX)
+_PLAYING = (Phase.CHOOSE, Phase.DOUBLE, Phase.COMPLEX, Phase.TRICKS, Phase.TRIX)
 _TWOS = tuple(Card.of(Rank.TWO, suit) for suit in Suit)
 
 
@@ -204,9 +204,7 @@ def _base(view: View, phase: Phase, number: int, owner: int | None) -> MatchStat
         contract=None,
         hands=(0, 0, 0, 0),
         turn=None,
-        window=None,
-        complex=None,
-        trix=None,
+        deal=None,
         scores=view.score.seats,
         results=view.score.deals,
         history=History.EMPTY,

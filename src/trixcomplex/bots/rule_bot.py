@@ -45,7 +45,7 @@ def rule_move(sit: Situation, legal: Sequence[PlayerMove]) -> PlayerMove:
                     asked |= 1 << doublable
         doubles = choose_doubles(sit, asked)
         move = Double(seat, [c for c in range(52) if doubles >> c & 1])
-    elif sit.phase is Phase.COMPLEX:
+    elif sit.phase.plays_tricks:
         move = Play(seat, complex_card(sit))
     elif Redeal(seat) in legal and wants_redeal(sit):
         move = Redeal(seat)
