@@ -115,12 +115,17 @@ def trick_winner(leader: int, cards: Sequence[Card]) -> int:
     >>> trick_winner(3, [parse_card(c) for c in ("5H", "AS", "9H")])
     1
     """
-    led = _SUIT_MASKS[cards[0] // 13]
+    a = cards[0]
+    led = _SUIT_MASKS[a // 13]
+    if len(cards) == 4:  # a full trick (the hot path): unrolled
+        b, c, d = cards[1], cards[2], cards[3]
+        best = ((1 << a | 1 << b | 1 << c | 1 << d) & led).bit_length() - 1
+        return (leader + (0 if a == best else 1 if b == best else 2 if c == best else 3)) % 4
     mask = 0
     for card in cards:
         mask |= 1 << card
     best = (mask & led).bit_length() - 1  # the highest card of the led suit
-    return (leader + cards.index(best)) % 4  # type: ignore[arg-type]
+    return (leader + cards.index(best)) % 4
 
 
 def trick_deal_over(tricks: int, cards_left: int, rules: TrickRules) -> bool:

@@ -47,6 +47,7 @@ from .scoring import (
 from .state import History, MatchState, Phase, _match_state, _next_in_deal, redeal_seat
 from .trix import TrixDeal, _playable_card, _trix_deal, gone_out, next_to_lay
 from .trix import legal_cards as trix_legal_cards
+from .trix import playable as trix_playable
 
 __all__ = [
     "apply",
@@ -66,9 +67,10 @@ _COMPLEX, _TRICKS, _TRIX, _OVER = Phase.COMPLEX, Phase.TRICKS, Phase.TRIX, Phase
 _NO_HANDS = (0, 0, 0, 0)
 _NEW_TRIX = TrixDeal(0, ())
 
-# Interned player moves for the hot path: _PLAYS[seat][card], _PASSES[seat].
+# Interned player moves for the hot path: _PLAYS[seat][card], PASSES[seat].
 _PLAYS = tuple(tuple(Play(seat, card) for card in ALL_CARDS) for seat in range(4))
-_PASSES = tuple((Pass(seat),) for seat in range(4))
+PASSES = tuple((Pass(seat),) for seat in range(4))
+"""PASSES[seat]: the one-move tuple of the interned pass of ``seat`` (for the fast playout)."""
 _CHOICES = tuple({c: Choose(seat, c) for c in Contract} for seat in range(4))
 # _DOUBLES[seat][cards]: the interned Double of ``seat`` doubling the set ``cards``;
 # _ANSWERS[seat][asked]: every answer of ``seat`` when asked about the set ``asked``,
@@ -158,7 +160,7 @@ def legal_moves(state: MatchState, seat: int | None = None) -> tuple[PlayerMove,
         if seat is not None and seat != turn:
             return ()
         assert turn is not None and state.contract is not None
-        rules = state.ruleset.trick_rules(state.contract)
+        rules = state.ruleset._rules[state.contract]  # trick_rules(), inlined (hot path)
         return plays_of(turn, legal_cards(state.hands[turn], deal.trick, rules))
     if phase is _TRIX:
         if state.ruleset.bad_hand_redeal:
@@ -166,7 +168,8 @@ def legal_moves(state: MatchState, seat: int | None = None) -> tuple[PlayerMove,
         if seat is not None and seat != turn:
             return ()
         assert turn is not None and type(deal) is TrixDeal
-        return trix_moves(turn, state.hands[turn], deal.table)
+        legal = state.hands[turn] & trix_playable(deal.table)  # trix.legal_cards, inlined
+        return plays_of(turn, legal) if legal else PASSES[turn]  # R-TX-3: else the pass
     if phase is _DOUBLE:
         assert type(deal) is DoublingWindow
         asked, answers = deal.asked, deal.answers
@@ -191,7 +194,7 @@ def legal_moves(state: MatchState, seat: int | None = None) -> tuple[PlayerMove,
 def trix_moves(seat: int, hand: int, table: int) -> tuple[PlayerMove, ...]:
     """``seat``'s TRIX moves: its legal cards, or the pass when it has none (R-TX-2, R-TX-3)."""
     legal = trix_legal_cards(hand, table)
-    return plays_of(seat, legal) if legal else _PASSES[seat]
+    return plays_of(seat, legal) if legal else PASSES[seat]
 
 
 def _trix_moves_with_redeal(state: MatchState, seat: int | None) -> tuple[PlayerMove, ...]:
@@ -450,7 +453,7 @@ def _play_trick(state: MatchState, move: Play, deal: ComplexDeal) -> MatchState:
         raise IllegalMoveError(move, f"seat {seat} does not hold {card}", "R-MATCH-2")
     contract = state.contract
     assert contract is not None
-    rules = state.ruleset.trick_rules(contract)
+    rules = state.ruleset._rules[contract]  # trick_rules(), inlined (hot path)
     if not legal_cards(hand, deal.trick, rules) & bit:
         raise _trick_card_error(move, hand, deal.trick, rules)
     new_hands = _replace(hands, seat, hand ^ bit)

@@ -58,12 +58,12 @@ from typing import Literal, TypeVar
 from .cards import ALL_CARDS, Card
 from .complex import ComplexDeal, _trick, legal_cards, trick_deal_over, trick_winner
 from .doubling import DoublingWindow
-from .match import apply, finish_deal, legal_moves, plays_of, trix_moves
+from .match import PASSES, apply, finish_deal, legal_moves, plays_of
 from .moves import Contract, Deal, Move, Play, PlayerMove
 from .rulesets import Ruleset
 from .scoring import DealResult, trick_points
 from .state import MatchState, Phase, redeal_seat
-from .trix import TrixDeal, gone_out, next_to_lay
+from .trix import TrixDeal, gone_out, next_to_lay, playable
 
 __all__ = ["PlayoutState", "Policy", "playout"]
 
@@ -311,9 +311,9 @@ def _complex(state: MatchState, rng: random.Random, policy: Policy | None) -> Ma
 def _trix(state: MatchState, rng: random.Random, policy: Policy | None) -> MatchState:
     """Play the TRIX deal of ``state`` to its end; the state after its last card.
 
-    The moves are the engine's (``match.trix_moves``: the legal cards or the
-    pass), the next seat ``trix.next_to_lay`` and the finishing order
-    ``trix.gone_out``.
+    The legal cards are ``trix.playable`` held (R-TX-2; the pass when there
+    are none, R-TX-3), the next seat ``trix.next_to_lay`` and the finishing
+    order ``trix.gone_out``: the engine's own functions.
     """
     deal = state.trix
     assert deal is not None and state.turn is not None
@@ -322,11 +322,13 @@ def _trix(state: MatchState, rng: random.Random, policy: Policy | None) -> Match
     table = deal.table
     order = deal.finishing_order
     played: list[Move] = []
-    append, choice, moves_of = played.append, rng.choice, trix_moves
+    append, choice, plays = played.append, rng.choice, plays_of
     seen = PlayoutState(state) if policy is not None else None
+    can = playable(table)  # what may be laid now (R-TX-2), kept up to date
     while True:
         hand = hands[turn]
-        options = moves_of(turn, hand, table)
+        legal = hand & can  # trix.legal_cards(hand, table)
+        options: tuple[PlayerMove, ...] = plays(turn, legal) if legal else PASSES[turn]  # R-TX-3
         if seen is None:
             move = choice(options)
         else:
@@ -341,6 +343,7 @@ def _trix(state: MatchState, rng: random.Random, policy: Policy | None) -> Match
             hand ^= bit
             hands[turn] = hand
             table |= bit
+            can = playable(table)
             if not hand:
                 order = gone_out(order, turn)
                 if len(order) == 4:

@@ -84,7 +84,7 @@ STATE_VERSION = 2
 field ``deal`` (the doubling window, the trick deal or the TRIX deal) and names
 a classic trick contract's phase ``TRICKS``; version 1 (fields ``window``,
 ``complex``, ``trix``; ``COMPLEX`` for every trick deal) is still read."""
-_V1_FIELDS: dict[str, object] = {
+_V1_FIELDS: dict[str, Any] = {
     "window": DoublingWindow | None,
     "complex": ComplexDeal | None,
     "trix": TrixDeal | None,
@@ -420,7 +420,9 @@ def _load_state(data: object) -> MatchState:
     if json_depth(saved, MAX_DEPTH) > MAX_DEPTH:
         raise StateFormatError(f"state is nested deeper than {MAX_DEPTH} levels")
     attrs.resolve_types(MatchState)
-    types = {f.name: f.type for f in attrs.fields(MatchState) if f.name != "history"}
+    types: dict[str, Any] = {
+        f.name: f.type for f in attrs.fields(MatchState) if f.name != "history"
+    }
     if version == 1:  # the deal in progress as three fields (see STATE_VERSION)
         del types["deal"]
         types.update(_V1_FIELDS)
@@ -444,7 +446,7 @@ def _load_state(data: object) -> MatchState:
             elif name == "deal":  # one of three records, told apart by its keys
                 value = None if raw is None else _converter.structure(raw, _deal_type(raw))
             else:
-                value = _converter.structure(raw, tp)  # type: ignore[call-overload]
+                value = _converter.structure(raw, tp)
         except Exception as exc:  # cattrs error groups included
             detail = describe_error(exc)  # "$[0].points: ..." or a bare reason
             where = f"state.{name}" + (detail[1:] if detail.startswith("$") else f": {detail}")
