@@ -223,6 +223,8 @@ RULESET_VARIANTS: tuple[tc.Ruleset, ...] = (
     tc.CLASSIC.evolve(penalty_cards_first=True, swapped_scores=True),
     tc.CLASSIC.evolve(fixed_order=True, free_heart_leads=True),
     tc.CLASSIC_PARTNERSHIP.evolve(bad_hand_redeal=True, reversed_scores=True),
+    tc.CLASSIC_PARTNERSHIP.evolve(worst_seat_loses=True),
+    tc.PARTNERSHIP.evolve(worst_seat_loses=True, reversed_scores=True),
 )
 """Every preset and a few option variants, each option on in at least one of them."""
 
@@ -396,5 +398,6 @@ VIEW_RULESETS = (
     tc.CLASSIC.evolve(bad_hand_redeal=True),
     tc.CLASSIC.evolve(show_twos=True),
     tc.CLASSIC.evolve(penalty_cards_first=True, fixed_order=True),
+    tc.CLASSIC_PARTNERSHIP.evolve(worst_seat_loses=True),
 )
 """Every preset and a few variants: each view and world property runs over all of them."""

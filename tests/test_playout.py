@@ -346,6 +346,7 @@ VARIANTS = [
     "classic+free_heart_leads=True,reversed_scores=True",
     "classic-partnership+bad_hand_redeal=True",
     "individual-complex+fixed_order=True,swapped_scores=True",
+    "classic-partnership+worst_seat_loses=True",
 ]
 
 

@@ -263,7 +263,16 @@ def test_r_cl_8_kingdoms_sum_to_zero_and_the_result_follows_the_totals(
             assert sum(s.teams) == 0 and sum(s.seats) == 0
     s = tc.score(final)
     best = min if ruleset.reversed_scores else max
-    if ruleset.partnership:
+    if ruleset.worst_seat_loses:  # R-OPT-10: the team of the worst seat loses
+        worst = (max if ruleset.reversed_scores else min)(s.seats)
+        losers = {seat % 2 for seat in range(4) if s.seats[seat] == worst}
+        if losers == {0, 1}:
+            assert (s.result, s.winners) == (tc.MatchResult.DRAW, (0, 1, 2, 3))
+        elif losers == {0}:
+            assert (s.result, s.winners) == (tc.MatchResult.TEAM1, (1, 3))
+        else:
+            assert (s.result, s.winners) == (tc.MatchResult.TEAM0, (0, 2))
+    elif ruleset.partnership:
         top = best(s.teams)
         if s.teams[0] == s.teams[1]:
             assert (s.result, s.winners) == (tc.MatchResult.DRAW, (0, 1, 2, 3))

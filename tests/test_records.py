@@ -356,6 +356,8 @@ RULESET_NAMES = [
     "classic+fixed_order=True,reversed_scores=True",
     "partnership+swapped_scores=True",
     "classic-partnership+bad_hand_redeal=True",
+    "classic-partnership+worst_seat_loses=True",
+    "classic+contracts=TRIX/QUEENS/KING_OF_HEARTS/DIAMONDS/LTOOSH,fixed_order=True",
 ]
 
 

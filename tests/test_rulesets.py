@@ -293,7 +293,10 @@ def test_r_set_1_every_evolved_ruleset_has_a_canonical_name(
     name back to an equal ruleset, and one call with all the final values gives it too."""
     ruleset = tc.RULESETS[base]
     for key, value in steps:
-        ruleset = ruleset.evolve(**{key: value})
+        try:
+            ruleset = ruleset.evolve(**{key: value})
+        except ValueError as exc:  # worst_seat_loses without partners: not a ruleset
+            assert "R-OPT-10" in str(exc)
     assert tc.Ruleset.from_name(ruleset.name) == ruleset
     final = {key: getattr(ruleset, key) for key in (*OPTIONS, "contracts")}
     assert tc.RULESETS[base].evolve(**final) == ruleset
@@ -618,6 +621,65 @@ def test_r_clp_1_classic_partnership_team_result() -> None:
         tc.MatchResult.TEAM0,
         tc.MatchResult.TEAM1,
         tc.MatchResult.DRAW,
+    )
+
+
+WORST_LOSES = tc.PARTNERSHIP.evolve(worst_seat_loses=True)
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "seats", "result"),
+    [
+        # Team Totals -30 / +30 would give team 1; seat 1 is worst (-45): team 1 loses
+        (WORST_LOSES, (10, -45, -40, 75), tc.MatchResult.TEAM0),
+        # seat 2 is worst: team 0 loses though its total (+25) is the higher
+        (WORST_LOSES, (205, -80, -180, 55), tc.MatchResult.TEAM1),
+        # the worst total shared by seats of both teams: a draw
+        (WORST_LOSES, (-100, -100, 150, 50), tc.MatchResult.DRAW),
+        # shared by the two seats of one team: that team loses
+        (WORST_LOSES, (-100, 90, -100, 110), tc.MatchResult.TEAM1),
+        # R-OPT-6 too: the highest total is the worst (seat 3, team 1 loses)
+        (WORST_LOSES.evolve(reversed_scores=True), (10, -45, -40, 75), tc.MatchResult.TEAM0),
+        (tc.CLASSIC_PARTNERSHIP.evolve(worst_seat_loses=True), (-5, 0, 0, 5), tc.MatchResult.TEAM1),
+    ],
+)
+def test_r_opt_10_the_team_of_the_worst_seat_loses(
+    ruleset: tc.Ruleset, seats: tuple[int, int, int, int], result: tc.MatchResult
+) -> None:
+    """R-OPT-10: "the team of the player with the worst score loses" (seed 002), whatever
+    the Team Totals; worst totals of both teams draw."""
+    winning = {
+        tc.MatchResult.TEAM0: (0, 2),
+        tc.MatchResult.TEAM1: (1, 3),
+        tc.MatchResult.DRAW: (0, 1, 2, 3),
+    }[result]
+    assert tc.rules.match_outcome(seats, ruleset) == (result, winning)
+
+
+def test_r_opt_10_a_match_decided_by_the_worst_seat() -> None:
+    """R-OPT-10: a whole match (seed 7) whose Team Totals favour team 0 (+60 to -60) but
+    whose worst seat, seat 2 at -245, is on team 0: team 1 wins, and the scoresheet
+    says why."""
+    state = tc.playout(tc.new_match(WORST_LOSES), random.Random(7), until="match")
+    s = tc.score(state)
+    assert (s.seats, s.teams) == ((305, 80, -245, -140), (60, -60))
+    assert (s.result, s.winners) == (tc.MatchResult.TEAM1, (1, 3))
+    plain = tc.PARTNERSHIP  # the same deals under RULES.md's rule go to team 0
+    assert tc.rules.match_outcome(s.seats, plain)[0] is tc.MatchResult.TEAM0
+    sheet = tc.format_scoresheet(state)
+    assert "the worst seat's team loses" in sheet
+    assert sheet.splitlines()[-1] == "Result: team1 wins (seat 2 worst with -245), 60 to -60"
+    # the option changes the result only: every deal is scored as without it
+    again = tc.playout(tc.new_match(tc.PARTNERSHIP), random.Random(7), until="match")
+    assert again.results == state.results
+
+
+def test_r_opt_10_needs_a_partnership_ruleset() -> None:
+    """R-OPT-10: only teams can lose by their worst seat."""
+    with pytest.raises(ValueError, match="R-OPT-10"):
+        tc.CLASSIC.evolve(worst_seat_loses=True)
+    assert tc.CLASSIC_PARTNERSHIP.evolve(worst_seat_loses=True).name == (
+        "classic-partnership+worst_seat_loses=True"
     )
 
 

@@ -331,6 +331,7 @@ RULESET_NAMES = [
     "partnership+doubling=False",
     "classic+penalty_cards_first=True,reversed_scores=True",
     "classic-partnership+bad_hand_redeal=True",
+    "partnership+reversed_scores=True,worst_seat_loses=True",
 ]
 
 

@@ -37,8 +37,8 @@ and the last place, R-TX-4), :func:`trix_points`, :func:`bad_hand` and
 
 The match: :func:`kingdom_of`, :func:`starts_kingdom`, :func:`deal_owner`
 (R-MATCH-1, R-MATCH-3, R-MATCH-4), :data:`SEVEN_OF_HEARTS`,
-:func:`team_totals` (R-MATCH-7) and :func:`match_outcome` (R-MATCH-8,
-R-IND-1, R-OPT-6).
+:func:`team_totals` (R-MATCH-7), :func:`match_outcome` (R-MATCH-8,
+R-IND-1, R-OPT-6, R-OPT-10) and :func:`worst_seats`.
 
 The card sets :data:`KING_OF_HEARTS` (a card), :data:`QUEENS`,
 :data:`DIAMONDS` and :data:`DOUBLABLE` (R-DBL-1).
@@ -57,6 +57,7 @@ from .scoring import (
     team_totals,
     trick_points,
     trix_points,
+    worst_seats,
 )
 from .state import redeal_seat
 from .trix import bad_hand, gone_out, next_to_lay, row_ends
@@ -89,4 +90,5 @@ __all__ = [
     "trix_legal_cards",
     "trix_playable",
     "trix_points",
+    "worst_seats",
 ]

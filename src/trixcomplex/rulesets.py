@@ -126,6 +126,9 @@ class Ruleset:
     bad_hand_redeal: bool = False
     """A seat with four 2s (or three 2s and the fourth suit's 3) may demand a
     new deal when TRIX is chosen (R-OPT-8)."""
+    worst_seat_loses: bool = False
+    """Partnership only: the team of the seat with the worst individual total
+    loses, whatever the Team Totals (R-OPT-10)."""
 
     _rules: Mapping[Contract, TrickRules] = field(
         init=False, eq=False, hash=False, repr=False, alias="_rules"
@@ -138,6 +141,8 @@ class Ruleset:
             value = getattr(self, option)
             if type(value) is not bool:
                 raise ValueError(f"ruleset option {option} is True or False, not {value!r}")
+        if self.worst_seat_loses and not self.partnership:
+            raise ValueError("worst_seat_loses needs a partnership ruleset (R-OPT-10)")
         # Read-only all the way down: a ruleset shared by many matches can never be
         # changed through one of them (R-SET-1).
         rules = MappingProxyType(

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from .engine import DealResult, MatchResult, MatchState, Phase
 from .moves import Contract, Deal, Redeal
-from .rules import TRICKS_PER_DEAL, match_outcome, team_totals
+from .rules import TRICKS_PER_DEAL, match_outcome, team_totals, worst_seats
 from .rulesets import Ruleset
 
 __all__ = ["contract_name", "format_scoresheet"]
@@ -126,7 +126,10 @@ def _seats_text(seats: tuple[int, ...]) -> str:
 
 
 def _ruleset_line(ruleset: Ruleset) -> str:
-    who = "Team Totals decide" if ruleset.partnership else "individual totals decide"
+    if ruleset.worst_seat_loses:
+        who = "the worst seat's team loses"
+    else:
+        who = "Team Totals decide" if ruleset.partnership else "individual totals decide"
     lowest = ", lowest wins" if ruleset.reversed_scores else ""
     return f"Ruleset: {ruleset.name} ({ruleset.deals_per_match} deals, {who}{lowest})"
 
@@ -147,10 +150,14 @@ def _result_line(state: MatchState) -> str:
     result, seats = match_outcome(state.scores, ruleset)
     if ruleset.partnership:
         teams = team_totals(state.scores)
+        why = ""
+        if ruleset.worst_seat_loses:  # R-OPT-10
+            worst = worst_seats(state.scores, lowest_wins=ruleset.reversed_scores)
+            why = f" ({_seats_text(worst)} worst with {state.scores[worst[0]]})"
         # Equal Team Totals are a draw for all four seats (R-MATCH-8).
         if result is MatchResult.DRAW:
-            return f"Result: draw, {teams[0]} to {teams[1]}"
-        return f"Result: {result} wins, {teams[0]} to {teams[1]}"
+            return f"Result: draw{why}, {teams[0]} to {teams[1]}"
+        return f"Result: {result} wins{why}, {teams[0]} to {teams[1]}"
     best = state.scores[seats[0]]
     if len(seats) == 1:  # R-IND-1, R-CL-1: the best individual total wins
         return f"Result: seat {seats[0]} wins with {best}"

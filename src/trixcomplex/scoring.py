@@ -23,7 +23,7 @@ from attrs import frozen
 from .cards import Card, Rank, cards_of
 from .moves import Contract
 from .rulesets import DIAMONDS, DOUBLABLE, KING_OF_HEARTS, QUEENS, Ruleset, TrickRules
-from .seats import TEAMS
+from .seats import TEAMS, team_of
 
 __all__ = [
     "DIAMONDS",
@@ -43,6 +43,7 @@ __all__ = [
     "trick_points",
     "trix_points",
     "winners",
+    "worst_seats",
 ]
 
 
@@ -176,24 +177,49 @@ def match_result(teams: Sequence[int], *, lowest_wins: bool = False) -> MatchRes
     return MatchResult.DRAW
 
 
+def worst_seats(seats: Sequence[int], *, lowest_wins: bool = False) -> tuple[int, ...]:
+    """The seats with the worst total: the lowest, or the highest when the lowest
+    wins (R-OPT-6); R-OPT-10's losing team is theirs.
+
+    >>> worst_seats([10, -45, -40, 75]), worst_seats([10, -45, -40, 75], lowest_wins=True)
+    ((1,), (3,))
+    """
+    worst = max(seats) if lowest_wins else min(seats)
+    return tuple(s for s in range(4) if seats[s] == worst)
+
+
 _SEAT_RESULTS = (MatchResult.SEAT0, MatchResult.SEAT1, MatchResult.SEAT2, MatchResult.SEAT3)
 
 
 def winners(
-    seats: Sequence[int], *, partnership: bool = True, lowest_wins: bool = False
+    seats: Sequence[int],
+    *,
+    partnership: bool = True,
+    lowest_wins: bool = False,
+    worst_seat_loses: bool = False,
 ) -> tuple[MatchResult, tuple[int, ...]]:
     """The result of a finished match and its winning seats.
 
     Partnership: the winning team's two seats, all four on a draw (R-MATCH-8).
-    Individual: the seats with the best total, ties shared (R-IND-1).
+    Individual: the seats with the best total, ties shared (R-IND-1).  With
+    ``worst_seat_loses`` (partnership): the team of the seat with the worst
+    total loses; worst totals tied across the two teams draw (R-OPT-10).
 
     >>> winners([10, 40, -90, 40], partnership=False)
     (<MatchResult.SHARED: 'shared'>, (1, 3))
     >>> winners([10, 40, -90, 40])
     (<MatchResult.TEAM1: 'team1'>, (1, 3))
+    >>> winners([10, -45, -40, 75], worst_seat_loses=True)   # teams 0: -30, 1: +30
+    (<MatchResult.TEAM0: 'team0'>, (0, 2))
     """
     if partnership:
-        result = match_result(team_totals(seats), lowest_wins=lowest_wins)
+        if worst_seat_loses:
+            losing = {team_of(s) for s in worst_seats(seats, lowest_wins=lowest_wins)}
+            if len(losing) == 2:
+                return MatchResult.DRAW, (0, 1, 2, 3)
+            result = MatchResult.TEAM1 if losing == {0} else MatchResult.TEAM0
+        else:
+            result = match_result(team_totals(seats), lowest_wins=lowest_wins)
         if result is MatchResult.DRAW:
             return result, (0, 1, 2, 3)
         return result, TEAMS[0] if result is MatchResult.TEAM0 else TEAMS[1]
@@ -210,7 +236,12 @@ def match_outcome(seats: Sequence[int], ruleset: Ruleset) -> tuple[MatchResult, 
     >>> match_outcome([10, 40, -90, 40], PARTNERSHIP), match_outcome([10, 40, -90, 40], CLASSIC)
     ((<MatchResult.TEAM1: 'team1'>, (1, 3)), (<MatchResult.SHARED: 'shared'>, (1, 3)))
     """
-    return winners(seats, partnership=ruleset.partnership, lowest_wins=ruleset.reversed_scores)
+    return winners(
+        seats,
+        partnership=ruleset.partnership,
+        lowest_wins=ruleset.reversed_scores,
+        worst_seat_loses=ruleset.worst_seat_loses,
+    )
 
 
 @frozen
