@@ -603,6 +603,11 @@ def _end_deal(state: MatchState, result: DealResult, history: History) -> MatchS
     )  # fmt: skip
 
 
+new_trick = _trick
+"""``Trick(leader, cards, taker)`` without attrs' ``__init__``: the fast constructor, for
+:mod:`trixcomplex.playout`."""
+
+
 def finish_deal(
     state: MatchState, moves: Sequence[Move], deal: ComplexDeal | TrixDeal
 ) -> MatchState:

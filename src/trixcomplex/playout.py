@@ -56,14 +56,20 @@ from collections.abc import Callable
 from typing import Literal, TypeVar
 
 from .cards import ALL_CARDS, Card
-from .complex import ComplexDeal, _trick, legal_cards, trick_deal_over, trick_winner
-from .doubling import DoublingWindow
-from .match import PASSES, apply, finish_deal, legal_moves, plays_of
+from .engine import ComplexDeal, DealResult, DoublingWindow, MatchState, Phase, TrixDeal
+from .match import PASSES, apply, finish_deal, legal_moves, new_trick, plays_of
 from .moves import Contract, Deal, Move, Play, PlayerMove
+from .rules import (
+    gone_out,
+    next_to_lay,
+    redeal_seat,
+    trick_deal_over,
+    trick_points,
+    trick_winner,
+)
+from .rules import trick_legal_cards as legal_cards
+from .rules import trix_playable as playable
 from .rulesets import Ruleset
-from .scoring import DealResult, trick_points
-from .state import MatchState, Phase, redeal_seat
-from .trix import TrixDeal, gone_out, next_to_lay, playable
 
 __all__ = ["PlayoutState", "Policy", "playout"]
 
@@ -299,7 +305,7 @@ def _complex(state: MatchState, rng: random.Random, policy: Policy | None) -> Ma
         taker = trick_winner(leader, cards)
         p = trick_points(cards, leader, taker, doubled, rules)
         points = [points[0] + p[0], points[1] + p[1], points[2] + p[2], points[3] + p[3]]
-        tricks.append(_trick(leader, cards, taker))
+        tricks.append(new_trick(leader, cards, taker))
         leader = turn = taker
         trick = []
         if trick_deal_over(len(tricks), hands[0] | hands[1] | hands[2] | hands[3], rules):

@@ -1,0 +1,73 @@
+"""The layers of DESIGN.md, enforced: import-linter contracts (``[tool.importlinter]`` in
+pyproject.toml) run as a test, and shown to fail on a tree that breaks them.
+
+- ``layers``: cards < rules data < state and contracts < engine face < around the
+  engine < bots < CLI; no module imports one of a higher layer.
+- ``engine-face``: above the engine face (views, worlds, records, serialization,
+  playouts, rendering, scoresheets, bots, the host loop, the CLI …) nothing imports
+  ``state``, the contract modules or ``scoring``: the engine is reached through
+  ``trixcomplex.engine`` and the rule helpers through ``trixcomplex.rules``.
+- ``bots-public``: bots use the public API only (no engine internals, no host, no files).
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+pytestmark = pytest.mark.tooling
+
+
+def _lint_imports(src: Path, config: Path) -> subprocess.CompletedProcess[str]:
+    code = (
+        "import sys; from importlinter.cli import lint_imports; "
+        f"sys.exit(lint_imports(config_filename={str(config)!r}, no_cache=True))"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=src.parent,
+        env={"PYTHONPATH": str(src), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_the_import_contracts_hold() -> None:
+    """Every contract of pyproject.toml is kept by the tree as it is."""
+    proc = _lint_imports(ROOT / "src", ROOT / "pyproject.toml")
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
+    for contract in ("Layers", "Above the engine face", "Bots use the public API"):
+        assert f"{contract}" in proc.stdout
+    assert "BROKEN" not in proc.stdout
+
+
+@pytest.mark.parametrize(
+    ("module", "line", "contract"),
+    [
+        ("render.py", "from .state import Phase as _Phase", "Above the engine face"),
+        ("bots/tactics.py", "from ..match import apply as _apply", "Bots use the public API"),
+        ("bots/rule_bot.py", "from ..complex import legal_cards as _legal", "Above the engine"),
+        ("scoring.py", "from .views import View as _View", "Layers"),
+        ("rules.py", "from .playout import playout as _playout", "Layers"),
+    ],
+)
+def test_a_tree_breaking_a_contract_is_caught(
+    tmp_path: Path, module: str, line: str, contract: str
+) -> None:
+    """The contracts can fail: one forbidden import added to a copy of the tree breaks
+    the contract it is against."""
+    src = tmp_path / "src"
+    shutil.copytree(ROOT / "src" / "trixcomplex", src / "trixcomplex")
+    target = src / "trixcomplex" / module
+    target.write_text(target.read_text() + f"\n{line}\n")
+    proc = _lint_imports(src, ROOT / "pyproject.toml")
+    assert proc.returncode != 0
+    broken = proc.stdout.split("Broken contracts", 1)[-1]
+    assert contract in broken, proc.stdout[-4000:]
