@@ -797,6 +797,36 @@ def test_r_opt_8_only_the_bad_hand_sees_its_redeal() -> None:
     assert not any(isinstance(m, tc.Redeal) for m in tc.view(after, 2).legal_moves)
 
 
+def test_r_opt_8_views_read_only_the_current_deal_numbers_moves(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """R-OPT-8: under ``bad_hand_redeal`` a view walks back over the current deal number
+    only (its redeals), never the whole history: with reading past it made to fail, every
+    view of a long redeal-heavy match is still built, and equals the one built before."""
+    states = redeal_heavy_match(REDEAL, 5)
+    late = [s for s in states if s.deal_number >= 15 and s.phase in PLAYING][::7]
+    assert late and any(tc.view(s, None).redeals for s in states if s.deal_number >= 3)
+    before = [tc.view(s, seat) for s in late for seat in (None, 1)]
+    walked = {"most": 0}
+    real = tc.History.newest_first
+
+    def counted(self: tc.History) -> Iterator[tc.Move]:
+        for n, move in enumerate(real(self), start=1):
+            walked["most"] = max(walked["most"], n)
+            yield move
+
+    def whole(self: tc.History) -> tuple[tc.Move, ...]:
+        raise AssertionError("the view read the whole history")
+
+    monkeypatch.setattr(tc.History, "newest_first", counted)
+    monkeypatch.setattr(tc.History, "moves", whole)
+    monkeypatch.setattr(tc.History, "__iter__", whole)
+    after = [tc.view(s, seat) for s in late for seat in (None, 1)]
+    assert after == before
+    longest_deal = max(len(s.history.since_deal()) for s in states)
+    assert 0 < walked["most"] < 4 * longest_deal < len(late[-1].history)
+
+
 @pytest.mark.parametrize("moves", [0, 1])
 def test_r_opt_8_other_seats_cannot_tell_that_a_redeal_is_possible(moves: int) -> None:
     """R-OPT-8, R-HID-1: a world where seat 2 may demand a redeal and one where it may not

@@ -309,23 +309,23 @@ def _redeals(state: MatchState) -> tuple[int, ...]:
     """The seats that demanded a redeal of the current deal number, oldest first (R-OPT-8).
 
     Walks back from the current deal (or, between deals, from the last move)
-    over each deal that ended in a :class:`~trixcomplex.Redeal`; only the
-    moves' types and the redeal seats are read, never a deck.
+    over each deal that ended in a :class:`~trixcomplex.Redeal`, and no
+    further: the cost is that of the current deal number, not of the match.
+    Only the moves' types and the redeal seats are read, never a deck.
     """
-    moves = state.history.moves()
-    i = len(moves)
+    back = state.history.newest_first()
     if state.phase in _PLAYING:
-        i -= len(state.history.since_deal())  # the index of the current Deal
+        for move in back:  # back over the current deal, to its Deal
+            if type(move) is Deal:
+                break
     seats: list[int] = []
-    while i > 0:
-        last = moves[i - 1]
-        if not isinstance(last, Redeal):
+    for move in back:  # the move just before that Deal: a Redeal, or not
+        if type(move) is not Redeal:
             break
-        seats.append(last.seat)
-        i -= 1
-        while i > 0 and not isinstance(moves[i - 1], Deal):
-            i -= 1
-        i -= 1  # moves[i] is the redealt deal's Deal
+        seats.append(move.seat)
+        for earlier in back:  # back over the redealt deal, to its Deal
+            if type(earlier) is Deal:
+                break
     seats.reverse()
     return tuple(seats)
 
