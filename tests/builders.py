@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from typing import Literal
 
 import trixcomplex as tc
 from trixcomplex.cards import ALL_CARDS, parse_card
@@ -42,30 +43,64 @@ def play(state: tc.MatchState, *moves: tc.Move) -> tc.MatchState:
 def random_match(
     seed: int,
     *,
-    until: int | None = None,
     ruleset: tc.Ruleset = tc.PARTNERSHIP,
+    until: int | None = None,
     timeout_rate: float = 0.15,
+    timeout_rates: tuple[float, ...] = (),
+    bad_hands: Literal["bad_hand", "four_twos"] | None = None,
+    redeal_rate: float = 0.0,
+    trix_rate: float = 0.0,
+    pick: Literal["random", "first", "last"] = "random",
 ) -> list[tc.MatchState]:
-    """Every state of a random match of ``ruleset`` (uniform legal moves).
+    """Every state of a random match of ``ruleset``: the one random-match generator.
 
-    The choosing and doubling windows time out with probability ``timeout_rate``
-    (0: never, and no random draw is spent on it).  With ``until``, stop after that
-    many moves.
+    Uniform legal moves and ``Deal.shuffled`` decks, with knobs:
+
+    - ``until``: stop after that many moves.
+    - ``timeout_rate``: the choosing and doubling windows time out with this
+      probability (0: never, and no random draw is spent on it);
+      ``timeout_rates``: the rate is drawn once per match from these instead.
+    - ``bad_hands``: about a third of the deals give some seat a bad TRIX hand
+      (R-OPT-8): ``"bad_hand"`` four 2s or three 2s and the fourth 3
+      (:func:`bad_hand_deal`), ``"four_twos"`` four 2s (:func:`four_twos_deal`).
+    - ``redeal_rate``: how often an offered :class:`~trixcomplex.Redeal` is demanded;
+      ``trix_rate``: how often the owner chooses TRIX when it may.
+    - ``pick``: ``"first"`` or ``"last"`` plays the first or last listed move instead of
+      a random one (a deterministic policy; the shuffles stay seeded).
     """
     rng = random.Random(seed)
+    if timeout_rates:
+        timeout_rate = rng.choice(timeout_rates)
+    timeouts = bool(timeout_rate or timeout_rates)
     state = tc.new_match(ruleset)
     states = [state]
     while state.phase is not tc.Phase.OVER and (until is None or len(states) <= until):
         if state.phase is tc.Phase.DEAL:
-            move: tc.Move = tc.Deal.shuffled(rng)
-        elif (
-            state.phase in (tc.Phase.CHOOSE, tc.Phase.DOUBLE)
-            and timeout_rate
-            and rng.random() < timeout_rate
-        ):
-            move = tc.Timeout()
+            if bad_hands == "bad_hand" and rng.random() < 0.35:
+                move: tc.Move = bad_hand_deal(rng, rng.randrange(4), with_three=rng.random() < 0.5)
+            else:
+                move = tc.Deal.shuffled(rng)
+                if bad_hands == "four_twos" and rng.random() < 0.35:
+                    move = four_twos_deal(rng, rng.randrange(4))
+            state = tc.apply(state, move)
+            states.append(state)
+            continue
+        window = state.phase in (tc.Phase.CHOOSE, tc.Phase.DOUBLE)
+        if window and timeouts and rng.random() < timeout_rate:
+            state = tc.apply(state, tc.Timeout())
+            states.append(state)
+            continue
+        moves = tc.legal_moves(state)
+        redeal = next((m for m in moves if isinstance(m, tc.Redeal)), None)
+        trix = tc.Choose(state.owner or 0, tc.Contract.TRIX)
+        if redeal_rate and redeal is not None and rng.random() < redeal_rate:
+            move = redeal
+        elif trix_rate and trix in moves and rng.random() < trix_rate:
+            move = trix
+        elif pick != "random":
+            move = moves[0] if pick == "first" else moves[-1]
         else:
-            move = rng.choice(tc.legal_moves(state))
+            move = rng.choice(moves)
         state = tc.apply(state, move)
         states.append(state)
     return states
@@ -266,29 +301,14 @@ def bad_hand_deal(rng: random.Random, seat: int, *, with_three: bool = False) ->
 def random_match_of(
     ruleset: tc.Ruleset, seed: int, *, bad_hands: bool = False
 ) -> list[tc.MatchState]:
-    """Every state of a complete random match of ``ruleset`` (uniform legal moves; the
-    timeout rate drawn per match from never / sometimes / mostly).
-
-    With ``bad_hands``, about a third of the deals give some seat a bad TRIX hand, so
-    that :class:`~trixcomplex.Redeal` is offered and sometimes played (R-OPT-8).
-    """
-    rng = random.Random(seed)
-    timeout_rate = rng.choice((0.0, 0.2, 0.8))
-    state = tc.new_match(ruleset)
-    states = [state]
-    while not state.is_over:
-        if state.phase is tc.Phase.DEAL:
-            if bad_hands and rng.random() < 0.35:
-                move: tc.Move = bad_hand_deal(rng, rng.randrange(4), with_three=rng.random() < 0.5)
-            else:
-                move = tc.Deal.shuffled(rng)
-        elif state.phase in (tc.Phase.CHOOSE, tc.Phase.DOUBLE) and rng.random() < timeout_rate:
-            move = tc.Timeout()
-        else:
-            move = rng.choice(tc.legal_moves(state))
-        state = tc.apply(state, move)
-        states.append(state)
-    return states
+    """:func:`random_match` of ``ruleset`` with the timeout rate drawn per match from
+    never / sometimes / mostly, and with ``bad_hands`` bad TRIX hands dealt (R-OPT-8)."""
+    return random_match(
+        seed,
+        ruleset=ruleset,
+        timeout_rates=(0.0, 0.2, 0.8),
+        bad_hands="bad_hand" if bad_hands else None,
+    )
 
 
 def start_contract(
@@ -341,30 +361,17 @@ def four_twos_deal(rng: random.Random, seat: int) -> tc.Deal:
 
 
 def redeal_heavy_match(ruleset: tc.Ruleset, seed: int) -> list[tc.MatchState]:
-    """Every state of a random match of ``ruleset`` (uniform legal moves, timeouts now and
-    then).  With ``bad_hand_redeal``, a third of the decks give some seat the four 2s and
-    TRIX is chosen and a redeal demanded often, so redeals happen (R-OPT-8)."""
-    rng = random.Random(seed)
-    state = tc.new_match(ruleset)
-    states = [state]
-    redeals = ruleset.bad_hand_redeal
-    while state.phase is not tc.Phase.OVER:
-        moves = tc.legal_moves(state)
-        if state.phase is tc.Phase.DEAL:
-            move: tc.Move = tc.Deal.shuffled(rng)
-            if redeals and rng.random() < 0.35:
-                move = four_twos_deal(rng, rng.randrange(4))
-        elif state.phase in (tc.Phase.CHOOSE, tc.Phase.DOUBLE) and rng.random() < 0.15:
-            move = tc.Timeout()
-        elif redeals and any(isinstance(m, tc.Redeal) for m in moves) and rng.random() < 0.6:
-            move = next(m for m in moves if isinstance(m, tc.Redeal))
-        elif redeals and tc.Choose(state.owner or 0, "TRIX") in moves and rng.random() < 0.5:
-            move = tc.Choose(state.owner or 0, "TRIX")
-        else:
-            move = rng.choice(moves)
-        state = tc.apply(state, move)
-        states.append(state)
-    return states
+    """:func:`random_match` of ``ruleset``; with ``bad_hand_redeal``, a third of the decks
+    give some seat the four 2s and TRIX is chosen and a redeal demanded often, so redeals
+    happen (R-OPT-8)."""
+    heavy = ruleset.bad_hand_redeal
+    return random_match(
+        seed,
+        ruleset=ruleset,
+        bad_hands="four_twos" if heavy else None,
+        redeal_rate=0.6 if heavy else 0.0,
+        trix_rate=0.5 if heavy else 0.0,
+    )
 
 
 PLAYING = (tc.Phase.CHOOSE, tc.Phase.DOUBLE, tc.Phase.COMPLEX, tc.Phase.TRICKS, tc.Phase.TRIX)

@@ -128,7 +128,7 @@ def _decision_points(
             return
         seat = min(state.to_act)
         if len(tc.legal_moves(state, seat)) > 1 and (
-            state.phase is not tc.Phase.COMPLEX or (state.complex and state.complex.tricks)
+            not state.phase.plays_tricks or (state.complex and state.complex.tricks)
         ):
             found[state.phase] = (state, seat)
 

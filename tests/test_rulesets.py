@@ -12,6 +12,7 @@ import copy
 import random
 import re
 from pathlib import Path
+from typing import Literal
 
 import attrs
 import pytest
@@ -27,6 +28,7 @@ from builders import (
     first_legal,
     hands_deal,
     plays,
+    random_match,
     random_match_of,
     start_contract,
 )
@@ -91,18 +93,8 @@ def policy_match(ruleset: tc.Ruleset, seed: int, *, last: bool = False) -> list[
     """Every state of a match with seeded shuffles and a deterministic policy: the first
     listed move, or (``last``) the last one, which doubles every doublable card and
     chooses the last remaining contract."""
-    rng = random.Random(seed)
-    state = tc.new_match(ruleset)
-    states = [state]
-    while not state.is_over:
-        if state.phase is tc.Phase.DEAL:
-            move: tc.Move = tc.Deal.shuffled(rng)
-        else:
-            listed = tc.legal_moves(state)
-            move = listed[-1] if last else listed[0]
-        state = tc.apply(state, move)
-        states.append(state)
-    return states
+    pick: Literal["first", "last"] = "last" if last else "first"
+    return random_match(seed, ruleset=ruleset, timeout_rate=0.0, pick=pick)
 
 
 def rejected(state: tc.MatchState, move: tc.Move) -> tc.IllegalMoveError:
