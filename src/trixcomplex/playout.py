@@ -206,12 +206,7 @@ def playout(
         elif phase is Phase.OVER:
             return state
         else:  # CHOOSE, DOUBLE: a handful of moves per deal, stepped through apply
-            moves = legal_moves(state)
-            if policy is None:
-                move = rng.choice(moves)
-            else:
-                move = _chosen(policy, PlayoutState(state), moves, rng)
-            state = apply(state, move)
+            state = _step(state, rng, policy)
 
 
 def _stepped(state: MatchState, rng: random.Random, policy: Policy | None) -> MatchState:
@@ -219,13 +214,18 @@ def _stepped(state: MatchState, rng: random.Random, policy: Policy | None) -> Ma
     (scored, or cancelled by a :class:`~trixcomplex.Redeal`): the general path
     for every ruleset, drawing from ``rng`` exactly as the fast loops do."""
     while state.phase.plays_tricks or state.phase is Phase.TRIX:
-        moves = legal_moves(state)
-        if policy is None:
-            move = rng.choice(moves)
-        else:
-            move = _chosen(policy, PlayoutState(state), moves, rng)
-        state = apply(state, move)
+        state = _step(state, rng, policy)
     return state
+
+
+def _step(state: MatchState, rng: random.Random, policy: Policy | None) -> MatchState:
+    """One move through the engine: ``rng.choice`` of the legal moves, or the policy's."""
+    moves = legal_moves(state)
+    if policy is None:
+        move = rng.choice(moves)
+    else:
+        move = _chosen(policy, PlayoutState(state), moves, rng)
+    return apply(state, move)
 
 
 _new = object.__new__
