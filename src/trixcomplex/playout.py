@@ -222,10 +222,8 @@ def _step(state: MatchState, rng: random.Random, policy: Policy | None) -> Match
     """One move through the engine: ``rng.choice`` of the legal moves, or the policy's."""
     moves = legal_moves(state)
     if policy is None:
-        move = rng.choice(moves)
-    else:
-        move = _chosen(policy, PlayoutState(state), moves, rng)
-    return apply(state, move)
+        return apply(state, rng.choice(moves))
+    return apply(state, _chosen(policy, PlayoutState(state), moves, rng))
 
 
 _new = object.__new__
