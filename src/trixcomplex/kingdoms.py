@@ -18,7 +18,14 @@ from collections.abc import Sequence
 from .cards import Card, Rank, Suit
 from .rulesets import Ruleset
 
-__all__ = ["SEVEN_OF_HEARTS", "deal_owner", "kingdom_of", "starts_kingdom"]
+__all__ = [
+    "SEVEN_OF_HEARTS",
+    "deal_owner",
+    "kingdom_of",
+    "owner_before",
+    "played_in_kingdom",
+    "starts_kingdom",
+]
 
 SEVEN_OF_HEARTS = Card.of(Rank.SEVEN, Suit.HEARTS)
 """Its holder in the first deal owns the first Kingdom (R-MATCH-3)."""
@@ -30,9 +37,14 @@ def kingdom_of(deal_number: int, ruleset: Ruleset) -> int:
     return (deal_number + per - 1) // per
 
 
+def played_in_kingdom(deal_number: int, ruleset: Ruleset) -> int:
+    """How many deals of its Kingdom come before deal ``deal_number`` (1, 2, …)."""
+    return (deal_number - 1) % ruleset.deals_per_kingdom
+
+
 def starts_kingdom(deal_number: int, ruleset: Ruleset) -> bool:
     """Whether deal ``deal_number`` (1, 2, …) is the first of its Kingdom."""
-    return (deal_number - 1) % ruleset.deals_per_kingdom == 0
+    return played_in_kingdom(deal_number, ruleset) == 0
 
 
 def deal_owner(
@@ -51,3 +63,13 @@ def deal_owner(
     if starts_kingdom(deal_number, ruleset):
         return (previous_owner + 1) % 4
     return previous_owner
+
+
+def owner_before(deal_number: int, owner: int | None, ruleset: Ruleset) -> int | None:
+    """The owner before deal ``deal_number`` was dealt, given that deal's ``owner``:
+    :func:`deal_owner` read backwards (``None`` before the first deal)."""
+    if deal_number <= 1 or owner is None:
+        return None
+    if starts_kingdom(deal_number, ruleset):
+        return (owner - 1) % 4
+    return owner

@@ -35,7 +35,8 @@ TRIX: :func:`next_to_lay` (R-TX-1), :func:`gone_out` (the finishing order
 and the last place, R-TX-4), :func:`trix_points`, :func:`bad_hand` and
 :func:`redeal_seat` (R-OPT-8).
 
-The match: :func:`kingdom_of`, :func:`starts_kingdom`, :func:`deal_owner`
+The match: :func:`kingdom_of`, :func:`played_in_kingdom`, :func:`starts_kingdom`,
+:func:`deal_owner`, :func:`owner_before`
 (R-MATCH-1, R-MATCH-3, R-MATCH-4), :data:`SEVEN_OF_HEARTS`,
 :func:`team_totals` (R-MATCH-7), :func:`match_outcome` (R-MATCH-8,
 R-IND-1, R-OPT-6, R-OPT-10) and :func:`worst_seats`.
@@ -48,7 +49,14 @@ from __future__ import annotations
 
 from .complex import TRICKS_PER_DEAL, trick_deal_over, trick_winner
 from .complex import legal_cards as trick_legal_cards
-from .kingdoms import SEVEN_OF_HEARTS, deal_owner, kingdom_of, starts_kingdom
+from .kingdoms import (
+    SEVEN_OF_HEARTS,
+    deal_owner,
+    kingdom_of,
+    owner_before,
+    played_in_kingdom,
+    starts_kingdom,
+)
 from .rulesets import DIAMONDS, DOUBLABLE, KING_OF_HEARTS, QUEENS
 from .scoring import (
     doubled_card_points,
@@ -78,7 +86,9 @@ __all__ = [
     "kingdom_of",
     "match_outcome",
     "next_to_lay",
+    "owner_before",
     "plain_penalty",
+    "played_in_kingdom",
     "redeal_seat",
     "row_ends",
     "starts_kingdom",

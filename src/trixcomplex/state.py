@@ -17,7 +17,7 @@ from attrs import frozen
 from .cards import Card, cards_of
 from .complex import ComplexDeal
 from .doubling import DoublingWindow
-from .kingdoms import kingdom_of
+from .kingdoms import kingdom_of, played_in_kingdom
 from .moves import Contract, Deal, Pass, Play, Redeal
 from .rulesets import PARTNERSHIP, Ruleset
 from .scoring import DealResult
@@ -298,11 +298,10 @@ class MatchState:
         """
         if self.phase is Phase.OVER:
             return ()
-        per = len(self.ruleset.contracts)
+        number = self.deal_number
         if self.phase is Phase.DEAL and type(self.history.last) is not Redeal:
-            done = self.deal_number % per  # the Kingdom of the next deal
-        else:
-            done = (self.deal_number - 1) % per
+            number += 1  # the Kingdom of the next deal
+        done = played_in_kingdom(number, self.ruleset)
         played = {r.contract for r in self.results[len(self.results) - done :]} if done else set()
         if self.contract is not None:
             played.add(self.contract)

@@ -32,7 +32,7 @@ from .cards import ALL_CARDS, ALL_MASK, Card, Rank, Suit, cards_of, mask_of, sui
 from .engine import History, MatchState, Phase, apply
 from .errors import IllegalMoveError
 from .moves import Choose, Contract, Deal, Double, Move, Pass, Play, Redeal, Timeout
-from .rules import SEVEN_OF_HEARTS
+from .rules import SEVEN_OF_HEARTS, owner_before
 from .seats import check_seat
 from .views import View
 from .views import view as view_of
@@ -103,14 +103,8 @@ def sample_world(view: View, rng: random.Random) -> MatchState:
 
 def _before_deal(view: View) -> MatchState:
     """The state waiting for the first Deal of the view's deal number (R-SET-2)."""
-    number, owner = view.deal_number, view.owner
-    per = view.ruleset.deals_per_kingdom
-    if number <= 1 or owner is None:
-        before_owner = None
-    elif number % per == 1 % per:  # the first deal of a Kingdom: ownership passed on
-        before_owner = (owner - 1) % 4
-    else:
-        before_owner = owner
+    number = view.deal_number
+    before_owner = owner_before(number, view.owner, view.ruleset)  # R-MATCH-4
     return _base(view, Phase.DEAL, number - 1, before_owner)
 
 
