@@ -137,14 +137,7 @@ def start_complex(
     ``doubles`` maps a seat to the codes it doubles; every other asked seat
     answers "nothing", so the window closes and the owner is to lead.
     """
-    doubles = doubles or {}
-    state = tc.apply(state or tc.new_match(), deal)
-    if state.phase is tc.Phase.CHOOSE:
-        assert state.owner is not None
-        state = tc.apply(state, tc.Choose(state.owner, tc.Contract.COMPLEX))
-    assert state.window is not None
-    for seat in sorted(state.window.waiting()):
-        state = tc.apply(state, tc.Double(seat, doubles.get(seat, "").split()))
+    state = start_contract(deal, tc.Contract.COMPLEX, tc.PARTNERSHIP, doubles, state)
     assert state.phase is tc.Phase.COMPLEX
     return state
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import trixcomplex as tc
-from builders import SUITS_DEAL, finish_deal, hands_deal
+from builders import SUITS_DEAL, finish_deal, hands_deal, start_contract
 from trixcomplex.cards import cards_of, mask_of, parse_card
 from trixcomplex.trix import playable, row_ends
 
@@ -29,9 +29,7 @@ JACKLESS_LINE = (
 
 
 def start_trix(deal: tc.Deal) -> tc.MatchState:
-    state = tc.apply(tc.new_match(), deal)
-    assert state.owner is not None
-    return tc.apply(state, tc.Choose(state.owner, "TRIX"))
+    return start_contract(deal, tc.Contract.TRIX, tc.PARTNERSHIP)
 
 
 def move_of(step: str) -> tc.PlayerMove:

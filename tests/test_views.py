@@ -28,6 +28,7 @@ from builders import (
     playing_phases,
     random_match,
     redeal_heavy_match,
+    start_contract,
 )
 from trixcomplex.cards import ALL_CARDS, cards_of, mask_of
 from trixcomplex.trix import playable
@@ -707,8 +708,7 @@ SHOW = tc.CLASSIC.evolve(show_twos=True)
 
 def trix_start(ruleset: tc.Ruleset, deal: tc.Deal) -> tc.MatchState:
     """Deal ``deal`` in a new match of ``ruleset`` and let the owner choose TRIX."""
-    state = tc.apply(tc.new_match(ruleset), deal)
-    return tc.apply(state, tc.Choose(state.owner or 0, tc.Contract.TRIX))
+    return start_contract(deal, tc.Contract.TRIX, ruleset)
 
 
 # Seat 0 owns (7H) and holds 2S; seat 1 holds 2H and 2D; seat 3 holds 2C; seat 2 none.
