@@ -31,8 +31,8 @@ from typing import Any
 
 from trixcomplex.bots import bot_named
 from trixcomplex.records import Record
-from trixcomplex.rulesets import Ruleset
-from trixcomplex.scoring import winners
+from trixcomplex.rules import match_outcome
+from trixcomplex.rulesets import PARTNERSHIP, Ruleset
 from trixcomplex.simulate import MatchOutcome, play_numbered_match, summarize
 
 
@@ -70,11 +70,9 @@ def _run(pair: str, matches: int, seed: int, out: Path, ruleset: Ruleset) -> Non
 def _outcome(r: dict[str, Any], ruleset: Ruleset) -> MatchOutcome:
     seats = tuple(r["seats"]) if "seats" in r else ()
     if seats:
-        result, won = winners(
-            seats, partnership=ruleset.partnership, lowest_wins=ruleset.reversed_scores
-        )
+        result, won = match_outcome(seats, ruleset)
     else:  # a file of the first version: partnership matches, margins only
-        result, won = winners([r["teams"][0], r["teams"][1], 0, 0])
+        result, won = match_outcome([r["teams"][0], r["teams"][1], 0, 0], PARTNERSHIP)
     return MatchOutcome(
         index=r["index"],
         sides_seats=(r["sides_seats"][0], r["sides_seats"][1]),

@@ -94,7 +94,7 @@ def host_match(seed: int) -> tuple[tc.MatchState, Counter[str]]:
             state = tc.apply(state, seen.forced_move)
             events["forced move auto-played"] += 1
             continue
-        if state.phase is tc.Phase.COMPLEX and len(seen.trick) == 2 and not shown_table:
+        if state.phase.plays_tricks and len(seen.trick) == 2 and not shown_table:
             print(tc.picture(seen))  # the text form of what this seat sees
             shown_table = True
         limit = CHOOSE_LIMIT if state.phase is tc.Phase.CHOOSE else PLAY_LIMIT
