@@ -40,6 +40,11 @@ def play(state: tc.MatchState, *moves: tc.Move) -> tc.MatchState:
     return state
 
 
+MOST_MOVES_PER_DEAL = 4 * 52 + 16
+"""More moves than any deal can take: a choice, a doubling window, and 52 cards laid
+with at most three passes before each (someone can always lay in TRIX, R-TX-2)."""
+
+
 def random_match(
     seed: int,
     *,
@@ -74,8 +79,13 @@ def random_match(
     timeouts = bool(timeout_rate or timeout_rates)
     state = tc.new_match(ruleset)
     states = [state]
+    in_deal = 0  # moves since the last Deal
     while state.phase is not tc.Phase.OVER and (until is None or len(states) <= until):
+        in_deal += 1
+        # R-CX-4, R-TX-2: a deal ends; a TRIX round of four turns lays at least one card
+        assert in_deal <= MOST_MOVES_PER_DEAL, f"deal {state.deal_number} does not end"
         if state.phase is tc.Phase.DEAL:
+            in_deal = 0
             if bad_hands == "bad_hand" and rng.random() < 0.35:
                 move: tc.Move = bad_hand_deal(rng, rng.randrange(4), with_three=rng.random() < 0.5)
             else:
