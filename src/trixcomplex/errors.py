@@ -44,6 +44,7 @@ ERROR_CODES: dict[str, str] = {
     "move.bad-deck": "A deck that is not 52 distinct cards (R-MATCH-2).",
     "move.repeated-card": "A double naming the same card twice (R-DBL-2).",
     "move.too-large": "A move larger or deeper than any move (see the input limits).",
+    "move.not-json": "A move holding a value that is not JSON data (e.g. a non-string key).",
     "json.invalid": "Text that is not JSON (or uses NaN or Infinity).",
     "json.duplicate-key": "A JSON object naming the same key twice.",
     "json.too-large": "JSON over the input limits: size, nesting, string length or items.",

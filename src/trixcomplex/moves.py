@@ -279,7 +279,8 @@ def move_from_json(obj: object) -> Move:
     try:
         check_json(obj, max_items=MAX_MOVE_ITEMS, max_depth=3, max_string=100, what="a move")
     except TrixError as exc:
-        raise MoveFormatError(str(exc), code="move.too-large") from None
+        code = "move.too-large" if exc.code == "json.too-large" else "move.not-json"
+        raise MoveFormatError(str(exc), code=code) from None
     kind = obj.get("move")
     if not isinstance(kind, str) or kind not in _KEYS:
         raise MoveFormatError(f"unknown move kind {_shown(kind)}", code="move.unknown-kind")
