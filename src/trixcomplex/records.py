@@ -300,6 +300,8 @@ class Meta(Mapping[str, Any]):
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Meta):
             return bool(self._items == other._items)
+        if isinstance(other, Mapping):
+            return bool(self.to_json() == dict(other))  # the JSON it stands for
         return NotImplemented
 
     def __repr__(self) -> str:
