@@ -324,10 +324,12 @@ def _tampered_views() -> list[tc.View]:
         attrs.evolve(tc.view(complex_, 3), owner=-1),
         attrs.evolve(tc.view(complex_, 3), seat=2**64),
         attrs.evolve(tc.view(complex_, 3), hand_sizes=(13, 13, 13, 99)),
+        attrs.evolve(tc.view(between, 0), turn=2),
+        attrs.evolve(tc.view(between, None), points=(5, 0, 0, -5)),
     ]
 
 
-@pytest.mark.parametrize("index", range(11))
+@pytest.mark.parametrize("index", range(13))
 def test_hole_tampered_views_are_refused_on_load_and_by_sample_world(index: int) -> None:
     """R-HID-1: the view loader validates; sample_world never raises IndexError or
     AssertionError, and never returns a world inconsistent with its view."""
