@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import trixcomplex as tc
-from builders import VIEW_RULESETS, redeal_heavy_match
+from builders import VIEW_RULESETS, nested, nested_dicts, redeal_heavy_match
 from trixcomplex.errors import ERROR_CODES, MAX_MESSAGE
 from trixcomplex.jsonio import MAX_STRING, brief, loads
 from trixcomplex.records import MAX_MOVES, run_replay
@@ -42,17 +42,11 @@ FUZZ = settings(
 
 
 def deep(depth: int, leaf: object = 1) -> object:
-    value = leaf
-    for _ in range(depth):
-        value = [value]
-    return value
+    return nested(depth, leaf)
 
 
 def deep_dict(depth: int) -> object:
-    value: object = 0
-    for _ in range(depth):
-        value = {"seat": value}
-    return value
+    return nested_dicts(depth, "seat")
 
 
 HOSTILE = st.one_of(
