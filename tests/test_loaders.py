@@ -410,6 +410,10 @@ def test_old_records_without_meta_still_load_and_meta_survives_append() -> None:
     record = tc.Record.from_json(RECORD_JSON)
     assert record.meta["event"] == "x"
     assert record.append(tc.Timeout()).meta == record.meta
+    nested = tc.Record(meta={"players": ["A", "B"], "clock": {"base": 30}})
+    again = tc.Record.of(STATES[5], meta=nested.meta)  # a Meta (frozen values) is taken as it is
+    assert again.meta == nested.meta and again.meta.to_json()["clock"] == {"base": 30}
+    assert tc.Meta(nested.meta) == nested.meta
     for bad in ([], "x", {"k": float("nan")}, {"k": {1: 2}}):
         with pytest.raises(tc.RecordError) as info:
             tc.Record.from_json({**RECORD_JSON, "meta": bad})
