@@ -32,7 +32,7 @@ submit.wrong-seat
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .errors import TrixError
 from .jsonio import loads
@@ -228,7 +228,7 @@ def _turn_moves(state: MatchState, seat: int) -> tuple[PlayerMove, ...]:
     return tuple(m for m in legal_moves(state, seat) if not isinstance(m, Redeal))
 
 
-def _lowest_first(move: Any) -> tuple[int, int]:
+def _lowest_first(move: PlayerMove) -> tuple[int, int]:
     if isinstance(move, Play):
         return (move.card.rank, move.card.suit)
     assert isinstance(move, Pass)
