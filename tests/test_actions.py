@@ -159,7 +159,7 @@ def test_illegal_actions_are_rejected_naming_the_action_and_rule() -> None:
         action_to_move(state, owner, NUM_ACTIONS)
     with pytest.raises(ActionError, match=r"0\.\.91"):
         action_to_move(state, owner, -1)
-    with pytest.raises(ActionError, match="play AS is not a legal move of seat .*R-SEAT-1"):
+    with pytest.raises(ActionError, match=r"play AS is not a legal move of seat .*R-SEAT-1"):
         action_to_move(state, owner, 12)
     with pytest.raises(tc.IllegalMoveError, match="choose COMPLEX"):
         action_to_move(state, other, CHOOSE_BASE)

@@ -35,6 +35,7 @@ from ..state import Phase
 from ..views import View
 
 __all__ = [
+    "OBSERVATION_BOUND",
     "OBSERVATION_LAYOUT",
     "OBSERVATION_SHAPE",
     "OBSERVATION_VERSION",
@@ -71,6 +72,8 @@ RULESET_OPTIONS: tuple[str, ...] = (
 SCORE_SCALE = 1000.0
 """Scores are divided by this (points of the deal in progress by ``POINTS_SCALE``)."""
 POINTS_SCALE = 100.0
+OBSERVATION_BOUND = 64.0
+"""No entry of a tensor is ever larger in size (the scaled scores stay far inside it)."""
 
 _D = len(DOUBLABLE_CARDS)
 OBSERVATION_LAYOUT: tuple[tuple[str, tuple[int, ...]], ...] = (
