@@ -31,11 +31,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium
 import numpy as np
-import numpy.typing as npt
 
 from ..actions import NUM_ACTIONS, action_to_move, move_to_action
 from ..bots.base import Bot
@@ -47,13 +46,13 @@ from .table import CHANCE, Table
 
 __all__ = ["SeatEnv"]
 
-_Obs = dict[str, npt.NDArray[Any]]
+_Obs = dict[str, Any]
 
 
-class SeatEnv(gymnasium.Env[_Obs, np.int64]):  # type: ignore[misc]
+class SeatEnv(gymnasium.Env[_Obs, np.int64]):
     """One seat of a match as a single-agent environment (see the module docs)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012  (Gymnasium's)
 
     def __init__(
         self,
@@ -84,7 +83,7 @@ class SeatEnv(gymnasium.Env[_Obs, np.int64]):  # type: ignore[misc]
         self._total = 0
 
     def _observation(self) -> _Obs:
-        mask = np.zeros(self.action_space.n, dtype=np.int8)
+        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
         if self.table.to_act == self.seat:
             mask[list(self.table.legal_actions())] = 1
         return {"observation": observation_tensor(self.table.view(self.seat)), "action_mask": mask}

@@ -11,7 +11,9 @@
 >>> state.current_player(), [state.action_to_string(a) for a in state.legal_actions()][:2]
 (2, ['choose TRIX', 'choose KING_OF_HEARTS'])
 
-- Parameters: ``ruleset`` (a preset or variant name, default ``"partnership"``)
+- Parameters: ``ruleset`` (a preset or variant name, default ``"partnership"``;
+  in a game string write a variant's options with ``:`` and ``;``, as in
+  ``python_trix_complex(ruleset=classic+bad_hand_redeal:True;show_twos:True)``)
   and ``deals`` (the game ends after that many finished deals; 0, the
   default, plays the whole match).
 - Chance: each deal is 52 explicit chance nodes, one card each, uniform over
@@ -86,7 +88,10 @@ class TrixComplexGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = {**_GAME_TYPE.parameter_specification, **(params or {})}
-        self.ruleset = Ruleset.from_name(str(params["ruleset"]))
+        name = str(params["ruleset"]).replace(":", "=").replace(";", ",")
+        self.ruleset = Ruleset.from_name(name)
+        # OpenSpiel's game strings split on "=" and ",": spell the options with ":" and ";".
+        params["ruleset"] = name.replace("=", ":").replace(",", ";")
         self.deals = int(params["deals"])
         deals = self.deals or self.ruleset.deals_per_match
         # Per deal: 52 cards dealt, 52 laid or played, up to 3 passes per card laid,
