@@ -173,7 +173,7 @@ def test_openspiel_ismcts_plays_a_game_with_resampled_worlds() -> None:
     )  # fmt: skip
     state = game.new_initial_state()
     rng = random.Random(5)
-    windows = 0
+    windows = resampled = 0
     while not state.is_terminal():
         if state.is_chance_node():
             state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
@@ -182,6 +182,9 @@ def test_openspiel_ismcts_plays_a_game_with_resampled_worlds() -> None:
         sample = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0.0, 1.0))
         assert sample.information_state_string(player) == state.information_state_string(player)
         assert sample.legal_actions() == state.legal_actions()
+        assert sample.table.state.hand(player) == state.table.state.hand(player)
+        resampled += sample.table.state.hands != state.table.state.hands
         windows += state.table.window_seat is not None
         state.apply_action(bot.step(state))
     assert windows == 4 and len(state.returns()) == 4  # one COMPLEX window, four seats
+    assert resampled > 50  # the other hands are drawn anew, not the true ones

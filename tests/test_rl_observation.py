@@ -260,7 +260,10 @@ def test_table_ends_after_deals_and_rejects_moves_when_no_seat_acts() -> None:
         Table.new(tc.CLASSIC, deals=-1)
 
 
-@pytest.mark.parametrize("ruleset", VIEW_RULESETS, ids=RULESET_IDS)
+REVERSED = tc.CLASSIC.evolve(reversed_scores=True)
+
+
+@pytest.mark.parametrize("ruleset", [*VIEW_RULESETS, REVERSED], ids=[*RULESET_IDS, REVERSED.name])
 def test_table_totals_are_the_scores_signed_so_higher_is_better(ruleset: tc.Ruleset) -> None:
     """R-MATCH-7, R-OPT-6: at the end the totals are the Team Totals (partnership) or the
     seats' totals, negated under reversed scores; a random table match is always legal."""

@@ -113,6 +113,8 @@ class SeatEnv(gymnasium.Env[_Obs, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[_Obs, dict[str, Any]]:
+        """A new match (deals drawn from ``seed``), played by the bots up to the seat's
+        first decision: the seat's observation and an empty info dict."""
         super().reset(seed=seed)
         self._rng = random.Random(int(self.np_random.integers(2**62)))
         self.table = Table.new(self.ruleset)
@@ -122,6 +124,8 @@ class SeatEnv(gymnasium.Env[_Obs, np.int64]):
         return self._observation(), {}
 
     def step(self, action: np.int64 | int) -> tuple[_Obs, float, bool, bool, dict[str, Any]]:
+        """Play ``action`` (an action id) for the seat, then the bots up to its next
+        decision: ``(observation, reward, terminated, truncated, info)``."""
         if self.table.is_over:
             raise ValueError("the match is over: call reset()")
         if int(action) not in self.table.legal_actions():
