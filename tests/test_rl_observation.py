@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 import trixcomplex as tc
 from builders import PLAYING, VIEW_RULESETS, deal_of, play, random_match, redeal_heavy_match
 from test_views import unseen_worlds
-from trixcomplex.actions import NOTHING_DOUBLED
+from trixcomplex.actions import CONTRACTS, DOUBLABLE_CARDS, NOTHING_DOUBLED
 from trixcomplex.rl import (
     OBSERVATION_LAYOUT,
     OBSERVATION_SHAPE,
@@ -98,8 +98,27 @@ def test_tensor_shape_dtype_and_contents_follow_the_view(ruleset: tc.Ruleset) ->
                 played = set(np.flatnonzero(segment(t, "played")[r]).tolist())
                 laid = {int(c) for s, c in seen.laid if s == (me + r) % 4}
                 assert laid <= played
+            for r in range(4):
+                who = (me + r) % 4
+                passes = sum(1 for s, _ in seen.passes if s == who)
+                assert round(float(segment(t, "passes")[r]) * 13) == passes
+                voids = np.flatnonzero(segment(t, "voids")[r]).tolist()
+                assert voids == sorted(int(suit) for suit in seen.voids[who])
+                cannot = np.flatnonzero(segment(t, "cannot_hold")[r]).tolist()
+                assert cannot == [int(c) for c in seen.cannot_hold[who]]
+                place = np.flatnonzero(segment(t, "finishing_order")[r]).tolist()
+                order = seen.finishing_order
+                assert place == ([order.index(who)] if who in order else [])
+                assert segment(t, "scores")[r] == np.float32(seen.score.seats[who] / 1000)
+                assert segment(t, "points")[r] == np.float32(seen.points[who] / 100)
+            owner = np.flatnonzero(segment(t, "owner")).tolist()
+            assert owner == ([] if seen.owner is None else [(seen.owner - me) % 4])
+            contract = np.flatnonzero(segment(t, "contract")).tolist()
+            assert contract == ([] if seen.contract is None else [CONTRACTS.index(seen.contract)])
             doubled = segment(t, "doubled")
-            assert int(doubled.sum()) == len(seen.doubled)
+            assert sorted(zip(*np.nonzero(doubled), strict=True)) == sorted(
+                ((d - me) % 4, DOUBLABLE_CARDS.index(c)) for c, d in seen.doubled
+            )
             assert segment(t, "doubling_open")[0] == seen.doubling_open
             assert int(segment(t, "doublable").sum()) == len(seen.doublable)
             assert observation_string(seen) == tc.render.table_text(seen)
