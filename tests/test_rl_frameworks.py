@@ -7,21 +7,19 @@ from __future__ import annotations
 import random
 import warnings
 
+import gymnasium.utils.env_checker as gym_checker
 import numpy as np
+import pettingzoo.test as pettingzoo_test
+import pyspiel
 import pytest
 
 import trixcomplex as tc
+import trixcomplex.rl.openspiel  # registers the game
 from trixcomplex.actions import NUM_ACTIONS
 from trixcomplex.bots import RandomBot, RuleBot
-
-pettingzoo_test = pytest.importorskip("pettingzoo.test")
-pyspiel = pytest.importorskip("pyspiel")
-gym_checker = pytest.importorskip("gymnasium.utils.env_checker")
-
-import trixcomplex.rl.openspiel  # noqa: E402  (registers the game)
-from trixcomplex.rl import OBSERVATION_SHAPE  # noqa: E402
-from trixcomplex.rl.gymnasium import SeatEnv  # noqa: E402
-from trixcomplex.rl.pettingzoo import env, raw_env  # noqa: E402
+from trixcomplex.rl import OBSERVATION_SHAPE
+from trixcomplex.rl.gymnasium import SeatEnv
+from trixcomplex.rl.pettingzoo import env, raw_env
 
 PRESETS = list(tc.RULESETS)
 VARIANTS = ["classic+bad_hand_redeal=True", "classic+reversed_scores=True"]
