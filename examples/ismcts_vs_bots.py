@@ -30,21 +30,8 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 import trixcomplex.rl.openspiel  # noqa: F401  (registers the game)
-from trixcomplex.actions import action_to_move, move_to_action
 from trixcomplex.bots import Bot, MonteCarloBot, RuleBot
-from trixcomplex.rl.openspiel import TrixComplexState
 from trixcomplex.simulate import wilson_interval
-
-
-def bot_action(bot: Bot, state: TrixComplexState, rng: random.Random) -> int:
-    """The action ``bot`` picks for the seat to act, from its view and legal moves only."""
-    table = state.table
-    seat = table.to_act
-    actions = table.legal_actions()
-    if len(actions) == 1:
-        return actions[0]  # a forced move, or "nothing to double" for a seat not asked
-    legal = [action_to_move(table.state, seat, a) for a in actions]
-    return move_to_action(bot.choose(table.view(seat), legal, rng))
 
 
 def play_game(game: pyspiel.Game, ismcts_team: int, bot: Bot, seed: int, sims: int) -> float:
@@ -64,7 +51,7 @@ def play_game(game: pyspiel.Game, ismcts_team: int, bot: Bot, seed: int, sims: i
         elif state.current_player() % 2 == ismcts_team:
             state.apply_action(searcher.step(state))
         else:
-            state.apply_action(bot_action(bot, state, rng))
+            state.apply_action(state.table.bot_action(bot, rng))
     returns = state.returns()
     return returns[ismcts_team] - returns[1 - ismcts_team]
 

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 import trixcomplex as tc
 from builders import PLAYING, VIEW_RULESETS, deal_of, play, random_match, redeal_heavy_match
-from test_views import unseen_worlds
-from trixcomplex.actions import CONTRACTS, DOUBLABLE_CARDS, NOTHING_DOUBLED
+from test_views import BAD_DEAL, NOT_BAD_DEAL, unseen_worlds
+from trixcomplex.actions import CONTRACTS, DOUBLABLE_CARDS, NOTHING_DOUBLED, PASS, REDEAL
 from trixcomplex.rl import (
     OBSERVATION_LAYOUT,
     OBSERVATION_SHAPE,
@@ -287,3 +287,42 @@ def test_table_totals_are_the_scores_signed_so_higher_is_better(ruleset: tc.Rule
         assert table.totals() == tuple(sign * score.teams[s % 2] for s in range(4))
     else:
         assert table.totals() == tuple(sign * x for x in score.seats)
+
+
+def redeal_round(deal: tc.Deal, demand: bool) -> tuple[list[tuple[int, tuple[int, ...]]], Table]:
+    """Through the Table with ``bad_hand_redeal``: deal, seat 0 chooses TRIX; then the
+    seats asked in the redeal round with their actions (seat 2's left out: it differs
+    between the deals) and the table after the round."""
+    table = Table.new(tc.CLASSIC.evolve(bad_hand_redeal=True))
+    for card in deal.deck:
+        table = table.deal_card(int(card))
+    table = table.act(55)  # seat 0 owns 7H: TRIX
+    seen = []
+    while table.redeal_seat is not None:
+        seat, actions = table.to_act, table.legal_actions()
+        seen.append((seat, actions if seat != 2 else ()))
+        table = table.act(REDEAL if demand and REDEAL in actions else PASS)
+    return seen, table
+
+
+def test_r_opt_8_the_redeal_round_asks_every_seat_and_hides_the_bad_hand() -> None:
+    """R-OPT-8, R-HID-2: a TRIX deal of a bad_hand_redeal ruleset opens with a round asking
+    seats 0 to 3; only the bad hand (seat 2, not to play) may answer REDEAL, which deals
+    anew; with or without a bad hand the other seats see the same round."""
+    bad, _ = redeal_round(BAD_DEAL, demand=False)
+    fine, after = redeal_round(NOT_BAD_DEAL, demand=False)
+    assert bad == fine == [(0, (PASS,)), (1, (PASS,)), (2, ()), (3, (PASS,))]
+    assert after.to_act == 0 and after.state.phase is tc.Phase.TRIX
+    _, table = redeal_round(BAD_DEAL, demand=False)
+    assert REDEAL not in table.legal_actions()  # seat 0 plays: seat 2 kept its hand
+    first = Table.new(tc.CLASSIC.evolve(bad_hand_redeal=True))
+    for card in BAD_DEAL.deck:
+        first = first.deal_card(int(card))
+    first = first.act(55)
+    for _ in range(2):
+        first = first.act(PASS)
+    assert first.to_act == 2 and first.legal_actions() == (PASS, REDEAL)
+    with pytest.raises(tc.IllegalMoveError, match="R-OPT-8"):
+        first.act(0)
+    _, redealt = redeal_round(BAD_DEAL, demand=True)
+    assert redealt.to_act == CHANCE and redealt.view(None).redeals == (2,)

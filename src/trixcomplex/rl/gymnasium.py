@@ -36,7 +36,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from ..actions import NUM_ACTIONS, action_to_move, move_to_action
+from ..actions import NUM_ACTIONS
 from ..bots.base import Bot
 from ..render import table_text
 from ..rulesets import Ruleset
@@ -96,13 +96,7 @@ class SeatEnv(gymnasium.Env[_Obs, np.int64]):
             if seat == CHANCE:
                 table = table.deal(self._rng)
                 continue
-            actions = table.legal_actions()
-            if len(actions) == 1:
-                table = table.act(actions[0])
-                continue
-            legal = [action_to_move(table.state, seat, a) for a in actions]
-            move = self.bots[seat].choose(table.view(seat), legal, self._rng)
-            table = table.act(move_to_action(move))
+            table = table.act(table.bot_action(self.bots[seat], self._rng))
         self.table = table
 
     def _reward(self) -> float:

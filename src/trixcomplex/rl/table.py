@@ -11,10 +11,12 @@ moments where several seats may move:
   :data:`~trixcomplex.actions.NOTHING_DOUBLED`, which the table absorbs.
   The answer that would close the window is held back until seat 3 has
   answered, so when the window closes tells nothing either.
-- **A bad TRIX hand** (R-OPT-8) may demand a redeal out of turn.  The table
-  offers :data:`~trixcomplex.actions.REDEAL` only on that seat's own turn
-  (the engine lists it among the turn seat's moves), so out-of-turn
-  demands are not modelled: a bad hand that is not first to play keeps it.
+- **A bad TRIX hand** (R-OPT-8) may demand a redeal out of turn, before the
+  first card or pass, and who holds one is secret.  With ``bad_hand_redeal``
+  the table opens every TRIX deal with a *redeal round*: seats 0 to 3 are
+  asked in order, each with the actions :data:`~trixcomplex.actions.PASS`
+  (no redeal) and, for the bad hand only, :data:`~trixcomplex.actions.REDEAL`.
+  A redeal deals anew at once; otherwise the owner plays first.
 
 Otherwise the seat to act is ``state.turn`` (public), and a deal is chance:
 :meth:`Table.deal` shuffles with an RNG, or :meth:`Table.deal_card` adds one
@@ -37,11 +39,19 @@ import random
 
 from attrs import evolve, frozen
 
-from ..actions import NOTHING_DOUBLED, action_to_move, legal_actions
+from ..actions import (
+    NOTHING_DOUBLED,
+    PASS,
+    REDEAL,
+    action_to_move,
+    legal_actions,
+    move_to_action,
+)
+from ..bots.base import Bot, offer_redeal
 from ..cards import ALL_CARDS, Card
 from ..errors import IllegalMoveError
 from ..match import apply, new_match, score
-from ..moves import Deal, Double
+from ..moves import Deal, Double, Pass, Play
 from ..rulesets import Ruleset
 from ..state import MatchState, Phase
 from ..views import View, view
@@ -54,6 +64,17 @@ TERMINAL = -4
 """``Table.to_act`` once the game is over."""
 
 _NOTHING = (NOTHING_DOUBLED,)
+_NO_REDEAL = (PASS,)
+
+
+def _redeal_round(state: MatchState) -> bool:
+    """Whether a TRIX deal of a ``bad_hand_redeal`` ruleset has just begun (no card
+    laid, no pass made): the moment a bad hand may demand a redeal (R-OPT-8)."""
+    return (
+        state.ruleset.bad_hand_redeal
+        and state.phase is Phase.TRIX
+        and type(state.history.last) not in (Play, Pass)
+    )
 
 
 @frozen
@@ -64,6 +85,7 @@ class Table:
     - ``dealt``: the cards dealt so far of the deal in progress (card by card).
     - ``window_seat``: the seat asked now in the doubling window, else ``None``.
     - ``held``: the answer that closes the window, held until seat 3 has answered.
+    - ``redeal_seat``: the seat asked now in the redeal round, else ``None``.
     - ``deals``: end the game after this many finished deals (0: the whole match).
     """
 
@@ -72,6 +94,7 @@ class Table:
     window_seat: int | None = None
     held: Double | None = None
     deals: int = 0
+    redeal_seat: int | None = None
 
     @classmethod
     def new(cls, ruleset: Ruleset, deals: int = 0) -> Table:
@@ -95,6 +118,8 @@ class Table:
             return TERMINAL
         if self.window_seat is not None:
             return self.window_seat
+        if self.redeal_seat is not None:
+            return self.redeal_seat
         if self.state.phase is Phase.DEAL:
             return CHANCE
         assert self.state.turn is not None
@@ -112,6 +137,8 @@ class Table:
         actions = legal_actions(self.state, seat)
         if self.window_seat is not None and not actions:
             return _NOTHING
+        if self.redeal_seat is not None:
+            return _NO_REDEAL + ((REDEAL,) if REDEAL in actions else ())
         return actions
 
     def act(self, action: int) -> Table:
@@ -124,6 +151,8 @@ class Table:
         if seat < 0:
             raise ValueError("no seat is to act: " + ("a card is to be dealt" if seat == CHANCE
                                                       else "the game is over"))  # fmt: skip
+        if self.redeal_seat is not None:
+            return self._redeal_answer(seat, action)
         if self.window_seat is None:
             return self._after(apply(self.state, action_to_move(self.state, seat, action)))
         return self._answer(seat, action)
@@ -145,9 +174,31 @@ class Table:
             state = apply(state, held)
         return self._after(evolve(self, state=state, window_seat=None, held=None).state)
 
+    def _redeal_answer(self, seat: int, action: int) -> Table:
+        if action == REDEAL:
+            return self._after(apply(self.state, action_to_move(self.state, seat, action)))
+        if action != PASS:
+            raise IllegalMoveError(action, f"seat {seat} may only pass or demand a redeal now",
+                                   "R-OPT-8")  # fmt: skip
+        return evolve(self, redeal_seat=seat + 1 if seat < 3 else None)
+
     def _after(self, state: MatchState) -> Table:
         window = 0 if state.phase is Phase.DOUBLE else None
-        return evolve(self, state=state, dealt=(), window_seat=window, held=None)
+        redeal = 0 if _redeal_round(state) else None
+        return evolve(self, state=state, dealt=(), window_seat=window, held=None,
+                      redeal_seat=redeal)  # fmt: skip
+
+    def bot_action(self, bot: Bot, rng: random.Random) -> int:
+        """The action ``bot`` picks for the seat to act, from that seat's view and legal
+        moves only; in the redeal round it is asked :func:`~trixcomplex.bots.offer_redeal`."""
+        seat = self.to_act
+        actions = self.legal_actions()
+        if len(actions) == 1:
+            return actions[0]  # forced, or nothing to double, or no bad hand
+        if self.redeal_seat is not None:
+            return REDEAL if offer_redeal(bot, self.state, seat, rng) else PASS
+        legal = [action_to_move(self.state, seat, a) for a in actions]
+        return move_to_action(bot.choose(self.view(seat), legal, rng))
 
     def chance_outcomes(self) -> tuple[Card, ...]:
         """The cards not dealt yet, each equally likely next (while dealing)."""
