@@ -158,7 +158,6 @@ def _hello(table: Table, conn: Connection, message: dict[str, Any]) -> None:
     hello: dict[str, Any] = {"type": "welcome", "table": table.id, "seat": None}
     if kind == "join":
         seat = message.get("seat")
-        table.check_free(seat)
         token = table.join(seat, message.get("name"))
         hello.update(seat=seat, token=token)
     elif kind == "resume":
