@@ -19,7 +19,8 @@ function cardText(code) {
   return (RANKS[rank] || rank) + SUITS[suit];
 }
 
-function tokenKey(table) { return "trixcomplex-token-" + table; }
+// One token per table and seat: a person may play two seats in two tabs.
+function tokenKey(table, seat) { return "trixcomplex-token-" + table + "-" + seat; }
 
 // -- the lobby ------------------------------------------------------------------
 
@@ -101,9 +102,9 @@ function join(table, seat) {
 
 // -- the connection ---------------------------------------------------------------
 
-function connect(table, hello) {
-  me = { table: table, seat: null };
-  history.replaceState(null, "", "#" + table);
+function connect(table, hello, seatHint) {
+  if (socket) { socket.onclose = null; socket.close(); }
+  me = { table: table, seat: null, hint: seatHint };
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
   socket = new WebSocket(scheme + location.host + "/ws/" + table);
   socket.onopen = () => socket.send(JSON.stringify(hello));
@@ -114,7 +115,8 @@ function connect(table, hello) {
 function receive(message, hello) {
   if (message.type === "welcome") {
     me.seat = message.seat;
-    if (message.token) localStorage.setItem(tokenKey(message.table), message.token);
+    if (message.token) localStorage.setItem(tokenKey(message.table, message.seat), message.token);
+    history.replaceState(null, "", "#" + message.table + (message.seat === null ? "" : "/" + message.seat));
     $("lobby").style.display = "none";
     $("play").style.display = "flex";
     $("where").textContent = "table " + message.table + " · " + message.settings.ruleset +
@@ -127,10 +129,10 @@ function receive(message, hello) {
   } else if (message.type === "refused") {
     if (message.error.code === "seat-connected" && retries < 5) {
       retries += 1;  // a reloaded page: the old connection is still closing
-      setTimeout(() => connect(me.table, hello), 1000);
+      setTimeout(() => connect(me.table, hello, me.hint), 1000);
       return;
     }
-    if (message.error.code === "bad-token") localStorage.removeItem(tokenKey(me.table));
+    if (message.error.code === "bad-token") localStorage.removeItem(tokenKey(me.table, me.hint));
     refuse(message.error);
   }
 }
@@ -142,7 +144,8 @@ function send(move) {
 
 function refuse(error) {
   const box = $("refusal");
-  box.textContent = "Refused: " + error.message + (error.rule ? " (" + error.rule + ")" : "");
+  const rule = error.rule && !error.message.includes(error.rule) ? " (" + error.rule + ")" : "";
+  box.textContent = "Refused: " + error.message + rule;
   box.style.display = "block";
 }
 
@@ -151,9 +154,9 @@ function refuse(error) {
 function draw(message) {
   const view = message.view;
   if (message.svg) $("picture").innerHTML = message.svg;
-  const turn = view.turn === null ? "" : view.turn === view.seat ? " · your turn" : " · seat " + view.turn + " to play";
-  $("status").textContent = "Deal " + view.deal_number + (view.contract ? " · " + view.contract : "") + " · " + view.phase + turn;
+  $("status").textContent = statusLine(view);
   clock = { left: message.clock.seconds_left, at: Date.now() };
+  tick();
   drawHand(view);
   drawActions(view);
   drawRows(view);
@@ -169,6 +172,15 @@ function draw(message) {
     link.textContent = "Download the game record";
     $("download").appendChild(link);
   }
+}
+
+function statusLine(view) {
+  if (view.phase === "OVER") return "Match over";
+  if (view.phase === "DEAL") return view.deal_number ? "Deal " + view.deal_number + " is over" : "Waiting for players";
+  const what = view.phase === "CHOOSE" ? "choosing the contract"
+    : view.phase === "DOUBLE" ? view.contract + " · doubling window" : view.contract;
+  const turn = view.turn === null ? "" : view.turn === view.seat ? " · your turn" : " · seat " + view.turn + " to play";
+  return "Deal " + view.deal_number + " · " + what + turn;
 }
 
 function legalOf(view, kind) { return view.legal_moves.filter((m) => m.move === kind); }
@@ -244,9 +256,22 @@ function drawSeats(seats) {
       (seat.connected ? "" : " (away)")) + (s === me.seat ? " (you)" : "")).join(" · ");
 }
 
+function moveText(move) {
+  const who = "seat " + move.seat;
+  switch (move.move) {
+    case "play": return who + " plays " + cardText(move.card);
+    case "pass": return who + " passes";
+    case "choose": return who + " chooses " + move.contract;
+    case "double": return who + " doubles " + (move.cards.map(cardText).join(" ") || "nothing");
+    case "redeal": return who + " demands a redeal";
+    default: return move.move;
+  }
+}
+
 function describe(event) {
   if (event.text) return event.text;
   if (event.message) return event.message;
+  if (event.move && typeof event.move === "object") return moveText(event.move);
   const parts = Object.entries(event).map(([k, v]) => k + " " + (typeof v === "object" ? JSON.stringify(v) : v));
   return parts.join(", ");
 }
@@ -260,18 +285,19 @@ function logEvent(event) {
   log.scrollTop = log.scrollHeight;
 }
 
-setInterval(() => {
+function tick() {
   if (clock.left === null) { $("clock").textContent = ""; return; }
   const left = Math.max(0, clock.left - (Date.now() - clock.at) / 1000);
   $("clock").textContent = "clock: " + left.toFixed(0) + " s";
-}, 250);
+}
+setInterval(tick, 250);
 
 // -- start ------------------------------------------------------------------------
 
 seatKinds();
 $("create").onsubmit = createTable;
-const wanted = location.hash.slice(1);
-const token = wanted && localStorage.getItem(tokenKey(wanted));
-if (wanted && token) connect(wanted, { type: "resume", token: token });
+const [wanted, wantedSeat] = location.hash.slice(1).split("/");
+const token = wanted && wantedSeat && localStorage.getItem(tokenKey(wanted, wantedSeat));
+if (token) connect(wanted, { type: "resume", token: token }, wantedSeat);
 else if (wanted) connect(wanted, { type: "watch" });
 else refreshLobby();
