@@ -153,8 +153,7 @@ def _check_db(db: Path, stats: Stats) -> tuple[int, int]:
         rows = con.execute("SELECT id, record FROM tables").fetchall()
     for table, text in rows:
         record = json.loads(text)
-        body = record if hasattr(tc.Record, "meta") else {k: v for k, v in record.items() if k != "meta"}
-        tc.replay(tc.Record.from_json(body))  # every stored record replays
+        tc.replay(tc.Record.from_json(record))  # every stored record replays
         for seat in range(4):
             stored = [m for m in record["moves"] if m.get("seat") == seat]
             acked = stats.acked.get((table, seat), [])

@@ -234,7 +234,4 @@ def player_moves(record: dict[str, Any], seat: int) -> list[dict[str, Any]]:
 
 
 def replay(record: dict[str, Any]) -> tc.MatchState:
-    body = {k: v for k, v in record.items() if k != "meta"}
-    if hasattr(tc.Record, "meta"):
-        body = record
-    return tc.replay(tc.Record.from_json(body))
+    return tc.replay(tc.Record.from_json(record))

@@ -29,9 +29,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import trixcomplex as tc
 
-from .hosting import Refused, error_json
 from .store import Store
-from .table import Seat, Settings, Table
+from .table import Refused, Seat, Settings, Table
 
 __all__ = ["MAX_MESSAGE", "MAX_TABLES", "Connection", "Lobby", "create_app"]
 
@@ -68,17 +67,17 @@ class Lobby:
     def open_table(self, request: object) -> Table:
         """A new table from a create request's JSON; :class:`Refused` names what is wrong."""
         if not isinstance(request, dict):
-            raise Refused("bad-request", "send a JSON object")
+            raise Refused("send a JSON object", "bad-request")
         unknown = sorted(str(k) for k in request if k not in _CREATE_KEYS)
         if unknown:
-            raise Refused("bad-request", f"unknown key {unknown[0][:40]!r}")
+            raise Refused(f"unknown key {unknown[0][:40]!r}", "bad-request")
         kinds = request.get("seats", ["person", "rule", "rule", "rule"])
         if not isinstance(kinds, list) or len(kinds) != 4:
-            raise Refused("bad-seat", "seats is a list of four: person or a bot's name")
+            raise Refused("seats is a list of four: person or a bot's name", "bad-seat")
         seats = [Seat.parse(kind) for kind in kinds]
         settings = Settings.from_json(request)
         if len(self.tables) >= MAX_TABLES:
-            raise Refused("too-many-tables", f"this server hosts at most {MAX_TABLES} tables")
+            raise Refused(f"this server hosts at most {MAX_TABLES} tables", "too-many-tables")
         table_id = secrets.token_hex(4)
         while table_id in self.tables:
             table_id = secrets.token_hex(4)
@@ -91,7 +90,7 @@ class Lobby:
         """The table ``table_id``; :class:`Refused` if there is none."""
         table = self.tables.get(table_id)
         if table is None:
-            raise Refused("unknown-table", f"there is no table {table_id[:40]!r}")
+            raise Refused(f"there is no table {table_id[:40]!r}", "unknown-table")
         return table
 
     def stop(self) -> None:
@@ -130,9 +129,9 @@ class Connection:
                 return
             await self.socket.send_text(text)
 
-    def refuse(self, exc: Exception) -> None:
-        """Tell the client its message was refused, and why."""
-        self.send({"type": "refused", "error": error_json(exc)})
+    def refuse(self, exc: tc.TrixError) -> None:
+        """Tell the client its message was refused, and why (the library's error JSON)."""
+        self.send({"type": "refused", "error": exc.to_json()})
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -146,15 +145,15 @@ def _hello(table: Table, conn: Connection, message: dict[str, Any]) -> None:
     """``join``, ``resume`` or ``watch``: say who this connection is, once."""
     kind = message.get("type")
     if kind not in _HELLO_KEYS:
-        raise Refused("bad-message", f"unknown message type {str(kind)[:40]!r}")
+        raise Refused(f"unknown message type {str(kind)[:40]!r}", "bad-request")
     if conn.attached:
-        raise Refused("already-joined", "this connection already joined; open another one")
+        raise Refused("this connection already joined; open another one", "already-joined")
     unknown = sorted(k for k in message if k not in _HELLO_KEYS[kind])
     if unknown:
-        raise Refused("bad-message", f"unknown key {unknown[0][:40]!r} in a {kind} message")
+        raise Refused(f"unknown key {unknown[0][:40]!r} in a {kind} message", "bad-request")
     pictures = message.get("pictures", True)
     if type(pictures) is not bool:
-        raise Refused("bad-message", "pictures is true or false")
+        raise Refused("pictures is true or false", "bad-request")
     hello: dict[str, Any] = {"type": "welcome", "table": table.id, "seat": None}
     if kind == "join":
         seat = message.get("seat")
@@ -174,7 +173,7 @@ def _hello(table: Table, conn: Connection, message: dict[str, Any]) -> None:
 def handle(table: Table, conn: Connection, text: str) -> None:
     """One message from a client: a hello, or a move for the connection's seat."""
     if len(text) > MAX_MESSAGE:
-        raise Refused("too-long", f"a message is at most {MAX_MESSAGE} characters")
+        raise Refused(f"a message is at most {MAX_MESSAGE} characters", "too-long")
     try:
         message = json.loads(text, object_pairs_hook=_no_duplicates)
     except ValueError:
@@ -182,7 +181,7 @@ def handle(table: Table, conn: Connection, text: str) -> None:
     if isinstance(message, dict) and "type" in message:
         _hello(table, conn, message)
     elif not conn.attached:
-        raise Refused("hello-first", "send join, resume or watch first")
+        raise Refused("send join, resume or watch first", "hello-first")
     else:
         table.submit(conn.seat, text)
 
@@ -199,8 +198,11 @@ async def _socket(socket: WebSocket) -> None:
             text = await socket.receive_text()
             try:
                 handle(table, conn, text)
-            except ValueError as exc:  # Refused, and the library's errors (all ValueErrors)
+            except tc.TrixError as exc:  # Refused, SubmitError, IllegalMoveError, ...
                 conn.refuse(exc)
+            except Exception:  # a bug: say so, keep the connection and the table as they were
+                log.exception("table %s: a message failed", table.id)
+                conn.refuse(Refused("the server failed; nothing was changed", "internal"))
     except Refused as exc:  # no such table
         conn.refuse(exc)
         conn.send({"type": "bye"})
@@ -215,8 +217,8 @@ async def _socket(socket: WebSocket) -> None:
             await pump
 
 
-def _json_error(exc: ValueError, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": error_json(exc)}, status_code=status)
+def _json_error(exc: tc.TrixError, status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": exc.to_json()}, status_code=status)
 
 
 async def _list_tables(request: Request) -> Response:
@@ -228,10 +230,14 @@ async def _create_table(request: Request) -> Response:
     lobby: Lobby = request.app.state.lobby
     body = await request.body()
     if len(body) > MAX_MESSAGE:
-        return _json_error(Refused("too-long", f"a request is at most {MAX_MESSAGE} bytes"))
+        return _json_error(Refused(f"a request is at most {MAX_MESSAGE} bytes", "too-long"))
     try:
-        table = lobby.open_table(json.loads(body, object_pairs_hook=_no_duplicates))
-    except ValueError as exc:
+        request_json = json.loads(body, object_pairs_hook=_no_duplicates)
+    except ValueError:
+        return _json_error(Refused("the request is not a JSON object", "bad-request"))
+    try:
+        table = lobby.open_table(request_json)
+    except tc.TrixError as exc:
         return _json_error(exc)
     return JSONResponse(table.summary(), status_code=201)
 

@@ -24,21 +24,51 @@ from attrs import define, evolve, frozen
 import trixcomplex as tc
 from trixcomplex.bots import BOT_NAMES, ask, bot_named, offer_redeal
 
-from . import hosting
-from .hosting import Refused
 from .store import Store, TableRow
 
-__all__ = ["Seat", "Settings", "Table", "Viewer"]
+__all__ = ["SERVER_ERROR_CODES", "Refused", "Seat", "Settings", "Table", "Viewer"]
 
 log = logging.getLogger("trixcomplex.server")
 
-_WINDOWS = (tc.Phase.CHOOSE, tc.Phase.DOUBLE)
 _LIMITS = {  # setting: (default, lowest, highest), in seconds
     "move_time": (60.0, 1.0, 3600.0),
     "forced_delay": (1.0, 0.0, 60.0),
     "bot_delay": (0.6, 0.0, 60.0),
     "deal_pause": (3.0, 0.0, 60.0),
 }
+
+
+SERVER_ERROR_CODES: dict[str, str] = {
+    "server.bad-request": "A request or message that is not what the protocol expects.",
+    "server.bad-setting": "A clock setting out of its range.",
+    "server.bad-ruleset": "A ruleset name that names no ruleset (R-SET-1).",
+    "server.bad-seat": "A seat that is not 0–3, or a seat kind that is not a person or a bot.",
+    "server.bad-name": "A player's name that is empty, too long or not printable.",
+    "server.not-a-person-seat": "Joining a seat a bot plays.",
+    "server.seat-taken": "Joining a seat someone else has joined.",
+    "server.bad-token": "A token that opens no seat of this table.",
+    "server.seat-connected": "A token whose seat already has a live connection (a replayed token).",
+    "server.hello-first": "A move before the connection said who it is (join, resume, watch).",
+    "server.already-joined": "A second join, resume or watch on one connection.",
+    "server.too-long": "A message over the server's size limit.",
+    "server.unknown-table": "A table id this server does not have.",
+    "server.too-many-tables": "Opening a table when the server hosts its maximum.",
+    "server.not-finished": "Asking for the record of a match still being played (R-HID-3).",
+    "server.internal": "The server failed (a bug); the table is unchanged.",
+}
+"""The server's own refusal codes (the library's are :data:`trixcomplex.errors.ERROR_CODES`)."""
+
+
+class Refused(tc.TrixError):
+    """A request the server refuses for its own reasons; ``code`` is in :data:`SERVER_ERROR_CODES`.
+
+    >>> Refused("seat 2 is taken", "seat-taken").to_json()
+    {'code': 'server.seat-taken', 'message': 'seat 2 is taken', 'rule': None, 'index': None}
+    """
+
+    def __init__(self, message: str, code: str, rule: str | None = None) -> None:
+        assert f"server.{code}" in SERVER_ERROR_CODES, code
+        super().__init__(message, code=f"server.{code}", rule=rule)
 
 
 @frozen
@@ -58,7 +88,7 @@ class Settings:
     >>> Settings.from_json({"move_time": 0})
     Traceback (most recent call last):
     ...
-    trixcomplex.server.hosting.Refused: move_time must be a number from 1.0 to 3600.0 seconds
+    trixcomplex.server.table.Refused: move_time must be a number from 1.0 to 3600.0 seconds
     """
 
     ruleset: str = "partnership"
@@ -75,15 +105,14 @@ class Settings:
             if key in obj:
                 value = obj[key]
                 if type(value) not in (int, float) or not low <= value <= high:
-                    raise Refused(
-                        "bad-setting", f"{key} must be a number from {low} to {high} seconds"
+                    raise Refused(f"{key} must be a number from {low} to {high} seconds", "bad-setting"
                     )
                 values[key] = float(value)
         ruleset = obj.get("ruleset", "partnership")
         try:
             values["ruleset"] = tc.Ruleset.from_name(ruleset).name
         except (TypeError, ValueError) as exc:
-            raise Refused("bad-ruleset", f"unknown ruleset: {exc}") from None
+            raise Refused(f"unknown ruleset: {exc}", "bad-ruleset") from None
         return cls(**values)
 
     def to_json(self) -> dict[str, Any]:
@@ -113,7 +142,7 @@ class Seat:
         if isinstance(text, str) and text in BOT_NAMES:
             return cls("bot", text)
         choices = ", ".join(("person", *BOT_NAMES))
-        raise Refused("bad-seat", f"a seat is one of {choices}, not {str(text)[:40]!r}")
+        raise Refused(f"a seat is one of {choices}, not {str(text)[:40]!r}", "bad-seat")
 
     def public(self, connected: bool) -> dict[str, Any]:
         """What every client may know of the seat."""
@@ -175,7 +204,7 @@ class Table:
     def create(cls, table_id: str, settings: Settings, seats: list[Seat], store: Store) -> Table:
         """A new table, stored before it is returned."""
         if len(seats) != 4:
-            raise Refused("bad-seat", "a table has exactly four seats")
+            raise Refused("a table has exactly four seats", "bad-seat")
         ruleset = tc.Ruleset.from_name(settings.ruleset)
         table = cls(table_id, _now_iso(), settings, seats, tc.new_match(ruleset), store)
         store.save(table._row(table.state, table.seats))
@@ -184,7 +213,7 @@ class Table:
     @classmethod
     def restore(cls, row: TableRow, store: Store) -> Table:
         """The table of a stored row: its state replayed from its record; clocks restart."""
-        state, _meta = hosting.read_record(row.record)
+        state = tc.replay(tc.Record.from_json(row.record))
         seats = [Seat(s["kind"], s["name"], s["token_sha256"]) for s in row.seats]
         return cls(row.id, row.created, Settings.from_json(row.settings), seats, state, store)
 
@@ -208,7 +237,7 @@ class Table:
             self.created,
             self.settings.to_json(),
             [{"kind": s.kind, "name": s.name, "token_sha256": s.token_sha256} for s in seats],
-            hosting.record_json(state, self.meta(state, seats)),
+            tc.Record.of(state, meta=self.meta(state, seats)).to_json(),
             state.is_over,
         )
 
@@ -216,8 +245,8 @@ class Table:
         """The finished match's record (with metadata); :class:`Refused` while it is played
         (a record holds every deck, R-HID-3)."""
         if not self.state.is_over:
-            raise Refused("not-finished", "the record is available once the match is over")
-        return hosting.record_json(self.state, self.meta(self.state, self.seats))
+            raise Refused("the record is available once the match is over", "not-finished")
+        return tc.Record.of(self.state, meta=self.meta(self.state, self.seats)).to_json()
 
     def summary(self) -> dict[str, Any]:
         """The table as the lobby lists it."""
@@ -241,14 +270,14 @@ class Table:
     def join(self, seat: object, name: object) -> str:
         """Take a free person seat; returns the seat's secret token (stored only hashed)."""
         if type(seat) is not int or not 0 <= seat <= 3:
-            raise Refused("bad-seat", "seat must be 0, 1, 2 or 3", "R-SEAT-1")
+            raise Refused("seat must be 0, 1, 2 or 3", "bad-seat", "R-SEAT-1")
         if not isinstance(name, str) or not 1 <= len(name.strip()) <= 40 or not name.isprintable():
-            raise Refused("bad-name", "a name is 1 to 40 printable characters")
+            raise Refused("a name is 1 to 40 printable characters", "bad-name")
         current = self.seats[seat]
         if current.kind != "person":
-            raise Refused("not-a-person-seat", f"seat {seat} is played by a bot")
+            raise Refused(f"seat {seat} is played by a bot", "not-a-person-seat")
         if current.token_sha256 is not None:
-            raise Refused("seat-taken", f"seat {seat} is taken")
+            raise Refused(f"seat {seat} is taken", "seat-taken")
         token = secrets.token_urlsafe(32)
         seats = list(self.seats)
         seats[seat] = evolve(current, name=name.strip(), token_sha256=_hash(token))
@@ -265,12 +294,12 @@ class Table:
             for s, seat in enumerate(self.seats):
                 if seat.token_sha256 is not None and hmac.compare_digest(seat.token_sha256, digest):
                     return s
-        raise Refused("bad-token", "this token does not open a seat at this table")
+        raise Refused("this token does not open a seat at this table", "bad-token")
 
     def check_free(self, seat: object) -> None:
         """:class:`Refused` if ``seat`` already has a live connection (a replayed token)."""
         if seat is not None and any(v.seat == seat for v in self._viewers):
-            raise Refused("seat-connected", f"seat {seat} is already connected from somewhere else")
+            raise Refused(f"seat {seat} is already connected from somewhere else", "seat-connected")
 
     def attach(self, viewer: Viewer) -> None:
         """Start sending ``viewer`` its updates (one seat has at most one live connection)."""
@@ -298,7 +327,7 @@ class Table:
     def submit(self, seat: int | None, text: str) -> None:
         """A client's move, checked by the library for the connection's seat."""
         before = self.state
-        after = hosting.submit(before, seat, text)
+        after = tc.submit(before, seat, text)
         move = after.history.last
         assert move is not None
         self._commit(before, move, after)
@@ -325,7 +354,7 @@ class Table:
             key = (viewer.seat, viewer.pictures)
             if key not in cache:
                 seen = tc.view(after, viewer.seat)
-                events = hosting.events(before, move, after, viewer.seat)
+                events = tc.events(before, move, after, viewer.seat)
                 cache[key] = (seen, self._update(viewer, seen, events))
             seen, message = cache[key]
             if message["events"] or seen != viewer.last_view:
@@ -390,12 +419,8 @@ class Table:
         return None
 
     def _timeout(self) -> None:
-        state = self.state
-        if state.phase in _WINDOWS:
-            self._apply(tc.Timeout())
-        else:
-            (seat,) = state.to_act
-            self._apply(hosting.timeout_move(state, seat))
+        # A Timeout in the two windows (R-MATCH-6, R-DBL-3), else the host policy.
+        self._apply(tc.timeout_move(self.state, min(self.state.to_act)))
 
     def _next_step(self) -> tuple[float, Callable[[], None]] | None:
         """The host's next action and when it is due (monotonic seconds), if any."""

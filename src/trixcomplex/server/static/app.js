@@ -256,24 +256,28 @@ function drawSeats(seats) {
       (seat.connected ? "" : " (away)")) + (s === me.seat ? " (you)" : "")).join(" · ");
 }
 
-function moveText(move) {
-  const who = "seat " + move.seat;
-  switch (move.move) {
-    case "play": return who + " plays " + cardText(move.card);
-    case "pass": return who + " passes";
-    case "choose": return who + " chooses " + move.contract;
-    case "double": return who + " doubles " + (move.cards.map(cardText).join(" ") || "nothing");
-    case "redeal": return who + " demands a redeal";
-    default: return move.move;
-  }
-}
+const who = (seat) => seat === me.seat ? "you" : "seat " + seat;
+const cards = (list) => list.map(cardText).join(" ") || "nothing";
+const PLACES = ["", "1st", "2nd", "3rd", "4th"];
 
-function describe(event) {
-  if (event.text) return event.text;
-  if (event.message) return event.message;
-  if (event.move && typeof event.move === "object") return moveText(event.move);
-  const parts = Object.entries(event).map(([k, v]) => k + " " + (typeof v === "object" ? JSON.stringify(v) : v));
-  return parts.join(", ");
+// One line per event of the library's tc.events (see its "type" list).
+function describe(e) {
+  switch (e.type) {
+    case "deal": return "deal " + e.deal_number + " (Kingdom " + e.kingdom + " of seat " + e.owner + ")";
+    case "contract": return who(e.owner) + (e.timeout ? " ran out of time: " : " chose ") + e.contract;
+    case "doubling_open": return "the doubling window opens" + (e.doublable.length ? ": you may double " + cards(e.doublable) : "");
+    case "double": return who(e.seat) + " doubled " + cards(e.cards);
+    case "timeout": return "the doubling window timed out";
+    case "doubles_revealed": return "doubles revealed: " + (e.doubled.map((d) => cardText(d.card) + " by " + who(d.seat)).join(", ") || "none");
+    case "play": return who(e.seat) + " played " + cardText(e.card);
+    case "pass": return who(e.seat) + " passed";
+    case "redeal": return who(e.seat) + " demanded a redeal";
+    case "trick": return "trick " + e.number + " taken by " + who(e.taker) + " (" + e.points.filter((p) => p).join(", ") + ")";
+    case "out": return who(e.seat) + " is out, " + PLACES[e.place];
+    case "deal_over": return "deal " + e.deal_number + " is over: " + e.points.join(" / ");
+    case "match_over": return "the match is over: " + (e.result || "") + " " + JSON.stringify(e.teams || e.seats);
+    default: return JSON.stringify(e);
+  }
 }
 
 function logEvent(event) {
