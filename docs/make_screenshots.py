@@ -1,4 +1,4 @@
-"""Take the screenshots of the table server's page shown in the docs (``docs/_static/server-*.png``).
+"""Take the screenshots of the table server's page for the docs (``docs/_static/server-*.png``).
 
 Starts ``trixcomplex serve`` on a free port of 127.0.0.1 with a throwaway
 database, opens the page in headless Chromium (Debian's ``chromium``, via
@@ -75,7 +75,9 @@ def _play_and_shoot(page: Page, seconds: float = 240) -> None:
                 page.wait_for_selector("#refusal", state="visible")
             page.screenshot(path=str(STATIC / f"server-{moment}.png"))
             if moment == "scores":
-                page.wait_for_function("!document.getElementById('status').textContent.endsWith('is over')")
+                page.wait_for_function(
+                    "!document.getElementById('status').textContent.endsWith('is over')"
+                )
         for selector in ("#choose-COMPLEX", "#double", "#hand button.card.legal", "#pass"):
             if page.locator(selector).count():
                 page.locator(selector).first.click()
@@ -105,8 +107,8 @@ def main() -> int:
                 except OSError:
                     time.sleep(0.1)
             _create(base, {"seats": ["person", "person", "rule", "mc"], "ruleset": "classic"})
-            table = _create(base, {"seats": ["person", "rule", "rule", "rule"],
-                                   "bot_delay": 0.1, "forced_delay": 0.3, "deal_pause": 4})  # fmt: skip
+            settings = {"bot_delay": 0.1, "forced_delay": 0.3, "deal_pause": 4}
+            table = _create(base, {"seats": ["person", "rule", "rule", "rule"], **settings})
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch_persistent_context(
                     str(Path(scratch) / "profile"), executable_path=shutil.which("chromium"),

@@ -41,7 +41,9 @@ class Server:
         self.db = db
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]))
+        env = dict(
+            os.environ, PYTHONPATH=os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])
+        )
         self.log = db.with_suffix(f".{self.port}.log").open("w")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "trixcomplex", "serve", "--host", "127.0.0.1",

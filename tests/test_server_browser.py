@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, sync_playwright
+
 from server_harness import Server
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -71,7 +72,9 @@ def test_people_play_in_the_browser(pages: tuple[Server, list[Page]]) -> None:
     for _ in range(8):  # two tricks, card by card, by clicking
         (mover,) = [p for p in tabs if p.locator("#hand button.card.legal").count()]
         before = _hand(mover)
-        legal = mover.eval_on_selector_all("#hand button.card.legal", "bs => bs.map(b => b.dataset.card)")
+        legal = mover.eval_on_selector_all(
+            "#hand button.card.legal", "bs => bs.map(b => b.dataset.card)"
+        )
         disabled = mover.locator("#hand button.card:disabled")
         assert len(legal) + disabled.count() == len(before)
         if disabled.count() and not illegal_checked:
@@ -86,9 +89,9 @@ def test_people_play_in_the_browser(pages: tuple[Server, list[Page]]) -> None:
             assert _hand(mover) == before
             illegal_checked = True
         mover.click(f"#hand button.card[data-card='{legal[0]}']")
-        mover.wait_for_function(
-            f"!Array.from(document.querySelectorAll('#hand button.card')).some(b => b.dataset.card === '{legal[0]}')"
-        )  # fmt: skip
+        cards = "[...document.querySelectorAll('#hand .card')]"
+        gone = f"!{cards}.some(b => b.dataset.card == '{legal[0]}')"
+        mover.wait_for_function(gone)
         assert _hand(mover) == [c for c in before if c != legal[0]]
     assert illegal_checked, "no seat had to follow suit in two tricks"
     for page in tabs:

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_harness import Client, Server, play_people, player_moves, replay
 
 import trixcomplex as tc
+from server_harness import Client, Server, play_people, player_moves, replay
 
 PEOPLE = ["person"] * 4
 SLOW = {"move_time": 3600, "forced_delay": 60, "bot_delay": 0, "deal_pause": 0}
@@ -66,7 +66,9 @@ def test_hostile_clients_are_refused_and_the_table_is_unchanged(server: Server) 
     clients = seated(server, table, [0, 1, 2, 3])
     watcher = server.client(table)
     watcher.watch(pictures=False)
-    play_people(clients, random.Random(5), until=lambda v: v[0]["phase"] == "COMPLEX" and v[0]["trick"])
+    play_people(
+        clients, random.Random(5), until=lambda v: v[0]["phase"] == "COMPLEX" and v[0]["trick"]
+    )
     for client in clients:
         client.quiet(0.2)
     watcher.quiet(0.2)
@@ -121,7 +123,10 @@ def test_hostile_clients_are_refused_and_the_table_is_unchanged(server: Server) 
     assert refused(fresh, {"type": "resume", "token": to_play.token}) == "server.seat-connected"
     assert refused(fresh, {"type": "resume", "token": stranger.token}) == "server.bad-token"
     assert refused(fresh, {"type": "resume", "token": "x" * 43}) == "server.bad-token"
-    assert refused(fresh, {"type": "join", "seat": to_play.seat, "name": "thief"}) == "server.seat-taken"
+    assert (
+        refused(fresh, {"type": "join", "seat": to_play.seat, "name": "thief"})
+        == "server.seat-taken"
+    )
     assert refused(fresh, {"type": "watch", "seat": 1}) == "server.bad-request"
     assert refused(fresh, {"type": "watch", "type2": 1, "pictures": "yes"}) == "server.bad-request"
 
@@ -157,7 +162,9 @@ def _cards_in(value: object, out: set[str]) -> set[str]:
     return out
 
 
-@pytest.mark.parametrize("ruleset", ["partnership", "partnership+bad_hand_redeal=True,show_twos=True"])
+@pytest.mark.parametrize(
+    "ruleset", ["partnership", "partnership+bad_hand_redeal=True,show_twos=True"]
+)
 def test_a_spectator_never_sees_a_hidden_card(server: Server, ruleset: str) -> None:
     """R-HID-1 … R-HID-3: every message a spectator receives is the spectator view of
     some state of the match (its picture drawn from that view alone), names no card
@@ -191,7 +198,9 @@ def test_a_spectator_never_sees_a_hidden_card(server: Server, ruleset: str) -> N
         # Finished deals (in the score) name cards of earlier deals, and cannot_hold
         # the cards a seat showed it lacks (R-TX-3): public facts, not holdings.
         current = {
-            **message, "svg": None, "view": {**message["view"], "score": None, "cannot_hold": None}
+            **message,
+            "svg": None,
+            "view": {**message["view"], "score": None, "cannot_hold": None},
         }
         shown = _cards_in(current, set())
         assert not shown & hidden, f"hidden cards {shown & hidden} sent to a spectator"
@@ -305,4 +314,3 @@ def test_http_api_refusals(server: Server) -> None:
     gone.send({"type": "watch"})
     assert gone.expect("refused")["error"]["code"] == "server.unknown-table"
     gone.close()
-

@@ -592,7 +592,7 @@ def _parser() -> argparse.ArgumentParser:
     srv.add_argument("--host", default="127.0.0.1", help="the address (default 127.0.0.1)")
     srv.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
     srv.add_argument("--db", default="trixcomplex.sqlite3", metavar="PATH",
-                     help="the SQLite file of the tables (default ./trixcomplex.sqlite3)")  # fmt: skip
+                     help="the tables' SQLite file (default ./trixcomplex.sqlite3)")  # fmt: skip
     srv.set_defaults(func=_serve)
     return parser
 

@@ -102,5 +102,10 @@ class Store:
 def _row(values: tuple[Any, ...]) -> TableRow:
     table_id, created, settings, seats, record, finished = values
     return TableRow(
-        table_id, created, json.loads(settings), json.loads(seats), json.loads(record), bool(finished)
+        table_id,
+        created,
+        json.loads(settings),
+        json.loads(seats),
+        json.loads(record),
+        bool(finished),
     )

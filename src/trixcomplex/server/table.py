@@ -17,12 +17,13 @@ import random
 import secrets
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any, Literal, Protocol
 
-from attrs import define, evolve, frozen
+from attrs import evolve, frozen
 
 import trixcomplex as tc
-from trixcomplex.bots import BOT_NAMES, ask, bot_named, offer_redeal
+from trixcomplex.bots import BOT_NAMES, Bot, ask, bot_named, offer_redeal
 
 from .store import Store, TableRow
 
@@ -105,7 +106,8 @@ class Settings:
             if key in obj:
                 value = obj[key]
                 if type(value) not in (int, float) or not low <= value <= high:
-                    raise Refused(f"{key} must be a number from {low} to {high} seconds", "bad-setting"
+                    raise Refused(
+                        f"{key} must be a number from {low} to {high} seconds", "bad-setting"
                     )
                 values[key] = float(value)
         ruleset = obj.get("ruleset", "partnership")
@@ -188,7 +190,9 @@ class Table:
         self.state = state
         self._store = store
         self._viewers: list[Viewer] = []
-        self._bots = {s: bot_named(seat.name or "") for s, seat in enumerate(seats) if seat.kind == "bot"}
+        self._bots = {
+            s: bot_named(seat.name or "") for s, seat in enumerate(seats) if seat.kind == "bot"
+        }
         self._rng = random.Random(secrets.randbits(64))
         self._shuffler = secrets.SystemRandom()
         self._offered: set[tuple[int, int]] = set()
@@ -361,7 +365,9 @@ class Table:
                 viewer.last_view = seen
                 viewer.send(message)
 
-    def _update(self, viewer: Viewer, seen: tc.View, events: list[dict[str, Any]]) -> dict[str, Any]:
+    def _update(
+        self, viewer: Viewer, seen: tc.View, events: list[dict[str, Any]]
+    ) -> dict[str, Any]:
         message: dict[str, Any] = {
             "type": "update",
             "table": self.id,
@@ -394,13 +400,17 @@ class Table:
         state = self.state
         for s, bot in self._bots.items():
             if s in state.to_act:
-                return lambda s=s, bot=bot: self._apply(ask(bot, self.state, s, self._rng))
-            key = (len(state.history), s)
+                return partial(self._bot_move, s, bot)
+            # R-OPT-8: a bot may demand a redeal out of turn; ask it once per shuffle.
+            key = (len(state.history) - len(state.history.since_deal()), s)
             if key not in self._offered and tc.Redeal(s) in tc.legal_moves(state, s):
-                return lambda s=s, bot=bot, key=key: self._offer_redeal(s, bot, key)
+                return partial(self._offer_redeal, s, bot, key)
         return None
 
-    def _offer_redeal(self, seat: int, bot: Any, key: tuple[int, int]) -> None:
+    def _bot_move(self, seat: int, bot: Bot) -> None:
+        self._apply(ask(bot, self.state, seat, self._rng))
+
+    def _offer_redeal(self, seat: int, bot: Bot, key: tuple[int, int]) -> None:
         self._offered.add(key)
         if offer_redeal(bot, self.state, seat, self._rng):
             self._apply(tc.Redeal(seat))
