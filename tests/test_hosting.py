@@ -9,6 +9,7 @@ and the state is unchanged.
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import random
 from collections.abc import Sequence
@@ -25,7 +26,9 @@ from trixcomplex.hosting import MAX_SUBMIT_LENGTH
 RULESET_IDS = [r.name for r in VIEW_RULESETS]
 
 
-def _rejected(state: tc.MatchState, seat: int | None, data: object, code: str | None) -> tc.TrixError:
+def _rejected(
+    state: tc.MatchState, seat: int | None, data: object, code: str | None
+) -> tc.TrixError:
     """Submit ``data``; it must be refused with ``code`` (any code if None), state unchanged."""
     before_state = copy.deepcopy(state)
     before_data = copy.deepcopy(data)
@@ -68,7 +71,7 @@ def test_submit_replays_whole_random_matches_of_every_ruleset(ruleset: tc.Rulese
     """R-SET-1: every player move of a random match, sent as JSON text by its own seat,
     leads to exactly the engine's state; every host move goes through apply."""
     states = redeal_heavy_match(ruleset, 5)
-    for before, after in zip(states, states[1:], strict=False):
+    for before, after in itertools.pairwise(states):
         move = after.history.last
         assert move is not None
         if isinstance(move, tc.Deal | tc.Timeout):

@@ -87,11 +87,11 @@ def one_line(text: str, limit: int = MAX_MESSAGE) -> str:
     >>> one_line("a\\nb"), one_line("x" * 10, 5)
     ('a\\\\nb', 'xxxx…')
     """
-    if len(text) > limit:
-        text = text[: limit - 1] + "…"
-    if len(text.splitlines()) <= 1 and not text.endswith(("\n", "\r")):
-        return text
-    return "".join(c if c.splitlines() == [c] else repr(c)[1:-1] for c in text)
+    cut = len(text) > limit
+    text = text[:limit]  # escaping below only grows it, so the rest is never looked at
+    if len(text.splitlines()) > 1 or text.endswith(("\n", "\r")):
+        text = "".join(c if c.splitlines() == [c] else repr(c)[1:-1] for c in text)
+    return text[: limit - 1] + "…" if cut or len(text) > limit else text
 
 
 class TrixError(ValueError):

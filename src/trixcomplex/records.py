@@ -50,7 +50,7 @@ from typing import Any
 
 from attrs import field, frozen
 
-from .convert import MOVE_CLASSES, converter, describe_error
+from .convert import MOVE_CLASSES, converter, describe_error, make_converter
 from .errors import IllegalMoveError, TrixError, one_line
 from .jsonio import MAX_DEPTH, brief, check_json, json_depth
 from .match import apply, new_match, score
@@ -71,6 +71,7 @@ __all__ = [
     "converter",
     "describe_error",
     "json_depth",
+    "make_converter",
     "replay",
     "replay_json",
     "replay_raw_moves",
@@ -300,6 +301,8 @@ class Meta(Mapping[str, Any]):
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Meta):
             return bool(self._items == other._items)
+        if isinstance(other, Mapping):
+            return bool(self.to_json() == dict(other))  # the JSON it stands for
         return NotImplemented
 
     def __repr__(self) -> str:

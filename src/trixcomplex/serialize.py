@@ -397,7 +397,10 @@ def from_json(cls: type[T], data: object) -> T:
     except Exception as exc:  # cattrs error groups included
         raise StateFormatError(describe_error(exc)) from None
     if isinstance(value, View):
-        check_view(value)
+        try:
+            check_view(value)
+        except TrixError as exc:
+            raise StateFormatError(str(exc), code=exc.code) from None
     return value
 
 
