@@ -104,6 +104,8 @@ def test_hostile_clients_are_refused_and_the_table_is_unchanged(server: Server) 
         refused(other, json.dumps({"move": "pass", "seat": other.seat, "x": "y" * 10_000})),
         refused(other, {"type": "join", "seat": 9, "name": "again"}),  # a second hello
     ]
+    other.ws.send(b"\x00binary")
+    codes.append(other.expect("refused")["error"]["code"])
     assert codes == [
         "submit.wrong-seat",
         "submit.spectator",
@@ -117,6 +119,7 @@ def test_hostile_clients_are_refused_and_the_table_is_unchanged(server: Server) 
         "submit.too-large",
         "server.too-long",
         "server.already-joined",
+        "server.bad-request",
     ], codes
     fresh = server.client(table)
     assert refused(fresh, legal[0]) == "server.hello-first"
@@ -301,6 +304,7 @@ def test_http_api_refusals(server: Server) -> None:
         {"seats": PEOPLE, "ruleset": "poker"},
         {"seats": PEOPLE, "move_time": 0},
         {"seats": PEOPLE, "colour": "red"},
+        {"seats": PEOPLE, "ruleset": "x" * 10_000},
     ):
         status, reply = server.request("/api/tables", body)
         assert status == 400 and reply["error"]["code"] and reply["error"]["message"]

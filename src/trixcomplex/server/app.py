@@ -59,7 +59,11 @@ class Lobby:
     def restore(self) -> None:
         """Bring back every stored table and restart its clocks (inside the event loop)."""
         for row in self.store.load_all():
-            table = Table.restore(row, self.store)
+            try:
+                table = Table.restore(row, self.store)
+            except tc.TrixError as exc:  # a damaged row: keep serving the others
+                log.error("table %s cannot be restored: %s", row.id, exc)
+                continue
             self.tables[table.id] = table
             table.start()
         log.info("restored %d tables", len(self.tables))
@@ -110,13 +114,17 @@ class Connection:
         self.last_view: tc.View | None = None
         self.attached = False
         self._outbox: asyncio.Queue[str | None] = asyncio.Queue(_OUTBOX)
+        self._dropped = False
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue ``message``; a client too slow to take its messages is disconnected."""
+        if self._dropped:
+            return
         try:
             self._outbox.put_nowait(json.dumps(message, separators=(",", ":")))
         except asyncio.QueueFull:
             log.warning("dropping a client that does not read its messages")
+            self._dropped = True
             self._outbox = asyncio.Queue(1)
             self._outbox.put_nowait(None)
 
@@ -195,7 +203,13 @@ async def _socket(socket: WebSocket) -> None:
     try:
         table = lobby.table(socket.path_params["table_id"])
         while True:
-            text = await socket.receive_text()
+            message = await socket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text")
+            if text is None:
+                conn.refuse(Refused("send each message as a JSON text frame", "bad-request"))
+                continue
             try:
                 handle(table, conn, text)
             except tc.TrixError as exc:  # Refused, SubmitError, IllegalMoveError, ...
@@ -207,8 +221,8 @@ async def _socket(socket: WebSocket) -> None:
         conn.refuse(exc)
         conn.send({"type": "bye"})
         await asyncio.sleep(0.1)
-    except (WebSocketDisconnect, KeyError, RuntimeError):
-        pass  # the client went away (or sent a binary frame)
+    except (WebSocketDisconnect, RuntimeError):
+        pass  # the client went away
     finally:
         if table is not None:
             table.detach(conn)
@@ -228,9 +242,11 @@ async def _list_tables(request: Request) -> Response:
 
 async def _create_table(request: Request) -> Response:
     lobby: Lobby = request.app.state.lobby
-    body = await request.body()
-    if len(body) > MAX_MESSAGE:
-        return _json_error(Refused(f"a request is at most {MAX_MESSAGE} bytes", "too-long"))
+    body = b""
+    async for chunk in request.stream():  # read no more than the limit
+        body += chunk
+        if len(body) > MAX_MESSAGE:
+            return _json_error(Refused(f"a request is at most {MAX_MESSAGE} bytes", "too-long"))
     try:
         request_json = json.loads(body, object_pairs_hook=_no_duplicates)
     except ValueError:
