@@ -41,7 +41,8 @@ def seated(server: Server, table: str, seats: list[int]) -> list[Client]:
 
 def test_four_people_finish_a_match(server: Server) -> None:
     """R-MATCH-1, R-SEAT-1: four people play a whole match; every move they sent is in
-    the record, in order, and the record replays to the score they were shown."""
+    the record, in order, and the record replays to the score they were shown; each
+    was sent only its own views (R-HID-1, R-HID-2)."""
     table = server.create(PEOPLE, **SLOW)
     clients = seated(server, table, [0, 1, 2, 3])
     sent = play_people(clients, random.Random(13))
@@ -53,6 +54,8 @@ def test_four_people_finish_a_match(server: Server) -> None:
         assert player_moves(record, seat) == [m for m in sent if m["seat"] == seat]
         assert clients[seat].view == tc.to_json(tc.view(final, seat))
     assert record["meta"]["players"] == [f"player {s}" for s in range(4)]
+    for client in clients:  # R-HID-1, R-HID-2: no seat is sent anything of another's
+        assert sees_only_its_own_views(client, record) > 100
     assert server.get(f"/api/tables/{table}")["finished"] is True
     for client in clients:
         client.close()
@@ -165,6 +168,47 @@ def _cards_in(value: object, out: set[str]) -> set[str]:
     return out
 
 
+def sees_only_its_own_views(client: Client, record: dict[str, Any]) -> int:
+    """Check every update ``client`` received against the record of the finished match;
+    returns how many there were.
+
+    Each must carry the client's own view of some state of the match (and its picture,
+    drawn from that view alone), name no card still hidden from it in another hand, and
+    come only when that view changed or there are events for it (R-HID-1 … R-HID-3)."""
+    viewer = client.seat
+    state = tc.replay(tc.Record(record["ruleset"]))
+    views: dict[str, tuple[tc.MatchState, tc.View]] = {}
+    for move in [None, *(tc.move_from_json(m) for m in record["moves"])]:
+        state = state if move is None else tc.apply(state, move)
+        seen = tc.view(state, viewer)
+        views.setdefault(json.dumps(tc.to_json(seen), sort_keys=True), (state, seen))
+    updates = [m for m in client.messages if m["type"] == "update"]
+    previous = None
+    for message in updates:
+        key = json.dumps(message["view"], sort_keys=True)
+        assert key in views, f"a message to {viewer} that is not its view of the match"
+        state, seen = views[key]
+        if "svg" in message:
+            assert message["svg"] == tc.picture(seen).svg
+        public: set[str] = set()
+        for cards in (*seen.known_holdings, *seen.shown_twos):
+            public |= {str(c) for c in cards}
+        others = [s for s in range(4) if s != viewer]
+        hidden = {str(c) for s in others for c in state.hand(s)} - public
+        # Finished deals (in the score) name cards of earlier deals, and cannot_hold
+        # the cards a seat showed it lacks (R-TX-3): public facts, not holdings.
+        current = {
+            **message,
+            "svg": None,
+            "view": {**message["view"], "score": None, "cannot_hold": None},
+        }
+        shown = _cards_in(current, set())
+        assert not shown & hidden, f"hidden cards {shown & hidden} sent to {viewer}"
+        assert message["events"] or key != previous, "a message that reveals a hidden move"
+        previous = key
+    return len(updates)
+
+
 @pytest.mark.parametrize(
     "ruleset", ["partnership", "partnership+bad_hand_redeal=True,show_twos=True"]
 )
@@ -179,36 +223,7 @@ def test_a_spectator_never_sees_a_hidden_card(server: Server, ruleset: str) -> N
     play_people(person, random.Random(3), timeout=240)
     spectator.quiet(0.5)
     record = server.get(f"/api/tables/{table}/record")
-    state = tc.replay(tc.Record(record["ruleset"]))
-    views: dict[str, tuple[tc.MatchState, tc.View]] = {}
-    for move in [None, *(tc.move_from_json(m) for m in record["moves"])]:
-        state = state if move is None else tc.apply(state, move)
-        seen = tc.view(state, None)
-        views.setdefault(json.dumps(tc.to_json(seen), sort_keys=True), (state, seen))
-
-    updates = [m for m in spectator.messages if m["type"] == "update"]
-    assert len(updates) > 100
-    previous = None
-    for message in updates:
-        key = json.dumps(message["view"], sort_keys=True)
-        assert key in views, "a spectator message that is no spectator view of the match"
-        state, seen = views[key]
-        assert message["svg"] == tc.picture(seen).svg
-        public: set[str] = set()
-        for cards in (*seen.known_holdings, *seen.shown_twos):
-            public |= {str(c) for c in cards}
-        hidden = {str(c) for s in range(4) for c in state.hand(s)} - public
-        # Finished deals (in the score) name cards of earlier deals, and cannot_hold
-        # the cards a seat showed it lacks (R-TX-3): public facts, not holdings.
-        current = {
-            **message,
-            "svg": None,
-            "view": {**message["view"], "score": None, "cannot_hold": None},
-        }
-        shown = _cards_in(current, set())
-        assert not shown & hidden, f"hidden cards {shown & hidden} sent to a spectator"
-        assert message["events"] or key != previous, "a message that reveals a hidden move"
-        previous = key
+    assert sees_only_its_own_views(spectator, record) > 100
     for message in spectator.messages:
         assert message["type"] in {"welcome", "update", "seats"}
     spectator.close()
