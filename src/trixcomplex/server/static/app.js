@@ -259,6 +259,10 @@ function drawSeats(seats) {
 const who = (seat) => seat === me.seat ? "you" : "seat " + seat;
 const cards = (list) => list.map(cardText).join(" ") || "nothing";
 const PLACES = ["", "1st", "2nd", "3rd", "4th"];
+const points = (list) => {
+  const charged = list.map((p, s) => [p, s]).filter(([p]) => p);
+  return charged.length ? ": " + charged.map(([p, s]) => who(s) + " " + (p > 0 ? "+" : "") + p).join(", ") : "";
+};
 
 // One line per event of the library's tc.events (see its "type" list).
 function describe(e) {
@@ -272,7 +276,7 @@ function describe(e) {
     case "play": return who(e.seat) + " played " + cardText(e.card);
     case "pass": return who(e.seat) + " passed";
     case "redeal": return who(e.seat) + " demanded a redeal";
-    case "trick": return "trick " + e.number + " taken by " + who(e.taker) + " (" + e.points.filter((p) => p).join(", ") + ")";
+    case "trick": return "trick " + e.number + " taken by " + who(e.taker) + points(e.points);
     case "out": return who(e.seat) + " is out, " + PLACES[e.place];
     case "deal_over": return "deal " + e.deal_number + " is over: " + e.points.join(" / ");
     case "match_over": return "the match is over: " + (e.result || "") + " " + JSON.stringify(e.teams || e.seats);
