@@ -14,9 +14,9 @@ import random
 from typing import Any
 
 import pytest
-from builders import PLAYING, VIEW_RULESETS, VIEWERS, random_match
 
 import trixcomplex as tc
+from builders import PLAYING, VIEW_RULESETS, VIEWERS, random_match
 from trixcomplex.server.store import Store
 from trixcomplex.server.table import Seat, Settings, Table
 
