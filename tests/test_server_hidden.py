@@ -35,7 +35,7 @@ def _message(state: tc.MatchState, viewer: int | None) -> dict[str, Any]:
     seats = [Seat("person", f"p{s}", "0" * 64) for s in range(4)]
     table = Table("t", "2026-01-01T00:00:00Z", Settings(state.ruleset.name), seats, state,
                   Store(":memory:"))  # fmt: skip
-    message = table._update(Viewer(viewer), tc.view(state, viewer), [])
+    message = table.update_message(Viewer(viewer), tc.view(state, viewer), [])
     del message["clock"]  # time, not the match
     return message
 

@@ -310,7 +310,7 @@ class Table:
         self.check_free(viewer.seat)
         self._viewers.append(viewer)
         viewer.last_view = tc.view(self.state, viewer.seat)
-        viewer.send(self._update(viewer, viewer.last_view, []))
+        viewer.send(self.update_message(viewer, viewer.last_view, []))
         if viewer.seat is not None:
             self._tell_seats()
 
@@ -359,15 +359,21 @@ class Table:
             if key not in cache:
                 seen = tc.view(after, viewer.seat)
                 events = tc.events(before, move, after, viewer.seat)
-                cache[key] = (seen, self._update(viewer, seen, events))
+                cache[key] = (seen, self.update_message(viewer, seen, events))
             seen, message = cache[key]
             if message["events"] or seen != viewer.last_view:
                 viewer.last_view = seen
                 viewer.send(message)
 
-    def _update(
+    def update_message(
         self, viewer: Viewer, seen: tc.View, events: list[dict[str, Any]]
     ) -> dict[str, Any]:
+        """The ``update`` message for ``viewer``: its view ``seen`` and its ``events``.
+
+        Built from the view and the table's public facts only (the scoresheet is
+        the match's public history), so worlds the viewer cannot tell apart give
+        it the same message.
+        """
         message: dict[str, Any] = {
             "type": "update",
             "table": self.id,
