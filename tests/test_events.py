@@ -283,3 +283,25 @@ def test_r_hid_2_who_was_asked_is_not_an_event() -> None:
         chosen = tc.apply(dealt, choose)
         got.append({v: tc.events(dealt, choose, chosen, v) for v in (3, None)})
     assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("ruleset", VIEW_RULESETS, ids=RULESET_IDS)
+def test_r_cx_5_trick_events_add_up_to_each_deals_points(ruleset: tc.Ruleset) -> None:
+    """R-CX-5, R-CL-2 … R-CL-6, R-TX-6: a frontend summing the trick events of a trick deal
+    gets the deal's points, and the out events of a TRIX deal give its finishing order."""
+    states = redeal_heavy_match(ruleset, 5)
+    charged, order, deals = [0, 0, 0, 0], [], 0
+    for i in range(len(states) - 1):
+        for event in _events_of(states, i, None):
+            if event["type"] == "trick":
+                charged = [a + b for a, b in zip(charged, event["points"], strict=True)]  # type: ignore[call-overload]
+            elif event["type"] == "out":
+                order.append(event["seat"])
+            elif event["type"] == "deal_over":
+                result = tc.score(states[i + 1]).deals[-1]
+                if result.contract is tc.Contract.TRIX:
+                    assert order == list(result.finishing_order)
+                else:
+                    assert charged == event["points"] == list(result.points)
+                charged, order, deals = [0, 0, 0, 0], [], deals + 1
+    assert deals == ruleset.deals_per_match

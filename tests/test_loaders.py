@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import trixcomplex as tc
-from builders import VIEW_RULESETS, redeal_heavy_match
+from builders import VIEW_RULESETS, nested, nested_dicts, redeal_heavy_match
 from trixcomplex.errors import ERROR_CODES, MAX_MESSAGE
 from trixcomplex.jsonio import MAX_STRING, brief, loads
 from trixcomplex.records import MAX_MOVES, run_replay
@@ -42,17 +42,11 @@ FUZZ = settings(
 
 
 def deep(depth: int, leaf: object = 1) -> object:
-    value = leaf
-    for _ in range(depth):
-        value = [value]
-    return value
+    return nested(depth, leaf)
 
 
 def deep_dict(depth: int) -> object:
-    value: object = 0
-    for _ in range(depth):
-        value = {"seat": value}
-    return value
+    return nested_dicts(depth, "seat")
 
 
 HOSTILE = st.one_of(
@@ -416,6 +410,10 @@ def test_old_records_without_meta_still_load_and_meta_survives_append() -> None:
     record = tc.Record.from_json(RECORD_JSON)
     assert record.meta["event"] == "x"
     assert record.append(tc.Timeout()).meta == record.meta
+    nested = tc.Record(meta={"players": ["A", "B"], "clock": {"base": 30}})
+    again = tc.Record.of(STATES[5], meta=nested.meta)  # a Meta (frozen values) is taken as it is
+    assert again.meta == nested.meta and again.meta.to_json()["clock"] == {"base": 30}
+    assert tc.Meta(nested.meta) == nested.meta
     for bad in ([], "x", {"k": float("nan")}, {"k": {1: 2}}):
         with pytest.raises(tc.RecordError) as info:
             tc.Record.from_json({**RECORD_JSON, "meta": bad})

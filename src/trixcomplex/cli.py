@@ -585,7 +585,7 @@ def _parser() -> argparse.ArgumentParser:
 
     rep = sub.add_parser("replay", help="check a game record and print its scoresheet")
     rep.add_argument("file", metavar="FILE", help="the record (JSON), or - for standard input")
-    rep.add_argument("--json", action="store_true", help="print the report as JSON")
+    rep.add_argument("--json", action="store_true", help="print the report, or the error, as JSON")
     rep.set_defaults(func=_replay)
 
     srv = sub.add_parser("serve", help="run the table server: play in the browser")

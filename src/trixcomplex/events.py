@@ -41,8 +41,10 @@ The event types and their keys:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
+from .cards import Card
 from .complex import trick_taker
 from .errors import TrixError
 from .moves import Choose, Deal, Double, Move, Pass, Play, Redeal, Timeout
@@ -185,5 +187,5 @@ def _trick_and_out_events(
     return out
 
 
-def _codes(cards: object) -> list[str]:
-    return [str(c) for c in cards]  # type: ignore[attr-defined]
+def _codes(cards: Iterable[Card]) -> list[str]:
+    return [str(c) for c in cards]

@@ -32,15 +32,17 @@ submit.wrong-seat
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING
 
 from .errors import TrixError
 from .jsonio import loads
 from .match import apply, forced_move, legal_moves
 from .moves import Move, MoveFormatError, Pass, Play, PlayerMove, Redeal, Timeout, move_from_json
 from .state import MatchState, Phase
-from .views import View, view
+from .views import view
+
+if TYPE_CHECKING:
+    from .bots.base import Bot
 
 __all__ = ["MAX_SUBMIT_LENGTH", "TIMEOUT_POLICIES", "SubmitError", "submit", "timeout_move"]
 
@@ -153,13 +155,7 @@ def _parsed(data: object) -> object:
 # -- the clock --------------------------------------------------------------------
 
 
-class _Bot(Protocol):
-    def choose(self, view: View, legal: Sequence[PlayerMove], rng: random.Random) -> PlayerMove:
-        """The move to make now."""
-        ...
-
-
-def timeout_move(state: MatchState, seat: int, policy: str | _Bot = "lowest") -> Move:
+def timeout_move(state: MatchState, seat: int, policy: str | Bot = "lowest") -> Move:
     """The move the host applies when ``seat``'s clock runs out: deterministic, always legal.
 
     - While the Kingdom owner chooses (R-MATCH-6) or the doubling window is
@@ -232,7 +228,7 @@ def _turn_moves(state: MatchState, seat: int) -> tuple[PlayerMove, ...]:
     return tuple(m for m in legal_moves(state, seat) if not isinstance(m, Redeal))
 
 
-def _lowest_first(move: Any) -> tuple[int, int]:
+def _lowest_first(move: PlayerMove) -> tuple[int, int]:
     if isinstance(move, Play):
         return (move.card.rank, move.card.suit)
     assert isinstance(move, Pass)

@@ -92,27 +92,32 @@ def _render(value: object, out: list[str], budget: list[int], depth: int) -> Non
     elif isinstance(value, str):
         _emit(json.dumps(value[: budget[0]], ensure_ascii=False), out, budget)
     elif isinstance(value, dict):
-        _emit("{", out, budget)
-        for i, (key, item) in enumerate(value.items()):
-            if budget[0] <= 0:
-                return
-            if i:
-                _emit(", ", out, budget)
-            _render(key, out, budget, depth + 1)
-            _emit(": ", out, budget)
-            _render(item, out, budget, depth + 1)
-        _emit("}", out, budget)
+        _render_items("{}", value.items(), out, budget, depth)
     elif isinstance(value, list | tuple):
-        _emit("[", out, budget)
-        for i, item in enumerate(value):
-            if budget[0] <= 0:
-                return
-            if i:
-                _emit(", ", out, budget)
-            _render(item, out, budget, depth + 1)
-        _emit("]", out, budget)
+        _render_items("[]", ((None, item) for item in value), out, budget, depth)
     else:
         _emit(f"<{type(value).__name__}>", out, budget)
+
+
+def _render_items(
+    brackets: str,
+    items: Iterable[tuple[object, object]],
+    out: list[str],
+    budget: list[int],
+    depth: int,
+) -> None:
+    """An object's ``(key, value)`` pairs, or a list's ``(None, item)`` pairs, in brackets."""
+    _emit(brackets[0], out, budget)
+    for i, (key, item) in enumerate(items):
+        if budget[0] <= 0:
+            return
+        if i:
+            _emit(", ", out, budget)
+        if brackets == "{}":
+            _render(key, out, budget, depth + 1)
+            _emit(": ", out, budget)
+        _render(item, out, budget, depth + 1)
+    _emit(brackets[1], out, budget)
 
 
 def _emit(text: str, out: list[str], budget: list[int]) -> None:

@@ -268,7 +268,7 @@ class Meta(Mapping[str, Any]):
     _items: dict[str, Any]
 
     def __init__(self, data: Mapping[str, Any] | None = None) -> None:
-        items = {} if data is None else dict(data)
+        items = data.to_json() if isinstance(data, Meta) else dict(data or {})
         try:
             check_json(items, max_items=MAX_META_ITEMS, max_depth=8, what="the metadata")
         except TrixError as exc:
@@ -341,6 +341,8 @@ EMPTY_META = Meta()
 def _read_meta(value: object) -> Meta:
     if isinstance(value, Meta):
         return value
+    if isinstance(value, Mapping) and not isinstance(value, dict):
+        value = dict(value)
     if not isinstance(value, dict):
         raise RecordError(
             f"meta must be a JSON object, not {brief(value, 40)}", code="record.bad-meta"
@@ -393,7 +395,7 @@ class Record:
     @classmethod
     def of(cls, state: MatchState, meta: Mapping[str, Any] | None = None) -> Record:
         """The record of ``state``: its ruleset's name, its whole move history and ``meta``."""
-        return cls(state.ruleset.name, state.history.moves(), meta=Meta(meta or {}))
+        return cls(state.ruleset.name, state.history.moves(), meta=_read_meta(meta or {}))
 
     def append(self, move: Move) -> Record:
         """This record with ``move`` added at the end (a host records a live match)."""
