@@ -13,10 +13,10 @@ from trixcomplex.server.app import Lobby
 from trixcomplex.server.store import Store
 
 
-def _two_tables(db: Path) -> list[str]:
+def _tables(db: Path, n: int = 2) -> list[str]:
     async def open_two() -> list[str]:
         lobby = Lobby(Store(str(db)))
-        ids = [lobby.open_table({"seats": ["rule"] * 4, "bot_delay": 0}).id for _ in range(2)]
+        ids = [lobby.open_table({"seats": ["rule"] * 4, "bot_delay": 0}).id for _ in range(n)]
         await asyncio.sleep(0.2)  # the bots play a little
         lobby.stop()
         return ids
@@ -27,7 +27,7 @@ def _two_tables(db: Path) -> list[str]:
 def test_a_restart_brings_back_every_table_as_stored(tmp_path: Path) -> None:
     """R-MATCH-2: the stored record is replayed, so the state is the one stored, hands included."""
     db = tmp_path / "tables.sqlite3"
-    ids = _two_tables(db)
+    ids = _tables(db)
     stored = {
         row.id: tc.replay(tc.Record.from_json(row.record)) for row in Store(str(db)).load_all()
     }
@@ -47,11 +47,12 @@ def test_a_restart_brings_back_every_table_as_stored(tmp_path: Path) -> None:
 
 def test_a_damaged_row_is_skipped_and_the_others_served(tmp_path: Path) -> None:
     db = tmp_path / "tables.sqlite3"
-    good, bad = _two_tables(db)
+    good, bad, worse = _tables(db, 3)
     with sqlite3.connect(db) as con:  # a move nobody may make, as a tampered row would hold
         record = '{"format":"trixcomplex-record","version":1,"ruleset":"partnership",'
         record += '"moves":[{"move":"pass","seat":1}]}'
         con.execute("UPDATE tables SET record = ? WHERE id = ?", (record, bad))
+        con.execute("UPDATE tables SET seats = '[{}]' WHERE id = ?", (worse,))
 
     async def restart() -> list[str]:
         lobby = Lobby(Store(str(db)))

@@ -61,7 +61,7 @@ class Lobby:
         for row in self.store.load_all():
             try:
                 table = Table.restore(row, self.store)
-            except tc.TrixError as exc:  # a damaged row: keep serving the others
+            except Exception as exc:  # a damaged row: keep serving the others
                 log.error("table %s cannot be restored: %s", row.id, exc)
                 continue
             self.tables[table.id] = table
