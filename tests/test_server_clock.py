@@ -18,13 +18,18 @@ from trixcomplex.server.table import Seat, Settings, Table
 MOVE_TIME = 1.0
 
 
-async def _watch(table: Table, seconds: float) -> list[tuple[float, tc.Move]]:
-    """Every move the table makes within ``seconds``, with when it came (from the start)."""
+def _seat_0_played(seen: list[tuple[float, tc.Move]]) -> bool:
+    return any(isinstance(move, tc.Play) and move.seat == 0 for _, move in seen)
+
+
+async def _watch(table: Table, limit: float) -> list[tuple[float, tc.Move]]:
+    """The moves the table makes, with when each came (from the start), until seat 0
+    has been played for or ``limit`` seconds have passed."""
     seen: list[tuple[float, tc.Move]] = []
     start = time.monotonic()
     table.start()
     count = len(table.state.history)
-    while time.monotonic() - start < seconds:
+    while time.monotonic() - start < limit and not _seat_0_played(seen):
         await asyncio.sleep(0.01)
         moves = table.state.history.moves()
         for move in moves[count:]:
@@ -41,7 +46,7 @@ def test_the_host_times_out_the_choice_the_window_and_a_play() -> None:
              Seat("bot", "rule")]  # fmt: skip
     settings = Settings(move_time=MOVE_TIME, forced_delay=60, bot_delay=0, deal_pause=60)
     table = Table("t", "2026-01-01T00:00:00Z", settings, seats, state, Store(":memory:"))
-    moves = asyncio.run(_watch(table, 3.6 * MOVE_TIME))
+    moves = asyncio.run(_watch(table, 20 * MOVE_TIME))
     kinds = [type(move).__name__ for _, move in moves]
 
     # R-MATCH-6: the owner's time runs out, COMPLEX is chosen for it; not before.
