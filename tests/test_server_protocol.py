@@ -294,7 +294,7 @@ def test_a_seat_out_of_time_gets_the_host_move(server: Server) -> None:
     turn_since = None
     started = time.monotonic()
     while len(waits) < 3:
-        assert time.monotonic() - started < 20, "the clock never ran out"
+        assert time.monotonic() - started < 60, "the clock never ran out"
         message = idle.poll(0.5)
         if message is None or message["type"] != "update":
             assert message is None or message["type"] == "seats", message
@@ -305,7 +305,7 @@ def test_a_seat_out_of_time_gets_the_host_move(server: Server) -> None:
         elif not view["legal_moves"] and turn_since is not None:
             waits.append(time.monotonic() - turn_since)  # the host moved for seat 0
             turn_since = None
-    assert all(0.8 < wait < 3 for wait in waits), waits
+    assert all(0.8 < wait < 10 for wait in waits), waits
     idle.close()
 
 
