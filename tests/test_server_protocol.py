@@ -72,9 +72,8 @@ def test_hostile_clients_are_refused_and_the_table_is_unchanged(server: Server) 
     play_people(
         clients, random.Random(5), until=lambda v: v[0]["phase"] == "COMPLEX" and v[0]["trick"]
     )
-    for client in clients:
-        client.quiet(0.2)
-    watcher.quiet(0.2)
+    for client in (*clients, watcher):
+        client.quiet(0.5)
     to_play = next(c for c in clients if c.view is not None and c.view["legal_moves"])
     other = next(c for c in clients if c is not to_play)
     legal = to_play.view["legal_moves"] if to_play.view else []
