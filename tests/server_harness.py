@@ -37,9 +37,9 @@ def free_port() -> int:
 class Server:
     """``trixcomplex serve`` in a child process, on a free port of 127.0.0.1."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, port: int | None = None) -> None:
         self.db = db
-        self.port = free_port()
+        self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         env = dict(
             os.environ, PYTHONPATH=os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])

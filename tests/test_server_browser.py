@@ -3,7 +3,8 @@
 Four people sit down from the lobby in four tabs, the Kingdom owner chooses
 COMPLEX by clicking, the doubling window is answered with its buttons, and
 cards are played by clicking; a card that is not legal cannot be played
-(R-CX-2), and a move the server refuses is shown as a refusal message.
+(R-CX-2), and a move the server refuses is shown as a refusal message.  Then
+the server is killed and restarted: the pages reconnect to their seats.
 """
 
 from __future__ import annotations
@@ -98,3 +99,19 @@ def test_people_play_in_the_browser(pages: tuple[Server, list[Page]]) -> None:
         assert len(_hand(page)) == 11
         assert page.locator("#events li").count() > 0
         assert page.locator("#picture svg").count() == 1
+
+    # The server dies and comes back on the same database: every page reconnects to
+    # its seat by itself, shows the same hand and table, and play goes on by clicking.
+    hands = [_hand(page) for page in tabs]
+    pictures = [page.inner_html("#picture") for page in tabs]
+    server.kill()
+    for page in tabs:
+        page.wait_for_function(f"{status}.startsWith('disconnected')")
+    with Server(server.db, port=server.port):
+        for page, hand, picture in zip(tabs, hands, pictures, strict=True):
+            page.wait_for_function(f"{status}.startsWith('Deal 1 · COMPLEX')")
+            assert _hand(page) == hand
+            assert page.inner_html("#picture") == picture
+        (mover,) = [p for p in tabs if p.locator("#hand button.card.legal").count()]
+        mover.locator("#hand button.card.legal").first.click()
+        mover.wait_for_function("document.querySelectorAll('#hand button.card').length === 10")

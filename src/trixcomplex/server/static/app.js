@@ -109,7 +109,15 @@ function connect(table, hello, seatHint) {
   socket = new WebSocket(scheme + location.host + "/ws/" + table);
   socket.onopen = () => socket.send(JSON.stringify(hello));
   socket.onmessage = (e) => receive(JSON.parse(e.data), hello);
-  socket.onclose = () => { $("status").textContent += " (disconnected)"; };
+  socket.onclose = () => {
+    if (me.gone) return;
+    // The server went away (a restart, a network drop): come back to the same seat.
+    $("status").textContent = "disconnected, reconnecting…";
+    const token = me.seat === null ? null : localStorage.getItem(tokenKey(table, me.seat));
+    const again = token ? { type: "resume", token: token } : hello;
+    const seat = me.seat === null ? seatHint : me.seat;
+    setTimeout(() => connect(table, again, seat), 1000);
+  };
 }
 
 function receive(message, hello) {
@@ -127,12 +135,13 @@ function receive(message, hello) {
   } else if (message.type === "seats") {
     drawSeats(message.seats);
   } else if (message.type === "refused") {
-    if (message.error.code === "seat-connected" && retries < 5) {
+    if (message.error.code === "server.seat-connected" && retries < 5) {
       retries += 1;  // a reloaded page: the old connection is still closing
       setTimeout(() => connect(me.table, hello, me.hint), 1000);
       return;
     }
-    if (message.error.code === "bad-token") localStorage.removeItem(tokenKey(me.table, me.hint));
+    if (message.error.code === "server.bad-token") localStorage.removeItem(tokenKey(me.table, me.hint));
+    if (["server.bad-token", "server.unknown-table"].includes(message.error.code)) me.gone = true;
     refuse(message.error);
   }
 }
