@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from server_harness import SRC
 
 ENV = dict(os.environ, PYTHONPATH=os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]))
@@ -30,16 +32,17 @@ def test_import_trixcomplex_needs_no_server_package() -> None:
     assert "trixcomplex.server" not in done.stdout
 
 
-def test_serve_without_the_server_extra_says_so_in_one_line() -> None:
+@pytest.mark.parametrize("package", ["starlette", "uvicorn", "websockets"])
+def test_serve_without_the_server_extra_says_so_in_one_line(package: str) -> None:
     done = _python(
-        "import sys; sys.modules['starlette'] = None\n"
+        f"import sys; sys.modules[{package!r}] = None\n"
         "from trixcomplex.cli import main; sys.exit(main(['serve', '--port', '1']))"
     )
     assert done.returncode == 1
     assert done.stdout == ""
     lines = done.stderr.splitlines()
     assert len(lines) == 1 and 'pip install "trixcomplex[server]"' in lines[0]
-    assert "starlette" in lines[0]
+    assert package in lines[0]
 
 
 def test_serve_with_a_database_it_cannot_open_says_so_in_one_line(tmp_path: Path) -> None:

@@ -539,7 +539,9 @@ def _serve(args: argparse.Namespace) -> int:
     try:  # the server's packages are an extra: import them only when asked
         from .server import serve
     except ImportError as exc:
-        print(f"trixcomplex serve needs the server extra ({exc.name or exc} is missing): "
+        if (exc.name or "").partition(".")[0] not in ("starlette", "uvicorn", "websockets"):
+            raise
+        print(f"trixcomplex serve needs the server extra ({exc.name} is missing): "
               'pip install "trixcomplex[server]"', file=sys.stderr)  # fmt: skip
         return 1
     return serve(host=args.host, port=args.port, db=args.db)

@@ -18,6 +18,12 @@ The modules, from the bottom up (see :doc:`/server-code`):
 
 from __future__ import annotations
 
+import sqlite3
+import sys
+
+import uvicorn
+import websockets  # noqa: F401  (uvicorn's WebSocket protocol: a missing extra shows here)
+
 from .app import create_app
 from .table import Settings
 
@@ -32,11 +38,6 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str = DEFAULT_DB) -> in
 
     A database that cannot be opened is reported in one line (status 1).
     """
-    import sqlite3
-    import sys
-
-    import uvicorn
-
     try:
         app = create_app(db)
     except (sqlite3.Error, ValueError) as exc:
