@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import defaultdict
 
 import pytest
 
@@ -190,37 +191,45 @@ def test_r_hid_1_swaps_leave_events_unchanged_in_every_phase_of_every_ruleset(
 ) -> None:
     """R-HID-1, R-HID-2, R-SET-1: in every playing phase and contract of a random match,
     the same move in a world where two cards the viewer cannot see swapped places gives
-    the viewer and the spectator the same events."""
+    the viewer and the spectator the same events whenever it gives them the same views."""
     states = redeal_heavy_match(ruleset, 21)
     rng = random.Random(21)
-    checked: dict[tuple[tc.Phase, tc.Contract | None], int] = {}
-    for state in states[:-1]:
+    moments: dict[tuple[tc.Phase, tc.Contract | None], list[int]] = defaultdict(list)
+    for i, state in enumerate(states[:-1]):
         if state.phase in PLAYING:
-            checked[state.phase, state.contract] = 0
-    order = list(range(len(states) - 1))
-    rng.shuffle(order)
-    for i in order:
-        state = states[i]
-        key = (state.phase, state.contract)
-        if state.phase not in PLAYING or checked[key] >= 4:
-            continue
-        move = states[i + 1].history.last
-        assert move is not None
-        for seat in range(4):
-            for a, b in hidden_swaps(state, seat, rng):
-                try:
-                    other = replay_with(states, i, swapped(current_deck(state), a, b))
-                    other_after = tc.apply(other, move)
-                except tc.IllegalMoveError:
-                    continue
-                for viewer in (seat, None):
-                    assert tc.events(other, move, other_after, viewer) == tc.events(
-                        state, move, states[i + 1], viewer
-                    ), (key, viewer, move)
-                checked[key] += 1
-                break
-    assert all(checked.values()), checked
-    assert {c for _, c in checked if c is not None} == set(ruleset.contracts)
+            moments[state.phase, state.contract].append(i)
+    assert {c for _, c in moments if c is not None} == set(ruleset.contracts)
+    for key, indices in moments.items():
+        rng.shuffle(indices)
+        compared = sum(_same_events_after_a_swap(states, i, rng) for i in indices[:40])
+        assert compared, key
+
+
+def _same_events_after_a_swap(states: list[tc.MatchState], i: int, rng: random.Random) -> int:
+    """For each seat, the first hidden swap under which the move of ``states[i]`` stays
+    legal: the seat and the spectator see the same view before the move (the swap is
+    hidden); wherever they also see the same view after it, their events must be the same.
+    (A swap may change what the move visibly does — a last answer closing the window in one
+    world only — and then the views differ too.)  Returns how many pairs were compared."""
+    state, after = states[i], states[i + 1]
+    move = after.history.last
+    assert move is not None
+    compared = 0
+    for seat in range(4):
+        for a, b in hidden_swaps(state, seat, rng):
+            try:
+                other = replay_with(states, i, swapped(current_deck(state), a, b))
+                other_after = tc.apply(other, move)
+            except tc.IllegalMoveError:
+                continue
+            for viewer in (seat, None):
+                assert tc.view(other, viewer) == tc.view(state, viewer)
+                if tc.view(other_after, viewer) == tc.view(after, viewer):
+                    mine = tc.events(state, move, after, viewer)
+                    assert tc.events(other, move, other_after, viewer) == mine, (viewer, move)
+                    compared += 1
+            break
+    return compared
 
 
 @pytest.mark.parametrize("ruleset", VIEW_RULESETS, ids=RULESET_IDS)
