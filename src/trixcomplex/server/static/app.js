@@ -317,4 +317,10 @@ const [wanted, wantedSeat] = location.hash.slice(1).split("/");
 const token = wanted && wantedSeat && localStorage.getItem(tokenKey(wanted, wantedSeat));
 if (token) connect(wanted, { type: "resume", token: token }, wantedSeat);
 else if (wanted) connect(wanted, { type: "watch" });
-else refreshLobby();
+else {
+  refreshLobby();
+  const lobbyTimer = setInterval(() => {  // new tables and free seats, until one sits down
+    if ($("lobby").style.display === "none") clearInterval(lobbyTimer);
+    else refreshLobby();
+  }, 5000);
+}
