@@ -270,7 +270,17 @@ class SeatBreakdown:
     """What one seat took in a deal, for a scoresheet.
 
     In COMPLEX: tricks taken, diamonds taken, Queens taken and whether it took
-    K♥.  In TRIX: its finishing ``place`` (1–4).
+    K♥ (``queens`` and ``king_of_hearts`` count every Queen and the K♥ taken,
+    doubled or not).  The doubled ones among them are kept apart in
+    ``doubled_queens`` and ``doubled_king_of_hearts`` (they score by R-DBL-4,
+    not R-CX-5); :attr:`plain_queens` and :attr:`plain_king_of_hearts` are
+    the undoubled ones.  In TRIX: its finishing ``place`` (1–4).
+
+    >>> from trixcomplex.cards import parse_card
+    >>> qs, qh = parse_card("QS"), parse_card("QH")
+    >>> b = SeatBreakdown(tricks=2, queens=(qs, qh), doubled_queens=(qh,))
+    >>> [str(q) for q in b.plain_queens], b.plain_king_of_hearts
+    (['QS'], False)
     """
 
     tricks: int = 0
@@ -278,6 +288,18 @@ class SeatBreakdown:
     queens: tuple[Card, ...] = ()
     king_of_hearts: bool = False
     place: int | None = None
+    doubled_queens: tuple[Card, ...] = ()
+    doubled_king_of_hearts: bool = False
+
+    @property
+    def plain_queens(self) -> tuple[Card, ...]:
+        """The Queens taken that were not doubled (charged by R-CX-5)."""
+        return tuple(q for q in self.queens if q not in self.doubled_queens)
+
+    @property
+    def plain_king_of_hearts(self) -> bool:
+        """Whether the seat took K♥ undoubled (charged by R-CX-5)."""
+        return self.king_of_hearts and not self.doubled_king_of_hearts
 
 
 @frozen

@@ -40,13 +40,13 @@ from concurrent.futures import Executor, Future, as_completed
 
 from attrs import frozen
 
-from .bots.base import Bot, ask, offer_redeal
-from .match import apply, new_match
-from .moves import Contract, Deal, PlayerMove, Redeal
+from .bots.base import Bot, check_bot
+from .host import bots_move, play_match
+from .moves import Contract
 from .records import Record
 from .rulesets import PARTNERSHIP, Ruleset
 from .scoring import MatchResult, team_totals, winners
-from .state import MatchState, Phase, redeal_seat
+from .state import MatchState
 
 __all__ = [
     "MatchOutcome",
@@ -60,57 +60,11 @@ __all__ = [
     "wilson_interval",
 ]
 
+next_move = bots_move
+"""The next move of a match between bots: :func:`trixcomplex.host.bots_move`."""
+
 Z95 = 1.959963984540054
 """The 97.5% quantile of the standard normal law (two-sided 95% intervals)."""
-
-
-def next_move(state: MatchState, seats: Sequence[Bot], rngs: Sequence[random.Random]) -> PlayerMove:
-    """The next player move of a match between bots, asked the way a host asks.
-
-    The seat to play is asked (in the doubling window, the lowest seat still
-    to answer).  Before that, a seat that may demand a redeal out of turn
-    (R-OPT-8) is offered it with :func:`~trixcomplex.bots.base.offer_redeal`.
-    """
-    seat = state.turn if state.turn is not None else min(state.to_act)
-    if state.phase is Phase.TRIX and state.ruleset.bad_hand_redeal:
-        bad = redeal_seat(state)
-        if bad is not None and bad != seat and offer_redeal(seats[bad], state, bad, rngs[bad]):
-            return Redeal(bad)
-    return ask(seats[seat], state, seat, rngs[seat])
-
-
-def play_match(
-    seats: Sequence[Bot],
-    deals: random.Random,
-    rngs: Sequence[random.Random],
-    *,
-    on_move: Callable[[MatchState], None] | None = None,
-    ruleset: Ruleset = PARTNERSHIP,
-    redeals: random.Random | None = None,
-) -> MatchState:
-    """Play one whole match of ``ruleset``: ``seats[s]`` plays seat ``s``; returns the final state.
-
-    Shuffles come from ``deals`` only (so two matches given equal ``deals``
-    generators see the same decks, whatever the bots do), the shuffles
-    after a redeal (R-OPT-8) from ``redeals`` if given (so a redeal in one
-    match does not shift the other's decks), and seat ``s``'s bot draws from
-    ``rngs[s]``.  Each bot is asked through :func:`~trixcomplex.bots.ask`,
-    which shows it its seat's view only (see :func:`next_move`).
-    ``on_move`` is called with every state reached (for progress displays).
-    """
-    if len(seats) != 4 or len(rngs) != 4:
-        raise ValueError("play_match needs four bots and four random generators, one per seat")
-    state = new_match(ruleset)
-    while state.phase is not Phase.OVER:
-        if state.phase is Phase.DEAL:
-            again = type(state.history.last) is Redeal
-            shuffles = redeals if again and redeals is not None else deals
-            state = apply(state, Deal.shuffled(shuffles))
-        else:
-            state = apply(state, next_move(state, seats, rngs))
-        if on_move is not None:
-            on_move(state)
-    return state
 
 
 @frozen

@@ -28,6 +28,9 @@ if TYPE_CHECKING:
     from ..views import View
 
 __all__ = [
+    "CONTRACT_WEIGHTS",
+    "HAND_SET_WEIGHTS",
+    "ContractWeights",
     "Situation",
     "choose_contract",
     "choose_doubles",
@@ -259,17 +262,36 @@ def contract_goodness(contract: Contract, hand: int) -> float:
     return 12.0 * (4 - _high_cards(hand)) + 4 * (_low_cards(hand) - 5) + 10 * voids
 
 
-def choose_contract(sit: Situation) -> Contract:
+ContractWeights = tuple[tuple[Contract, float, float], ...]
+"""Per contract, ``(contract, scale, bias)``: the choice weighs
+``scale * contract_goodness(contract, hand) + bias``."""
+
+HAND_SET_WEIGHTS: ContractWeights = tuple((c, 1.0, 0.0) for c in Contract)
+"""The first, hand-set weights: the raw :func:`contract_goodness` of each contract."""
+
+# -- fitted by benchmarks/fit_weights.py (see docs/bots.rst for the run) --------
+CONTRACT_WEIGHTS: ContractWeights = HAND_SET_WEIGHTS
+"""RuleBot's contract-choice weights, fitted by simulation (``benchmarks/fit_weights.py``)."""
+
+
+def choose_contract(sit: Situation, weights: ContractWeights = CONTRACT_WEIGHTS) -> Contract:
     """The remaining contract this hand suits best (R-MATCH-5, R-SET-2).
 
     Every contract of the Kingdom is played once; the choice decides which
     one this hand is played in, so the owner picks the contract with the best
-    :func:`contract_goodness`, ties going to the earlier contract of the
-    ruleset.  In the partnership game: TRIX first with a connected hand
-    (Jacks, runs), COMPLEX first with a safe one.
+    weighted :func:`contract_goodness` (``weights``: a scale and a bias per
+    contract), ties going to the earlier contract of the ruleset.  In the
+    partnership game: TRIX first with a connected hand (Jacks, runs),
+    COMPLEX first with a safe one.
     """
     remaining = sit.remaining or sit.ruleset.contracts
-    return max(remaining, key=lambda c: contract_goodness(c, sit.hand))
+    weight = {c: (scale, bias) for c, scale, bias in weights}
+
+    def score(c: Contract) -> float:
+        scale, bias = weight.get(c, (1.0, 0.0))
+        return scale * contract_goodness(c, sit.hand) + bias
+
+    return max(remaining, key=score)
 
 
 def wants_redeal(sit: Situation) -> bool:
