@@ -179,8 +179,11 @@ def test_bots_are_picklable_and_named() -> None:
         assert isinstance(bot, Bot)
     assert bot_named("mc:3") == MonteCarloBot(worlds=3)
     assert bot_named(" Rule ") == RuleBot()
-    for bad in ("", "mc:0", "mc:x", "alpha"):
+    for bad in ("", "alpha"):
         with pytest.raises(ValueError, match="unknown bot"):
+            bot_named(bad)
+    for bad in ("mc:0", "mc:x", "mc:10001", "mc:-3"):
+        with pytest.raises(ValueError, match="N from 1 to 10000"):
             bot_named(bad)
     with pytest.raises(ValueError):
         MonteCarloBot(worlds=0)

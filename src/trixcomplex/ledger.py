@@ -33,12 +33,12 @@ from attrs import frozen
 from .cards import Card
 from .complex import trick_taker
 from .match import apply, new_match
-from .moves import Contract, Play
+from .moves import Contract, Move, Play
 from .rulesets import Ruleset
 from .scoring import doubled_card_points, trick_points, trix_points
 from .state import MatchState, Phase
 
-__all__ = ["LedgerEntry", "Trick", "contract_clause", "ledger", "tricks_and_places"]
+__all__ = ["LedgerEntry", "Trick", "contract_clause", "ledger", "step", "tricks_and_places"]
 
 _CONTRACT_CLAUSES = {
     Contract.COMPLEX: "R-CX-5",
@@ -59,7 +59,7 @@ class LedgerEntry:
       ``place``: the finishing place (1–4) in TRIX, else ``None``.
     - ``seat`` and ``points``: who gets what (negative: a charge).
     - ``cards``: the cards involved (the trick's four cards in play order;
-      the doubled card; in TRIX the card the seat went out with, if any).
+      the doubled card; none for a TRIX place).
     - ``rule``: the clause that decides it: R-CX-5 (or R-CL-2 … R-CL-5) for
       a trick's stacked charges, R-DBL-4 for a doubled card, R-TX-4 for a
       finishing place; ``options``: the ruleset options that changed the
@@ -82,6 +82,30 @@ class LedgerEntry:
     taker: int | None = None
     leader: int | None = None
     case: int | None = None
+
+    def to_json(self) -> dict[str, object]:
+        """The entry as JSON: cards as codes (``"KH"``), the contract by its name.
+
+        >>> from trixcomplex.cards import parse_card
+        >>> LedgerEntry(1, 1, Contract.TRIX, None, 1, 2, 200, (), "R-TX-4").to_json()["rule"]
+        'R-TX-4'
+        """
+        return {
+            "deal": self.deal,
+            "kingdom": self.kingdom,
+            "contract": self.contract.value,
+            "trick": self.trick,
+            "place": self.place,
+            "seat": self.seat,
+            "points": self.points,
+            "cards": [str(c) for c in self.cards],
+            "rule": self.rule,
+            "options": list(self.options),
+            "doubler": self.doubler,
+            "taker": self.taker,
+            "leader": self.leader,
+            "case": self.case,
+        }
 
 
 @frozen
@@ -149,7 +173,7 @@ def _trick(before: MatchState, card: Card) -> Trick:
     return Trick(*where[:4], leader, cards, taker, (*entries, *doubled_entries))
 
 
-def _places(before: MatchState, after: MatchState, out_cards: dict[int, Card]) -> Trick:
+def _places(before: MatchState, after: MatchState) -> Trick:
     """The finishing places of the TRIX deal ``after`` ended (from the engine's scoring)."""
     result = after.results[-1]
     order = result.finishing_order
@@ -157,33 +181,34 @@ def _places(before: MatchState, after: MatchState, out_cards: dict[int, Card]) -
     options = _options(before.ruleset, Contract.TRIX)
     entries = tuple(
         LedgerEntry(result.number, result.kingdom, Contract.TRIX, None, place, seat,
-                    points[seat], (out_cards[seat],) if seat in out_cards else (),
-                    "R-TX-4", options)  # fmt: skip
+                    points[seat], (), "R-TX-4", options)  # fmt: skip
         for place, seat in enumerate(order, start=1)
     )
     return Trick(result.number, result.kingdom, Contract.TRIX, 0, result.owner, (), -1, entries)
 
 
+def step(before: MatchState, move: Move, after: MatchState) -> Trick | None:
+    """What ``move`` (taking ``before`` to ``after``) finished: a trick with its
+    charges, the finishing places of a TRIX deal (a :class:`Trick` with
+    ``number`` 0 and no cards), or nothing (``None``)."""
+    if before.phase is Phase.COMPLEX and isinstance(move, Play):
+        deal = before.complex
+        if deal is not None and len(deal.trick) == 3:
+            return _trick(before, move.card)
+    elif before.phase is Phase.TRIX and len(after.results) > len(before.results):
+        return _places(before, after)
+    return None
+
+
 def tricks_and_places(state: MatchState) -> Iterator[Trick]:
-    """Every finished trick of ``state``'s history, and for each finished TRIX deal
-    its finishing places (a :class:`Trick` with ``number`` 0 and no cards)."""
+    """Every finished trick of ``state``'s history and the places of every finished
+    TRIX deal, in order (:func:`step` over the whole history)."""
     current = new_match(state.ruleset)
-    out_cards: dict[int, Card] = {}
     for move in state.history.moves():
         before, current = current, apply(current, move)
-        if isinstance(move, Play) and before.phase is Phase.COMPLEX:
-            deal = before.complex
-            if deal is not None and len(deal.trick) == 3:
-                yield _trick(before, move.card)
-        elif isinstance(move, Play) and before.phase is Phase.TRIX:
-            if not current.hand(move.seat):
-                out_cards[move.seat] = move.card
-            if len(current.results) > len(before.results):
-                yield _places(before, current, out_cards)
-                out_cards = {}
-        elif len(current.results) > len(before.results):  # a TRIX deal ended by a pass
-            yield _places(before, current, out_cards)
-            out_cards = {}
+        done = step(before, move, current)
+        if done is not None:
+            yield done
 
 
 def ledger(state: MatchState) -> tuple[LedgerEntry, ...]:

@@ -32,12 +32,17 @@ True
 
 from __future__ import annotations
 
+import csv
+import io
 import math
 import random
 import statistics
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future, as_completed
 
+from typing import Any
+
+import attrs
 from attrs import frozen
 
 from .bots.base import Bot, check_bot
@@ -87,6 +92,9 @@ class MatchOutcome:
     - ``contracts``: the ruleset's contracts (``contract_points``' order).
     - ``seats``: the four seats' totals.
     - ``winners``: the winning seats (:attr:`~trixcomplex.Score.winners`).
+    - ``forfeit``: ``"A"`` or ``"B"`` when that side's bot failed (crashed,
+      hung past the time limit or answered an illegal move) and lost the
+      match by forfeit; ``reason`` says what happened.  ``None`` otherwise.
     """
 
     index: int
@@ -99,11 +107,16 @@ class MatchOutcome:
     contracts: tuple[Contract, ...] = PARTNERSHIP.contracts
     seats: tuple[int, ...] = ()
     winners: tuple[int, ...] = ()
+    forfeit: str | None = None
+    reason: str = ""
 
     @property
     def winner(self) -> str:
         """``"A"``, ``"B"`` or ``"draw"``: the side holding every winning seat
-        (a win shared by both sides, or a team draw, is a draw)."""
+        (a win shared by both sides, or a team draw, is a draw); a side that
+        forfeited loses."""
+        if self.forfeit is not None:
+            return "B" if self.forfeit == "A" else "A"
         if self.winners:
             a = self.sides_seats[0]
             if all(s % 2 == a for s in self.winners):
@@ -141,15 +154,115 @@ class Summary:
     points_per_deal: tuple[tuple[str, float, float], ...]
 
 
-@frozen
+@frozen(repr=False)
 class Tournament:
-    """What :func:`simulate` returns: the sides' names, every match, the summary, the ruleset."""
+    """What :func:`simulate` returns: the sides' names, every match, the summary, the ruleset.
+
+    Its ``repr`` is one short line (not the records);
+    :meth:`summary_table` is the table ``trixcomplex simulate`` prints;
+    :meth:`to_json` and :meth:`to_csv` export the results.
+
+    >>> from trixcomplex.bots import RandomBot, RuleBot
+    >>> t = simulate([RuleBot(), RandomBot()], matches=2, seed=1)
+    >>> t
+    Tournament(RuleBot vs RandomBot, partnership, 2 matches, seed 1: A 1 wins, 0 draws, 1 losses)
+    >>> print(t.to_csv().splitlines()[0])
+    index,side_a_team,winner,margin,team0,team1,seat0,seat1,seat2,seat3,forfeit
+    """
 
     sides: tuple[str, str]
     seed: int
     matches: tuple[MatchOutcome, ...]
     summary: Summary
     ruleset: Ruleset = PARTNERSHIP
+
+    def __repr__(self) -> str:
+        s = self.summary
+        return (
+            f"Tournament({self.sides[0]} vs {self.sides[1]}, {self.ruleset.name}, "
+            f"{s.matches} matches, seed {self.seed}: A {s.wins} wins, {s.draws} draws, "
+            f"{s.losses} losses)"
+        )
+
+    def summary_table(self) -> tuple[tuple[str, str], ...]:
+        """The summary as ``(statistic, value)`` rows, as ``trixcomplex simulate`` prints them."""
+        s = self.summary
+        a, b = self.sides
+
+        def pct(rate: float, ci: tuple[float, float]) -> str:
+            return f"{rate:6.1%}  (95% CI {ci[0]:.1%} .. {ci[1]:.1%})"
+
+        rows = [
+            ("ruleset", self.ruleset.name),
+            ("matches", f"{s.matches} (seed {self.seed}, seats swapped every other match)"),
+            (f"A wins ({a})", pct(s.win_rate, s.win_ci)),
+            ("draws", pct(s.draw_rate, s.draw_ci)),
+            (f"B wins ({b})", pct(s.loss_rate, s.loss_ci)),
+            (
+                "mean margin (A - B)",
+                f"{s.mean_margin:+.1f}  (95% CI {s.margin_ci[0]:+.1f} .. {s.margin_ci[1]:+.1f})",
+            ),
+        ]
+        for contract, pa, pb in s.points_per_deal:
+            rows.append((f"{contract} points per deal", f"A {pa:+.1f}, B {pb:+.1f}"))
+        forfeits = [m for m in self.matches if m.forfeit is not None]
+        if forfeits:
+            lost = ", ".join(f"{m.index} ({m.forfeit})" for m in forfeits[:10])
+            rows.append(("forfeits", f"{len(forfeits)}: match (side) {lost}"))
+        if not self.ruleset.partnership:
+            rows.append(("a side wins", "when a seat of its own has the best total (shared: draw)"))
+        if self.ruleset.reversed_scores:
+            rows.append(("reversed scores", "the lowest total wins; the margin is counted that way"))
+        return tuple(rows)
+
+    def to_json(self) -> dict[str, Any]:
+        """The tournament as JSON: sides, seed, ruleset name, the summary and one
+        object per match (its record is left out: see each ``MatchOutcome.record``)."""
+        return {
+            "sides": list(self.sides),
+            "seed": self.seed,
+            "ruleset": self.ruleset.name,
+            "summary": {k: _plain(v) for k, v in attrs.asdict(self.summary).items()},
+            "matches": [_match_row(m) for m in self.matches],
+        }
+
+    def to_csv(self) -> str:
+        """One CSV line per match (header first): the columns of :meth:`to_json`'s matches."""
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=list(_CSV_FIELDS), lineterminator="\n")
+        writer.writeheader()
+        for m in self.matches:
+            row = _match_row(m)
+            writer.writerow({k: row[k] for k in _CSV_FIELDS})
+        return out.getvalue()
+
+
+_CSV_FIELDS = ("index", "side_a_team", "winner", "margin", "team0", "team1",
+               "seat0", "seat1", "seat2", "seat3", "forfeit")  # fmt: skip
+
+
+def _plain(value: object) -> object:
+    return [_plain(v) for v in value] if isinstance(value, tuple | list) else value
+
+
+def _match_row(m: MatchOutcome) -> dict[str, Any]:
+    seats = list(m.seats) if m.seats else [None] * 4
+    return {
+        "index": m.index,
+        "side_a_team": m.sides_seats[0],
+        "winner": m.winner,
+        "margin": m.margin,
+        "team0": m.teams[0],
+        "team1": m.teams[1],
+        "seat0": seats[0],
+        "seat1": seats[1],
+        "seat2": seats[2],
+        "seat3": seats[3],
+        "result": m.result.value,
+        "contract_points": [list(p) for p in m.contract_points],
+        "forfeit": m.forfeit,
+        "reason": m.reason,
+    }
 
 
 def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
