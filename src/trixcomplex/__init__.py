@@ -20,6 +20,7 @@ from .cards import ALL_CARDS, Card, CardParseError, Rank, Suit, parse_card
 from .complex import ComplexDeal, Trick
 from .doubling import DoublingWindow
 from .errors import IllegalMoveError
+from .ledger import LedgerEntry, ledger
 from .match import apply, forced_move, is_legal, legal_moves, new_match, score
 from .moves import (
     Choose,
@@ -79,6 +80,7 @@ __all__ = [
     "DoublingWindow",
     "History",
     "IllegalMoveError",
+    "LedgerEntry",
     "MatchResult",
     "MatchState",
     "Move",
@@ -109,6 +111,7 @@ __all__ = [
     "format_scoresheet",
     "from_json",
     "is_legal",
+    "ledger",
     "legal_moves",
     "move_from_json",
     "move_to_json",

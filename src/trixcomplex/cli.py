@@ -796,8 +796,8 @@ records (replay)."""
 def _epilog() -> str:
     options = "\n".join(f"  {k}: {v}" for k, v in RULESET_OPTIONS.items())
     return (
-        f"rulesets (--ruleset): the presets {', '.join(RULESETS)}; add options after '+',\n"
-        "comma-separated, in any order, true or false in any case, e.g.\n"
+        f"rulesets (--ruleset): the presets {', '.join(RULESETS)};\n"
+        "add options after '+', comma-separated, in any order, true or false in any case, e.g.\n"
         "classic+fixed_order=true,doubling=false. The options:\n" + options + "\n\n"
         "bots (--bots): random, rule, mc or mc:N. mc:N is the Monte Carlo bot: for each\n"
         "decision with several legal moves it samples N worlds and plays every candidate\n"

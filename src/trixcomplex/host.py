@@ -208,6 +208,10 @@ def ask(
             move = bot.choose(view(state, seat), legal, rng)
     except BotTimeout:
         move = None
+    except BotError as exc:  # an isolated bot that crashed: say where
+        if exc.seat is None:
+            raise BotError.of(bot, state, seat, exc.move, legal, match, exc.reason) from None
+        raise
     late = time_limit is not None and time.monotonic() - start > time_limit
     if move is None or late:
         if state.phase in _TIMEOUT_PHASES:

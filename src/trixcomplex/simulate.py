@@ -33,19 +33,21 @@ True
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import math
 import random
 import statistics
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, Future, as_completed
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 
 from typing import Any
 
 import attrs
 from attrs import frozen
 
-from .bots.base import Bot, check_bot
+from .bots.base import Bot, BotError, check_bot
 from .host import bots_move, play_match
 from .moves import Contract
 from .records import Record
@@ -302,12 +304,20 @@ def _sides(bots: Sequence[Bot]) -> tuple[tuple[Bot, Bot], tuple[Bot, Bot]]:
 
 
 def play_numbered_match(
-    bots: Sequence[Bot], seed: int, index: int, ruleset: Ruleset = PARTNERSHIP
+    bots: Sequence[Bot],
+    seed: int,
+    index: int,
+    ruleset: Ruleset = PARTNERSHIP,
+    *,
+    time_limit: float | None = None,
 ) -> MatchOutcome:
     """Match ``index`` of the tournament of ``bots`` seeded ``seed``: a pure function of these.
 
     :func:`simulate` plays matches ``0 .. matches - 1`` with it; call it
-    directly to play a tournament in pieces (and stop at any time).
+    directly to play a tournament in pieces (and stop at any time).  A bot
+    that fails (:class:`~trixcomplex.bots.BotError`: an illegal answer, no
+    answer within ``time_limit`` seconds per decision, an isolated bot's
+    crash) forfeits the match: its side loses (``forfeit``, ``reason``).
     """
     side_a, side_b = _sides(bots)
     a_team = index % 2  # side A sits as team 0 in even matches, team 1 in odd ones
@@ -317,7 +327,18 @@ def play_numbered_match(
     deals = random.Random(f"trixcomplex:{seed}:deals:{index // 2}")
     redeals = random.Random(f"trixcomplex:{seed}:redeals:{index // 2}")
     rngs = [random.Random(f"trixcomplex:{seed}:match:{index}:seat:{s}") for s in range(4)]
-    state = play_match(seats, deals, rngs, ruleset=ruleset, redeals=redeals)
+    reached: list[MatchState] = []
+    try:
+        state = play_match(seats, deals, rngs, ruleset=ruleset, redeals=redeals,
+                           time_limit=time_limit, match=index, on_move=_keep_last(reached))  # fmt: skip
+    except BotError as exc:
+        seat = exc.seat if exc.seat is not None else 0
+        return _forfeit(index, a_team, seat, str(exc), reached, ruleset)
+    finally:
+        for bot in seats:
+            close = getattr(bot, "close", None)
+            if close is not None:
+                close()
     teams = team_totals(state.scores)
     per = {contract: [0, 0] for contract in ruleset.contracts}
     for deal in state.results:
@@ -343,10 +364,44 @@ def play_numbered_match(
     )
 
 
+def _keep_last(reached: list[MatchState]) -> Callable[[MatchState], None]:
+    def keep(state: MatchState) -> None:
+        reached[:] = [state]
+
+    return keep
+
+
+def _forfeit(
+    index: int, a_team: int, seat: int, reason: str, reached: list[MatchState], ruleset: Ruleset
+) -> MatchOutcome:
+    """The outcome of match ``index`` lost by forfeit by ``seat``'s side."""
+    loser = "A" if seat % 2 == a_team else "B"
+    team = 1 - seat % 2  # the winning team
+    state = reached[-1] if reached else None
+    return MatchOutcome(
+        index=index,
+        sides_seats=(a_team, 1 - a_team),
+        teams=(0, 0),
+        result=MatchResult.TEAM0 if team == 0 else MatchResult.TEAM1,
+        margin=0,
+        contract_points=tuple((0, 0) for _ in ruleset.contracts),
+        record=Record.of(state) if state is not None else Record(),
+        contracts=ruleset.contracts,
+        seats=(0, 0, 0, 0),
+        winners=(team, team + 2),
+        forfeit=loser,
+        reason=reason,
+    )
+
+
 def _play_chunk(
-    bots: tuple[Bot, ...], seed: int, indices: tuple[int, ...], ruleset: Ruleset = PARTNERSHIP
+    bots: tuple[Bot, ...],
+    seed: int,
+    indices: tuple[int, ...],
+    ruleset: Ruleset = PARTNERSHIP,
+    time_limit: float | None = None,
 ) -> list[MatchOutcome]:
-    return [play_numbered_match(bots, seed, i, ruleset) for i in indices]
+    return [play_numbered_match(bots, seed, i, ruleset, time_limit=time_limit) for i in indices]
 
 
 def summarize(outcomes: Sequence[MatchOutcome]) -> Summary:
@@ -392,8 +447,13 @@ def simulate(
     seed: int = 0,
     ruleset: Ruleset = PARTNERSHIP,
     executor: Executor | None = None,
-    chunk: int = 4,
+    chunk: int = 1,
     progress: Callable[[int, int], None] | None = None,
+    jobs: int | None = None,
+    time_limit: float | None = None,
+    stall_timeout: float | None = None,
+    retries: int = 3,
+    isolated: bool = False,
 ) -> Tournament:
     """Play ``matches`` seeded matches between two sides of bots; return every match and stats.
 
@@ -402,10 +462,33 @@ def simulate(
     ``ruleset`` (see the module's notes for what a side's win means in an
     individual ruleset).  Match ``i`` reuses the
     shuffles of match ``i ^ 1`` with the sides' seats exchanged (seats are
-    rotated for fairness).  With an ``executor`` the matches run on it in
-    chunks of ``chunk`` matches (bots must then be picklable); the result is
-    identical to the in-process one for the same ``seed``.  ``progress`` is
-    called with ``(done, matches)`` as matches finish.
+    rotated for fairness).  ``progress`` is called with ``(done, matches)``
+    after every match.  Every bot is checked against the protocol before the
+    first match (``TypeError`` otherwise).
+
+    Where the matches run (the result is the same for the same ``seed``):
+
+    - in this process (the default);
+    - on an ``executor`` (a process pool, or ``dask.distributed``'s
+      ``client.get_executor()``), in chunks of ``chunk`` matches (bots must
+      then be picklable); a chunk whose future fails is submitted again
+      (``retries`` times), then played in this process;
+    - on a process pool of ``jobs`` workers that survives faults: a killed
+      worker (``BrokenProcessPool``) costs only its unfinished matches,
+      which are played again on a fresh pool with the same seeds, so the
+      results equal an unfaulted run's; with ``stall_timeout``, a pool that
+      finishes no match for that many seconds (a hung worker) is killed and
+      its unfinished matches played again.
+
+    ``time_limit`` is the per-decision limit in seconds: a bot over it while
+    choosing or doubling gets the rules' timeout (R-MATCH-6), otherwise its
+    side forfeits the match.  A bot answering an illegal move forfeits too
+    (see :attr:`MatchOutcome.forfeit`).  ``isolated=True`` runs every bot
+    named by a string spec (``"rule"``, ``"mc:8"``, ``"module:factory"``) in
+    a process of its own that sees only its view's JSON
+    (:class:`~trixcomplex.isolated.IsolatedBot`, with ``time_limit`` or 10
+    seconds per decision): a bot that crashes, hangs or cheats forfeits the
+    match, never the tournament.
     """
     if isinstance(matches, bool) or not isinstance(matches, int) or matches < 1:
         raise ValueError(f"matches must be a positive integer, not {matches!r}")
@@ -413,31 +496,122 @@ def simulate(
         raise ValueError(f"chunk must be a positive integer, not {chunk!r}")
     if not isinstance(ruleset, Ruleset):
         raise ValueError(f"ruleset must be a Ruleset (e.g. tc.CLASSIC), not {ruleset!r:.60}")
+    if isolated:
+        from .isolated import IsolatedBot
+
+        limit = 10.0 if time_limit is None else time_limit
+        bots = [IsolatedBot(b, limit) if isinstance(b, str) else b for b in bots]
     lineup = tuple(bots)
     _sides(lineup)
+    for k, bot in enumerate(lineup):
+        check_bot(bot, f"bot {k} ({'side A' if k % 2 == 0 else 'side B'})")
     names = _side_names(lineup)
-    outcomes: list[MatchOutcome | None] = [None] * matches
-    done = 0
-    if executor is None:
-        for i in range(matches):
-            outcomes[i] = play_numbered_match(lineup, seed, i, ruleset)
-            done += 1
+    outcomes: dict[int, MatchOutcome] = {}
+
+    def finished(found: Sequence[MatchOutcome]) -> None:
+        for outcome in found:
+            outcomes[outcome.index] = outcome
             if progress is not None:
-                progress(done, matches)
+                progress(len(outcomes), matches)
+
+    play = functools.partial(_play_chunk, lineup, seed, ruleset=ruleset, time_limit=time_limit)
+    if jobs is not None:
+        _run_on_pools(play, matches, jobs, stall_timeout, retries, finished)
+    elif executor is not None:
+        _run_on_executor(play, executor, matches, chunk, retries, finished)
     else:
-        chunks = [tuple(range(i, min(i + chunk, matches))) for i in range(0, matches, chunk)]
-        futures: dict[Future[list[MatchOutcome]], tuple[int, ...]] = {
-            executor.submit(_play_chunk, lineup, seed, c, ruleset): c for c in chunks
-        }
-        for future in as_completed(futures):
-            for outcome in future.result():
-                outcomes[outcome.index] = outcome
-            done += len(futures[future])
-            if progress is not None:
-                progress(done, matches)
-    final = tuple(m for m in outcomes if m is not None)
+        for i in range(matches):
+            finished(play((i,)))
+    final = tuple(outcomes[i] for i in range(matches))
     summary = summarize(final)
     return Tournament(sides=names, seed=seed, matches=final, summary=summary, ruleset=ruleset)
+
+
+_Play = Callable[[tuple[int, ...]], list[MatchOutcome]]
+
+
+def _run_on_executor(
+    play: _Play,
+    executor: Executor,
+    matches: int,
+    chunk: int,
+    retries: int,
+    finished: Callable[[Sequence[MatchOutcome]], None],
+) -> None:
+    """Play every chunk on ``executor``; a failed chunk is resubmitted, then played here."""
+    chunks = [tuple(range(i, min(i + chunk, matches))) for i in range(0, matches, chunk)]
+    tries = dict.fromkeys(chunks, 0)
+    futures: dict[Future[list[MatchOutcome]], tuple[int, ...]] = {
+        executor.submit(play, c): c for c in chunks
+    }
+    while futures:
+        done, _ = wait(futures, return_when=FIRST_COMPLETED)
+        for future in done:
+            indices = futures.pop(future)
+            try:
+                found = future.result()
+            except BotError:
+                raise
+            except Exception:  # the worker died or the executor broke: play it again
+                tries[indices] += 1
+                try:
+                    if tries[indices] > retries:
+                        raise RuntimeError("retries spent")
+                    futures[executor.submit(play, indices)] = indices
+                except Exception:
+                    finished(play(indices))
+                continue
+            finished(found)
+
+
+def _run_on_pools(
+    play: _Play,
+    matches: int,
+    jobs: int,
+    stall_timeout: float | None,
+    retries: int,
+    finished: Callable[[Sequence[MatchOutcome]], None],
+) -> None:
+    """Play every match on process pools of ``jobs`` workers, replacing a pool that
+    breaks (a killed worker) or stalls (no match finished in ``stall_timeout`` s)."""
+    pending = list(range(matches))
+    for attempt in range(retries + 1):
+        pool = ProcessPoolExecutor(jobs)
+        futures = {pool.submit(play, (i,)): i for i in pending}
+        try:
+            while futures:
+                done, _ = wait(futures, timeout=stall_timeout, return_when=FIRST_COMPLETED)
+                if not done:
+                    break  # a stall: no match finished in time
+                broken = False
+                for future in done:
+                    index = futures.pop(future)
+                    try:
+                        found = future.result()
+                    except BrokenProcessPool:
+                        futures[future] = index
+                        broken = True
+                        continue
+                    finished(found)
+                    pending.remove(index)
+                if broken:
+                    break
+        finally:
+            _stop_pool(pool)
+        if not pending:
+            return
+    raise RuntimeError(
+        f"matches {pending[:10]} were lost {retries + 1} times (a worker killed or hung each time)"
+    )
+
+
+def _stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Shut ``pool`` down now, killing its workers (a hung one included)."""
+    procs = getattr(pool, "_processes", None) or {}
+    for proc in list(procs.values()):
+        if proc.is_alive():
+            proc.kill()
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _side_names(bots: tuple[Bot, ...]) -> tuple[str, str]:

@@ -92,20 +92,24 @@ class BotError(IllegalMoveError):
         move: object,
         legal: Sequence[PlayerMove],
         match: int | None = None,
+        failure: str | None = None,
     ) -> BotError:
-        """The error for ``bot`` answering ``move`` at ``seat`` in ``state``."""
+        """The error for ``bot`` answering ``move`` at ``seat`` in ``state``
+        (or failing to answer: ``failure`` says how)."""
         from ..match import apply
 
-        rule, why = "R-SEAT-1", "not a move of the game"
-        try:
-            apply(state, move)  # type: ignore[arg-type]
-        except IllegalMoveError as exc:
-            rule, why = exc.rule, exc.reason
-        except Exception as exc:  # not a move at all
-            why = f"not a move ({type(exc).__name__})"
+        rule, why = "R-SEAT-1", failure or "not a move of the game"
+        if failure is None:
+            try:
+                apply(state, move)  # type: ignore[arg-type]
+            except IllegalMoveError as exc:
+                rule, why = exc.rule, exc.reason
+            except Exception as exc:  # not a move at all
+                why = f"not a move ({type(exc).__name__})"
         shown = ", ".join(str(m) for m in legal[:12]) + (" …" if len(legal) > 12 else "")
+        what = "failed" if failure is not None else "chose a move that is not legal"
         reason = (
-            f"{type(bot).__name__} chose a move that is not legal at {_where(state, seat, match)}"
+            f"{type(bot).__name__} {what} at {_where(state, seat, match)}"
             f": {why}; legal moves: {shown}"
         )
         error = cls(move, reason, rule)
