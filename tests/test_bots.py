@@ -21,6 +21,9 @@ from trixcomplex.bots import (
     bot_named,
 )
 from trixcomplex.bots.tactics import (
+    CONTRACT_WEIGHTS,
+    HAND_SET_WEIGHTS,
+    ContractWeights,
     Situation,
     choose_contract,
     choose_doubles,
@@ -500,18 +503,37 @@ def test_r_opt_2_plays_the_penalty_card_it_must_discard() -> None:
     assert complex_card(sit) == parse_card("9D")
 
 
-def _choose_from(hand: str, remaining: tuple[tc.Contract, ...]) -> tc.Contract:
+def _choose_from(
+    hand: str, remaining: tuple[tc.Contract, ...], weights: ContractWeights = HAND_SET_WEIGHTS
+) -> tc.Contract:
     return choose_contract(
         Situation(
             seat=0, phase=tc.Phase.CHOOSE, owner=0, hand=_mask(hand), gone=0, trick=(),
             leader=0, doubled=(), table=0, hand_sizes=(13, 13, 13, 13),
             contract=None, ruleset=tc.CLASSIC, remaining=remaining,
-        )
+        ),
+        weights,
     )  # fmt: skip
 
 
+def test_r_set_2_fitted_weights_are_rule_bot_s_and_change_choices() -> None:
+    """R-SET-2: RuleBot chooses with the fitted weights (benchmarks/fit_weights.py), not
+    the hand-set ones; a bias moves a choice; never a contract already played."""
+    C = tc.Contract
+    assert RuleBot().weights == CONTRACT_WEIGHTS != HAND_SET_WEIGHTS
+    hearts = "KH 2H 3H 4H 5H 6H 7H 8H AS AC KC QC JC"
+    no_trix = (C.KING_OF_HEARTS, C.QUEENS, C.DIAMONDS, C.LTOOSH)
+    assert _choose_from(hearts, no_trix) is C.KING_OF_HEARTS
+    assert _choose_from(hearts, no_trix, CONTRACT_WEIGHTS) is C.DIAMONDS  # 0 diamonds held
+    loved = tuple((c, 1.0, 500.0 if c is C.LTOOSH else 0.0) for c in C)
+    assert _choose_from(hearts, no_trix, loved) is C.LTOOSH
+    assert _choose_from(hearts, (C.QUEENS,), loved) is C.QUEENS
+    assert repr(RuleBot(loved)).startswith("RuleBot(((")
+
+
 def test_r_set_2_chooses_the_remaining_contract_the_hand_suits() -> None:
-    """R-SET-2: the owner picks among the remaining contracts only, with simple reasons:
+    """R-SET-2: the owner picks among the remaining contracts only; with the hand-set
+    weights (the raw goodness of each contract) the reasons are simple:
     long guarded hearts → King of Hearts; no diamonds → Diamonds; low cards → Ltoosh;
     guarded Queens → Queens; Jacks and runs → TRIX."""
     C = tc.Contract

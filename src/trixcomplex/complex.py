@@ -109,11 +109,13 @@ def contract_legal_cards(hand: int, trick: Sequence[Card], rules: TrickRules) ->
 
 
 def trick_taker(leader: int, cards: tuple[Card, ...]) -> int:
-    """The seat taking a full trick: highest card of the led suit (R-CX-3)."""
-    a, b, c, d = cards[0], cards[1], cards[2], cards[3]
-    led = _SUIT_MASKS[a // 13]
-    best = ((1 << a | 1 << b | 1 << c | 1 << d) & led).bit_length() - 1  # the highest led card
-    return (leader + (0 if a == best else 1 if b == best else 2 if c == best else 3)) % 4
+    """The seat winning ``cards`` (1 to 4, in play order, led by ``leader``): the
+    highest card of the led suit (R-CX-3).  Of a full trick, the seat taking it."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    best = (mask & _SUIT_MASKS[cards[0] // 13]).bit_length() - 1  # the highest led card
+    return (leader + cards.index(best)) % 4  # type: ignore[arg-type]
 
 
 def complex_result(
