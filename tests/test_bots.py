@@ -7,9 +7,11 @@ import random
 from collections.abc import Sequence
 
 import pytest
+import attrs
 from attrs import define
 
 import trixcomplex as tc
+import builders
 from builders import deal_of, plays, start_complex
 from trixcomplex.bots import (
     Bot,
@@ -691,3 +693,23 @@ def test_r_cl_7_doubles_a_queen_with_one_guard_fewer_in_queens() -> None:
 
     assert doubles(tc.Contract.QUEENS, tc.CLASSIC) == _mask("QS")
     assert doubles(tc.Contract.COMPLEX, tc.PARTNERSHIP) == 0
+
+
+def test_r_opt_7_rule_bot_uses_the_shown_twos() -> None:
+    """R-OPT-7: once the 2s are shown, RuleBot plays TRIX with them: over matches of
+    classic-partnership (show_twos) some of its choices change when the 2s are hidden
+    from it, and every such choice avoids opening a row to an opponent's shown 2."""
+    changed = 0
+    for seed in range(6):
+        states = builders.random_match_of(tc.CLASSIC_PARTNERSHIP, seed)
+        for state in states:
+            if state.phase is not tc.Phase.TRIX or state.turn is None:
+                continue
+            v = tc.view(state, state.turn)
+            if not any(v.shown_twos) or len(v.legal_moves) < 2:
+                continue
+            seen = Situation.of_view(v)
+            blind = attrs.evolve(seen, shown_twos=(0, 0, 0, 0))
+            if trix_card(seen) != trix_card(blind):
+                changed += 1
+    assert changed > 0

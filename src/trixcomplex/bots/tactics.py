@@ -79,6 +79,8 @@ class Situation:
     """The game played: its scores, its house rules, partners or not."""
     remaining: tuple[Contract, ...] = ()
     """The Kingdom's contracts not played yet (what the owner may choose)."""
+    shown_twos: tuple[int, int, int, int] = (0, 0, 0, 0)
+    """Per seat, the 2s it is known to hold (shown in TRIX under R-OPT-7), unlaid."""
 
     @classmethod
     def of_view(cls, view: View) -> Situation:
@@ -97,9 +99,12 @@ class Situation:
         sizes = tuple(v.hand_sizes) if v.hand_sizes is not None else (0, 0, 0, 0)
         ruleset = getattr(v, "ruleset", PARTNERSHIP)
         remaining = tuple(getattr(v, "remaining_contracts", ()) or ())
+        shown = getattr(v, "shown_twos", None) or ((), (), (), ())
+        twos = tuple(_mask(t) & ~table for t in shown)
         return cls(
             v.seat, v.phase, owner, hand, gone, trick, leader, doubled, table, sizes,
             getattr(v, "contract", None), ruleset, remaining,
+            (twos[0], twos[1], twos[2], twos[3]),
         )  # fmt: skip
 
     @classmethod
@@ -584,7 +589,9 @@ def trix_card(sit: Situation) -> Card | None:
 
     Prefer cards that unlock my own next cards; hold cards that the others
     need (blocking them) while I have other plays; a card with nothing behind
-    it in its row (a 2, an Ace) helps nobody and is free to play.
+    it in its row (a 2, an Ace) helps nobody and is free to play.  With the
+    2s shown (R-OPT-7), open the rows that lead to a partner's 2 and keep
+    closed those that lead to an opponent's.
     """
     legal = trix_legal_cards(sit.hand, sit.table)
     if not legal:
@@ -603,6 +610,9 @@ def trix_card(sit: Situation) -> Card | None:
         score += 1.2 * (behind & hand).bit_count()
         score -= 0.3 * (opened & others).bit_count()
         score -= 0.1 * (behind & others).bit_count()
+        for seat, twos in enumerate(sit.shown_twos):  # R-OPT-7: whose 2s this row leads to
+            if seat != sit.seat and behind & twos:
+                score += 1.0 if sit.ally(seat) else -1.0
         key = (score, -card)
         if key > best_key:
             best, best_key = card, key
