@@ -744,12 +744,15 @@ def _trick_lines(t: Trick) -> list[str]:
             lines.append(f"    {_PLACES[(e.place or 1) - 1]}: seat {e.seat} {e.points:+d}  "
                          f"[{_clauses(e.rule, e.options)}]")  # fmt: skip
         return lines
-    played = " ".join(f"{c.symbol}" for c in t.cards)
-    lines = [f"  Trick {t.number}: seat {t.leader} leads {played}; seat {t.taker} takes it"
-             + ("" if t.entries else ": nothing charged")]  # fmt: skip
+    played = ", ".join(
+        f"seat {(t.leader + i) % 4} {'leads ' if i == 0 else ''}{c.symbol}"
+        for i, c in enumerate(t.cards)
+    )
+    lines = [f"  Trick {t.number}: {played}; seat {t.taker} takes it"
+             + ("" if t.entries else ", nothing charged")]  # fmt: skip
     for e in t.entries:
         if e.case is None:
-            what = "the trick's charges"
+            what = "the trick's charges, stacked"
         else:
             what = (f"{e.cards[0].symbol} doubled by seat {e.doubler}, taken by seat {e.taker}, "
                     f"trick led by seat {e.leader}: case {e.case}")  # fmt: skip
