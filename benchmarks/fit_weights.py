@@ -84,7 +84,9 @@ def _decode(rows: list[list[Any]]) -> ContractWeights:
     return tuple((Contract(c), float(a), float(b)) for c, a, b in rows)
 
 
-def _with(weights: ContractWeights, contract: Contract, scale: float, bias: float) -> ContractWeights:
+def _with(
+    weights: ContractWeights, contract: Contract, scale: float, bias: float
+) -> ContractWeights:
     return tuple((c, scale, bias) if c is contract else (c, a, b) for c, a, b in weights)
 
 
@@ -93,9 +95,13 @@ def _log(out: Path, row: dict[str, Any]) -> None:
         file.write(json.dumps(row) + "\n")
 
 
-def _fit(pool: ProcessPoolExecutor, args: argparse.Namespace, done: dict[str, Any]) -> ContractWeights:
+def _fit(
+    pool: ProcessPoolExecutor, args: argparse.Namespace, done: dict[str, Any]
+) -> ContractWeights:
     rulesets = args.rulesets.split(",")
-    contracts = sorted({c for r in rulesets for c in Ruleset.from_name(r).contracts}, key=list(Contract).index)
+    contracts = sorted(
+        {c for r in rulesets for c in Ruleset.from_name(r).contracts}, key=list(Contract).index
+    )
     best = HAND_SET_WEIGHTS
     key = json.dumps(_encode(best))
     if key not in done:
@@ -141,7 +147,9 @@ def _test(pool: ProcessPoolExecutor, args: argparse.Namespace, weights: Contract
     _report_rows(weights, rows, total)
 
 
-def _report_rows(weights: ContractWeights, rows: list[dict[str, Any]], total: dict[str, Any]) -> None:
+def _report_rows(
+    weights: ContractWeights, rows: list[dict[str, Any]], total: dict[str, Any]
+) -> None:
     print("fitted weights (contract, scale, bias):")
     for c, a, b in weights:
         print(f"    (Contract.{c.name}, {a}, {b}),")
@@ -158,7 +166,9 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=11, help="the training seed")
     parser.add_argument("--train", type=int, default=200, help="matches per ruleset per candidate")
     parser.add_argument("--test-seed", type=int, default=2026)
-    parser.add_argument("--test", type=int, default=2000, help="test matches per ruleset (pairs x 2)")
+    parser.add_argument(
+        "--test", type=int, default=2000, help="test matches per ruleset (pairs x 2)"
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--report", action="store_true", help="print the last test and stop")
     args = parser.parse_args()

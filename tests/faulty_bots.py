@@ -33,7 +33,9 @@ class KillOnce:
     marker: str
     after: int = 5
 
-    def choose(self, view: tc.View, legal: Sequence[tc.PlayerMove], rng: random.Random) -> tc.PlayerMove:
+    def choose(
+        self, view: tc.View, legal: Sequence[tc.PlayerMove], rng: random.Random
+    ) -> tc.PlayerMove:
         if view.deal_number == 2 and _first_time(self.marker):
             os.kill(os.getpid(), signal.SIGKILL)
         return RuleBot().choose(view, legal, rng)
@@ -46,7 +48,9 @@ class HangOnce:
 
     marker: str
 
-    def choose(self, view: tc.View, legal: Sequence[tc.PlayerMove], rng: random.Random) -> tc.PlayerMove:
+    def choose(
+        self, view: tc.View, legal: Sequence[tc.PlayerMove], rng: random.Random
+    ) -> tc.PlayerMove:
         if view.deal_number == 2 and _first_time(self.marker):
             signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
             time.sleep(600)
@@ -60,7 +64,9 @@ class Slow:
     seconds: float
     deal: int = 1
 
-    def choose(self, view: tc.View, legal: Sequence[tc.PlayerMove], rng: random.Random) -> tc.PlayerMove:
+    def choose(
+        self, view: tc.View, legal: Sequence[tc.PlayerMove], rng: random.Random
+    ) -> tc.PlayerMove:
         if view.deal_number == self.deal:
             time.sleep(self.seconds)
         return RuleBot().choose(view, legal, rng)
@@ -69,7 +75,9 @@ class Slow:
 class Crash:
     """Its process dies at its first decision in deal 2."""
 
-    def choose(self, view: tc.View, legal: Sequence[tc.PlayerMove], rng: random.Random) -> tc.PlayerMove:
+    def choose(
+        self, view: tc.View, legal: Sequence[tc.PlayerMove], rng: random.Random
+    ) -> tc.PlayerMove:
         if view.deal_number == 2:
             os._exit(3)
         return legal[0]
@@ -78,7 +86,9 @@ class Crash:
 class Hang:
     """Never answers in deal 2."""
 
-    def choose(self, view: tc.View, legal: Sequence[tc.PlayerMove], rng: random.Random) -> tc.PlayerMove:
+    def choose(
+        self, view: tc.View, legal: Sequence[tc.PlayerMove], rng: random.Random
+    ) -> tc.PlayerMove:
         if view.deal_number == 2:
             time.sleep(600)
         return legal[0]
@@ -87,7 +97,9 @@ class Hang:
 class Cheat:
     """Answers a move for the seat after its own in deal 2 (never legal for it)."""
 
-    def choose(self, view: tc.View, legal: Sequence[tc.PlayerMove], rng: random.Random) -> tc.PlayerMove:
+    def choose(
+        self, view: tc.View, legal: Sequence[tc.PlayerMove], rng: random.Random
+    ) -> tc.PlayerMove:
         if view.deal_number == 2 and view.seat is not None:
             return tc.Pass((view.seat + 1) % 4)
         return legal[0]
@@ -97,7 +109,9 @@ class Snoop:
     """Records what it can find of the host: the view's type and any MatchState in its
     callers' frames, into ``SNOOP_FILE``; then plays its first legal move."""
 
-    def choose(self, view: tc.View, legal: Sequence[tc.PlayerMove], rng: random.Random) -> tc.PlayerMove:
+    def choose(
+        self, view: tc.View, legal: Sequence[tc.PlayerMove], rng: random.Random
+    ) -> tc.PlayerMove:
         import inspect
 
         found = []

@@ -6,12 +6,12 @@ import pickle
 import random
 from collections.abc import Sequence
 
-import pytest
 import attrs
+import pytest
 from attrs import define
 
-import trixcomplex as tc
 import builders
+import trixcomplex as tc
 from builders import deal_of, plays, start_complex
 from trixcomplex.bots import (
     Bot,

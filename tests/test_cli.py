@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
-import json
 import subprocess
 import sys
 from pathlib import Path
@@ -414,8 +414,9 @@ def test_version_and_plain_help() -> None:
         assert "``" not in text and ":class:" not in text and ":func:" not in text
         for preset in tc.RULESETS:
             assert preset in text
-        for option in ("doubling", "penalty_cards_first", "swapped_scores", "free_heart_leads",
-                       "fixed_order", "reversed_scores", "show_twos", "bad_hand_redeal"):  # fmt: skip
+        options = ("doubling", "penalty_cards_first", "swapped_scores", "free_heart_leads",
+                   "fixed_order", "reversed_scores", "show_twos", "bad_hand_redeal")  # fmt: skip
+        for option in options:
             assert re.search(rf"{option}: R-OPT-\d: \w", text), (args, option)
         assert "mc:N" in text and "playouts" in text
 
@@ -509,7 +510,9 @@ def test_r_dbl_4_replay_explain_traces_every_point_on_the_golden_records(name: s
                           r" seat \d takes it", out)) == trick_deals  # fmt: skip
     assert "[R-TX-4" in out and ("[R-CX-5" in out or "[R-CL-" in out)
     if any(r.doubled for r in state.results):
-        assert re.search(r"doubled by seat \d, taken by seat \d, trick led by seat \d: case \d", out)
+        assert re.search(
+            r"doubled by seat \d, taken by seat \d, trick led by seat \d: case \d", out
+        )
         assert "[R-DBL-4" in out
     assert f"Totals: {', '.join(f'seat {s} {p:+d}' for s, p in enumerate(state.scores))}" in out
     js = _run("replay", str(path), "--json")

@@ -8,12 +8,12 @@ totals, for every ruleset, over random matches.
 from __future__ import annotations
 
 import pytest
-from builders import HEARTS_DEAL, VIEW_RULESETS, random_match, random_match_of, start_complex
-from builders import plays as play_cards
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import trixcomplex as tc
+from builders import HEARTS_DEAL, VIEW_RULESETS, random_match, random_match_of, start_complex
+from builders import plays as play_cards
 from trixcomplex.ledger import LedgerEntry, contract_clause, tricks_and_places
 
 

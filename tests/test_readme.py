@@ -38,6 +38,6 @@ def test_the_tour_runs_and_its_comments_are_true() -> None:
     assert tc.score(state).current == (0, 0, 0, 0) and tc.ledger(state) == ()
     assert tc.replay(tc.Record.of(state)) == state
     namespace: dict[str, object] = {}
-    code = "\n".join(line for line in lines if "tc.Play(0, \"AS\")" not in line)
+    code = "\n".join(line for line in lines if 'tc.Play(0, "AS")' not in line)
     exec(compile(code, str(README), "exec"), namespace)  # the rest runs as written
     assert re.search(r"frozenset\(\{0, 3\}\)", "\n".join(lines))

@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from faulty_bots import HangOnce, KillOnce, Slow
 
 import trixcomplex as tc
-from trixcomplex.bots import BotError, BotTimeout, RandomBot, RuleBot, ask
+from faulty_bots import HangOnce, KillOnce, Slow
+from trixcomplex.bots import BotError, RandomBot, RuleBot, ask
 from trixcomplex.host import play_match
 from trixcomplex.simulate import simulate
 

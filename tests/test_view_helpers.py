@@ -4,12 +4,12 @@ so far (issue 15); each is a public fact of the view, decided by the engine's ru
 from __future__ import annotations
 
 import pytest
-from builders import HEARTS_DEAL, VIEW_RULESETS, random_match_of, start_complex
-from builders import plays as play_cards
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import trixcomplex as tc
+from builders import HEARTS_DEAL, VIEW_RULESETS, random_match_of, start_complex
+from builders import plays as play_cards
 from trixcomplex.cards import ALL_CARDS
 from trixcomplex.views import known_voids, points_this_deal, trick_winner, unseen_cards
 

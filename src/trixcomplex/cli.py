@@ -31,8 +31,6 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, TextIO
 
-import attrs
-
 from .bots import BOT_NAMES, MC_WORLDS, Bot, bot_named
 from .cards import Card, CardParseError, parse_card
 from .errors import IllegalMoveError
@@ -42,9 +40,9 @@ from .ledger import step as ledger_step
 from .match import apply, legal_moves, new_match, score
 from .moves import Choose, Deal, Double, Move, Pass, Play, PlayerMove, Redeal, Timeout
 from .records import Record, RecordError, replay_json, replay_report, run_replay
-from .render import contract_name, hand_text, move_text
+from .render import hand_text, move_text
 from .rulesets import PARTNERSHIP, RULESETS, Ruleset
-from .scoresheet import format_scoresheet
+from .scoresheet import contract_name, format_scoresheet
 from .scoring import DealResult, MatchResult
 from .simulate import simulate
 from .state import MatchState, Phase
@@ -353,6 +351,7 @@ def _show_table(v: View, out: TextIO) -> None:
 _RANKS = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "10",
           11: "J", 12: "Q", 13: "K", 14: "A"}  # fmt: skip
 
+
 def _contract_names() -> dict[str, Any]:
     from .moves import Contract
 
@@ -603,9 +602,9 @@ def _play(args: argparse.Namespace) -> int:
         current[0] = after
         if isinstance(move, Deal):
             return
-        if getattr(move, "seat", None) == me and before.phase in _PLAY_PHASES:
-            if len(legal_moves(before, me)) == 1 and not isinstance(move, Timeout | Redeal):
-                print(f"(only one legal move: {move_text(move)}, played for you)", file=out)
+        forced = before.phase in _PLAY_PHASES and len(legal_moves(before, me)) == 1
+        if forced and isinstance(move, Play | Pass) and move.seat == me:
+            print(f"(only one legal move: {move_text(move)}, played for you)", file=out)
         _narrate(before, move, after, me, out)  # others' doubles stay secret (R-HID-2)
         if after.phase in (Phase.DEAL, Phase.OVER) and not isinstance(move, Redeal):
             print("\n" + _scoresheet(after), file=out)
@@ -776,7 +775,6 @@ def _replay(args: argparse.Namespace) -> int:
         print(f"{name}: {exc}", file=sys.stderr)
         return 1
     if args.json:
-
         report = replay_report(state)
         report["ledger"] = [e.to_json() for e in ledger(state)]
         if args.explain:
@@ -827,9 +825,10 @@ def _parser() -> argparse.ArgumentParser:
         "with options after '+' in any order (see trixcomplex --help), "
         "e.g. classic+doubling=false"
     )
-    common = {"epilog": _epilog(), "formatter_class": fmt}
+    epilog = _epilog()
 
-    demo = sub.add_parser("demo", help="play one complete seeded match between bots", **common)
+    demo = sub.add_parser("demo", help="play one complete seeded match between bots",
+                          epilog=epilog, formatter_class=fmt)  # fmt: skip
     demo.add_argument("--seed", type=int, default=7, help="the random seed (default 7)")
     demo.add_argument("--bots", type=_bot_list, default=["rule"],
                       help=bots_help + ": 1 for all seats or 4 (default rule)")  # fmt: skip
@@ -837,7 +836,7 @@ def _parser() -> argparse.ArgumentParser:
     demo.set_defaults(func=_demo)
 
     play = sub.add_parser("play", help="play a match in the terminal against three bots",
-                          **common)  # fmt: skip
+                          epilog=epilog, formatter_class=fmt)  # fmt: skip
     play.add_argument("--seat", type=_seat, default=0, help="your seat, 0-3 (default 0)")
     play.add_argument("--bots", type=_bot_list, default=["rule"],
                       help=bots_help + ": 1 for all three or 3 (default rule)")  # fmt: skip
@@ -848,7 +847,7 @@ def _parser() -> argparse.ArgumentParser:
     play.set_defaults(func=_play)
 
     sim = sub.add_parser("simulate", help="play many seeded matches between two sides of bots",
-                         **common)  # fmt: skip
+                         epilog=epilog, formatter_class=fmt)  # fmt: skip
     sim.add_argument("--bots", type=_bot_list, default=["rule", "random"],
                      help=bots_help + ": side A, side B (or 4, by seat)")  # fmt: skip
     sim.add_argument("--matches", type=_positive, default=100, help="how many (default 100)")
@@ -864,7 +863,7 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--json", action="store_true",
                      help="print the report as JSON, with the ledger of every point")  # fmt: skip
     rep.add_argument("--explain", action="store_true",
-                     help="print every trick and place with its points and rule clauses")  # fmt: skip
+                     help="print every trick and place, its points and clauses")  # fmt: skip
     rep.set_defaults(func=_replay)
     return parser
 

@@ -115,7 +115,7 @@ def trick_taker(leader: int, cards: tuple[Card, ...]) -> int:
     for card in cards:
         mask |= 1 << card
     best = (mask & _SUIT_MASKS[cards[0] // 13]).bit_length() - 1  # the highest led card
-    return (leader + cards.index(best)) % 4  # type: ignore[arg-type]
+    return (leader + cards.index(best)) % 4
 
 
 def complex_result(

@@ -22,14 +22,16 @@ a callable in an importable module returning the bot.
 >>> import trixcomplex as tc
 >>> state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(3)))
 >>> bot = IsolatedBot("rule")
->>> move = bot.choose(tc.view(state, state.owner), tc.legal_moves(state, state.owner), random.Random(0))
->>> move in tc.legal_moves(state, state.owner)
+>>> legal = tc.legal_moves(state, state.owner)
+>>> move = bot.choose(tc.view(state, state.owner), legal, random.Random(0))
+>>> move in legal
 True
 >>> bot.close()
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import os
@@ -43,7 +45,7 @@ from typing import Any
 from attrs import define, field
 
 from .bots.base import Bot, BotError, BotTimeout
-from .moves import PlayerMove, move_from_json, move_to_json
+from .moves import Choose, Double, Pass, Play, PlayerMove, Redeal, move_from_json, move_to_json
 from .serialize import from_json, to_json
 from .views import View
 
@@ -133,7 +135,7 @@ class IsolatedBot:
             move = move_from_json(answer)
         except (ValueError, TypeError) as exc:
             raise BotError(answer, f"isolated bot {self.spec!r}: {exc}", "R-SEAT-1") from None
-        if isinstance(move, PlayerMove):  # type: ignore[misc, arg-type]
+        if isinstance(move, Choose | Double | Play | Pass | Redeal):
             return move
         raise BotError(move, f"isolated bot {self.spec!r}: not a player move", "R-SEAT-1")
 
@@ -154,10 +156,8 @@ class IsolatedBot:
                     stream.close()
 
     def __del__(self) -> None:
-        try:
+        with contextlib.suppress(Exception):  # the interpreter may be shutting down
             self.close()
-        except Exception:  # interpreter shutting down
-            pass
 
 
 def _serve(spec: str) -> int:

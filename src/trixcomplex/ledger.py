@@ -180,8 +180,18 @@ def _places(before: MatchState, after: MatchState) -> Trick:
     points = trix_points(order, before.ruleset.trix_places)
     options = _options(before.ruleset, Contract.TRIX)
     entries = tuple(
-        LedgerEntry(result.number, result.kingdom, Contract.TRIX, None, place, seat,
-                    points[seat], (), "R-TX-4", options)  # fmt: skip
+        LedgerEntry(
+            result.number,
+            result.kingdom,
+            Contract.TRIX,
+            None,
+            place,
+            seat,
+            points[seat],
+            (),
+            "R-TX-4",
+            options,
+        )
         for place, seat in enumerate(order, start=1)
     )
     return Trick(result.number, result.kingdom, Contract.TRIX, 0, result.owner, (), -1, entries)

@@ -41,7 +41,6 @@ import statistics
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-
 from typing import Any
 
 import attrs
@@ -214,7 +213,9 @@ class Tournament:
         if not self.ruleset.partnership:
             rows.append(("a side wins", "when a seat of its own has the best total (shared: draw)"))
         if self.ruleset.reversed_scores:
-            rows.append(("reversed scores", "the lowest total wins; the margin is counted that way"))
+            rows.append(
+                ("reversed scores", "the lowest total wins; the margin is counted that way")
+            )
         return tuple(rows)
 
     def to_json(self) -> dict[str, Any]:
@@ -329,8 +330,10 @@ def play_numbered_match(
     rngs = [random.Random(f"trixcomplex:{seed}:match:{index}:seat:{s}") for s in range(4)]
     reached: list[MatchState] = []
     try:
-        state = play_match(seats, deals, rngs, ruleset=ruleset, redeals=redeals,
-                           time_limit=time_limit, match=index, on_move=_keep_last(reached))  # fmt: skip
+        state = play_match(
+            seats, deals, rngs, ruleset=ruleset, redeals=redeals,
+            time_limit=time_limit, match=index, on_move=_keep_last(reached),
+        )  # fmt: skip
     except BotError as exc:
         seat = exc.seat if exc.seat is not None else 0
         return _forfeit(index, a_team, seat, str(exc), reached, ruleset)
@@ -575,7 +578,7 @@ def _run_on_pools(
     """Play every match on process pools of ``jobs`` workers, replacing a pool that
     breaks (a killed worker) or stalls (no match finished in ``stall_timeout`` s)."""
     pending = list(range(matches))
-    for attempt in range(retries + 1):
+    for _ in range(retries + 1):
         pool = ProcessPoolExecutor(jobs)
         futures = {pool.submit(play, (i,)): i for i in pending}
         try:

@@ -424,7 +424,9 @@ def unseen_cards(v: View) -> tuple[Card, ...]:
     return cards_of(_ALL & ~gone)
 
 
-def known_voids(v: View) -> tuple[frozenset[Suit], frozenset[Suit], frozenset[Suit], frozenset[Suit]]:
+def known_voids(
+    v: View,
+) -> tuple[frozenset[Suit], frozenset[Suit], frozenset[Suit], frozenset[Suit]]:
     """Per seat, the suits it is known to hold none of: the view's ``voids`` (showing
     out, R-CX-2; R-CL-2), a suit whose every unseen card it ``cannot_hold`` (R-TX-3,
     R-OPT-2), and for this seat the suits missing from its own hand.

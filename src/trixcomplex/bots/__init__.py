@@ -24,10 +24,10 @@ from .rule_bot import RuleBot
 
 __all__ = [
     "BOT_NAMES",
+    "MC_WORLDS",
     "Bot",
     "BotError",
     "BotTimeout",
-    "MC_WORLDS",
     "MonteCarloBot",
     "RandomBot",
     "RuleBot",

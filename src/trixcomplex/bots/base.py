@@ -117,11 +117,13 @@ class BotError(IllegalMoveError):
         error.seat, error.legal = seat, tuple(legal)
         return error
 
-    def __reduce__(self) -> tuple[object, ...]:
+    def __reduce__(self) -> tuple[object, ...]:  # type: ignore[override]
         return (_rebuild, (type(self), self.move, self.reason, self.rule, dict(self.__dict__)))
 
 
-def _rebuild(cls: type[BotError], move: object, reason: str, rule: str, attrs: dict[str, object]) -> BotError:
+def _rebuild(
+    cls: type[BotError], move: object, reason: str, rule: str, attrs: dict[str, object]
+) -> BotError:
     error = cls(move, reason, rule)
     error.__dict__.update(attrs)
     return error
@@ -167,7 +169,8 @@ def ask(bot: Bot, state: MatchState, seat: int, rng: random.Random) -> PlayerMov
 
 
 def offer_redeal(bot: Bot, state: MatchState, seat: int, rng: random.Random) -> bool:
-    """Whether ``seat``'s bot demands a redeal out of turn: :func:`trixcomplex.host.offer_redeal`."""
+    """Whether ``seat``'s bot demands a redeal out of turn
+    (:func:`trixcomplex.host.offer_redeal`)."""
     from ..host import offer_redeal as host_offer
 
     return host_offer(bot, state, seat, rng)
