@@ -33,6 +33,27 @@ def _main(
     return status, out, err
 
 
+def _read_until(proc: subprocess.Popen[str], prompt: str) -> str:
+    """What ``proc`` prints up to and including ``prompt``."""
+    assert proc.stdout is not None
+    seen = ""
+    while not seen.endswith(prompt):
+        char = proc.stdout.read(1)
+        assert char, f"{prompt!r} never came"
+        seen += char
+    return seen
+
+
+def _play_until_prompt() -> subprocess.Popen[str]:
+    """``trixcomplex play --seed 2`` running, waiting at its first ``Your move>`` prompt."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "trixcomplex", "play", "--seed", "2"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    _read_until(proc, "Your move> ")
+    return proc
+
+
 # -- demo -------------------------------------------------------------------------
 
 
@@ -124,16 +145,7 @@ def test_play_sigint_in_a_subprocess_exits_130() -> None:
     """A real Ctrl-C (SIGINT) at the prompt: exit status 130, one line, no traceback."""
     import signal
 
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "trixcomplex", "play", "--seed", "2"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    assert proc.stdout is not None
-    seen = ""
-    while not seen.endswith("Your move> "):
-        char = proc.stdout.read(1)
-        assert char, "the prompt never came"
-        seen += char
+    proc = _play_until_prompt()
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
@@ -375,22 +387,9 @@ def test_play_ctrl_c_offers_to_save_and_resume_goes_on(tmp_path: Path) -> None:
     import signal
 
     saved = tmp_path / "saved.json"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "trixcomplex", "play", "--seed", "2"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    assert proc.stdin is not None and proc.stdout is not None
-    seen = ""
-    while not seen.endswith("Your move> "):
-        char = proc.stdout.read(1)
-        assert char, "the prompt never came"
-        seen += char
+    proc = _play_until_prompt()
     proc.send_signal(signal.SIGINT)
-    seen = ""
-    while not seen.endswith("(Enter: do not save)> "):  # answer once asked, as a person does
-        char = proc.stdout.read(1)
-        assert char, "the offer to save never came"
-        seen += char
+    seen = _read_until(proc, "(Enter: do not save)> ")  # answer once asked, as a person does
     out, err = proc.communicate(f"{saved}\n", timeout=60)
     assert proc.returncode == 130 and err.strip() == "interrupted"
     assert "Save the match" in seen and f"--resume {saved}" in out

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, Self, runtime_checkable
 
 from ..errors import IllegalMoveError
 from ..moves import Deal, PlayerMove, Timeout
@@ -112,10 +112,15 @@ class BotError(IllegalMoveError):
             f"{type(bot).__name__} {what} at {_where(state, seat, match)}"
             f": {why}; legal moves: {shown}"
         )
-        error = cls(move, reason, rule)
-        error.match, error.deal, error.phase = match, state.deal_number, state.phase.value
-        error.seat, error.legal = seat, tuple(legal)
-        return error
+        return cls(move, reason, rule)._at(state, seat, legal, match)
+
+    def _at(
+        self, state: MatchState, seat: int, legal: Sequence[PlayerMove], match: int | None
+    ) -> Self:
+        """This error, placed: the match, deal, phase, seat and legal moves."""
+        self.match, self.deal, self.phase = match, state.deal_number, state.phase.value
+        self.seat, self.legal = seat, tuple(legal)
+        return self
 
     def __reduce__(self) -> tuple[object, ...]:  # type: ignore[override]
         return (_rebuild, (type(self), self.move, self.reason, self.rule, dict(self.__dict__)))
@@ -143,15 +148,10 @@ class BotTimeout(BotError):
         limit: float | None = None,
     ) -> BotTimeout:
         """The error for ``bot`` taking longer than ``limit`` seconds at ``seat``."""
-        error = cls(
-            None,
-            f"{type(bot).__name__} did not answer within {limit:g}s at "
-            f"{_where(state, seat, match)}",
-            "R-MATCH-6",
+        reason = f"{type(bot).__name__} did not answer within {limit:g}s"
+        return cls(None, f"{reason} at {_where(state, seat, match)}", "R-MATCH-6")._at(
+            state, seat, legal, match
         )
-        error.match, error.deal, error.phase = match, state.deal_number, state.phase.value
-        error.seat, error.legal = seat, tuple(legal)
-        return error
 
 
 def ask(bot: Bot, state: MatchState, seat: int, rng: random.Random) -> PlayerMove:
