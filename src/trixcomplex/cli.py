@@ -774,6 +774,9 @@ def _replay(args: argparse.Namespace) -> int:
     except RecordError as exc:
         print(f"{name}: {exc}", file=sys.stderr)
         return 1
+    except Exception as exc:  # an engine bug: still one line, never a traceback
+        print(f"{name}: internal error ({type(exc).__name__}): {str(exc)[:120]}", file=sys.stderr)
+        return 1
     if args.json:
         report = replay_report(state)
         report["ledger"] = [e.to_json() for e in ledger(state)]
