@@ -5,9 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from builders import random_match_of
-
 import trixcomplex as tc
+from builders import random_match_of
 from trixcomplex.bots import RandomBot, RuleBot
 from trixcomplex.host import play_match, redeal_claimant, run, seat_to_move
 

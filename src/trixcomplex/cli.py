@@ -21,6 +21,7 @@ installed; without it everything is plain text.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import random
@@ -764,28 +765,34 @@ def _clauses(rule: str, options: tuple[str, ...]) -> str:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    if not args.explain and not args.json:
-        return run_replay(
-            args.file, as_json=False, stdin=sys.stdin, stdout=sys.stdout, stderr=sys.stderr
-        )
-    name = "<stdin>" if args.file == "-" else args.file
-    try:
-        state = _load_state(args.file, sys.stdin)
-    except RecordError as exc:
-        print(f"{name}: {exc}", file=sys.stderr)
-        return 1
-    except Exception as exc:  # an engine bug: still one line, never a traceback
-        print(f"{name}: internal error ({type(exc).__name__}): {str(exc)[:120]}", file=sys.stderr)
-        return 1
+    """``replay FILE``: the record is read and checked by
+    :func:`~trixcomplex.records.run_replay` (its one-line errors); then the
+    scoresheet, the explanation or the JSON report with the ledger."""
+    stdin: TextIO = sys.stdin
+    text: str | None = None
+    if args.file == "-":
+        text = sys.stdin.read()
+        stdin = io.StringIO(text)
+    status = run_replay(args.file, as_json=True, stdin=stdin, stdout=io.StringIO(),
+                        stderr=sys.stderr)  # fmt: skip
+    if status != 0:
+        return status
+    if text is None:
+        text = Path(args.file).read_text(encoding="utf-8")
+    state = replay_json(json.loads(text))
     if args.json:
         report = replay_report(state)
         report["ledger"] = [e.to_json() for e in ledger(state)]
         if args.explain:
             report["explain"] = explain_lines(state)
         print(json.dumps(report, indent=2))
-        return 0
-    for line in explain_lines(state):
-        print(line)
+    elif args.explain:
+        for line in explain_lines(state):
+            print(line)
+    else:
+        print(_scoresheet(state))
+        if state.phase is Phase.OVER:
+            print(_winner_line(state))
     return 0
 
 
