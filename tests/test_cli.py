@@ -46,10 +46,13 @@ def _read_until(proc: subprocess.Popen[str], prompt: str) -> str:
 
 def _play_until_prompt() -> subprocess.Popen[str]:
     """``trixcomplex play --seed 2`` running, waiting at its first ``Your move>`` prompt."""
+    import signal
+
     proc = subprocess.Popen(
         [sys.executable, "-m", "trixcomplex", "play", "--seed", "2"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # even when run
+    )  # fmt: skip  # from a background job, which starts with SIGINT ignored
     _read_until(proc, "Your move> ")
     return proc
 
