@@ -36,7 +36,7 @@ from .bots import BOT_NAMES, MC_WORLDS, Bot, bot_named
 from .cards import Card, CardParseError, parse_card
 from .errors import IllegalMoveError
 from .host import ask, offer_redeal, run
-from .ledger import Trick, ledger, tricks_and_places
+from .ledger import Charges, ledger, tricks_and_places
 from .ledger import step as ledger_step
 from .match import apply, legal_moves, new_match, score
 from .moves import Choose, Deal, Double, Move, Pass, Play, PlayerMove, Redeal, Timeout
@@ -158,7 +158,7 @@ def _took(deal: DealResult, ruleset: Ruleset = PARTNERSHIP) -> list[str]:
     contract charges (R-CX-5; R-CL-2 … R-CL-5: K♥, Queens, diamonds, tricks),
     the doubled cards apart, and the doubling points each seat won or paid
     (R-DBL-4)."""
-    if deal.contract.is_trick_contract is False:
+    if not deal.contract.is_trick_contract:
         order = ", ".join(f"seat {s}" for s in deal.finishing_order)
         return [f"  finishing order: {order}"]
     rules = ruleset.trick_rules(deal.contract)
@@ -710,7 +710,7 @@ def explain_lines(state: MatchState) -> list[str]:
     for t in tricks_and_places(state):
         if t.deal not in heads:
             heads.add(t.deal)
-            lines.extend(_deal_head(t, results.get(t.deal), state))
+            lines.extend(_deal_head(t, results.get(t.deal)))
         lines.extend(_trick_lines(t))
         result = results.get(t.deal)
         if result is not None and (t.number == 0 or _last_trick(t, result)):
@@ -724,11 +724,11 @@ def explain_lines(state: MatchState) -> list[str]:
     return lines
 
 
-def _last_trick(t: Trick, result: DealResult) -> bool:
+def _last_trick(t: Charges, result: DealResult) -> bool:
     return t.number == sum(b.tricks for b in result.seats)
 
 
-def _deal_head(t: Trick, result: DealResult | None, state: MatchState) -> list[str]:
+def _deal_head(t: Charges, result: DealResult | None) -> list[str]:
     owner = f", owner seat {result.owner}" if result is not None else ""
     lines = ["", f"Deal {t.deal} (Kingdom {t.kingdom}){owner}: {contract_name(t.contract)}"]
     if result is not None and result.doubled:
@@ -737,7 +737,7 @@ def _deal_head(t: Trick, result: DealResult | None, state: MatchState) -> list[s
     return lines
 
 
-def _trick_lines(t: Trick) -> list[str]:
+def _trick_lines(t: Charges) -> list[str]:
     if t.number == 0:
         lines = ["  Finishing order (R-TX-4):"]
         for e in t.entries:

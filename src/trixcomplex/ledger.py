@@ -38,7 +38,7 @@ from .rulesets import Ruleset
 from .scoring import doubled_card_points, trick_points, trix_points
 from .state import MatchState, Phase
 
-__all__ = ["LedgerEntry", "Trick", "contract_clause", "ledger", "step", "tricks_and_places"]
+__all__ = ["Charges", "LedgerEntry", "contract_clause", "ledger", "step", "tricks_and_places"]
 
 _CONTRACT_CLAUSES = {
     Contract.COMPLEX: "R-CX-5",
@@ -109,8 +109,10 @@ class LedgerEntry:
 
 
 @frozen
-class Trick:
-    """A finished trick of the match with its ledger entries (for ``replay --explain``)."""
+class Charges:
+    """What one move finished, with its ledger entries (for ``replay --explain``): a
+    trick (``number`` 1–13, its ``leader``, ``cards`` and ``taker``), or the
+    finishing places of a TRIX deal (``number`` 0, no cards, ``taker`` -1)."""
 
     deal: int
     kingdom: int
@@ -140,7 +142,7 @@ def _options(ruleset: Ruleset, contract: Contract) -> tuple[str, ...]:
     return tuple(found)
 
 
-def _trick(before: MatchState, card: Card) -> Trick:
+def _trick(before: MatchState, card: Card) -> Charges:
     """The trick completed by ``card`` in ``before``, its charges from the engine's scoring."""
     deal = before.complex
     contract = before.contract
@@ -170,10 +172,10 @@ def _trick(before: MatchState, card: Card) -> Trick:
         entries.append(
             LedgerEntry(*where, taker, total[taker], cards, contract_clause(contract), options)
         )
-    return Trick(*where[:4], leader, cards, taker, (*entries, *doubled_entries))
+    return Charges(*where[:4], leader, cards, taker, (*entries, *doubled_entries))
 
 
-def _places(before: MatchState, after: MatchState) -> Trick:
+def _places(before: MatchState, after: MatchState) -> Charges:
     """The finishing places of the TRIX deal ``after`` ended (from the engine's scoring)."""
     result = after.results[-1]
     order = result.finishing_order
@@ -194,12 +196,12 @@ def _places(before: MatchState, after: MatchState) -> Trick:
         )
         for place, seat in enumerate(order, start=1)
     )
-    return Trick(result.number, result.kingdom, Contract.TRIX, 0, result.owner, (), -1, entries)
+    return Charges(result.number, result.kingdom, Contract.TRIX, 0, result.owner, (), -1, entries)
 
 
-def step(before: MatchState, move: Move, after: MatchState) -> Trick | None:
+def step(before: MatchState, move: Move, after: MatchState) -> Charges | None:
     """What ``move`` (taking ``before`` to ``after``) finished: a trick with its
-    charges, the finishing places of a TRIX deal (a :class:`Trick` with
+    charges, the finishing places of a TRIX deal (a :class:`Charges` with
     ``number`` 0 and no cards), or nothing (``None``)."""
     if before.phase is Phase.COMPLEX and isinstance(move, Play):
         deal = before.complex
@@ -210,7 +212,7 @@ def step(before: MatchState, move: Move, after: MatchState) -> Trick | None:
     return None
 
 
-def tricks_and_places(state: MatchState) -> Iterator[Trick]:
+def tricks_and_places(state: MatchState) -> Iterator[Charges]:
     """Every finished trick of ``state``'s history and the places of every finished
     TRIX deal, in order (:func:`step` over the whole history)."""
     current = new_match(state.ruleset)
