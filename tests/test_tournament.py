@@ -170,9 +170,14 @@ def test_a_killed_worker_loses_no_finished_match_and_reruns_give_identical_resul
 def test_a_hung_worker_is_replaced_and_its_matches_rerun(tmp_path: Path) -> None:
     """A worker hung where no alarm reaches it: after ``stall_timeout`` the pool is
     killed and the unfinished matches are played again; the results are unchanged."""
+    import time
+
     hung = HangOnce(str(tmp_path / "hung"))
+    start = time.monotonic()
     faulty = simulate([hung, RandomBot()], 4, seed=4, jobs=2, stall_timeout=4)
     assert (tmp_path / "hung").exists()
+    # the worker sleeps 600 s: finishing long before proves it was replaced, not waited for
+    assert time.monotonic() - start < 300
     clean = simulate([RuleBot(), RandomBot()], 4, seed=4)
     assert _outcomes(faulty) == _outcomes(clean)
 
@@ -214,13 +219,19 @@ def test_progress_advances_match_by_match() -> None:
 
 
 @POSIX
-@pytest.mark.parametrize("spec", ["faulty_bots:Crash", "faulty_bots:Hang", "faulty_bots:Cheat"])
-def test_r_hid_1_an_isolated_bot_that_crashes_hangs_or_cheats_forfeits(spec: str) -> None:
+@pytest.mark.parametrize(
+    ("spec", "why"),
+    [("faulty_bots:Crash", "crashed"), ("faulty_bots:Hang", "did not answer within 2s"),
+     ("faulty_bots:Cheat", "chose a move that is not legal")],
+)  # fmt: skip
+def test_r_hid_1_an_isolated_bot_that_crashes_hangs_or_cheats_forfeits(spec: str, why: str) -> None:
     """An isolated bot that crashes, hangs or answers illegally forfeits its matches,
-    not the tournament."""
+    not the tournament; the reason names the match, deal, seat and what happened."""
     t = simulate([spec, "random"], 2, seed=3, isolated=True, time_limit=2)  # type: ignore[list-item]
     assert [m.forfeit for m in t.matches] == ["A", "A"]
     assert t.summary.matches == 2 and t.summary.losses == 2
+    for m in t.matches:
+        assert why in m.reason and f"match {m.index}, deal 2" in m.reason
 
 
 @POSIX

@@ -149,7 +149,7 @@ class BotTimeout(BotError):
     ) -> BotTimeout:
         """The error for ``bot`` taking longer than ``limit`` seconds at ``seat``."""
         reason = f"{type(bot).__name__} did not answer within {limit:g}s"
-        return cls(None, f"{reason} at {_where(state, seat, match)}", "R-MATCH-6")._at(
+        return cls("no answer", f"{reason} at {_where(state, seat, match)}", "R-MATCH-6")._at(
             state, seat, legal, match
         )
 
