@@ -39,7 +39,7 @@ from .host import ask, offer_redeal, run
 from .ledger import Charges, ledger, tricks_and_places
 from .ledger import step as ledger_step
 from .match import apply, legal_moves, new_match, score
-from .moves import Choose, Deal, Double, Move, Pass, Play, PlayerMove, Redeal, Timeout
+from .moves import Choose, Contract, Deal, Double, Move, Pass, Play, PlayerMove, Redeal, Timeout
 from .records import Record, RecordError, replay_json, replay_report, run_replay
 from .render import hand_text, move_text
 from .rulesets import PARTNERSHIP, RULESETS, Ruleset
@@ -353,10 +353,9 @@ _RANKS = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "1
           11: "J", 12: "Q", 13: "K", 14: "A"}  # fmt: skip
 
 
-def _contract_names() -> dict[str, Any]:
-    from .moves import Contract
-
-    names: dict[str, Any] = {}
+def _contract_names() -> dict[str, Contract]:
+    """Each contract by its value and its human name, as a person may type them."""
+    names: dict[str, Contract] = {}
     for c in Contract:
         names[c.value.lower()] = c
         names[contract_name(c).lower().replace(" ", "_")] = c
