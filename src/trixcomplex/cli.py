@@ -765,16 +765,19 @@ def _clauses(rule: str, options: tuple[str, ...]) -> str:
 
 def _replay(args: argparse.Namespace) -> int:
     """``replay FILE``: the record is read and checked by
-    :func:`~trixcomplex.records.run_replay` (its one-line errors); then the
-    scoresheet, the explanation or the JSON report with the ledger."""
+    :func:`~trixcomplex.records.run_replay` (its one-line errors, as JSON with
+    ``--json``); then the scoresheet, the explanation or the JSON report with
+    the ledger."""
     stdin: TextIO = sys.stdin
     text: str | None = None
     if args.file == "-":
         text = sys.stdin.read()
         stdin = io.StringIO(text)
-    status = run_replay(args.file, as_json=True, stdin=stdin, stdout=io.StringIO(),
+    checked = io.StringIO()
+    status = run_replay(args.file, as_json=args.json, stdin=stdin, stdout=checked,
                         stderr=sys.stderr)  # fmt: skip
     if status != 0:
+        sys.stdout.write(checked.getvalue())  # with --json, the error's JSON
         return status
     if text is None:
         text = Path(args.file).read_text(encoding="utf-8")
@@ -870,7 +873,8 @@ def _parser() -> argparse.ArgumentParser:
     rep = sub.add_parser("replay", help="check a game record and print its scoresheet")
     rep.add_argument("file", metavar="FILE", help="the record (JSON), or - for standard input")
     rep.add_argument("--json", action="store_true",
-                     help="print the report as JSON, with the ledger of every point")  # fmt: skip
+                     help="print the report with the ledger of every point, or the error, "
+                     "as JSON")  # fmt: skip
     rep.add_argument("--explain", action="store_true",
                      help="print every trick and place, its points and clauses")  # fmt: skip
     rep.set_defaults(func=_replay)

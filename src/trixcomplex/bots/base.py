@@ -103,7 +103,7 @@ class BotError(IllegalMoveError):
             try:
                 apply(state, move)  # type: ignore[arg-type]
             except IllegalMoveError as exc:
-                rule, why = exc.rule, exc.reason
+                rule, why = exc.rule or "R-SEAT-1", exc.reason
             except Exception as exc:  # not a move at all
                 why = f"not a move ({type(exc).__name__})"
         shown = ", ".join(str(m) for m in legal[:12]) + (" …" if len(legal) > 12 else "")
@@ -122,7 +122,7 @@ class BotError(IllegalMoveError):
         self.seat, self.legal = seat, tuple(legal)
         return self
 
-    def __reduce__(self) -> tuple[object, ...]:  # type: ignore[override]
+    def __reduce__(self) -> tuple[object, ...]:
         return (_rebuild, (type(self), self.move, self.reason, self.rule, dict(self.__dict__)))
 
 
