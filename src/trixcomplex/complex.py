@@ -156,7 +156,7 @@ def complex_result(
                 case, points = doubled_card_points(card, doubler, taker, trick.leader, rules)
                 doubled.append(DoubledCard(card, doubler, taker, trick.leader, case, points))
     seats = tuple(
-        SeatBreakdown(
+        SeatBreakdown.taken(
             tricks[s], diamonds[s], tuple(sorted(queens[s])), king[s],
             doubled_queens=tuple(sorted(
                 d.card for d in doubled if d.taker == s and d.card != KING_OF_HEARTS
