@@ -1,4 +1,4 @@
-"""The ``trixcomplex`` command: demo, play, simulate and replay.
+"""The ``trixcomplex`` command: demo, play, simulate, replay and serve.
 
 - ``trixcomplex demo [--seed N] [--bots rule]``: one whole match between bots,
   deal by deal, then the scoresheet and the winner.
@@ -8,6 +8,8 @@
   [--records DIR]``: a tournament, with a progress bar and a summary table.
 - ``trixcomplex replay FILE [--json] [--explain]``: check and score a game
   record; ``--explain`` traces every point to its rule clause.
+- ``trixcomplex serve``: the table server, to play in the browser (the
+  ``server`` extra).
 
 ``demo``, ``play`` and ``simulate`` take ``--ruleset NAME``: a preset
 (``partnership``, the default, ``individual-complex``, ``classic``,
@@ -798,12 +800,24 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace) -> int:
+    try:  # the server's packages are an extra: import them only when asked
+        from .server import serve
+    except ImportError as exc:
+        if (exc.name or "").partition(".")[0] not in ("starlette", "uvicorn", "websockets"):
+            raise
+        print(f"trixcomplex serve needs the server extra ({exc.name} is missing): "
+              'pip install "trixcomplex[server]"', file=sys.stderr)  # fmt: skip
+        return 1
+    return serve(host=args.host, port=args.port, db=args.db)
+
+
 # -- main -----------------------------------------------------------------------
 
 _DESCRIPTION = """\
 A rules engine for Trix Complex Partnership and its family: watch bots play
-(demo), play against them (play), run tournaments (simulate) and check game
-records (replay)."""
+(demo), play against them (play), run tournaments (simulate), check game
+records (replay) and host tables in the browser (serve)."""
 
 
 def _epilog() -> str:
@@ -878,6 +892,13 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--explain", action="store_true",
                      help="print every trick and place, its points and clauses")  # fmt: skip
     rep.set_defaults(func=_replay)
+
+    srv = sub.add_parser("serve", help="run the table server: play in the browser")
+    srv.add_argument("--host", default="127.0.0.1", help="the address (default 127.0.0.1)")
+    srv.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
+    srv.add_argument("--db", default="trixcomplex.sqlite3", metavar="PATH",
+                     help="the tables' SQLite file (default ./trixcomplex.sqlite3)")  # fmt: skip
+    srv.set_defaults(func=_serve)
     return parser
 
 
