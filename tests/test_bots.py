@@ -6,9 +6,11 @@ import pickle
 import random
 from collections.abc import Sequence
 
+import attrs
 import pytest
 from attrs import define
 
+import builders
 import trixcomplex as tc
 from builders import deal_of, plays, start_complex
 from trixcomplex.bots import (
@@ -21,6 +23,9 @@ from trixcomplex.bots import (
     bot_named,
 )
 from trixcomplex.bots.tactics import (
+    CONTRACT_WEIGHTS,
+    HAND_SET_WEIGHTS,
+    ContractWeights,
     Situation,
     choose_contract,
     choose_doubles,
@@ -179,8 +184,11 @@ def test_bots_are_picklable_and_named() -> None:
         assert isinstance(bot, Bot)
     assert bot_named("mc:3") == MonteCarloBot(worlds=3)
     assert bot_named(" Rule ") == RuleBot()
-    for bad in ("", "mc:0", "mc:x", "alpha"):
+    for bad in ("", "alpha"):
         with pytest.raises(ValueError, match="unknown bot"):
+            bot_named(bad)
+    for bad in ("mc:0", "mc:x", "mc:10001", "mc:-3"):
+        with pytest.raises(ValueError, match="N from 1 to 10000"):
             bot_named(bad)
     with pytest.raises(ValueError):
         MonteCarloBot(worlds=0)
@@ -497,18 +505,37 @@ def test_r_opt_2_plays_the_penalty_card_it_must_discard() -> None:
     assert complex_card(sit) == parse_card("9D")
 
 
-def _choose_from(hand: str, remaining: tuple[tc.Contract, ...]) -> tc.Contract:
+def _choose_from(
+    hand: str, remaining: tuple[tc.Contract, ...], weights: ContractWeights = HAND_SET_WEIGHTS
+) -> tc.Contract:
     return choose_contract(
         Situation(
             seat=0, phase=tc.Phase.CHOOSE, owner=0, hand=_mask(hand), gone=0, trick=(),
             leader=0, doubled=(), table=0, hand_sizes=(13, 13, 13, 13),
             contract=None, ruleset=tc.CLASSIC, remaining=remaining,
-        )
+        ),
+        weights,
     )  # fmt: skip
 
 
+def test_r_set_2_fitted_weights_are_rule_bot_s_and_change_choices() -> None:
+    """R-SET-2: RuleBot chooses with the fitted weights (benchmarks/fit_weights.py), not
+    the hand-set ones; a bias moves a choice; never a contract already played."""
+    C = tc.Contract
+    assert RuleBot().weights == CONTRACT_WEIGHTS != HAND_SET_WEIGHTS
+    hearts = "KH 2H 3H 4H 5H 6H 7H 8H AS AC KC QC JC"
+    no_trix = (C.KING_OF_HEARTS, C.QUEENS, C.DIAMONDS, C.LTOOSH)
+    assert _choose_from(hearts, no_trix) is C.KING_OF_HEARTS
+    assert _choose_from(hearts, no_trix, CONTRACT_WEIGHTS) is C.DIAMONDS  # 0 diamonds held
+    loved = tuple((c, 1.0, 500.0 if c is C.LTOOSH else 0.0) for c in C)
+    assert _choose_from(hearts, no_trix, loved) is C.LTOOSH
+    assert _choose_from(hearts, (C.QUEENS,), loved) is C.QUEENS
+    assert repr(RuleBot(loved)).startswith("RuleBot(((")
+
+
 def test_r_set_2_chooses_the_remaining_contract_the_hand_suits() -> None:
-    """R-SET-2: the owner picks among the remaining contracts only, with simple reasons:
+    """R-SET-2: the owner picks among the remaining contracts only; with the hand-set
+    weights (the raw goodness of each contract) the reasons are simple:
     long guarded hearts → King of Hearts; no diamonds → Diamonds; low cards → Ltoosh;
     guarded Queens → Queens; Jacks and runs → TRIX."""
     C = tc.Contract
@@ -666,3 +693,23 @@ def test_r_cl_7_doubles_a_queen_with_one_guard_fewer_in_queens() -> None:
 
     assert doubles(tc.Contract.QUEENS, tc.CLASSIC) == _mask("QS")
     assert doubles(tc.Contract.COMPLEX, tc.PARTNERSHIP) == 0
+
+
+def test_r_opt_7_rule_bot_uses_the_shown_twos() -> None:
+    """R-OPT-7: once the 2s are shown, RuleBot plays TRIX with them: over matches of
+    classic-partnership (show_twos) some of its choices change when the 2s are hidden
+    from it, and every such choice avoids opening a row to an opponent's shown 2."""
+    changed = 0
+    for seed in range(6):
+        states = builders.random_match_of(tc.CLASSIC_PARTNERSHIP, seed)
+        for state in states:
+            if state.phase is not tc.Phase.TRIX or state.turn is None:
+                continue
+            v = tc.view(state, state.turn)
+            if not any(v.shown_twos) or len(v.legal_moves) < 2:
+                continue
+            seen = Situation.of_view(v)
+            blind = attrs.evolve(seen, shown_twos=(0, 0, 0, 0))
+            if trix_card(seen) != trix_card(blind):
+                changed += 1
+    assert changed > 0

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -31,6 +33,30 @@ def _main(
     return status, out, err
 
 
+def _read_until(proc: subprocess.Popen[str], prompt: str) -> str:
+    """What ``proc`` prints up to and including ``prompt``."""
+    assert proc.stdout is not None
+    seen = ""
+    while not seen.endswith(prompt):
+        char = proc.stdout.read(1)
+        assert char, f"{prompt!r} never came"
+        seen += char
+    return seen
+
+
+def _play_until_prompt() -> subprocess.Popen[str]:
+    """``trixcomplex play --seed 2`` running, waiting at its first ``Your move>`` prompt."""
+    import signal
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "trixcomplex", "play", "--seed", "2"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # even when run
+    )  # fmt: skip  # from a background job, which starts with SIGINT ignored
+    _read_until(proc, "Your move> ")
+    return proc
+
+
 # -- demo -------------------------------------------------------------------------
 
 
@@ -41,8 +67,10 @@ def test_r_match_1_demo_plays_eight_deals_and_names_the_winner() -> None:
     out = done.stdout
     for n in range(1, 9):
         assert f"Deal {n}, Kingdom {(n + 1) // 2}" in out
-    assert "Scoresheet" in out and "Result:" in out
+    assert "Scoresheet" in out
+    assert "Result:" not in out  # the result is printed once, in words, on the last line
     assert "wins" in out.splitlines()[-1] or "draw" in out.splitlines()[-1]
+    assert sum(1 for line in out.splitlines() if " wins" in line or "draw" in line) == 1
     assert "took" in out and "finishing order" in out
     assert _run("demo", "--seed", "7").stdout == out  # reproducible
 
@@ -120,16 +148,7 @@ def test_play_sigint_in_a_subprocess_exits_130() -> None:
     """A real Ctrl-C (SIGINT) at the prompt: exit status 130, one line, no traceback."""
     import signal
 
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "trixcomplex", "play", "--seed", "2"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    assert proc.stdout is not None
-    seen = ""
-    while not seen.endswith("Your move> "):
-        char = proc.stdout.read(1)
-        assert char, "the prompt never came"
-        seen += char
+    proc = _play_until_prompt()
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
@@ -273,7 +292,7 @@ def test_r_cl_1_demo_classic_narrates_twenty_deals_choices_and_the_winner(
         assert f"Deal {n}, Kingdom {(n + 4) // 5}, owner seat" in out
     assert out.count("(the last contract)") == 4
     assert out.count("(chosen by seat ") == 16
-    assert "KING_OF_HEARTS (chosen by seat" in out
+    assert "King of Hearts (chosen by seat" in out and "KING_OF_HEARTS" not in out
     assert "took K♥: -75" in out or "took K♥: -150" in out
     last = out.splitlines()[-1]
     assert last.startswith(("Seat ", "Seats ")) and ("wins with" in last or "share" in last)
@@ -302,7 +321,7 @@ def test_r_cl_1_play_classic_from_a_script(
     assert status == 0, err
     assert "every seat plays for itself (classic, 20 deals)" in out.splitlines()[0]
     assert out.count("Scoresheet") == 20
-    assert "KING_OF_HEARTS" in out and "(no points)" in out  # a K♥-free trick costs nothing
+    assert "King of Hearts" in out and "(no points)" in out  # a K♥-free trick costs nothing
     assert out.splitlines()[-1].startswith(("Seat ", "Seats "))
 
 
@@ -344,3 +363,162 @@ def test_r_cl_8_simulate_with_a_ruleset_reports_its_contracts(
     for contract in tc.CLASSIC.contracts:
         assert f"{contract.value} points per deal" in out
     assert "a side wins" in out
+
+
+# -- issue 15: what a demanding user expects -----------------------------------------
+
+_ALL_CODES = [f"{r}{s}" for s in "SHDC" for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10",
+                                                   "J", "Q", "K", "A")]  # fmt: skip
+_CARD_CODE = re.compile(r"\b(10|[2-9TJQKA])[SHDC]\b")
+
+
+def test_r_match_2_play_shows_the_engine_s_reason_and_announces_trix_places() -> None:
+    """R-MATCH-2, R-CX-2, R-TX-4: a refused card gets the engine's own reason, in card
+    symbols ("seat 0 does not hold Q♣"); each seat going out in TRIX is announced."""
+    script = ("\n".join(_ALL_CODES) + "\n1\n") * 300  # try every card, then the first move
+    done = _run("play", "--seed", "3", "--seat", "0", stdin=script)
+    assert done.returncode == 0, done.stderr[-500:]
+    out = done.stdout
+    assert re.search(r"seat 0 does not hold [2-9JQKA1][0]?[♠♥♦♣] \(R-MATCH-2\); try again", out)
+    assert "must follow suit" in out and "(R-CX-2); try again" in out
+    for place in ("1st", "2nd", "3rd"):
+        assert re.search(rf"-> (you go|seat \d goes) out: {place} place \(R-TX-4\)", out)
+
+
+def test_play_ctrl_c_offers_to_save_and_resume_goes_on(tmp_path: Path) -> None:
+    """Ctrl-C offers to save the match; ``play --resume FILE`` goes on from there."""
+    import signal
+
+    saved = tmp_path / "saved.json"
+    proc = _play_until_prompt()
+    proc.send_signal(signal.SIGINT)
+    seen = _read_until(proc, "(Enter: do not save)> ")  # answer once asked, as a person does
+    out, err = proc.communicate(f"{saved}\n", timeout=60)
+    assert proc.returncode == 130 and err.strip() == "interrupted"
+    assert "Save the match" in seen and f"--resume {saved}" in out
+    record = json.loads(saved.read_text())
+    assert record["moves"] and record["format"] == "trixcomplex-record"
+    done = _run("play", "--resume", str(saved), "--seed", "5", stdin="1\n" * 600)
+    assert done.returncode == 0, done.stderr
+    assert "resumed at deal 1" in done.stdout.splitlines()[0]
+    assert done.stdout.count("Scoresheet") == 8
+    bad = _run("play", "--resume", str(tmp_path / "none.json"))
+    assert bad.returncode == 1 and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_version_and_plain_help() -> None:
+    """--version prints the version; the help has no reST markup and lists the presets,
+    every ruleset option with its meaning, and mc:N with its cost per decision."""
+    done = _run("--version")
+    assert done.returncode == 0 and done.stdout.strip() == f"trixcomplex {tc.__version__}"
+    for args in (("--help",), ("demo", "--help"), ("simulate", "--help")):
+        text = _run(*args).stdout
+        assert "``" not in text and ":class:" not in text and ":func:" not in text
+        for preset in tc.RULESETS:
+            assert preset in text
+        options = ("doubling", "penalty_cards_first", "swapped_scores", "free_heart_leads",
+                   "fixed_order", "reversed_scores", "show_twos", "bad_hand_redeal")  # fmt: skip
+        for option in options:
+            assert re.search(rf"{option}: R-OPT-\d: \w", text), (args, option)
+        assert "mc:N" in text and "playouts" in text
+
+
+def test_ruleset_options_match_the_ruleset() -> None:
+    """Every boolean option of Ruleset is documented in the CLI, and nothing else."""
+    import attrs
+
+    from trixcomplex.cli import RULESET_OPTIONS
+
+    options = {a.name for a in attrs.fields(tc.Ruleset) if a.type in (bool, "bool") and a.init}
+    assert set(RULESET_OPTIONS) == options - {"partnership"}
+
+
+def test_broken_pipe_exits_quietly_with_status_0() -> None:
+    """``trixcomplex demo | head -2``: the demo stops quietly, exit status 0."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "trixcomplex", "demo", "--ruleset", "classic"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.readline()
+    proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=60) == 0
+    assert err == b""
+
+
+def test_r_set_1_ruleset_options_in_any_order_and_case_are_canonicalised() -> None:
+    """R-SET-1: options in any order, true/false in any case, one canonical name; a bad
+    option lists the valid ones, a bad preset the presets."""
+    done = _run("demo", "--seed", "1", "--ruleset", "Classic+Fixed_Order=TRUE, doubling=false")
+    assert done.returncode == 0, done.stderr
+    assert "ruleset classic+doubling=False,fixed_order=True" in done.stdout.splitlines()[0]
+    bad = _run("demo", "--ruleset", "classic+fast=true")
+    assert bad.returncode == 2
+    assert "the options are doubling, penalty_cards_first" in bad.stderr
+    bad = _run("demo", "--ruleset", "clasic")
+    assert bad.returncode == 2 and "the presets are partnership" in bad.stderr
+    bad = _run("demo", "--ruleset", "classic+doubling=maybe")
+    assert bad.returncode == 2 and "doubling=true or doubling=false" in bad.stderr
+
+
+def test_one_card_notation_human_contract_names_and_doubling_on_the_seat_line() -> None:
+    """What a person reads uses K♥, never KH; contracts have their human names; the
+    result is printed once; a seat's doubling points show on its line (R-DBL-4)."""
+    done = _run("demo", "--ruleset", "classic", "--seed", "3")
+    out = done.stdout
+    assert done.returncode == 0 and not _CARD_CODE.search(out)
+    assert "King of Hearts" in out and "KING_OF_HEARTS" not in out
+    assert re.search(r"seat \d took .*: [+-]\d+ \(doubling [+-]\d+\)", out)
+    assert "Result:" not in out and out.count(" wins with ") == 1
+    sim = _run("demo", "--seed", "7")
+    assert not _CARD_CODE.search(sim.stdout)
+
+
+def test_simulate_progress_advances_per_match() -> None:
+    """``simulate`` reports progress after every match (plain text, not a terminal)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "trixcomplex", "simulate", "--matches", "6", "--jobs", "2"],
+        capture_output=True, text=True, timeout=300, check=False,
+        env={**os.environ, "TRIXCOMPLEX_PLAIN": "1"},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert [line for line in done.stderr.splitlines() if "matches" in line] == [
+        f"{n}/6 matches" for n in range(1, 7)
+    ]
+
+
+def test_mc_n_out_of_range_is_refused_with_the_range() -> None:
+    """``mc:N`` outside 1 … 10000 is refused, naming the valid range; exit 2."""
+    for bad in ("mc:0", "mc:20000", "mc:x"):
+        done = _run("simulate", "--bots", f"{bad},rule", "--matches", "1")
+        assert done.returncode == 2 and "N from 1 to 10000" in done.stderr
+
+
+@pytest.mark.parametrize("name", ["doubling_cases", "classic", "timeouts", "classic_redeal"])
+def test_r_dbl_4_replay_explain_traces_every_point_on_the_golden_records(name: str) -> None:
+    """R-CX-5, R-DBL-4, R-TX-4: ``replay --explain`` on a golden record lists every
+    trick with its charges and clause IDs, in card symbols, and the totals; ``--json``
+    includes the ledger, which sums to the report's totals."""
+    path = Path(__file__).resolve().parent / "records" / f"{name}.json"
+    done = _run("replay", str(path), "--explain")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    state = tc.replay(tc.Record.from_json(json.loads(path.read_text())))
+    assert not _CARD_CODE.search(out)
+    trick_deals = sum(1 for r in state.results if r.contract.is_trick_contract)
+    assert len(re.findall(r"Trick 1: seat (\d) leads \S+, seat \d \S+, seat \d \S+, seat \d \S+;"
+                          r" seat \d takes it", out)) == trick_deals  # fmt: skip
+    assert "[R-TX-4" in out and ("[R-CX-5" in out or "[R-CL-" in out)
+    if any(r.doubled for r in state.results):
+        assert re.search(
+            r"doubled by seat \d, taken by seat \d, trick led by seat \d: case \d", out
+        )
+        assert "[R-DBL-4" in out
+    assert f"Totals: {', '.join(f'seat {s} {p:+d}' for s, p in enumerate(state.scores))}" in out
+    js = _run("replay", str(path), "--json")
+    report = json.loads(js.stdout)
+    totals = [sum(e["points"] for e in report["ledger"] if e["seat"] == s) for s in range(4)]
+    assert totals == list(state.scores)
+    assert all(_CARD_CODE.fullmatch(c) for e in report["ledger"] for c in e["cards"])

@@ -7,7 +7,8 @@ pyproject.toml) run as a test, and shown to fail on a tree that breaks them.
   playouts, rendering, scoresheets, bots, the host loop, the CLI …) nothing imports
   ``state``, the contract modules or ``scoring``: the engine is reached through
   ``trixcomplex.engine`` and the rule helpers through ``trixcomplex.rules``.
-- ``bots-public``: bots use the public API only (no engine internals, no host, no files).
+- ``bots-public``: bots use the public API only (no engine internals, no files;
+  the host loop is public).
 """
 
 from __future__ import annotations

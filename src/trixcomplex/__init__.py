@@ -23,6 +23,7 @@ from .doubling import DoublingWindow
 from .errors import IllegalMoveError, TrixError
 from .events import events
 from .hosting import SubmitError, submit, timeout_move
+from .ledger import LedgerEntry, ledger
 from .match import apply, forced_move, is_legal, legal_moves, new_match, score
 from .moves import (
     Choose,
@@ -83,6 +84,7 @@ __all__ = [
     "DoublingWindow",
     "History",
     "IllegalMoveError",
+    "LedgerEntry",
     "MatchResult",
     "MatchState",
     "Meta",
@@ -118,6 +120,7 @@ __all__ = [
     "from_json",
     "is_legal",
     "json_schema",
+    "ledger",
     "legal_moves",
     "move_from_json",
     "move_to_json",

@@ -1,17 +1,20 @@
-"""The ``trixcomplex`` command: demo, play, simulate and replay.
+"""The ``trixcomplex`` command: demo, play, simulate, replay and serve.
 
 - ``trixcomplex demo [--seed N] [--bots rule]``: one whole match between bots,
   deal by deal, then the scoresheet and the winner.
-- ``trixcomplex play [--seat N] [--bots rule,rule,rule] [--seed N]``: play a
-  match in the terminal against three bots.
+- ``trixcomplex play [--seat N] [--bots rule,rule,rule] [--seed N] [--resume FILE]``:
+  play a match in the terminal against three bots; Ctrl-C offers to save it.
 - ``trixcomplex simulate --bots rule,random --matches 1000 [--jobs N] [--seed N]
   [--records DIR]``: a tournament, with a progress bar and a summary table.
-- ``trixcomplex replay FILE [--json]``: check and score a game record.
+- ``trixcomplex replay FILE [--json] [--explain]``: check and score a game
+  record; ``--explain`` traces every point to its rule clause.
+- ``trixcomplex serve``: the table server, to play in the browser (the
+  ``server`` extra).
 
 ``demo``, ``play`` and ``simulate`` take ``--ruleset NAME``: a preset
 (``partnership``, the default, ``individual-complex``, ``classic``,
-``classic-partnership``) or a preset with options, as records name them
-(``classic+doubling=False,fixed_order=True``).
+``classic-partnership``) or a preset with options in any order
+(``classic+fixed_order=true,doubling=false``).
 
 ``rich`` (the ``cli`` extra) draws the progress bar and the tables when it is
 installed; without it everything is plain text.
@@ -20,29 +23,51 @@ installed; without it everything is plain text.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import random
+import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, TextIO
 
-from .bots import BOT_NAMES, Bot, bot_named
-from .bots.base import ask, offer_redeal
-from .cards import Card, CardParseError, Suit, parse_card
+from .bots import BOT_NAMES, MC_WORLDS, Bot, bot_named
+from .cards import Card, CardParseError, parse_card
 from .engine import DealResult, MatchResult, MatchState, Phase, apply, legal_moves, new_match, score
-from .moves import Choose, Contract, Deal, Double, Move, Pass, Play, PlayerMove, Redeal
-from .records import run_replay
-from .render import move_text
-from .rules import redeal_seat, trick_points, trick_winner
+from .errors import IllegalMoveError
+from .host import ask, offer_redeal, run
+from .ledger import Charges, ledger, tricks_and_places
+from .ledger import step as ledger_step
+from .moves import Choose, Contract, Deal, Double, Move, Pass, Play, PlayerMove, Redeal, Timeout
+from .records import Record, RecordError, replay_json, replay_report, run_replay
+from .render import hand_text, move_text
 from .rulesets import PARTNERSHIP, RULESETS, Ruleset
-from .scoresheet import format_scoresheet
-from .simulate import Tournament, play_match, simulate
+from .scoresheet import contract_name, format_scoresheet
+from .simulate import simulate
 from .views import View, view
 
-__all__ = ["main"]
+__all__ = ["RULESET_OPTIONS", "main"]
+
+RULESET_OPTIONS = {
+    "doubling": "R-OPT-1: K♥ and Queens may be doubled (false: no doubling window)",
+    "penalty_cards_first": "R-OPT-2: a seat void in the led suit must discard a penalty card",
+    "swapped_scores": "R-OPT-3: Diamonds cost -15 each and Ltoosh -10 a trick",
+    "free_heart_leads": "R-OPT-4: hearts may be led at any time in King of Hearts",
+    "fixed_order": "R-OPT-5: contracts are played in the ruleset's order; nobody chooses",
+    "reversed_scores": "R-OPT-6: every point is negated and the lowest total wins",
+    "show_twos": "R-OPT-7: in TRIX every seat's 2s are shown after everyone's first turn",
+    "bad_hand_redeal": "R-OPT-8: a bad TRIX hand (four 2s, or three 2s and the other 3) "
+    "may demand a redeal",
+    "worst_seat_loses": "R-OPT-10: partnership rulesets only: the team of the seat with the "
+    "worst total loses",
+}
+"""The ruleset options ``--ruleset`` accepts, with their meaning (``--help`` lists them)."""
+
+_PLAY_PHASES = (Phase.COMPLEX, Phase.TRICKS, Phase.TRIX)
+_PLACES = ("1st", "2nd", "3rd", "4th")
 
 
 class _EndOfInput(Exception):
@@ -78,9 +103,34 @@ def _seat(text: str) -> int:
     return int(text)
 
 
+def parse_ruleset(text: str) -> Ruleset:
+    """The ruleset named on the command line: a preset, then ``+`` and options in
+    any order, ``true``/``false`` in any case; raises ``ValueError`` naming the
+    bad part and the valid choices.
+
+    >>> parse_ruleset("Classic+Fixed_Order=TRUE, doubling=false").name
+    'classic+doubling=False,fixed_order=True'
+    """
+    base, plus, options = text.strip().partition("+")
+    base = base.strip().lower()
+    if base not in RULESETS:
+        raise ValueError(f"unknown ruleset {base[:40]!r}: the presets are {', '.join(RULESETS)}")
+    changes: dict[str, bool] = {}
+    items = [item.strip() for item in options.split(",")] if plus else []
+    for item in items:
+        key, eq, value = (part.strip().lower() for part in item.partition("="))
+        if key not in RULESET_OPTIONS:
+            valid = ", ".join(RULESET_OPTIONS)
+            raise ValueError(f"bad ruleset option {item[:40]!r}: the options are {valid}")
+        if not eq or value not in ("true", "false"):
+            raise ValueError(f"bad ruleset option {item[:40]!r}: give {key}=true or {key}=false")
+        changes[key] = value == "true"
+    return RULESETS[base].evolve(**changes)
+
+
 def _ruleset(text: str) -> Ruleset:
     try:
-        return Ruleset.from_name(text.strip())
+        return parse_ruleset(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
@@ -93,26 +143,45 @@ def _cards(cards: Sequence[Card] | frozenset[Card]) -> str:
     return " ".join(c.symbol for c in sorted(cards)) or "nothing"
 
 
+_CODE = re.compile(r"\b(10|[2-9TJQKA])([SHDC])\b")
+
+
+def _symbols(text: str) -> str:
+    """An engine message with its card codes (``QC``) written as a person reads them (``Q♣``).
+
+    >>> _symbols("seat 0 does not hold QC (R-MATCH-2)")
+    'seat 0 does not hold Q♣ (R-MATCH-2)'
+    """
+    return _CODE.sub(lambda m: parse_card(m.group(0)).symbol, text)
+
+
 def _took(deal: DealResult, ruleset: Ruleset = PARTNERSHIP) -> list[str]:
     """Who took what in a finished deal, one line per seat: only what the
-    contract charges (R-CX-5; R-CL-2 … R-CL-5: K♥, Queens, diamonds, tricks)."""
-    lines = []
-    if deal.contract is Contract.TRIX:
+    contract charges (R-CX-5; R-CL-2 … R-CL-5: K♥, Queens, diamonds, tricks),
+    the doubled cards apart, and the doubling points each seat won or paid
+    (R-DBL-4)."""
+    if not deal.contract.is_trick_contract:
         order = ", ".join(f"seat {s}" for s in deal.finishing_order)
         return [f"  finishing order: {order}"]
     rules = ruleset.trick_rules(deal.contract)
+    lines = []
     for s, b in enumerate(deal.seats):
         parts = []
         if rules.trick:
             parts.append(f"{b.tricks} trick{'s' if b.tricks != 1 else ''}")
         if b.diamonds and rules.diamond:
             parts.append(f"{b.diamonds} ♦")
-        if b.queens and rules.queen:
-            parts.append(" ".join(q.symbol for q in b.queens))
-        if b.king_of_hearts and rules.king_of_hearts:
+        if b.plain_queens and rules.queen:
+            parts.append(" ".join(q.symbol for q in b.plain_queens))
+        if b.plain_king_of_hearts and rules.king_of_hearts:
             parts.append("K♥")
+        for d in deal.doubled:
+            if d.taker == s:
+                parts.append(f"doubled {d.card.symbol}")
         took = ", ".join(parts) or "nothing that counts"
-        lines.append(f"  seat {s} took {took}: {deal.points[s]:+d}")
+        doubling = sum(d.points[s] for d in deal.doubled)
+        extra = f" (doubling {doubling:+d})" if deal.doubled and doubling else ""
+        lines.append(f"  seat {s} took {took}: {deal.points[s]:+d}{extra}")
     return lines
 
 
@@ -137,6 +206,13 @@ def _winner_line(state: MatchState) -> str:
     return f"Seat {winners[0]} wins with {scores[winners[0]]} ({others}){lowest}."
 
 
+def _scoresheet(state: MatchState) -> str:
+    """The scoresheet as a person reads it: cards as K♥, without its own result line
+    (the command prints the result once, in words)."""
+    lines = format_scoresheet(state).splitlines()
+    return "\n".join(_symbols(line) for line in lines if not line.startswith("Result:"))
+
+
 def _deal_notes(state: MatchState) -> dict[int, list[str]]:
     """What happened before each deal's play, by deal number: redeals, who chose."""
     notes: dict[int, list[str]] = {}
@@ -152,6 +228,8 @@ def _deal_notes(state: MatchState) -> dict[int, list[str]]:
             )
         elif isinstance(move, Choose):
             notes.setdefault(number, []).append(f"chosen by seat {move.seat}")
+        elif isinstance(move, Timeout):
+            notes.setdefault(number, []).append("  the owner's time ran out (R-MATCH-6)")
         last = move
     return notes
 
@@ -166,10 +244,11 @@ def _demo(args: argparse.Namespace) -> int:
     names = args.bots if len(args.bots) == 4 else [args.bots[0]] * 4
     bots = [bot_named(n) for n in names]
     ruleset: Ruleset = args.ruleset
-    state = play_match(bots, random.Random(args.seed), _seat_rngs(args.seed), ruleset=ruleset)
+    rngs = _seat_rngs(args.seed)
+    state = _play_bots(new_match(ruleset), bots, random.Random(args.seed), rngs)
     print(f"trixcomplex demo, seed {args.seed}: " + ", ".join(
         f"seat {s} {type(b).__name__}" for s, b in enumerate(bots)
-    ) + ("" if ruleset is PARTNERSHIP else f"; ruleset {ruleset.name}"))  # fmt: skip
+    ) + ("" if ruleset == PARTNERSHIP else f"; ruleset {ruleset.name}"))  # fmt: skip
     notes = _deal_notes(state)
     per = ruleset.deals_per_kingdom
     for deal in state.results:
@@ -184,7 +263,7 @@ def _demo(args: argparse.Namespace) -> int:
             how = "the other contract" if per == 2 else "the last contract"
         print(
             f"Deal {deal.number}, Kingdom {deal.kingdom}, owner seat {deal.owner}: "
-            f"{deal.contract.value} ({how})"
+            f"{contract_name(deal.contract)} ({how})"
         )
         for line in lines:
             if not line.startswith("chosen"):
@@ -201,27 +280,46 @@ def _demo(args: argparse.Namespace) -> int:
         for line in _took(deal, ruleset):
             print(line)
     print()
-    print(format_scoresheet(state))
+    print(_scoresheet(state))
     print(_winner_line(state))
     return 0
+
+
+def _play_bots(
+    state: MatchState,
+    bots: Sequence[Bot | None],
+    deals: random.Random,
+    rngs: Sequence[random.Random],
+    person: Callable[[MatchState, int, Sequence[PlayerMove]], Move] | None = None,
+    person_redeal: Callable[[MatchState, int], bool] | None = None,
+    on_move: Callable[[MatchState, Move, MatchState], None] | None = None,
+) -> MatchState:
+    """Run the host loop for the command: bots, and maybe one person (``None`` in ``bots``)."""
+
+    def decide(st: MatchState, seat: int, legal: Sequence[PlayerMove]) -> Move:
+        bot = bots[seat]
+        if bot is None:
+            assert person is not None
+            return person(st, seat, legal)
+        return ask(bot, st, seat, rngs[seat])
+
+    def offer(st: MatchState, seat: int) -> bool:
+        bot = bots[seat]
+        if bot is None:
+            assert person_redeal is not None
+            return person_redeal(st, seat)
+        return offer_redeal(bot, st, seat, rngs[seat])
+
+    return run(state, decide, offer=offer, deals=deals, on_move=on_move)
 
 
 # -- play -----------------------------------------------------------------------
 
 
-def _hand_text(hand: Sequence[Card]) -> str:
-    parts = []
-    for suit in Suit:
-        cards = [c for c in hand if c.suit is suit]
-        ranks = " ".join(c.symbol[:-1] for c in cards) or "-"
-        parts.append(f"{suit.symbol} {ranks}")
-    return "   ".join(parts)
-
-
 def _show_table(v: View, out: TextIO) -> None:
     print(
         f"\nDeal {v.deal_number} (Kingdom {v.kingdom}), owner seat {v.owner}"
-        + (f", {v.contract.value}" if v.contract is not None else ""),
+        + (f", {contract_name(v.contract)}" if v.contract is not None else ""),
         file=out,
     )
     if v.phase.plays_tricks:
@@ -240,24 +338,45 @@ def _show_table(v: View, out: TextIO) -> None:
               file=out)  # fmt: skip
     elif v.phase is Phase.TRIX:
         rows = []
-        for suit in Suit:
-            row = v.rows[suit]
+        for suit, row in zip(("♠", "♥", "♦", "♣"), v.rows, strict=True):
             if row is None:
-                rows.append(f"{suit.symbol} -")
+                rows.append(f"{suit} -")
             else:
-                lo, hi = (Card.of(r, suit).symbol[:-1] for r in row)
-                rows.append(f"{suit.symbol} {lo}..{hi}" if lo != hi else f"{suit.symbol} {lo}")
+                lo, hi = (_RANKS[r] for r in row)
+                rows.append(f"{suit} {lo}..{hi}" if lo != hi else f"{suit} {lo}")
         print("Rows: " + "   ".join(rows), file=out)
         sizes = ", ".join(f"seat {s} {n}" for s, n in enumerate(v.hand_sizes))
         print(f"Cards left: {sizes}", file=out)
-    print(f"Your hand (seat {v.seat}): {_hand_text(v.hand)}", file=out)
+    hand = "   ".join(hand_text(v.hand).splitlines())
+    print(f"Your hand (seat {v.seat}): {hand}", file=out)
 
 
-_CONTRACT_NAMES = {c.value.lower(): c for c in Contract}  # "king of hearts", "ltoosh", …
+_RANKS = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "10",
+          11: "J", 12: "Q", 13: "K", 14: "A"}  # fmt: skip
 
 
-def _parse_answer(text: str, legal: Sequence[PlayerMove]) -> PlayerMove | str:
-    """The move named by ``text``, or an error message for the player."""
+def _contract_names() -> dict[str, Contract]:
+    """Each contract by its value and its human name, as a person may type them."""
+    names: dict[str, Contract] = {}
+    for c in Contract:
+        names[c.value.lower()] = c
+        names[contract_name(c).lower().replace(" ", "_")] = c
+    return names
+
+
+_CONTRACTS = _contract_names()
+
+
+def _parse_answer(
+    text: str,
+    legal: Sequence[PlayerMove],
+    refused: Callable[[PlayerMove], str | None] | None = None,
+) -> PlayerMove | str:
+    """The move named by ``text``, or an error message for the player.
+
+    ``refused(move)`` gives the engine's own reason for a move that is not
+    legal (``None`` to fall back on a generic message).
+    """
     answer = text.strip()
     low = answer.lower()
     if answer.isdigit():
@@ -272,36 +391,55 @@ def _parse_answer(text: str, legal: Sequence[PlayerMove]) -> PlayerMove | str:
         redeals = [m for m in legal if isinstance(m, Redeal)]
         return redeals[0] if redeals else "you cannot demand a redeal now (R-OPT-8)"
     named = low.replace(" ", "_").replace("-", "_")
-    if named in _CONTRACT_NAMES:
+    if named in _CONTRACTS:
         for m in legal:
-            if isinstance(m, Choose) and m.contract is _CONTRACT_NAMES[named]:
+            if isinstance(m, Choose) and m.contract is _CONTRACTS[named]:
                 return m
         if any(isinstance(m, Choose) for m in legal):
-            return f"{_CONTRACT_NAMES[named].value} is not one of the contracts left to choose"
+            name = contract_name(_CONTRACTS[named])
+            return f"{name} is not one of the contracts left to choose"
         return "you do not choose the contract now"
     if any(isinstance(m, Double) for m in legal):
         words = low.removeprefix("double").split()
-        if words in (["nothing"], ["none"], []) and low not in ("",):
+        if words in (["nothing"], ["none"]):
             words = []
         try:
             cards = frozenset(parse_card(w) for w in words)
         except CardParseError as exc:
-            return str(exc)
+            return _symbols(str(exc))
         for m in legal:
             if isinstance(m, Double) and m.cards == cards:
                 return m
-        return f"you cannot double {_cards(cards)}: only your K♥ and Queens"
+        why = refused(Double(legal[0].seat, cards)) if refused is not None else None
+        return why or f"you cannot double {_cards(cards)}: only your K♥ and Queens"
     try:
         card = parse_card(answer)
     except CardParseError:
-        return f"not a move: {answer[:20]!r} (type a number, a card code like 'QS', or 'pass')"
+        return f"not a move: {answer[:20]!r} (type a number, a card like 'QS' or Q♠, or 'pass')"
     for m in legal:
         if isinstance(m, Play) and m.card == card:
             return m
-    return f"{card.symbol} is not a legal card now"
+    why = refused(Play(legal[0].seat, card)) if refused is not None else None
+    return why or f"{card.symbol} is not a legal card now"
 
 
-def _ask_person(v: View, legal: Sequence[PlayerMove], inp: TextIO, out: TextIO) -> PlayerMove:
+def _engine_reason(state: MatchState) -> Callable[[PlayerMove], str | None]:
+    """The engine's own reason for refusing a move in ``state``, as a person reads it."""
+
+    def reason(move: PlayerMove) -> str | None:
+        try:
+            apply(state, move)
+        except IllegalMoveError as exc:
+            return _symbols(f"{exc.reason} ({exc.rule})")
+        return None
+
+    return reason
+
+
+def _ask_person(
+    v: View, legal: Sequence[PlayerMove], inp: TextIO, out: TextIO,
+    refused: Callable[[PlayerMove], str | None] | None = None,
+) -> PlayerMove:  # fmt: skip
     _show_table(v, out)
     if v.phase is Phase.DOUBLE:
         print(f"Doubling window: you may double {_cards(v.doublable)}.", file=out)
@@ -314,38 +452,56 @@ def _ask_person(v: View, legal: Sequence[PlayerMove], inp: TextIO, out: TextIO) 
             raise _EndOfInput
         if not line.strip():
             continue
-        answer = _parse_answer(line, legal)
+        answer = _parse_answer(line, legal, refused)
         if not isinstance(answer, str):
             return answer
         print(f"  {answer}; try again.", file=out)
 
 
-def _narrate(before: MatchState, move: PlayerMove, after: MatchState, me: int, out: TextIO) -> None:
-    who = "you" if getattr(move, "seat", None) == me else f"seat {getattr(move, 'seat', '?')}"
+def _narrate(before: MatchState, move: Move, after: MatchState, me: int, out: TextIO) -> None:
+    """Tell the person what ``move`` did: the move, the trick taken and what it cost,
+    the seats going out in TRIX with their places, the doubles revealed."""
+    seat = getattr(move, "seat", None)
+    who = "you" if seat == me else f"seat {seat}"
     if isinstance(move, Choose):
-        print(f"{who} chose {move.contract.value}.", file=out)
+        print(f"{who} chose {contract_name(move.contract)}.", file=out)
+    elif isinstance(move, Timeout):
+        print("Time ran out (R-MATCH-6, R-DBL-3).", file=out)
     elif isinstance(move, Play):
         verb = "lay" if before.phase is Phase.TRIX else "play"
         print(f"{who} {verb}{'' if who == 'you' else 's'} {move.card.symbol}", file=out)
-        deal = before.complex
-        if before.phase.plays_tricks and deal is not None and len(deal.trick) == 3:
-            cards = (*deal.trick, move.card)
-            taker = trick_winner(deal.leader, cards)
-            rules = before.ruleset.trick_rules(before.contract)  # type: ignore[arg-type]
-            cost = trick_points(cards, deal.leader, taker, deal.doubled, rules)
-            paid = ", ".join(f"seat {s} {p:+d}" for s, p in enumerate(cost) if p) or "no points"
-            who_takes = "you take" if taker == me else f"seat {taker} takes"
-            print(f"  -> {who_takes} the trick ({paid})", file=out)
-            if after.phase in (Phase.DEAL, Phase.OVER) and len(deal.tricks) < 12:
-                print("  -> every penalty card is taken: the deal ends early", file=out)
     elif isinstance(move, Pass):
         print(f"{who} pass{'' if who == 'you' else 'es'}.", file=out)
     elif isinstance(move, Redeal):
         print(f"{who} demanded a redeal (R-OPT-8): the deal is dealt again.", file=out)
+    if before.phase is Phase.TRIX:
+        _narrate_places(before, after, me, out)
+    done = ledger_step(before, move, after)
+    if done is not None and done.number:
+        paid = ", ".join(f"seat {e.seat} {e.points:+d}" for e in done.entries) or "no points"
+        who_takes = "you take" if done.taker == me else f"seat {done.taker} takes"
+        print(f"  -> {who_takes} the trick ({paid})", file=out)
+        if after.phase in (Phase.DEAL, Phase.OVER) and done.number < 13:
+            print("  -> every penalty card is taken: the deal ends early", file=out)
     if before.phase is Phase.DOUBLE and after.phase.plays_tricks:
         doubled = after.complex.doubled if after.complex is not None else ()
         shown = ", ".join(f"{c.symbol} by seat {d}" for c, d in doubled) or "nothing"
         print(f"The doubling window closes. Doubled: {shown}.", file=out)
+
+
+def _narrate_places(before: MatchState, after: MatchState, me: int, out: TextIO) -> None:
+    """Announce each seat going out in TRIX with its place (R-TX-4)."""
+    old = before.trix.finishing_order if before.trix is not None else ()
+    if after.trix is not None:
+        new = after.trix.finishing_order
+    elif len(after.results) > len(before.results):
+        new = after.results[-1].finishing_order
+    else:
+        return
+    for place, seat in enumerate(new[len(old) :], start=len(old)):
+        who = "you go" if seat == me else f"seat {seat} goes"
+        last = " (the last seat holding cards)" if place == 3 else ""
+        print(f"  -> {who} out: {_PLACES[place]} place{last} (R-TX-4)", file=out)
 
 
 def _ask_redeal(v: View, inp: TextIO, out: TextIO) -> bool:
@@ -367,59 +523,105 @@ def _ask_redeal(v: View, inp: TextIO, out: TextIO) -> bool:
             print("  answer yes or no; try again.", file=out)
 
 
+def _load_state(path: str, stdin: TextIO) -> MatchState:
+    """The state of the record in ``path`` (``-``: ``stdin``); ``RecordError`` if it is bad."""
+    try:
+        if path == "-":
+            text = stdin.read()
+        else:
+            with open(path, encoding="utf-8") as file:
+                text = file.read()
+    except OSError as exc:
+        raise RecordError(f"cannot read the file: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"not UTF-8 text: {exc.reason} at byte {exc.start}") from None
+    try:
+        obj = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise RecordError(f"invalid JSON: {str(exc).splitlines()[0][:100]}") from None
+    return replay_json(obj)
+
+
+def _offer_save(state: MatchState, me: int, inp: TextIO, out: TextIO) -> None:
+    """On Ctrl-C: offer to save the match as a game record, for ``play --resume FILE``."""
+    print("\nSave the match to resume it later? File name (Enter: do not save)> ",
+          end="", file=out, flush=True)  # fmt: skip
+    try:
+        name = inp.readline().strip()
+    except (KeyboardInterrupt, OSError, ValueError):
+        name = ""
+    if not name:
+        return
+    try:
+        Path(name).write_text(json.dumps(Record.of(state).to_json()) + "\n", encoding="utf-8")
+    except OSError as exc:
+        print(f"could not save to {name}: {exc.strerror or exc}", file=out)
+        return
+    print(f"Saved; resume with: trixcomplex play --resume {name} --seat {me}", file=out)
+
+
 def _play(args: argparse.Namespace) -> int:
     inp, out = sys.stdin, sys.stdout
     me: int = args.seat
-    names = args.bots if len(args.bots) == 3 else [args.bots[0]] * 3
     if len(args.bots) not in (1, 3):
         print("trixcomplex play: error: --bots takes 1 or 3 bot names", file=sys.stderr)
         return 2
+    names = args.bots if len(args.bots) == 3 else [args.bots[0]] * 3
     others = iter(bot_named(n) for n in names)
     bots: list[Bot | None] = [None if s == me else next(others) for s in range(4)]
-    deals = random.Random(args.seed)
-    rngs = _seat_rngs(args.seed)
-    ruleset: Ruleset = args.ruleset
+    if args.resume is not None:
+        try:
+            state = _load_state(args.resume, inp)
+        except RecordError as exc:
+            print(f"trixcomplex play: error: {args.resume}: {exc}", file=sys.stderr)
+            return 1
+        if state.phase is Phase.OVER:
+            print(f"trixcomplex play: error: {args.resume}: the match is already over",
+                  file=sys.stderr)  # fmt: skip
+            return 1
+    else:
+        state = new_match(args.ruleset)
+    ruleset = state.ruleset
     partners = (
         f"your partner is seat {(me + 2) % 4}"
         if ruleset.partnership
         else "every seat plays for itself"
     )
-    game = "" if ruleset is PARTNERSHIP else f" ({ruleset.name}, {ruleset.deals_per_match} deals)"
-    print(f"trixcomplex play, seed {args.seed}: you are seat {me}, {partners}{game}.", file=out)
-    print("Type a move number, a card code (e.g. QS, 10H) or 'pass'.", file=out)
-    state = new_match(ruleset)
+    game = "" if ruleset == PARTNERSHIP else f" ({ruleset.name}, {ruleset.deals_per_match} deals)"
+    resumed = f"; resumed at deal {state.deal_number}" if args.resume is not None else ""
+    print(f"trixcomplex play, seed {args.seed}: you are seat {me}, {partners}{game}{resumed}.",
+          file=out)  # fmt: skip
+    print("Type a move number, a card (QS, 10H or Q♠) or 'pass'.", file=out)
+    current = [state]
+
+    def person(st: MatchState, seat: int, legal: Sequence[PlayerMove]) -> Move:
+        return _ask_person(view(st, seat), legal, inp, out, _engine_reason(st))
+
+    def person_redeal(st: MatchState, seat: int) -> bool:
+        return _ask_redeal(view(st, seat), inp, out)
+
+    def on_move(before: MatchState, move: Move, after: MatchState) -> None:
+        current[0] = after
+        if isinstance(move, Deal):
+            return
+        forced = before.phase in _PLAY_PHASES and len(legal_moves(before, me)) == 1
+        if forced and isinstance(move, Play | Pass) and move.seat == me:
+            print(f"(only one legal move: {move_text(move)}, played for you)", file=out)
+        _narrate(before, move, after, me, out)  # others' doubles stay secret (R-HID-2)
+        if after.phase in (Phase.DEAL, Phase.OVER) and not isinstance(move, Redeal):
+            print("\n" + _scoresheet(after), file=out)
+
     try:
-        while state.phase is not Phase.OVER:
-            if state.phase is Phase.DEAL:
-                state = apply(state, Deal.shuffled(deals))
-                continue
-            seat = state.turn if state.turn is not None else min(state.to_act)
-            move: PlayerMove | None = None
-            bad = redeal_seat(state)
-            if bad is not None and bad != seat:  # R-OPT-8: a redeal out of turn
-                other = bots[bad]
-                if other is None:
-                    move = Redeal(me) if _ask_redeal(view(state, me), inp, out) else None
-                elif offer_redeal(other, state, bad, rngs[bad]):
-                    move = Redeal(bad)
-            player = bots[seat]
-            if move is None and player is None:
-                legal = legal_moves(state, seat)
-                if len(legal) == 1 and state.phase in (Phase.COMPLEX, Phase.TRICKS, Phase.TRIX):
-                    move = legal[0]
-                    print(f"(only one legal move: {move_text(move)}, played for you)", file=out)
-                else:
-                    move = _ask_person(view(state, seat), legal, inp, out)
-            elif move is None:
-                assert player is not None
-                move = ask(player, state, seat, rngs[seat])
-            before, state = state, apply(state, move)
-            _narrate(before, move, state, me, out)  # others' doubles stay secret (R-HID-2)
-            if state.phase in (Phase.DEAL, Phase.OVER) and not isinstance(move, Redeal):
-                print("\n" + format_scoresheet(state), file=out)
+        state = _play_bots(
+            state, bots, random.Random(args.seed), _seat_rngs(args.seed),
+            person, person_redeal, on_move,
+        )  # fmt: skip
     except _EndOfInput:
         print("\nInput ended before the match was over; leaving the match.", file=out)
         return 1
+    except KeyboardInterrupt:
+        _offer_save(current[0], me, inp, out)
+        raise
     print(_winner_line(state), file=out)
     return 0
 
@@ -439,33 +641,6 @@ def _rich() -> Any:
     except ImportError:
         return None
     return rich
-
-
-def _summary_rows(t: Tournament) -> list[tuple[str, str]]:
-    s = t.summary
-    a, b = t.sides
-
-    def pct(rate: float, ci: tuple[float, float]) -> str:
-        return f"{rate:6.1%}  (95% CI {ci[0]:.1%} .. {ci[1]:.1%})"
-
-    rows = [
-        ("ruleset", t.ruleset.name),
-        ("matches", f"{s.matches} (seed {t.seed}, seats swapped every other match)"),
-        (f"A wins ({a})", pct(s.win_rate, s.win_ci)),
-        ("draws", pct(s.draw_rate, s.draw_ci)),
-        (f"B wins ({b})", pct(s.loss_rate, s.loss_ci)),
-        (
-            "mean margin (A - B)",
-            f"{s.mean_margin:+.1f}  (95% CI {s.margin_ci[0]:+.1f} .. {s.margin_ci[1]:+.1f})",
-        ),
-    ]
-    for contract, pa, pb in s.points_per_deal:
-        rows.append((f"{contract} points per deal", f"A {pa:+.1f}, B {pb:+.1f}"))
-    if not t.ruleset.partnership:
-        rows.append(("a side wins", "when a seat of its own has the best total (shared: draw)"))
-    if t.ruleset.reversed_scores:
-        rows.append(("reversed scores", "the lowest total wins; the margin is counted that way"))
-    return rows
 
 
 def _simulate(args: argparse.Namespace) -> int:
@@ -507,7 +682,7 @@ def _simulate(args: argparse.Namespace) -> int:
         for m in result.matches:
             path = Path(args.records) / f"match-{m.index:05d}.json"
             path.write_text(json.dumps(m.record.to_json()) + "\n", encoding="utf-8")
-    rows = _summary_rows(result)
+    rows = result.summary_table()
     title = f"{result.sides[0]} (A) vs {result.sides[1]} (B)"
     if rich is not None:
         table = rich.table.Table(title=title)
@@ -527,10 +702,102 @@ def _simulate(args: argparse.Namespace) -> int:
 # -- replay ---------------------------------------------------------------------
 
 
-def _replay(args: argparse.Namespace) -> int:
-    return run_replay(
-        args.file, as_json=args.json, stdin=sys.stdin, stdout=sys.stdout, stderr=sys.stderr
+def explain_lines(state: MatchState) -> list[str]:
+    """``replay --explain``: every trick and finishing place of the match with the
+    points it charged or awarded and the clause deciding each (see :mod:`~trixcomplex.ledger`)."""
+    lines: list[str] = []
+    heads: set[int] = set()
+    results = {r.number: r for r in state.results}
+    for t in tricks_and_places(state):
+        if t.deal not in heads:
+            heads.add(t.deal)
+            lines.extend(_deal_head(t, results.get(t.deal)))
+        lines.extend(_trick_lines(t))
+        result = results.get(t.deal)
+        if result is not None and (t.number == 0 or _last_trick(t, result)):
+            points = ", ".join(f"seat {s} {p:+d}" for s, p in enumerate(result.points))
+            lines.append(f"  Deal {t.deal} scores: {points}")
+    scores = ", ".join(f"seat {s} {p:+d}" for s, p in enumerate(state.scores))
+    lines.append("")
+    lines.append(f"Totals: {scores}")
+    if state.phase is Phase.OVER:
+        lines.append(_winner_line(state))
+    return lines
+
+
+def _last_trick(t: Charges, result: DealResult) -> bool:
+    return t.number == sum(b.tricks for b in result.seats)
+
+
+def _deal_head(t: Charges, result: DealResult | None) -> list[str]:
+    owner = f", owner seat {result.owner}" if result is not None else ""
+    lines = ["", f"Deal {t.deal} (Kingdom {t.kingdom}){owner}: {contract_name(t.contract)}"]
+    if result is not None and result.doubled:
+        shown = ", ".join(f"{d.card.symbol} by seat {d.doubler}" for d in result.doubled)
+        lines.append(f"  doubled (R-DBL-3): {shown}")
+    return lines
+
+
+def _trick_lines(t: Charges) -> list[str]:
+    if t.number == 0:
+        lines = ["  Finishing order (R-TX-4):"]
+        for e in t.entries:
+            lines.append(f"    {_PLACES[(e.place or 1) - 1]}: seat {e.seat} {e.points:+d}  "
+                         f"[{_clauses(e.rule, e.options)}]")  # fmt: skip
+        return lines
+    played = ", ".join(
+        f"seat {(t.leader + i) % 4} {'leads ' if i == 0 else ''}{c.symbol}"
+        for i, c in enumerate(t.cards)
     )
+    lines = [f"  Trick {t.number}: {played}; seat {t.taker} takes it"
+             + ("" if t.entries else ", nothing charged")]  # fmt: skip
+    for e in t.entries:
+        if e.case is None:
+            what = "the trick's charges, stacked"
+        else:
+            what = (f"{e.cards[0].symbol} doubled by seat {e.doubler}, taken by seat {e.taker}, "
+                    f"trick led by seat {e.leader}: case {e.case}")  # fmt: skip
+        lines.append(f"    seat {e.seat} {e.points:+d}  {what}  [{_clauses(e.rule, e.options)}]")
+    return lines
+
+
+def _clauses(rule: str, options: tuple[str, ...]) -> str:
+    return ", ".join((rule, *options))
+
+
+def _replay(args: argparse.Namespace) -> int:
+    """``replay FILE``: the record is read and checked by
+    :func:`~trixcomplex.records.run_replay` (its one-line errors, as JSON with
+    ``--json``); then the scoresheet, the explanation or the JSON report with
+    the ledger."""
+    stdin: TextIO = sys.stdin
+    text: str | None = None
+    if args.file == "-":
+        text = sys.stdin.read()
+        stdin = io.StringIO(text)
+    checked = io.StringIO()
+    status = run_replay(args.file, as_json=args.json, stdin=stdin, stdout=checked,
+                        stderr=sys.stderr)  # fmt: skip
+    if status != 0:
+        sys.stdout.write(checked.getvalue())  # with --json, the error's JSON
+        return status
+    if text is None:
+        text = Path(args.file).read_text(encoding="utf-8")
+    state = replay_json(json.loads(text))
+    if args.json:
+        report = replay_report(state)
+        report["ledger"] = [e.to_json() for e in ledger(state)]
+        if args.explain:
+            report["explain"] = explain_lines(state)
+        print(json.dumps(report, indent=2))
+    elif args.explain:
+        for line in explain_lines(state):
+            print(line)
+    else:
+        print(_scoresheet(state))
+        if state.phase is Phase.OVER:
+            print(_winner_line(state))
+    return 0
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -547,32 +814,66 @@ def _serve(args: argparse.Namespace) -> int:
 
 # -- main -----------------------------------------------------------------------
 
+_DESCRIPTION = """\
+A rules engine for Trix Complex Partnership and its family: watch bots play
+(demo), play against them (play), run tournaments (simulate), check game
+records (replay) and host tables in the browser (serve)."""
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="trixcomplex", description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="command", required=True)
-    bots_help = f"bot names, comma-separated ({', '.join(BOT_NAMES)}, mc:N)"
-    ruleset_help = (
-        f"the game: {', '.join(RULESETS)} (default partnership), "
-        "or a preset with options, e.g. classic+doubling=False"
+
+def _epilog() -> str:
+    options = "\n".join(f"  {k}: {v}" for k, v in RULESET_OPTIONS.items())
+    return (
+        f"rulesets (--ruleset): the presets {', '.join(RULESETS)};\n"
+        "add options after '+', comma-separated, in any order, true or false in any case, e.g.\n"
+        "classic+fixed_order=true,doubling=false. The options:\n" + options + "\n\n"
+        "bots (--bots): random, rule, mc or mc:N. mc:N is the Monte Carlo bot: for each\n"
+        "decision with several legal moves it samples N worlds and plays every candidate\n"
+        "move out to the end of the deal, so a decision costs about N x (legal moves)\n"
+        f"playouts; mc means mc:16, N is from 1 to {MC_WORLDS}."
     )
 
-    demo = sub.add_parser("demo", help="play one complete seeded match between bots")
+
+def _parser() -> argparse.ArgumentParser:
+    from . import __version__
+
+    fmt = argparse.RawDescriptionHelpFormatter
+    parser = argparse.ArgumentParser(
+        prog="trixcomplex", description=_DESCRIPTION, epilog=_epilog(), formatter_class=fmt
+    )
+    parser.add_argument("--version", action="version", version=f"trixcomplex {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+    bots_help = (
+        f"bot names, comma-separated ({', '.join(BOT_NAMES)}, or mc:N with N worlds per "
+        "decision, each decision costing about N x legal moves playouts)"
+    )
+    ruleset_help = (
+        f"the game: a preset ({', '.join(RULESETS)}; default partnership), optionally "
+        "with options after '+' in any order (see trixcomplex --help), "
+        "e.g. classic+doubling=false"
+    )
+    epilog = _epilog()
+
+    demo = sub.add_parser("demo", help="play one complete seeded match between bots",
+                          epilog=epilog, formatter_class=fmt)  # fmt: skip
     demo.add_argument("--seed", type=int, default=7, help="the random seed (default 7)")
     demo.add_argument("--bots", type=_bot_list, default=["rule"],
                       help=bots_help + ": 1 for all seats or 4 (default rule)")  # fmt: skip
     demo.add_argument("--ruleset", type=_ruleset, default=PARTNERSHIP, help=ruleset_help)
     demo.set_defaults(func=_demo)
 
-    play = sub.add_parser("play", help="play a match in the terminal against three bots")
+    play = sub.add_parser("play", help="play a match in the terminal against three bots",
+                          epilog=epilog, formatter_class=fmt)  # fmt: skip
     play.add_argument("--seat", type=_seat, default=0, help="your seat, 0-3 (default 0)")
     play.add_argument("--bots", type=_bot_list, default=["rule"],
                       help=bots_help + ": 1 for all three or 3 (default rule)")  # fmt: skip
     play.add_argument("--seed", type=int, default=None, help="the random seed (default: random)")
     play.add_argument("--ruleset", type=_ruleset, default=PARTNERSHIP, help=ruleset_help)
+    play.add_argument("--resume", metavar="FILE", default=None,
+                      help="go on with a match saved on Ctrl-C (a game record)")  # fmt: skip
     play.set_defaults(func=_play)
 
-    sim = sub.add_parser("simulate", help="play many seeded matches between two sides of bots")
+    sim = sub.add_parser("simulate", help="play many seeded matches between two sides of bots",
+                         epilog=epilog, formatter_class=fmt)  # fmt: skip
     sim.add_argument("--bots", type=_bot_list, default=["rule", "random"],
                      help=bots_help + ": side A, side B (or 4, by seat)")  # fmt: skip
     sim.add_argument("--matches", type=_positive, default=100, help="how many (default 100)")
@@ -585,7 +886,11 @@ def _parser() -> argparse.ArgumentParser:
 
     rep = sub.add_parser("replay", help="check a game record and print its scoresheet")
     rep.add_argument("file", metavar="FILE", help="the record (JSON), or - for standard input")
-    rep.add_argument("--json", action="store_true", help="print the report, or the error, as JSON")
+    rep.add_argument("--json", action="store_true",
+                     help="print the report with the ledger of every point, or the error, "
+                     "as JSON")  # fmt: skip
+    rep.add_argument("--explain", action="store_true",
+                     help="print every trick and place, its points and clauses")  # fmt: skip
     rep.set_defaults(func=_replay)
 
     srv = sub.add_parser("serve", help="run the table server: play in the browser")
@@ -597,23 +902,30 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (2 for bad arguments, 130 on Ctrl-C)."""
-    args = _parser().parse_args(argv)
-    if getattr(args, "seed", 0) is None:
-        args.seed = random.SystemRandom().randrange(2**32)
+def _quiet_stdout() -> None:
+    """After a broken pipe, send what is left of stdout nowhere (no error at exit)."""
     try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (2 for bad arguments, 130 on Ctrl-C,
+    0 when the reader of the output goes away, as in ``trixcomplex demo | head``)."""
+    try:
+        args = _parser().parse_args(argv)
+        if getattr(args, "seed", 0) is None:
+            args.seed = random.SystemRandom().randrange(2**32)
         status: int = args.func(args)
+        sys.stdout.flush()
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # e.g. `trixcomplex demo | head`: stop quietly
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-        except (OSError, ValueError):
-            pass
-        return 1
+        _quiet_stdout()
+        return 0
     return status
 
 

@@ -174,8 +174,15 @@ def complex_result(
                 case, points = doubled_card_points(card, doubler, taker, trick.leader, rules)
                 doubled.append(DoubledCard(card, doubler, taker, trick.leader, case, points))
     seats = tuple(
-        SeatBreakdown(tricks[s], diamonds[s], tuple(sorted(queens[s])), king[s]) for s in range(4)
-    )
+        SeatBreakdown.taken(
+            tricks[s], diamonds[s], tuple(sorted(queens[s])), king[s],
+            doubled_queens=tuple(sorted(
+                d.card for d in doubled if d.taker == s and d.card != KING_OF_HEARTS
+            )),
+            doubled_king_of_hearts=any(d.taker == s and d.card == KING_OF_HEARTS for d in doubled),
+        )
+        for s in range(4)
+    )  # fmt: skip
     return DealResult(
         number=number,
         kingdom=kingdom,

@@ -18,7 +18,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 
-from attrs import frozen
+from attrs import field, frozen
 
 from .cards import Card, Rank, cards_of
 from .moves import Contract
@@ -266,7 +266,20 @@ class SeatBreakdown:
     """What one seat took in a deal, for a scoresheet.
 
     In COMPLEX: tricks taken, diamonds taken, Queens taken and whether it took
-    K♥.  In TRIX: its finishing ``place`` (1–4).
+    K♥ (``queens`` and ``king_of_hearts`` count every Queen and the K♥ taken,
+    doubled or not).  The doubled ones among them are kept apart in
+    ``doubled_queens`` and ``doubled_king_of_hearts`` (they score by R-DBL-4,
+    not R-CX-5); :attr:`plain_queens` and :attr:`plain_king_of_hearts` are
+    the undoubled ones.  In TRIX: its finishing ``place`` (1–4).  The doubled
+    ones are read from the deal (:attr:`DealResult.doubled`): they are not
+    written to JSON, so a breakdown read back from a saved view has them empty
+    (a saved state is rebuilt from its moves and has them).
+
+    >>> from trixcomplex.cards import parse_card
+    >>> qs, qh = parse_card("QS"), parse_card("QH")
+    >>> b = SeatBreakdown.taken(2, 0, (qs, qh), False, doubled_queens=(qh,))
+    >>> [str(q) for q in b.plain_queens], b.plain_king_of_hearts
+    (['QS'], False)
     """
 
     tricks: int = 0
@@ -274,6 +287,37 @@ class SeatBreakdown:
     queens: tuple[Card, ...] = ()
     king_of_hearts: bool = False
     place: int | None = None
+    # Derived from the deal's doubled cards, so not part of the JSON formats
+    # (init=False: the converter skips them) nor of equality.
+    doubled_queens: tuple[Card, ...] = field(default=(), init=False, eq=False)
+    doubled_king_of_hearts: bool = field(default=False, init=False, eq=False)
+
+    @classmethod
+    def taken(
+        cls,
+        tricks: int,
+        diamonds: int,
+        queens: tuple[Card, ...],
+        king_of_hearts: bool,
+        *,
+        doubled_queens: tuple[Card, ...] = (),
+        doubled_king_of_hearts: bool = False,
+    ) -> SeatBreakdown:
+        """What a seat took in a trick deal, the doubled cards among it named apart."""
+        made = cls(tricks, diamonds, queens, king_of_hearts)
+        object.__setattr__(made, "doubled_queens", doubled_queens)
+        object.__setattr__(made, "doubled_king_of_hearts", doubled_king_of_hearts)
+        return made
+
+    @property
+    def plain_queens(self) -> tuple[Card, ...]:
+        """The Queens taken that were not doubled (charged by R-CX-5)."""
+        return tuple(q for q in self.queens if q not in self.doubled_queens)
+
+    @property
+    def plain_king_of_hearts(self) -> bool:
+        """Whether the seat took K♥ undoubled (charged by R-CX-5)."""
+        return self.king_of_hearts and not self.doubled_king_of_hearts
 
 
 @frozen

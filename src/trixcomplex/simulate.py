@@ -32,19 +32,26 @@ True
 
 from __future__ import annotations
 
+import csv
+import functools
+import io
 import math
 import random
 import statistics
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, Future, as_completed
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
+import attrs
 from attrs import frozen
 
-from .bots.base import Bot, ask, offer_redeal
-from .engine import MatchResult, MatchState, Phase, apply, new_match
-from .moves import Contract, Deal, PlayerMove, Redeal
+from .bots.base import Bot, BotError, check_bot
+from .engine import MatchResult, MatchState
+from .host import bots_move, play_match
+from .moves import Contract
 from .records import Record
-from .rules import match_outcome, redeal_seat, team_totals
+from .rules import match_outcome, team_totals
 from .rulesets import PARTNERSHIP, Ruleset
 
 __all__ = [
@@ -59,57 +66,11 @@ __all__ = [
     "wilson_interval",
 ]
 
+next_move = bots_move
+"""The next move of a match between bots: :func:`trixcomplex.host.bots_move`."""
+
 Z95 = 1.959963984540054
 """The 97.5% quantile of the standard normal law (two-sided 95% intervals)."""
-
-
-def next_move(state: MatchState, seats: Sequence[Bot], rngs: Sequence[random.Random]) -> PlayerMove:
-    """The next player move of a match between bots, asked the way a host asks.
-
-    The seat to play is asked (in the doubling window, the lowest seat still
-    to answer).  Before that, a seat that may demand a redeal out of turn
-    (R-OPT-8) is offered it with :func:`~trixcomplex.bots.base.offer_redeal`.
-    """
-    seat = state.turn if state.turn is not None else min(state.to_act)
-    if state.phase is Phase.TRIX and state.ruleset.bad_hand_redeal:
-        bad = redeal_seat(state)
-        if bad is not None and bad != seat and offer_redeal(seats[bad], state, bad, rngs[bad]):
-            return Redeal(bad)
-    return ask(seats[seat], state, seat, rngs[seat])
-
-
-def play_match(
-    seats: Sequence[Bot],
-    deals: random.Random,
-    rngs: Sequence[random.Random],
-    *,
-    on_move: Callable[[MatchState], None] | None = None,
-    ruleset: Ruleset = PARTNERSHIP,
-    redeals: random.Random | None = None,
-) -> MatchState:
-    """Play one whole match of ``ruleset``: ``seats[s]`` plays seat ``s``; returns the final state.
-
-    Shuffles come from ``deals`` only (so two matches given equal ``deals``
-    generators see the same decks, whatever the bots do), the shuffles
-    after a redeal (R-OPT-8) from ``redeals`` if given (so a redeal in one
-    match does not shift the other's decks), and seat ``s``'s bot draws from
-    ``rngs[s]``.  Each bot is asked through :func:`~trixcomplex.bots.ask`,
-    which shows it its seat's view only (see :func:`next_move`).
-    ``on_move`` is called with every state reached (for progress displays).
-    """
-    if len(seats) != 4 or len(rngs) != 4:
-        raise ValueError("play_match needs four bots and four random generators, one per seat")
-    state = new_match(ruleset)
-    while state.phase is not Phase.OVER:
-        if state.phase is Phase.DEAL:
-            again = type(state.history.last) is Redeal
-            shuffles = redeals if again and redeals is not None else deals
-            state = apply(state, Deal.shuffled(shuffles))
-        else:
-            state = apply(state, next_move(state, seats, rngs))
-        if on_move is not None:
-            on_move(state)
-    return state
 
 
 @frozen
@@ -132,6 +93,9 @@ class MatchOutcome:
     - ``contracts``: the ruleset's contracts (``contract_points``' order).
     - ``seats``: the four seats' totals.
     - ``winners``: the winning seats (:attr:`~trixcomplex.Score.winners`).
+    - ``forfeit``: ``"A"`` or ``"B"`` when that side's bot failed (crashed,
+      hung past the time limit or answered an illegal move) and lost the
+      match by forfeit; ``reason`` says what happened.  ``None`` otherwise.
     """
 
     index: int
@@ -144,11 +108,16 @@ class MatchOutcome:
     contracts: tuple[Contract, ...] = PARTNERSHIP.contracts
     seats: tuple[int, ...] = ()
     winners: tuple[int, ...] = ()
+    forfeit: str | None = None
+    reason: str = ""
 
     @property
     def winner(self) -> str:
         """``"A"``, ``"B"`` or ``"draw"``: the side holding every winning seat
-        (a win shared by both sides, or a team draw, is a draw)."""
+        (a win shared by both sides, or a team draw, is a draw); a side that
+        forfeited loses."""
+        if self.forfeit is not None:
+            return "B" if self.forfeit == "A" else "A"
         if self.winners:
             a = self.sides_seats[0]
             if all(s % 2 == a for s in self.winners):
@@ -186,15 +155,117 @@ class Summary:
     points_per_deal: tuple[tuple[str, float, float], ...]
 
 
-@frozen
+@frozen(repr=False)
 class Tournament:
-    """What :func:`simulate` returns: the sides' names, every match, the summary, the ruleset."""
+    """What :func:`simulate` returns: the sides' names, every match, the summary, the ruleset.
+
+    Its ``repr`` is one short line (not the records);
+    :meth:`summary_table` is the table ``trixcomplex simulate`` prints;
+    :meth:`to_json` and :meth:`to_csv` export the results.
+
+    >>> from trixcomplex.bots import RandomBot, RuleBot
+    >>> t = simulate([RuleBot(), RandomBot()], matches=2, seed=1)
+    >>> t
+    Tournament(RuleBot vs RandomBot, partnership, 2 matches, seed 1: A 1 wins, 0 draws, 1 losses)
+    >>> print(t.to_csv().splitlines()[0])
+    index,side_a_team,winner,margin,team0,team1,seat0,seat1,seat2,seat3,forfeit
+    """
 
     sides: tuple[str, str]
     seed: int
     matches: tuple[MatchOutcome, ...]
     summary: Summary
     ruleset: Ruleset = PARTNERSHIP
+
+    def __repr__(self) -> str:
+        s = self.summary
+        return (
+            f"Tournament({self.sides[0]} vs {self.sides[1]}, {self.ruleset.name}, "
+            f"{s.matches} matches, seed {self.seed}: A {s.wins} wins, {s.draws} draws, "
+            f"{s.losses} losses)"
+        )
+
+    def summary_table(self) -> tuple[tuple[str, str], ...]:
+        """The summary as ``(statistic, value)`` rows, as ``trixcomplex simulate`` prints them."""
+        s = self.summary
+        a, b = self.sides
+
+        def pct(rate: float, ci: tuple[float, float]) -> str:
+            return f"{rate:6.1%}  (95% CI {ci[0]:.1%} .. {ci[1]:.1%})"
+
+        rows = [
+            ("ruleset", self.ruleset.name),
+            ("matches", f"{s.matches} (seed {self.seed}, seats swapped every other match)"),
+            (f"A wins ({a})", pct(s.win_rate, s.win_ci)),
+            ("draws", pct(s.draw_rate, s.draw_ci)),
+            (f"B wins ({b})", pct(s.loss_rate, s.loss_ci)),
+            (
+                "mean margin (A - B)",
+                f"{s.mean_margin:+.1f}  (95% CI {s.margin_ci[0]:+.1f} .. {s.margin_ci[1]:+.1f})",
+            ),
+        ]
+        for contract, pa, pb in s.points_per_deal:
+            rows.append((f"{contract} points per deal", f"A {pa:+.1f}, B {pb:+.1f}"))
+        forfeits = [m for m in self.matches if m.forfeit is not None]
+        if forfeits:
+            lost = ", ".join(f"{m.index} ({m.forfeit})" for m in forfeits[:10])
+            rows.append(("forfeits", f"{len(forfeits)}: match (side) {lost}"))
+        if not self.ruleset.partnership:
+            rows.append(("a side wins", "when a seat of its own has the best total (shared: draw)"))
+        if self.ruleset.reversed_scores:
+            rows.append(
+                ("reversed scores", "the lowest total wins; the margin is counted that way")
+            )
+        return tuple(rows)
+
+    def to_json(self) -> dict[str, Any]:
+        """The tournament as JSON: sides, seed, ruleset name, the summary and one
+        object per match (its record is left out: see each ``MatchOutcome.record``)."""
+        return {
+            "sides": list(self.sides),
+            "seed": self.seed,
+            "ruleset": self.ruleset.name,
+            "summary": {k: _plain(v) for k, v in attrs.asdict(self.summary).items()},
+            "matches": [_match_row(m) for m in self.matches],
+        }
+
+    def to_csv(self) -> str:
+        """One CSV line per match (header first): the columns of :meth:`to_json`'s matches."""
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=list(_CSV_FIELDS), lineterminator="\n")
+        writer.writeheader()
+        for m in self.matches:
+            row = _match_row(m)
+            writer.writerow({k: row[k] for k in _CSV_FIELDS})
+        return out.getvalue()
+
+
+_CSV_FIELDS = ("index", "side_a_team", "winner", "margin", "team0", "team1",
+               "seat0", "seat1", "seat2", "seat3", "forfeit")  # fmt: skip
+
+
+def _plain(value: object) -> object:
+    return [_plain(v) for v in value] if isinstance(value, tuple | list) else value
+
+
+def _match_row(m: MatchOutcome) -> dict[str, Any]:
+    seats = list(m.seats) if m.seats else [None] * 4
+    return {
+        "index": m.index,
+        "side_a_team": m.sides_seats[0],
+        "winner": m.winner,
+        "margin": m.margin,
+        "team0": m.teams[0],
+        "team1": m.teams[1],
+        "seat0": seats[0],
+        "seat1": seats[1],
+        "seat2": seats[2],
+        "seat3": seats[3],
+        "result": m.result.value,
+        "contract_points": [list(p) for p in m.contract_points],
+        "forfeit": m.forfeit,
+        "reason": m.reason,
+    }
 
 
 def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -234,12 +305,20 @@ def _sides(bots: Sequence[Bot]) -> tuple[tuple[Bot, Bot], tuple[Bot, Bot]]:
 
 
 def play_numbered_match(
-    bots: Sequence[Bot], seed: int, index: int, ruleset: Ruleset = PARTNERSHIP
+    bots: Sequence[Bot],
+    seed: int,
+    index: int,
+    ruleset: Ruleset = PARTNERSHIP,
+    *,
+    time_limit: float | None = None,
 ) -> MatchOutcome:
     """Match ``index`` of the tournament of ``bots`` seeded ``seed``: a pure function of these.
 
     :func:`simulate` plays matches ``0 .. matches - 1`` with it; call it
-    directly to play a tournament in pieces (and stop at any time).
+    directly to play a tournament in pieces (and stop at any time).  A bot
+    that fails (:class:`~trixcomplex.bots.BotError`: an illegal answer, no
+    answer within ``time_limit`` seconds per decision, an isolated bot's
+    crash) forfeits the match: its side loses (``forfeit``, ``reason``).
     """
     side_a, side_b = _sides(bots)
     a_team = index % 2  # side A sits as team 0 in even matches, team 1 in odd ones
@@ -249,7 +328,20 @@ def play_numbered_match(
     deals = random.Random(f"trixcomplex:{seed}:deals:{index // 2}")
     redeals = random.Random(f"trixcomplex:{seed}:redeals:{index // 2}")
     rngs = [random.Random(f"trixcomplex:{seed}:match:{index}:seat:{s}") for s in range(4)]
-    state = play_match(seats, deals, rngs, ruleset=ruleset, redeals=redeals)
+    reached: list[MatchState] = []
+    try:
+        state = play_match(
+            seats, deals, rngs, ruleset=ruleset, redeals=redeals,
+            time_limit=time_limit, match=index, on_move=_keep_last(reached),
+        )  # fmt: skip
+    except BotError as exc:
+        seat = exc.seat if exc.seat is not None else 0
+        return _forfeit(index, a_team, seat, str(exc), reached, ruleset)
+    finally:
+        for bot in seats:
+            close = getattr(bot, "close", None)
+            if close is not None:
+                close()
     teams = team_totals(state.scores)
     per = {contract: [0, 0] for contract in ruleset.contracts}
     for deal in state.results:
@@ -273,10 +365,44 @@ def play_numbered_match(
     )
 
 
+def _keep_last(reached: list[MatchState]) -> Callable[[MatchState], None]:
+    def keep(state: MatchState) -> None:
+        reached[:] = [state]
+
+    return keep
+
+
+def _forfeit(
+    index: int, a_team: int, seat: int, reason: str, reached: list[MatchState], ruleset: Ruleset
+) -> MatchOutcome:
+    """The outcome of match ``index`` lost by forfeit by ``seat``'s side."""
+    loser = "A" if seat % 2 == a_team else "B"
+    team = 1 - seat % 2  # the winning team
+    state = reached[-1] if reached else None
+    return MatchOutcome(
+        index=index,
+        sides_seats=(a_team, 1 - a_team),
+        teams=(0, 0),
+        result=MatchResult.TEAM0 if team == 0 else MatchResult.TEAM1,
+        margin=0,
+        contract_points=tuple((0, 0) for _ in ruleset.contracts),
+        record=Record.of(state) if state is not None else Record(),
+        contracts=ruleset.contracts,
+        seats=(0, 0, 0, 0),
+        winners=(team, team + 2),
+        forfeit=loser,
+        reason=reason,
+    )
+
+
 def _play_chunk(
-    bots: tuple[Bot, ...], seed: int, indices: tuple[int, ...], ruleset: Ruleset = PARTNERSHIP
+    bots: tuple[Bot, ...],
+    seed: int,
+    indices: tuple[int, ...],
+    ruleset: Ruleset = PARTNERSHIP,
+    time_limit: float | None = None,
 ) -> list[MatchOutcome]:
-    return [play_numbered_match(bots, seed, i, ruleset) for i in indices]
+    return [play_numbered_match(bots, seed, i, ruleset, time_limit=time_limit) for i in indices]
 
 
 def summarize(outcomes: Sequence[MatchOutcome]) -> Summary:
@@ -322,8 +448,13 @@ def simulate(
     seed: int = 0,
     ruleset: Ruleset = PARTNERSHIP,
     executor: Executor | None = None,
-    chunk: int = 4,
+    chunk: int = 1,
     progress: Callable[[int, int], None] | None = None,
+    jobs: int | None = None,
+    time_limit: float | None = None,
+    stall_timeout: float | None = None,
+    retries: int = 3,
+    isolated: bool = False,
 ) -> Tournament:
     """Play ``matches`` seeded matches between two sides of bots; return every match and stats.
 
@@ -332,10 +463,33 @@ def simulate(
     ``ruleset`` (see the module's notes for what a side's win means in an
     individual ruleset).  Match ``i`` reuses the
     shuffles of match ``i ^ 1`` with the sides' seats exchanged (seats are
-    rotated for fairness).  With an ``executor`` the matches run on it in
-    chunks of ``chunk`` matches (bots must then be picklable); the result is
-    identical to the in-process one for the same ``seed``.  ``progress`` is
-    called with ``(done, matches)`` as matches finish.
+    rotated for fairness).  ``progress`` is called with ``(done, matches)``
+    after every match.  Every bot is checked against the protocol before the
+    first match (``TypeError`` otherwise).
+
+    Where the matches run (the result is the same for the same ``seed``):
+
+    - in this process (the default);
+    - on an ``executor`` (a process pool, or ``dask.distributed``'s
+      ``client.get_executor()``), in chunks of ``chunk`` matches (bots must
+      then be picklable); a chunk whose future fails is submitted again
+      (``retries`` times), then played in this process;
+    - on a process pool of ``jobs`` workers that survives faults: a killed
+      worker (``BrokenProcessPool``) costs only its unfinished matches,
+      which are played again on a fresh pool with the same seeds, so the
+      results equal an unfaulted run's; with ``stall_timeout``, a pool that
+      finishes no match for that many seconds (a hung worker) is killed and
+      its unfinished matches played again.
+
+    ``time_limit`` is the per-decision limit in seconds: a bot over it while
+    choosing or doubling gets the rules' timeout (R-MATCH-6), otherwise its
+    side forfeits the match.  A bot answering an illegal move forfeits too
+    (see :attr:`MatchOutcome.forfeit`).  ``isolated=True`` runs every bot
+    named by a string spec (``"rule"``, ``"mc:8"``, ``"module:factory"``) in
+    a process of its own that sees only its view's JSON
+    (:class:`~trixcomplex.isolated.IsolatedBot`, with ``time_limit`` or 10
+    seconds per decision): a bot that crashes, hangs or cheats forfeits the
+    match, never the tournament.
     """
     if isinstance(matches, bool) or not isinstance(matches, int) or matches < 1:
         raise ValueError(f"matches must be a positive integer, not {matches!r}")
@@ -343,31 +497,122 @@ def simulate(
         raise ValueError(f"chunk must be a positive integer, not {chunk!r}")
     if not isinstance(ruleset, Ruleset):
         raise ValueError(f"ruleset must be a Ruleset (e.g. tc.CLASSIC), not {ruleset!r:.60}")
+    if isolated:
+        from .isolated import IsolatedBot
+
+        limit = 10.0 if time_limit is None else time_limit
+        bots = [IsolatedBot(b, limit) if isinstance(b, str) else b for b in bots]
     lineup = tuple(bots)
     _sides(lineup)
+    for k, bot in enumerate(lineup):
+        check_bot(bot, f"bot {k} ({'side A' if k % 2 == 0 else 'side B'})")
     names = _side_names(lineup)
-    outcomes: list[MatchOutcome | None] = [None] * matches
-    done = 0
-    if executor is None:
-        for i in range(matches):
-            outcomes[i] = play_numbered_match(lineup, seed, i, ruleset)
-            done += 1
+    outcomes: dict[int, MatchOutcome] = {}
+
+    def finished(found: Sequence[MatchOutcome]) -> None:
+        for outcome in found:
+            outcomes[outcome.index] = outcome
             if progress is not None:
-                progress(done, matches)
+                progress(len(outcomes), matches)
+
+    play = functools.partial(_play_chunk, lineup, seed, ruleset=ruleset, time_limit=time_limit)
+    if jobs is not None:
+        _run_on_pools(play, matches, jobs, stall_timeout, retries, finished)
+    elif executor is not None:
+        _run_on_executor(play, executor, matches, chunk, retries, finished)
     else:
-        chunks = [tuple(range(i, min(i + chunk, matches))) for i in range(0, matches, chunk)]
-        futures: dict[Future[list[MatchOutcome]], tuple[int, ...]] = {
-            executor.submit(_play_chunk, lineup, seed, c, ruleset): c for c in chunks
-        }
-        for future in as_completed(futures):
-            for outcome in future.result():
-                outcomes[outcome.index] = outcome
-            done += len(futures[future])
-            if progress is not None:
-                progress(done, matches)
-    final = tuple(m for m in outcomes if m is not None)
+        for i in range(matches):
+            finished(play((i,)))
+    final = tuple(outcomes[i] for i in range(matches))
     summary = summarize(final)
     return Tournament(sides=names, seed=seed, matches=final, summary=summary, ruleset=ruleset)
+
+
+_Play = Callable[[tuple[int, ...]], list[MatchOutcome]]
+
+
+def _run_on_executor(
+    play: _Play,
+    executor: Executor,
+    matches: int,
+    chunk: int,
+    retries: int,
+    finished: Callable[[Sequence[MatchOutcome]], None],
+) -> None:
+    """Play every chunk on ``executor``; a failed chunk is resubmitted, then played here."""
+    chunks = [tuple(range(i, min(i + chunk, matches))) for i in range(0, matches, chunk)]
+    tries = dict.fromkeys(chunks, 0)
+    futures: dict[Future[list[MatchOutcome]], tuple[int, ...]] = {
+        executor.submit(play, c): c for c in chunks
+    }
+    while futures:
+        done, _ = wait(futures, return_when=FIRST_COMPLETED)
+        for future in done:
+            indices = futures.pop(future)
+            try:
+                found = future.result()
+            except BotError:
+                raise
+            except Exception:  # the worker died or the executor broke: play it again
+                tries[indices] += 1
+                try:
+                    if tries[indices] > retries:
+                        raise RuntimeError("retries spent")
+                    futures[executor.submit(play, indices)] = indices
+                except Exception:
+                    finished(play(indices))
+                continue
+            finished(found)
+
+
+def _run_on_pools(
+    play: _Play,
+    matches: int,
+    jobs: int,
+    stall_timeout: float | None,
+    retries: int,
+    finished: Callable[[Sequence[MatchOutcome]], None],
+) -> None:
+    """Play every match on process pools of ``jobs`` workers, replacing a pool that
+    breaks (a killed worker) or stalls (no match finished in ``stall_timeout`` s)."""
+    pending = list(range(matches))
+    for _ in range(retries + 1):
+        pool = ProcessPoolExecutor(jobs)
+        futures = {pool.submit(play, (i,)): i for i in pending}
+        try:
+            while futures:
+                done, _ = wait(futures, timeout=stall_timeout, return_when=FIRST_COMPLETED)
+                if not done:
+                    break  # a stall: no match finished in time
+                broken = False
+                for future in done:
+                    index = futures.pop(future)
+                    try:
+                        found = future.result()
+                    except BrokenProcessPool:
+                        futures[future] = index
+                        broken = True
+                        continue
+                    finished(found)
+                    pending.remove(index)
+                if broken:
+                    break
+        finally:
+            _stop_pool(pool)
+        if not pending:
+            return
+    raise RuntimeError(
+        f"matches {pending[:10]} were lost {retries + 1} times (a worker killed or hung each time)"
+    )
+
+
+def _stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Shut ``pool`` down now, killing its workers (a hung one included)."""
+    procs = getattr(pool, "_processes", None) or {}
+    for proc in list(procs.values()):
+        if proc.is_alive():
+            proc.kill()
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _side_names(bots: tuple[Bot, ...]) -> tuple[str, str]:

@@ -34,11 +34,12 @@ from .cards import Card, Rank, Suit, cards_of
 from .engine import MatchState, Phase, Score, Trick, forced_move, legal_moves, score
 from .moves import Contract, Deal, Pass, Play, PlayerMove, Redeal
 from .rules import SEVEN_OF_HEARTS, row_ends
+from .rules import trick_winner as _trick_winner
 from .rules import trix_playable as playable
 from .rulesets import Ruleset
 from .seats import check_seat
 
-__all__ = ["View", "view"]
+__all__ = ["View", "known_voids", "points_this_deal", "trick_winner", "unseen_cards", "view"]
 
 _TWOS = sum(1 << Card.of(Rank.TWO, suit) for suit in Suit)
 _NO_SUITS: frozenset[Suit] = frozenset()
@@ -382,3 +383,83 @@ def _trix_history(
             passes.append((move.seat, len(laid)))
             cannot[move.seat] |= playable(table)
     return tuple(laid), tuple(passes), cannot
+
+
+# -- helpers for bot authors: public facts of a view, decided by the engine ----------
+
+
+def trick_winner(v: View) -> int | None:
+    """The seat winning the trick in progress so far (R-CX-3), ``None`` before its lead.
+
+    The engine's own trick rule (the one that names the taker of a full trick).
+
+    >>> import random
+    >>> import trixcomplex as tc
+    >>> state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(2)))
+    >>> trick_winner(tc.view(state, 0)) is None    # no trick yet
+    True
+    """
+    if not v.trick or v.leader is None:
+        return None
+    return _trick_winner(v.leader, v.trick)
+
+
+def unseen_cards(v: View) -> tuple[Card, ...]:
+    """The cards still in the other seats' hands, as this seat knows them: every card
+    that is neither in its own hand nor played (to a trick, or laid in TRIX).
+
+    >>> import random
+    >>> import trixcomplex as tc
+    >>> state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(2)))
+    >>> len(unseen_cards(tc.view(state, 0)))
+    39
+    """
+    if sum(v.hand_sizes) == len(v.hand):  # between deals, or nobody else holds a card
+        return ()
+    gone = _mask_of(v.hand) | _mask_of(v.trick) | _mask_of(v.table)
+    for t in v.tricks:
+        gone |= _mask_of(t.cards)
+    return cards_of(_ALL & ~gone)
+
+
+def known_voids(
+    v: View,
+) -> tuple[frozenset[Suit], frozenset[Suit], frozenset[Suit], frozenset[Suit]]:
+    """Per seat, the suits it is known to hold none of: the view's ``voids`` (showing
+    out, R-CX-2; R-CL-2), a suit whose every unseen card it ``cannot_hold`` (R-TX-3,
+    R-OPT-2), and for this seat the suits missing from its own hand.
+    """
+    unseen = _mask_of(unseen_cards(v))
+    out: list[frozenset[Suit]] = []
+    for seat in range(4):
+        suits = set(v.voids[seat])
+        cannot = _mask_of(v.cannot_hold[seat])
+        for suit in Suit:
+            if seat == v.seat:  # my own hand says it all
+                if not _mask_of(v.hand) & _SUIT_MASKS[suit]:
+                    suits.add(suit)
+                continue
+            left = unseen & _SUIT_MASKS[suit]
+            if left and not left & ~cannot:
+                suits.add(suit)
+        out.append(frozenset(suits))
+    return (out[0], out[1], out[2], out[3])
+
+
+def points_this_deal(v: View) -> tuple[int, int, int, int]:
+    """The points each seat has been charged or awarded so far in the deal being
+    played: the engine's own running total of the finished tricks (``view.points``,
+    what :func:`~trixcomplex.ledger` lists for them); all zero in TRIX, which is
+    scored when it ends (R-TX-4)."""
+    return v.points
+
+
+_ALL = (1 << 52) - 1
+_SUIT_MASKS = tuple(0x1FFF << (13 * s) for s in range(4))
+
+
+def _mask_of(cards: tuple[Card, ...]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask

@@ -17,20 +17,23 @@ RuleBot()
 
 from __future__ import annotations
 
-from .base import Bot, BotError, ask, offer_redeal
+from .base import Bot, BotError, BotTimeout, ask, check_bot, offer_redeal
 from .montecarlo import MonteCarloBot
 from .random_bot import RandomBot
 from .rule_bot import RuleBot
 
 __all__ = [
     "BOT_NAMES",
+    "MC_WORLDS",
     "Bot",
     "BotError",
+    "BotTimeout",
     "MonteCarloBot",
     "RandomBot",
     "RuleBot",
     "ask",
     "bot_named",
+    "check_bot",
     "offer_redeal",
 ]
 
@@ -38,10 +41,19 @@ BOT_NAMES = ("random", "rule", "mc")
 """The names :func:`bot_named` knows (``mc`` is :class:`MonteCarloBot`)."""
 
 
+MC_WORLDS = 10_000
+"""The most worlds ``mc:N`` may sample per decision."""
+
+
 def bot_named(name: str) -> Bot:
     """The bot called ``name``: ``random``, ``rule`` or ``mc`` (``mc:N`` samples N worlds).
 
-    Raises ``ValueError`` naming the input for anything else.
+    Raises ``ValueError`` naming the input for anything else, and for ``mc:N``
+    the valid range of N.
+
+    >>> bot_named("mc:0")
+    Traceback (most recent call last):
+    ValueError: bad bot 'mc:0': mc:N samples N worlds per decision, N from 1 to 10000
     """
     key = name.strip().lower()
     if key == "random":
@@ -52,6 +64,9 @@ def bot_named(name: str) -> Bot:
         _, _, worlds = key.partition(":")
         if not worlds:
             return MonteCarloBot()
-        if worlds.isdigit() and int(worlds) >= 1:
+        if worlds.isdigit() and 1 <= int(worlds) <= MC_WORLDS:
             return MonteCarloBot(worlds=int(worlds))
+        raise ValueError(
+            f"bad bot {name[:20]!r}: mc:N samples N worlds per decision, N from 1 to {MC_WORLDS}"
+        )
     raise ValueError(f"unknown bot {name!r}: expected one of random, rule, mc or mc:N")

@@ -20,16 +20,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, Self, runtime_checkable
 
-from ..engine import MatchState, legal_moves
+from ..engine import MatchState
 from ..errors import IllegalMoveError
-from ..moves import PlayerMove
+from ..moves import Deal, PlayerMove, Timeout
 
 if TYPE_CHECKING:
     from ..views import View
 
-__all__ = ["Bot", "BotError", "ask", "offer_redeal"]
+__all__ = ["Bot", "BotError", "BotTimeout", "ask", "check_bot", "offer_redeal"]
 
 
 @runtime_checkable
@@ -47,46 +47,130 @@ class Bot(Protocol):
         ...
 
 
+def check_bot(bot: object, where: str = "a seat") -> None:
+    """Refuse, before any match is played, an object that is not a :class:`Bot`.
+
+    Raises ``TypeError`` naming ``where`` the object was given and what it
+    lacks (a callable ``choose(view, legal, rng)``).
+
+    >>> check_bot(object(), "side A")
+    Traceback (most recent call last):
+    TypeError: side A: object is not a bot: it has no choose(view, legal, rng) method
+    """
+    if not callable(getattr(bot, "choose", None)):
+        raise TypeError(
+            f"{where}: {type(bot).__name__} is not a bot: it has no choose(view, legal, rng) method"
+        )
+
+
+def _where(state: MatchState, seat: int, match: int | None) -> str:
+    game = f"match {match}, " if match is not None else ""
+    return f"{game}deal {state.deal_number}, phase {state.phase.value}, seat {seat}"
+
+
 class BotError(IllegalMoveError):
-    """A bot returned a move that is not one of its legal moves."""
+    """A bot returned a move that is not one of its legal moves.
+
+    ``rule`` is the clause the move breaks (the engine's own reason when the
+    move is a move of the game, R-SEAT-1 when it is not even that);
+    ``match`` (the tournament's match number, or ``None``), ``deal``,
+    ``phase``, ``seat`` and ``legal`` (the seat's legal moves) say where.
+    """
+
+    match: int | None = None
+    deal: int | None = None
+    phase: str | None = None
+    seat: int | None = None
+    legal: tuple[PlayerMove, ...] = ()
+
+    @classmethod
+    def of(
+        cls,
+        bot: object,
+        state: MatchState,
+        seat: int,
+        move: object,
+        legal: Sequence[PlayerMove],
+        match: int | None = None,
+        failure: str | None = None,
+    ) -> BotError:
+        """The error for ``bot`` answering ``move`` at ``seat`` in ``state``
+        (or failing to answer: ``failure`` says how)."""
+        from ..engine import apply
+
+        rule, why = "R-SEAT-1", failure or "not a move of the game"
+        if failure is None:
+            try:
+                apply(state, move)  # type: ignore[arg-type]
+            except IllegalMoveError as exc:
+                rule, why = exc.rule or "R-SEAT-1", exc.reason
+            except Exception as exc:  # not a move at all
+                why = f"not a move ({type(exc).__name__})"
+        shown = ", ".join(str(m) for m in legal[:12]) + (" …" if len(legal) > 12 else "")
+        what = "failed" if failure is not None else "chose a move that is not legal"
+        reason = (
+            f"{type(bot).__name__} {what} at {_where(state, seat, match)}"
+            f": {why}; legal moves: {shown}"
+        )
+        return cls(move, reason, rule)._at(state, seat, legal, match)
+
+    def _at(
+        self, state: MatchState, seat: int, legal: Sequence[PlayerMove], match: int | None
+    ) -> Self:
+        """This error, placed: the match, deal, phase, seat and legal moves."""
+        self.match, self.deal, self.phase = match, state.deal_number, state.phase.value
+        self.seat, self.legal = seat, tuple(legal)
+        return self
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuild, (type(self), self.move, self.reason, self.rule, dict(self.__dict__)))
+
+
+def _rebuild(
+    cls: type[BotError], move: object, reason: str, rule: str, attrs: dict[str, object]
+) -> BotError:
+    error = cls(move, reason, rule)
+    error.__dict__.update(attrs)
+    return error
+
+
+class BotTimeout(BotError):
+    """A bot did not answer within the host's time limit (a tournament forfeits its match)."""
+
+    @classmethod
+    def of(  # type: ignore[override]
+        cls,
+        bot: object,
+        state: MatchState,
+        seat: int,
+        legal: Sequence[PlayerMove],
+        match: int | None = None,
+        limit: float | None = None,
+    ) -> BotTimeout:
+        """The error for ``bot`` taking longer than ``limit`` seconds at ``seat``."""
+        reason = f"{type(bot).__name__} did not answer within {limit:g}s"
+        return cls("no answer", f"{reason} at {_where(state, seat, match)}", "R-MATCH-6")._at(
+            state, seat, legal, match
+        )
 
 
 def ask(bot: Bot, state: MatchState, seat: int, rng: random.Random) -> PlayerMove:
     """Ask ``bot`` for ``seat``'s move in ``state``, showing it only the seat's view.
 
-    This is the host's side of the protocol: it builds the view, lists the
-    legal moves and checks the answer.  Raises :class:`BotError` (an
-    :class:`~trixcomplex.IllegalMoveError`) if the bot answers an illegal move.
+    The host's :func:`trixcomplex.host.ask` without a time limit.  Raises
+    :class:`BotError` (an :class:`~trixcomplex.IllegalMoveError`) if the
+    bot answers an illegal move.
     """
-    from ..views import view  # layer 5; imported here so the protocol stays importable
+    from ..host import ask as host_ask  # layer 6 above the protocol
 
-    legal = legal_moves(state, seat)
-    if not legal:
-        raise ValueError(f"seat {seat} has no move to make in phase {state.phase.value}")
-    move = bot.choose(view(state, seat), legal, rng)
-    if move not in legal:
-        raise BotError(move, f"{type(bot).__name__} chose a move that is not legal", "R-SEAT-1")
+    move = host_ask(bot, state, seat, rng)
+    assert not isinstance(move, Deal | Timeout)  # no time limit: never a Timeout
     return move
 
 
 def offer_redeal(bot: Bot, state: MatchState, seat: int, rng: random.Random) -> bool:
-    """Ask ``seat``'s bot whether it demands a redeal it may make out of turn (R-OPT-8).
+    """Whether ``seat``'s bot demands a redeal out of turn
+    (:func:`trixcomplex.host.offer_redeal`)."""
+    from ..host import offer_redeal as host_offer
 
-    With ``bad_hand_redeal``, the seat holding a bad TRIX hand may play
-    :class:`~trixcomplex.Redeal` before the first card, even when another
-    seat is to play.  Its only legal move is then the Redeal itself, which
-    ``choose`` cannot decline, so a host asks this yes/no question first
-    (once, before asking the seat to play).  A bot answers through an
-    optional method ``wants_redeal(view, rng) -> bool``; a bot without it
-    never demands a redeal out of turn.  Raises ``ValueError`` if ``seat``
-    may not demand one now.
-    """
-    from ..moves import Redeal
-    from ..views import view
-
-    if Redeal(seat) not in legal_moves(state, seat):
-        raise ValueError(f"seat {seat} may not demand a redeal now (R-OPT-8)")
-    wants = getattr(bot, "wants_redeal", None)
-    if wants is None:
-        return False
-    return bool(wants(view(state, seat), rng))
+    return host_offer(bot, state, seat, rng)

@@ -24,7 +24,8 @@ from attrs import field, frozen
 from attrs.converters import optional as optional_converter
 from attrs.validators import ge, in_, instance_of
 
-from ..engine import MatchState, Phase, apply, legal_moves
+from ..engine import MatchState, Phase, apply
+from ..host import run
 from ..moves import Double, PlayerMove
 from ..playout import playout as fast_playout
 from .rule_bot import rule_move
@@ -45,12 +46,12 @@ def playout(state: MatchState, rng: random.Random, policy: str = "rule") -> Matc
     """
     if policy == "random":  # the engine's fast playout plays exactly these moves
         return fast_playout(state, rng) if state.phase not in (Phase.DEAL, Phase.OVER) else state
-    while state.phase not in (Phase.DEAL, Phase.OVER):
-        seat = state.turn if state.turn is not None else min(state.to_act)
-        legal = legal_moves(state, seat)
-        move = legal[0] if len(legal) == 1 else rule_move(Situation.of_world(state, seat), legal)
-        state = apply(state, move)
-    return state
+    return run(state, _rule_policy)  # the host loop, to the end of the deal
+
+
+def _rule_policy(world: MatchState, seat: int, legal: Sequence[PlayerMove]) -> PlayerMove:
+    """RuleBot's move for ``seat`` in a world the bot imagined (its own to search)."""
+    return rule_move(Situation.of_world(world, seat), legal)
 
 
 def gain(before: MatchState, after: MatchState, seat: int) -> int:

@@ -11,6 +11,8 @@ from attrs import frozen
 from ..engine import Phase
 from ..moves import Choose, Double, Pass, Play, PlayerMove, Redeal
 from .tactics import (
+    CONTRACT_WEIGHTS,
+    ContractWeights,
     Situation,
     choose_contract,
     choose_doubles,
@@ -25,18 +27,21 @@ if TYPE_CHECKING:
 __all__ = ["RuleBot", "rule_move"]
 
 
-def rule_move(sit: Situation, legal: Sequence[PlayerMove]) -> PlayerMove:
+def rule_move(
+    sit: Situation, legal: Sequence[PlayerMove], weights: ContractWeights = CONTRACT_WEIGHTS
+) -> PlayerMove:
     """The rule-based move for ``sit`` among ``legal`` (the seat's legal moves).
 
     Shared by :class:`RuleBot` (with a situation built from its view) and by
-    the Monte Carlo playouts (with one built from an imagined world).
+    the Monte Carlo playouts (with one built from an imagined world);
+    ``weights`` are the contract-choice weights.
     """
     if len(legal) == 1:
         return legal[0]
     seat = sit.seat
     move: PlayerMove
     if sit.phase is Phase.CHOOSE:
-        move = Choose(seat, choose_contract(sit))
+        move = Choose(seat, choose_contract(sit, weights))
     elif sit.phase is Phase.DOUBLE:
         asked = 0
         for m in legal:
@@ -55,7 +60,7 @@ def rule_move(sit: Situation, legal: Sequence[PlayerMove]) -> PlayerMove:
     return move if move in legal else legal[0]
 
 
-@frozen
+@frozen(repr=False)
 class RuleBot:
     """Sensible, deterministic play from the seat's view alone, in every ruleset.
 
@@ -75,13 +80,23 @@ class RuleBot:
       demand a redeal with a bad hand (R-OPT-8).
 
     It never uses ``rng``: the same view always gets the same move.
+    ``weights`` are the contract-choice weights (by default the ones fitted
+    by ``benchmarks/fit_weights.py``).
+
+    >>> RuleBot()
+    RuleBot()
     """
+
+    weights: ContractWeights = CONTRACT_WEIGHTS
+
+    def __repr__(self) -> str:
+        return "RuleBot()" if self.weights == CONTRACT_WEIGHTS else f"RuleBot({self.weights!r})"
 
     def choose(self, view: View, legal: Sequence[PlayerMove], rng: random.Random) -> PlayerMove:
         """The rule-based move for the view's seat."""
         if len(legal) == 1:
             return legal[0]
-        return rule_move(Situation.of_view(view), legal)
+        return rule_move(Situation.of_view(view), legal, self.weights)
 
     def wants_redeal(self, view: View, rng: random.Random) -> bool:
         """Whether to demand a redeal offered out of turn (R-OPT-8): with a bad hand, yes."""

@@ -1,0 +1,312 @@
+"""The host loop: the one place a match is run between players (DESIGN.md layer 6).
+
+A host deals, asks the seat to move for its move, checks it and applies it,
+until the match (or the deal) is over.  :func:`simulate
+<trixcomplex.simulate.simulate>`, the command line (``demo`` and ``play``)
+and the Monte Carlo bot's playouts all run this loop:
+
+- :func:`run` is the loop itself, over a ``decide(state, seat, legal)``
+  function: the Monte Carlo bot plays out worlds it imagined with it.
+- :func:`play_match` runs it between :class:`~trixcomplex.bots.Bot` objects,
+  each asked through :func:`ask`: a bot is handed its seat's
+  :class:`~trixcomplex.View`, never the host's :class:`~trixcomplex.MatchState`.
+
+What the host decides, and the rule behind each:
+
+- who is asked: the seat to play, or in the doubling window the lowest seat
+  still to answer (:func:`seat_to_move`);
+- forced moves: a seat with exactly one legal move is not asked, its move is
+  played for it (R-TX-5);
+- redeal offers: with ``bad_hand_redeal``, a seat holding a bad TRIX hand
+  may demand a redeal out of turn (R-OPT-8); it is offered the choice
+  (:func:`offer_redeal`) before the seat to play is asked;
+- timeouts: with a ``time_limit``, a bot that has not answered in time while
+  choosing or doubling is replaced by the rules' own :class:`~trixcomplex.Timeout`
+  (R-MATCH-6, R-DBL-3); a bot that is late or hangs while playing a card
+  raises :class:`~trixcomplex.bots.BotTimeout` (a tournament forfeits its match);
+- checking: an answer that is not one of the seat's legal moves raises
+  :class:`~trixcomplex.bots.BotError`, naming the match, deal, phase, seat,
+  the move and the legal moves.
+
+>>> import random
+>>> from trixcomplex.bots import RandomBot
+>>> rngs = [random.Random(s) for s in range(4)]
+>>> final = play_match([RandomBot()] * 4, random.Random(1), rngs)
+>>> final.phase.value, len(final.results)
+('OVER', 8)
+"""
+
+from __future__ import annotations
+
+import random
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+
+from .bots.base import Bot, BotError, BotTimeout, check_bot
+from .engine import MatchState, Phase, apply, legal_moves, new_match
+from .moves import Deal, Move, PlayerMove, Redeal, Timeout
+from .rulesets import PARTNERSHIP, Ruleset
+from .views import view
+
+__all__ = [
+    "Decide",
+    "ask",
+    "bots_move",
+    "next_move",
+    "offer_redeal",
+    "play_match",
+    "redeal_claimant",
+    "run",
+    "seat_to_move",
+]
+
+Decide = Callable[[MatchState, int, Sequence[PlayerMove]], Move]
+"""How a player's move is found: ``decide(state, seat, legal)`` returns a
+legal move, or :class:`~trixcomplex.Timeout` while choosing or doubling."""
+
+Offer = Callable[[MatchState, int], bool]
+"""Whether ``seat`` demands the redeal it may demand out of turn (R-OPT-8)."""
+
+_PLAY_PHASES = (Phase.COMPLEX, Phase.TRICKS, Phase.TRIX)
+_TIMEOUT_PHASES = (Phase.CHOOSE, Phase.DOUBLE)
+
+
+def seat_to_move(state: MatchState) -> int:
+    """The seat a host asks now: the seat to play, or in the doubling window
+    the lowest seat still to answer (answers are secret, so their order is
+    the host's, R-DBL-2)."""
+    return state.turn if state.turn is not None else min(state.to_act)
+
+
+def redeal_claimant(state: MatchState, seat: int) -> int | None:
+    """The seat other than ``seat`` that may demand a redeal now (R-OPT-8), if any.
+
+    Read from :func:`~trixcomplex.legal_moves`: only a seat holding a bad
+    TRIX hand before the first card lists :class:`~trixcomplex.Redeal`.
+    """
+    if state.phase is not Phase.TRIX or not state.ruleset.bad_hand_redeal:
+        return None
+    for other in range(4):
+        if other != seat and Redeal(other) in legal_moves(state, other):
+            return other
+    return None
+
+
+def next_move(
+    state: MatchState, decide: Decide, offer: Offer | None = None, *, forced: bool = True
+) -> Move:
+    """The next player move of ``state`` (never a :class:`~trixcomplex.Deal`).
+
+    A redeal out of turn is offered first (``offer``; none when ``None``),
+    then a single legal move is played without asking (``forced``, R-TX-5),
+    else ``decide`` is asked.
+    """
+    seat = seat_to_move(state)
+    if offer is not None:
+        bad = redeal_claimant(state, seat)
+        if bad is not None and offer(state, bad):
+            return Redeal(bad)
+    legal = legal_moves(state, seat)
+    if forced and len(legal) == 1:
+        return legal[0]
+    return decide(state, seat, legal)
+
+
+def _deal_over(state: MatchState) -> bool:
+    return state.phase in (Phase.DEAL, Phase.OVER)
+
+
+def run(
+    state: MatchState,
+    decide: Decide,
+    *,
+    offer: Offer | None = None,
+    deals: random.Random | None = None,
+    redeals: random.Random | None = None,
+    on_move: Callable[[MatchState, Move, MatchState], None] | None = None,
+    forced: bool = True,
+) -> MatchState:
+    """Run ``state`` forward with :func:`next_move` and return the state reached.
+
+    With ``deals``, the whole match is played: each deal is shuffled from
+    ``deals`` (a deal dealt again after a redeal, R-OPT-8, from ``redeals``
+    when given, so that a redeal in one match does not shift another's
+    decks).  Without ``deals``, play stops at the end of the current deal
+    (the playouts of :class:`~trixcomplex.bots.MonteCarloBot`).
+    ``on_move(before, move, after)`` is called after every move.
+    """
+    stop = (lambda s: s.phase is Phase.OVER) if deals is not None else _deal_over
+    while not stop(state):
+        move: Move
+        if state.phase is Phase.DEAL:
+            assert deals is not None
+            again = type(state.history.last) is Redeal
+            move = Deal.shuffled(redeals if again and redeals is not None else deals)
+        else:
+            move = next_move(state, decide, offer, forced=forced)
+        before, state = state, apply(state, move)
+        if on_move is not None:
+            on_move(before, move, state)
+    return state
+
+
+@contextmanager
+def _deadline(seconds: float | None) -> Iterator[None]:
+    """Interrupt the block with :class:`BotTimeout` after ``seconds`` (main thread, Unix)."""
+    usable = (
+        seconds is not None
+        and hasattr(signal, "setitimer")
+        and threading.current_thread() is threading.main_thread()
+    )
+    if not usable:
+        yield
+        return
+    assert seconds is not None
+
+    def expire(signum: int, frame: object) -> None:
+        raise BotTimeout(None, f"no answer within {seconds:g}s", "R-MATCH-6")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def ask(
+    bot: Bot,
+    state: MatchState,
+    seat: int,
+    rng: random.Random,
+    *,
+    time_limit: float | None = None,
+    match: int | None = None,
+) -> Move:
+    """Ask ``bot`` for ``seat``'s move in ``state``, showing it only the seat's view.
+
+    The host's side of the protocol: build the view, list the legal moves,
+    ask, check the answer.  Raises :class:`~trixcomplex.bots.BotError` (an
+    :class:`~trixcomplex.IllegalMoveError`, clause R-SEAT-1 or the rule the
+    move breaks) if the bot answers an illegal move; ``match`` (a tournament's
+    match number) is named in the error.  With ``time_limit`` (seconds), a
+    bot that has not answered in time is stopped: while choosing or doubling
+    its answer becomes :class:`~trixcomplex.Timeout` (R-MATCH-6, R-DBL-3),
+    otherwise :class:`~trixcomplex.bots.BotTimeout` is raised.
+    """
+    legal = legal_moves(state, seat)
+    if not legal:
+        raise ValueError(f"seat {seat} has no move to make in phase {state.phase.value}")
+    start = time.monotonic()
+    try:
+        with _deadline(time_limit):
+            move = bot.choose(view(state, seat), legal, rng)
+    except BotTimeout:
+        move = None
+    except BotError as exc:  # an isolated bot that crashed: say where
+        if exc.seat is None:
+            raise BotError.of(bot, state, seat, exc.move, legal, match, exc.reason) from None
+        raise
+    late = time_limit is not None and time.monotonic() - start > time_limit
+    if move is None or late:
+        if state.phase in _TIMEOUT_PHASES:
+            return Timeout()
+        raise BotTimeout.of(bot, state, seat, legal, match, time_limit)
+    if move not in legal:
+        raise BotError.of(bot, state, seat, move, legal, match)
+    return move
+
+
+def offer_redeal(bot: Bot, state: MatchState, seat: int, rng: random.Random) -> bool:
+    """Ask ``seat``'s bot whether it demands a redeal it may make out of turn (R-OPT-8).
+
+    With ``bad_hand_redeal``, the seat holding a bad TRIX hand may play
+    :class:`~trixcomplex.Redeal` before the first card, even when another
+    seat is to play.  Its only legal move is then the Redeal itself, which
+    ``choose`` cannot decline, so a host asks this yes/no question first
+    (once, before asking the seat to play).  A bot answers through an
+    optional method ``wants_redeal(view, rng) -> bool``; a bot without it
+    never demands a redeal out of turn.  Raises ``ValueError`` if ``seat``
+    may not demand one now.
+    """
+    if Redeal(seat) not in legal_moves(state, seat):
+        raise ValueError(f"seat {seat} may not demand a redeal now (R-OPT-8)")
+    wants = getattr(bot, "wants_redeal", None)
+    if wants is None:
+        return False
+    return bool(wants(view(state, seat), rng))
+
+
+def _bots_players(
+    seats: Sequence[Bot],
+    rngs: Sequence[random.Random],
+    time_limit: float | None = None,
+    match: int | None = None,
+) -> tuple[Decide, Offer]:
+    """The ``decide`` and ``offer`` of :func:`run` for four bots, each asked by :func:`ask`."""
+
+    def decide(st: MatchState, seat: int, legal: Sequence[PlayerMove]) -> Move:
+        return ask(seats[seat], st, seat, rngs[seat], time_limit=time_limit, match=match)
+
+    def offer(st: MatchState, seat: int) -> bool:
+        return offer_redeal(seats[seat], st, seat, rngs[seat])
+
+    return decide, offer
+
+
+def bots_move(
+    state: MatchState,
+    seats: Sequence[Bot],
+    rngs: Sequence[random.Random],
+    *,
+    time_limit: float | None = None,
+) -> Move:
+    """The next player move of a match between bots, asked the way :func:`play_match` asks.
+
+    A seat that may demand a redeal out of turn (R-OPT-8) is offered it
+    first; a single legal move is played without asking (R-TX-5); otherwise
+    the seat to move is asked through :func:`ask`.
+    """
+    decide, offer = _bots_players(seats, rngs, time_limit)
+    return next_move(state, decide, offer)
+
+
+def play_match(
+    seats: Sequence[Bot],
+    deals: random.Random,
+    rngs: Sequence[random.Random],
+    *,
+    on_move: Callable[[MatchState], None] | None = None,
+    ruleset: Ruleset = PARTNERSHIP,
+    redeals: random.Random | None = None,
+    time_limit: float | None = None,
+    match: int | None = None,
+    state: MatchState | None = None,
+) -> MatchState:
+    """Play one whole match of ``ruleset``: ``seats[s]`` plays seat ``s``; returns the final state.
+
+    Shuffles come from ``deals`` only (so two matches given equal ``deals``
+    generators see the same decks, whatever the bots do), the shuffles
+    after a redeal (R-OPT-8) from ``redeals`` if given, and seat ``s``'s bot
+    draws from ``rngs[s]``.  Each bot is asked through :func:`ask` (with
+    ``time_limit`` per decision; ``match`` names the match in errors).
+    ``on_move`` is called with every state reached.  ``state`` resumes a
+    match instead of starting a new one.  Every bot is checked against the
+    protocol before the first move (:func:`~trixcomplex.bots.check_bot`).
+    """
+    if len(seats) != 4 or len(rngs) != 4:
+        raise ValueError("play_match needs four bots and four random generators, one per seat")
+    for s, bot in enumerate(seats):
+        check_bot(bot, f"seat {s}")
+    decide, offer = _bots_players(seats, rngs, time_limit, match)
+
+    def note(before: MatchState, move: Move, after: MatchState) -> None:
+        if on_move is not None:
+            on_move(after)
+
+    start = new_match(ruleset) if state is None else state
+    return run(start, decide, offer=offer, deals=deals, redeals=redeals, on_move=note)
