@@ -40,4 +40,5 @@ python_use_unqualified_type_names = True
 nitpicky = False
 html_theme = "alabaster"
 html_static_path = ["_static"]
+html_css_files = ["wrap.css"]  # long lines in code blocks wrap
 exclude_patterns = ["_build"]
