@@ -134,9 +134,11 @@ def first_legal(state: tc.MatchState) -> tc.PlayerMove:
 
 def finish_deal(state: tc.MatchState) -> tc.MatchState:
     """Play the deal in progress to its end with :func:`first_legal`."""
-    while state.phase in PLAYING:
+    for _ in range(MOST_MOVES_PER_DEAL):
+        if state.phase not in PLAYING:
+            return state
         state = tc.apply(state, first_legal(state))
-    return state
+    raise AssertionError(f"deal {state.deal_number} does not end")
 
 
 def start_complex(
