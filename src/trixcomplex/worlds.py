@@ -27,6 +27,8 @@ Every ruleset works the same way:
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from math import comb
 
 from .cards import ALL_CARDS, ALL_MASK, Card, Rank, Suit, cards_of, mask_of, suit_mask
 from .engine import History, MatchState, Phase, apply
@@ -49,9 +51,8 @@ def sample_world(view: View, rng: random.Random) -> MatchState:
     Guarantees, for every view built by :func:`~trixcomplex.view` from a
     reachable state of any ruleset (the spectator's view included):
 
-    - it never fails: the hidden cards are dealt by a constraint-respecting
-      assignment that checks, before every card, that the rest can still be
-      dealt (Hall's condition over the other seats), so no retry is needed;
+    - it never fails: the deals of the hidden cards that respect every
+      constraint are counted and one of them drawn, so no retry is needed;
     - ``view(sample_world(v, rng), v.seat) == v``: the seat's own hand is
       exact, and every other seat gets exactly its hand size, no card of a
       suit it showed out of, no card it cannot hold (TRIX passes, R-OPT-2
@@ -60,9 +61,10 @@ def sample_world(view: View, rng: random.Random) -> MatchState:
     - it plays ``view.ruleset``: the world is built from
       ``new_match(view.ruleset)``'s rules, Kingdoms of
       ``ruleset.deals_per_kingdom`` deals, the owner rotating after each;
-    - the randomness comes from ``rng`` only.  With no constraint beyond the
-      hand sizes the deal is uniform; with constraints it is close to, but
-      not exactly, uniform.
+    - the randomness comes from ``rng`` only, and the hidden cards are dealt
+      exactly uniformly: every deal of them consistent with the view is
+      equally likely (the rooms and the allowed seats of each card are
+      counted, not guessed).
 
     What the sampled state holds that the view does not fix:
 
@@ -241,25 +243,12 @@ def _deal_hidden(view: View, others: tuple[int, ...], unseen: int, rng: random.R
         if hands[who] & forbidden[i]:
             raise ValueError(f"inconsistent view: seat {who} must hold a card it cannot hold")
 
-    free = list(cards_of(unseen & ~forced_all))
-    rng.shuffle(free)
-    classes = [_class_of(card, forbidden) for card in free]
-    counts = [0] * (1 << len(others))
-    for k in classes:
-        counts[k] += 1
-    if not _feasible(counts, caps):
-        raise ValueError("inconsistent view: the unseen cards cannot be dealt to the other seats")
-    for card, k in zip(free, classes, strict=True):
-        counts[k] -= 1
-        candidates = [i for i in range(len(others)) if k >> i & 1 and caps[i] > 0]
-        while True:
-            i = _weighted_pick(candidates, caps, rng)
-            caps[i] -= 1
-            if _feasible(counts, caps):
-                break
-            caps[i] += 1
-            candidates.remove(i)
-        hands[others[i]] |= 1 << card
+    free = cards_of(unseen & ~forced_all)
+    by_class: dict[int, list[Card]] = {}
+    for card in free:
+        by_class.setdefault(_class_of(card, forbidden), []).append(card)
+    for i, share in enumerate(_uniform_split(by_class, caps, rng)):
+        hands[others[i]] |= share
     return hands
 
 
@@ -279,29 +268,110 @@ def _class_of(card: Card, forbidden: list[int]) -> int:
     return k
 
 
-def _feasible(counts: list[int], caps: list[int]) -> bool:
-    """Hall's condition: the cards can fill every seat's remaining room exactly.
+def _uniform_split(
+    by_class: dict[int, list[Card]], caps: list[int], rng: random.Random
+) -> list[int]:
+    """Deal the cards to the seats, every consistent deal exactly equally likely.
 
-    ``counts[k]`` cards may go to the seats in the bit set ``k``.  A perfect
-    assignment exists iff the totals match and, for every set of seats ``S``,
-    the cards allowed only in ``S`` fit into ``S``'s room.
+    ``by_class[k]`` are the cards that may go to the seats in the bit set
+    ``k`` (bits index ``caps``); seat ``i`` takes exactly ``caps[i]`` cards.
+    A deal is a split of each class's count among its seats, then which cards
+    go where inside the class.  The number of deals that complete each
+    partial split is counted (memoised over the rooms left), each class's
+    split drawn with probability proportional to it, and the class's cards
+    shuffled and cut by the split: so each consistent deal has probability
+    one over their number.  The largest class goes last, where its split is
+    forced (it must fill the rooms left).
     """
-    if sum(counts) != sum(caps) or min(caps, default=0) < 0:
-        return False
     n = len(caps)
-    for group in range(1 << n):
-        room = sum(caps[i] for i in range(n) if group >> i & 1)
-        need = sum(c for k, c in enumerate(counts) if c and not k & ~group)
-        if need > room:
-            return False
-    return True
+    groups = sorted(by_class.items(), key=lambda item: len(item[1]))
+    last = len(groups) - 1
+    if sum(caps) != sum(len(cards) for _, cards in groups) or min(caps, default=0) < 0:
+        raise ValueError("inconsistent view: the unseen cards cannot be dealt to the other seats")
+    memo: dict[tuple[int, tuple[int, ...]], int] = {}
+
+    def completions(j: int, rooms: tuple[int, ...]) -> int:
+        """The deals of classes ``j``… filling ``rooms`` exactly."""
+        if j > last:
+            return 1
+        if j == last:
+            k, cards = groups[j]
+            if any(room and not k >> i & 1 for i, room in enumerate(rooms)):
+                return 0
+            return _multinomial(len(cards), rooms)
+        key = (j, rooms)
+        count = memo.get(key)
+        if count is None:
+            count = sum(w for w, _ in _weighted_splits(j, rooms))
+            memo[key] = count
+        return count
+
+    def _weighted_splits(j: int, rooms: tuple[int, ...]) -> list[tuple[int, tuple[int, ...]]]:
+        k, cards = groups[j]
+        allowed = [i for i in range(n) if k >> i & 1]
+        out = []
+        for split in _splits(len(cards), allowed, rooms):
+            left = tuple(room - split[i] for i, room in enumerate(rooms))
+            weight = _multinomial(len(cards), split) * completions(j + 1, left)
+            if weight:
+                out.append((weight, split))
+        return out
+
+    if completions(0, tuple(caps)) == 0:
+        raise ValueError("inconsistent view: the unseen cards cannot be dealt to the other seats")
+    shares = [0] * n
+    rooms = tuple(caps)
+    for j, (_, cards) in enumerate(groups):
+        split = rooms if j == last else _draw(_weighted_splits(j, rooms), rng)
+        shuffled = list(cards)
+        rng.shuffle(shuffled)
+        at = 0
+        for i, take in enumerate(split):
+            if take:
+                shares[i] |= mask_of(shuffled[at : at + take])
+                at += take
+        rooms = tuple(room - split[i] for i, room in enumerate(rooms))
+    return shares
 
 
-def _weighted_pick(candidates: list[int], caps: list[int], rng: random.Random) -> int:
-    """A candidate seat, chosen with probability proportional to its remaining room."""
-    if not candidates:
-        raise AssertionError("Hall's condition held, so some seat must fit the card")
-    return rng.choices(candidates, weights=[caps[i] for i in candidates])[0]
+def _draw(options: list[tuple[int, tuple[int, ...]]], rng: random.Random) -> tuple[int, ...]:
+    """One of the weighted ``options``, with probability its weight over their total (exact)."""
+    ticket = rng.randrange(sum(weight for weight, _ in options))
+    for weight, option in options:
+        if ticket < weight:
+            return option
+        ticket -= weight
+    raise AssertionError("the ticket is below the total weight")
+
+
+def _splits(count: int, allowed: list[int], rooms: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Every way to share ``count`` cards among the ``allowed`` seats within their ``rooms``."""
+    out: list[tuple[int, ...]] = []
+    take = [0] * len(rooms)
+
+    def fill(at: int, left: int) -> None:
+        if at == len(allowed):
+            if not left:
+                out.append(tuple(take))
+            return
+        seat = allowed[at]
+        after = sum(rooms[i] for i in allowed[at + 1 :])
+        for amount in range(max(0, left - after), min(left, rooms[seat]) + 1):
+            take[seat] = amount
+            fill(at + 1, left - amount)
+        take[seat] = 0
+
+    fill(0, count)
+    return out
+
+
+def _multinomial(total: int, parts: Sequence[int]) -> int:
+    """``total! / (parts[0]! parts[1]! …)`` for parts summing to ``total``."""
+    ways, left = 1, total
+    for part in parts:
+        ways *= comb(left, part)
+        left -= part
+    return ways
 
 
 def _deck_of(start: list[int], rng: random.Random) -> tuple[Card, ...]:
