@@ -3,7 +3,9 @@
 :func:`sample_world` deals the cards a seat cannot see to the other seats,
 honouring every public fact of the :class:`~trixcomplex.View` (hand sizes,
 voids, TRIX passes, revealed doubles, the 7♥ of Kingdom 1's owner, shown 2s),
-then replays the deal's public moves on top, under the view's ruleset.  The result is a
+then puts the deal's public moves on top, under the view's ruleset: the
+deal's opening (the Deal, the contract, the doubles) goes through the engine,
+the cards played so far are built at once from what the view shows.  The result is a
 :class:`~trixcomplex.MatchState` whose view for that seat is the view it was
 sampled from.
 
@@ -31,9 +33,10 @@ from collections.abc import Sequence
 from math import comb
 
 from .cards import ALL_CARDS, ALL_MASK, Card, Rank, Suit, cards_of, mask_of, suit_mask
-from .engine import History, MatchState, Phase, apply
+from .engine import ComplexDeal, History, MatchState, Phase, TrixDeal, apply
 from .errors import IllegalMoveError
-from .moves import Choose, Contract, Deal, Double, Move, Pass, Play, Redeal, Timeout
+from .match import PASSES, plays_of
+from .moves import Choose, Contract, Deal, Double, Move, Play, Redeal, Timeout
 from .rules import SEVEN_OF_HEARTS, owner_before
 from .seats import check_seat
 from .views import View
@@ -166,10 +169,6 @@ def _current_deal(view: View, state: MatchState, rng: random.Random) -> MatchSta
         return state
     if state.phase is Phase.CHOOSE:
         state = apply(state, Choose(owner, contract))
-    if contract is Contract.TRIX:
-        for move in _trix_moves(view):
-            state = apply(state, move)
-        return state
     if state.phase is Phase.DOUBLE:
         if view.phase is Phase.DOUBLE:
             if seat is not None and view.my_answer is not None:
@@ -182,13 +181,51 @@ def _current_deal(view: View, state: MatchState, rng: random.Random) -> MatchSta
             state = apply(state, Double(doubler, cards))
         if state.phase is Phase.DOUBLE:  # the doublers' answers did not close it
             state = apply(state, Timeout())
-    for trick in view.tricks:
-        for i, card in enumerate(trick.cards):
-            state = apply(state, Play((trick.leader + i) % 4, card))
-    if view.leader is not None:
-        for i, card in enumerate(view.trick):
-            state = apply(state, Play((view.leader + i) % 4, card))
-    return state
+    return _cards_played(view, state, (hands[0], hands[1], hands[2], hands[3]))
+
+
+def _cards_played(view: View, state: MatchState, hands: tuple[int, int, int, int]) -> MatchState:
+    """``state`` (waiting for the deal's first card) after the view's plays and passes.
+
+    Built at once rather than replayed move by move: the deal in progress is
+    exactly what the view shows (the trick deal's leader, trick, tricks,
+    doubles and points; the TRIX table and finishing order), the hands are
+    the sampled ones and the history gets the moves as one node.  The final
+    check of :func:`sample_world` (the world's view is ``view``) covers it.
+    """
+    deal: ComplexDeal | TrixDeal
+    if view.contract is Contract.TRIX:
+        moves = _trix_moves(view)
+        deal = TrixDeal(mask_of(view.table), view.finishing_order)
+    else:
+        moves = []
+        for trick in view.tricks:
+            moves.extend(_play(trick.leader + i, card) for i, card in enumerate(trick.cards))
+        leader = view.leader
+        if leader is None:
+            raise ValueError("inconsistent view: a trick deal with nobody to lead")
+        moves.extend(_play(leader + i, card) for i, card in enumerate(view.trick))
+        deal = ComplexDeal(leader, view.trick, view.tricks, view.doubled, view.points)
+    if not moves:
+        return state
+    return MatchState(
+        phase=state.phase,
+        deal_number=state.deal_number,
+        owner=state.owner,
+        contract=state.contract,
+        hands=hands,
+        turn=view.turn,
+        deal=deal,
+        scores=state.scores,
+        results=state.results,
+        history=state.history.extend(moves),
+        ruleset=state.ruleset,
+    )
+
+
+def _play(seat: int, card: Card) -> Play:
+    """The engine's interned ``Play(seat % 4, card)``."""
+    return plays_of(seat % 4, 1 << card)[0]
 
 
 def _base(view: View, phase: Phase, number: int, owner: int | None) -> MatchState:
@@ -388,7 +425,7 @@ def _trix_moves(view: View) -> list[Move]:
     passes = list(view.passes)
     for index, (who, card) in enumerate(view.laid):
         while passes and passes[0][1] == index:
-            moves.append(Pass(passes.pop(0)[0]))
-        moves.append(Play(who, card))
-    moves.extend(Pass(who) for who, _ in passes)
+            moves.append(PASSES[passes.pop(0)[0]][0])
+        moves.append(_play(who, card))
+    moves.extend(PASSES[who][0] for who, _ in passes)
     return moves
