@@ -45,6 +45,7 @@ from .views import view as view_of
 __all__ = ["sample_world"]
 
 _PLAYING = (Phase.CHOOSE, Phase.DOUBLE, Phase.COMPLEX, Phase.TRICKS, Phase.TRIX)
+_BIT = tuple(1 << i for i in range(52))  # faster than ``1 << card`` on the Card int subclass
 _TWOS = tuple(Card.of(Rank.TWO, suit) for suit in Suit)
 
 
@@ -122,14 +123,14 @@ def _redealt_deals(view: View, state: MatchState, rng: random.Random) -> MatchSt
         fixed = {two: who for two in _TWOS}
         if view.deal_number == 1 and index == 0:
             fixed[SEVEN_OF_HEARTS] = view.owner  # it decided the owner (R-MATCH-3)
-        state = apply(state, Deal(_deck_with(fixed, rng)))
+        state = apply(state, _deck_with(fixed, rng))
         if state.phase is Phase.CHOOSE:
             state = apply(state, Choose(view.owner, Contract.TRIX))
         state = apply(state, Redeal(who))
     return state
 
 
-def _deck_with(fixed: dict[Card, int], rng: random.Random) -> tuple[Card, ...]:
+def _deck_with(fixed: dict[Card, int], rng: random.Random) -> Deal:
     """A random deck dealing each card of ``fixed`` to its seat."""
     start = [0, 0, 0, 0]
     for card, who in fixed.items():
@@ -140,7 +141,7 @@ def _deck_with(fixed: dict[Card, int], rng: random.Random) -> tuple[Card, ...]:
         room = 13 - start[who].bit_count()
         start[who] |= mask_of(rest[:room])
         del rest[:room]
-    return _deck_of(start, rng)
+    return _deck_of(start)
 
 
 def _current_deal(view: View, state: MatchState, rng: random.Random) -> MatchState:
@@ -163,7 +164,7 @@ def _current_deal(view: View, state: MatchState, rng: random.Random) -> MatchSta
     start = [hands[s] | played[s] for s in range(4)]
     if any(m.bit_count() != 13 for m in start):
         raise ValueError("inconsistent view: hand sizes and played cards do not make 13 per seat")
-    state = apply(state, Deal(_deck_of(start, rng)))
+    state = apply(state, _deck_of(start))
     owner, contract = view.owner, view.contract
     if view.phase is Phase.CHOOSE or owner is None or contract is None:
         return state
@@ -280,10 +281,14 @@ def _deal_hidden(view: View, others: tuple[int, ...], unseen: int, rng: random.R
         if hands[who] & forbidden[i]:
             raise ValueError(f"inconsistent view: seat {who} must hold a card it cannot hold")
 
-    free = cards_of(unseen & ~forced_all)
+    free = unseen & ~forced_all
     by_class: dict[int, list[Card]] = {}
-    for card in free:
-        by_class.setdefault(_class_of(card, forbidden), []).append(card)
+    for k in range(1 << len(others)):  # the cards exactly the seats in ``k`` may hold
+        cards = free
+        for i, mask in enumerate(forbidden):
+            cards &= ~mask if k >> i & 1 else mask
+        if cards:
+            by_class[k] = list(cards_of(cards))
     for i, share in enumerate(_uniform_split(by_class, caps, rng)):
         hands[others[i]] |= share
     return hands
@@ -294,15 +299,6 @@ def _forbidden(view: View, who: int) -> int:
     for suit in view.voids[who]:
         mask |= suit_mask(suit)
     return mask
-
-
-def _class_of(card: Card, forbidden: list[int]) -> int:
-    """The set (as bits over the other seats) of seats that may hold ``card``."""
-    k = 0
-    for i, mask in enumerate(forbidden):
-        if not mask >> card & 1:
-            k |= 1 << i
-    return k
 
 
 def _uniform_split(
@@ -325,55 +321,61 @@ def _uniform_split(
     last = len(groups) - 1
     if sum(caps) != sum(len(cards) for _, cards in groups) or min(caps, default=0) < 0:
         raise ValueError("inconsistent view: the unseen cards cannot be dealt to the other seats")
-    memo: dict[tuple[int, tuple[int, ...]], int] = {}
+    Split = tuple[int, ...]
+    memo: dict[tuple[int, Split], tuple[int, list[tuple[int, Split]]]] = {}
 
-    def completions(j: int, rooms: tuple[int, ...]) -> int:
+    def completions(j: int, rooms: Split) -> int:
         """The deals of classes ``j``… filling ``rooms`` exactly."""
-        if j > last:
-            return 1
         if j == last:
             k, cards = groups[j]
             if any(room and not k >> i & 1 for i, room in enumerate(rooms)):
                 return 0
             return _multinomial(len(cards), rooms)
+        return options(j, rooms)[0]
+
+    def options(j: int, rooms: Split) -> tuple[int, list[tuple[int, Split]]]:
+        """Class ``j``'s splits with their numbers of completions, and their total."""
         key = (j, rooms)
-        count = memo.get(key)
-        if count is None:
-            count = sum(w for w, _ in _weighted_splits(j, rooms))
-            memo[key] = count
-        return count
+        known = memo.get(key)
+        if known is None:
+            k, cards = groups[j]
+            count = len(cards)
+            weighted, total = [], 0
+            for split in _splits(count, [i for i in range(n) if k >> i & 1], rooms):
+                weight = completions(j + 1, tuple(r - t for r, t in zip(rooms, split, strict=True)))
+                if weight:
+                    weight *= _multinomial(count, split)
+                    weighted.append((weight, split))
+                    total += weight
+            known = memo[key] = (total, weighted)
+        return known
 
-    def _weighted_splits(j: int, rooms: tuple[int, ...]) -> list[tuple[int, tuple[int, ...]]]:
-        k, cards = groups[j]
-        allowed = [i for i in range(n) if k >> i & 1]
-        out = []
-        for split in _splits(len(cards), allowed, rooms):
-            left = tuple(room - split[i] for i, room in enumerate(rooms))
-            weight = _multinomial(len(cards), split) * completions(j + 1, left)
-            if weight:
-                out.append((weight, split))
-        return out
-
-    if completions(0, tuple(caps)) == 0:
+    if last < 0 or completions(0, tuple(caps)) == 0:
+        if last < 0 and not any(caps):
+            return [0] * n
         raise ValueError("inconsistent view: the unseen cards cannot be dealt to the other seats")
     shares = [0] * n
     rooms = tuple(caps)
     for j, (_, cards) in enumerate(groups):
-        split = rooms if j == last else _draw(_weighted_splits(j, rooms), rng)
-        shuffled = list(cards)
-        rng.shuffle(shuffled)
+        split = rooms if j == last else _draw(*options(j, rooms), rng)
+        rng.shuffle(cards)
         at = 0
         for i, take in enumerate(split):
             if take:
-                shares[i] |= mask_of(shuffled[at : at + take])
+                share = 0
+                for card in cards[at : at + take]:
+                    share |= _BIT[card]
+                shares[i] |= share
                 at += take
-        rooms = tuple(room - split[i] for i, room in enumerate(rooms))
+        rooms = tuple(r - t for r, t in zip(rooms, split, strict=True))
     return shares
 
 
-def _draw(options: list[tuple[int, tuple[int, ...]]], rng: random.Random) -> tuple[int, ...]:
-    """One of the weighted ``options``, with probability its weight over their total (exact)."""
-    ticket = rng.randrange(sum(weight for weight, _ in options))
+def _draw(
+    total: int, options: list[tuple[int, tuple[int, ...]]], rng: random.Random
+) -> tuple[int, ...]:
+    """One of the weighted ``options``, with probability its weight over their ``total`` (exact)."""
+    ticket = rng.randrange(total)
     for weight, option in options:
         if ticket < weight:
             return option
@@ -411,12 +413,19 @@ def _multinomial(total: int, parts: Sequence[int]) -> int:
     return ways
 
 
-def _deck_of(start: list[int], rng: random.Random) -> tuple[Card, ...]:
-    """A deck whose deal (R-MATCH-2) gives each seat the cards ``start[seat]``."""
-    hands = [list(cards_of(m)) for m in start]
-    for hand in hands:
-        rng.shuffle(hand)
-    return tuple(hands[i % 4][i // 4] for i in range(52))
+def _deck_of(start: list[int]) -> Deal:
+    """The Deal (R-MATCH-2) giving each seat the cards ``start[seat]``, each hand in card order.
+
+    The order of a seat's cards in the deck is not part of any view, so it is
+    not drawn.  Four disjoint sets of 13 are the 52 cards, so the deck needs
+    no re-check (``Deal``'s converter is skipped, as ``Deal.shuffled`` does).
+    """
+    if start[0] | start[1] | start[2] | start[3] != ALL_MASK:
+        raise ValueError("inconsistent view: a card is in two places")
+    hands = [cards_of(m) for m in start]
+    deal: Deal = object.__new__(Deal)
+    object.__setattr__(deal, "deck", tuple(hands[i & 3][i >> 2] for i in range(52)))
+    return deal
 
 
 def _trix_moves(view: View) -> list[Move]:
