@@ -142,6 +142,7 @@ _RANKS = tuple(Rank)
 _CODES = tuple(r + s for s in "SHDC" for r in "23456789TJQKA")
 _CARDS: tuple[Card, ...] = ()
 _CARDS = tuple(Card(i) for i in range(52))
+_BY_CODE = dict(zip(_CODES, _CARDS, strict=True))
 
 ALL_CARDS: tuple[Card, ...] = _CARDS
 """The 52 cards in index order."""
@@ -166,7 +167,11 @@ def parse_card(text: str) -> Card:
     >>> parse_card("7h"), parse_card("10♥")
     (Card('7H'), Card('TH'))
     """
-    if not isinstance(text, str):
+    if type(text) is str:
+        card = _BY_CODE.get(text)  # the canonical code, as records and saved states write it
+        if card is not None:
+            return card
+    elif not isinstance(text, str):
         raise CardParseError(f"card code must be a string, not {type(text).__name__}")
     code = text.strip().upper()
     rank = _RANK_CHARS.get(code[:-1]) if 2 <= len(code) <= 3 else None
