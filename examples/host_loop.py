@@ -11,9 +11,13 @@ The engine has no clock and no randomness; the host owns both.  This host:
   timed out -- with a :class:`~trixcomplex.Timeout` move while the owner
   chooses (COMPLEX is chosen, R-MATCH-6) or while the doubling window is open
   (unanswered seats double nothing, R-DBL-3);
+- feeds every player's answer, as the JSON text a client would send, through
+  :func:`~trixcomplex.submit` with the seat the "connection" belongs to: the
+  one safe entry for client input (it refuses moves for other seats);
 - plays a seat's single legal move for it at once (``forced_move``, R-TX-5),
-  and, when a slow player runs out of time in a trick or a TRIX row, plays
-  its lowest legal card for it (the engine leaves that policy to the host).
+  and, when a slow player runs out of time, applies
+  :func:`~trixcomplex.timeout_move` (a ``Timeout`` in the two timed windows,
+  else the forced move or the lowest legal card).
 
 Run it with ``python examples/host_loop.py``; it prints the notable events,
 one seat's text picture of the table at the first trick, and the scoresheet.
@@ -21,6 +25,7 @@ one seat's text picture of the table at the first trick, and the scoresheet.
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 
@@ -45,14 +50,10 @@ class SimulatedPlayer:
     def think_time(self, rng: random.Random) -> float:
         return rng.expovariate(1 / self.slowness)
 
-    def answer(self, view: tc.View, rng: random.Random) -> tc.PlayerMove:
+    def answer(self, view: tc.View, rng: random.Random) -> str:
+        """The JSON text this player's client sends."""
         assert view.seat == self.seat and view.legal_moves, "asked only when it may move"
-        return rng.choice(view.legal_moves)
-
-
-def lowest_card(moves: tuple[tc.PlayerMove, ...]) -> tc.PlayerMove:
-    """The host's default for a player out of time: its lowest-ranked legal card."""
-    return min(moves, key=lambda m: m.card.rank if isinstance(m, tc.Play) else 0)
+        return json.dumps(tc.move_to_json(rng.choice(view.legal_moves)))
 
 
 def host_match(seed: int) -> tuple[tc.MatchState, Counter[str]]:
@@ -76,10 +77,11 @@ def host_match(seed: int) -> tuple[tc.MatchState, Counter[str]]:
             for asked in sorted(times, key=times.__getitem__):  # the fastest answers first
                 if times[asked] > DOUBLE_LIMIT:
                     break
-                state = tc.apply(state, players[asked].answer(tc.view(state, asked), rng))
+                text = players[asked].answer(tc.view(state, asked), rng)
+                state = tc.submit(state, asked, text)  # checked: seat, format, rules
             if state.phase is tc.Phase.DOUBLE:
                 late = sorted(state.to_act)
-                state = tc.apply(state, tc.Timeout())
+                state = tc.apply(state, tc.timeout_move(state, late[0]))  # a Timeout
                 events["doubling window closed by a timeout"] += 1
                 print(f"  doubling window timed out; seats {late} double nothing (R-DBL-3)")
             seen_by_all = tc.view(state, None)  # the doubles are public now
@@ -98,17 +100,15 @@ def host_match(seed: int) -> tuple[tc.MatchState, Counter[str]]:
             print(tc.picture(seen))  # the text form of what this seat sees
             shown_table = True
         limit = CHOOSE_LIMIT if state.phase is tc.Phase.CHOOSE else PLAY_LIMIT
-        move: tc.Move
         if players[seat].think_time(rng) <= limit:
-            move = players[seat].answer(seen, rng)
-        elif state.phase is tc.Phase.CHOOSE:
-            move = tc.Timeout()
+            state = tc.submit(state, seat, players[seat].answer(seen, rng))
+            continue
+        if state.phase is tc.Phase.CHOOSE:
             events["contract choice timed out"] += 1
             print(f"  seat {seat} was too slow to choose: COMPLEX (R-MATCH-6)")
         else:
-            move = lowest_card(seen.legal_moves)
             events["slow player's card played by the host"] += 1
-        state = tc.apply(state, move)
+        state = tc.apply(state, tc.timeout_move(state, seat))
     return state, events
 
 

@@ -413,3 +413,19 @@ VIEW_RULESETS = (
     tc.CLASSIC_PARTNERSHIP.evolve(worst_seat_loses=True),
 )
 """Every preset and a few variants: each view and world property runs over all of them."""
+
+
+def nested(depth: int, leaf: object = 0) -> object:
+    """``leaf`` inside ``depth`` lists: ``[[[leaf]]]``."""
+    value: object = leaf
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def nested_dicts(depth: int, key: str = "move") -> object:
+    """``0`` inside ``depth`` objects of one key: ``{"move": {"move": 0}}``."""
+    value: object = 0
+    for _ in range(depth):
+        value = {key: value}
+    return value

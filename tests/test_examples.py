@@ -38,6 +38,12 @@ EXPECTED: dict[str, list[str]] = {
         "Scoresheet",
         "Result: ",
     ],
+    "ismcts_vs_bots.py": [
+        "ISMCTS (5 simulations a move, random rollouts) against trixcomplex bots",
+        "ISMCTS vs RuleBot: win rate ",
+        "ISMCTS vs MonteCarloBot(worlds=4): win rate ",
+        "(95% CI ",
+    ],
     "seeded_match.py": [
         "RuleBot (seats 0, 2) against RandomBot (seats 1, 3), seed 7",
         "Scoresheet                                seat 0  seat 1  seat 2  seat 3",

@@ -119,16 +119,28 @@ def test_r_tx_3_golden_jackless_trix_start_opens_with_a_pass() -> None:
     assert found
 
 
+def _rule_of(line: str) -> str | None:
+    """The clause a one-line error ends with, ``(R-CX-2)``, or ``None``."""
+    tail = line.rstrip("\n").rpartition("(")[2]
+    return tail[:-1] if tail.startswith("R-") and tail.endswith(")") else None
+
+
 @pytest.mark.parametrize("name", BROKEN)
 def test_broken_record_gives_its_one_line_error(name: str) -> None:
     expected = (RECORDS / f"{name}.error.txt").read_text(encoding="utf-8")
     path = str(RECORDS / f"{name}.json")
     out, err = io.StringIO(), io.StringIO()
-    status = run_replay(path, as_json=True, stdin=io.StringIO(), stdout=out, stderr=err)
+    status = run_replay(path, as_json=False, stdin=io.StringIO(), stdout=out, stderr=err)
     assert status == 1
     assert out.getvalue() == ""
     assert err.getvalue() == f"{path}: {expected}"
     assert expected.count("\n") == 1
+    out, err = io.StringIO(), io.StringIO()  # --json: the error's JSON on stdout (issue 12)
+    status = run_replay(path, as_json=True, stdin=io.StringIO(), stdout=out, stderr=err)
+    assert (status, err.getvalue()) == (1, "")
+    error = json.loads(out.getvalue())
+    assert error["message"] == expected.rstrip("\n")
+    assert error["rule"] == _rule_of(expected)
 
 
 def test_broken_records_name_the_rules() -> None:

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import trixcomplex as tc
-from builders import random_match
+from builders import nested, nested_dicts, random_match
 
 ENVELOPE: dict[str, Any] = {"format": "trixcomplex-record", "version": 1, "ruleset": "partnership"}
 
@@ -143,21 +143,7 @@ def test_huge_numbers_are_rejected_cleanly(number: int) -> None:
         tc.from_json(tc.MatchState, data)
 
 
-def _nested(depth: int, leaf: object = 0) -> object:
-    value: object = leaf
-    for _ in range(depth):
-        value = [value]
-    return value
-
-
-def _nested_dicts(depth: int) -> object:
-    value: object = 0
-    for _ in range(depth):
-        value = {"move": value}
-    return value
-
-
-@pytest.mark.parametrize("deep", [_nested(10_000), _nested_dicts(10_000)])
+@pytest.mark.parametrize("deep", [nested(10_000), nested_dicts(10_000)])
 def test_deeply_nested_values_never_recurse_without_bound(deep: object) -> None:
     """Depth 10 000 is refused by a depth check (iterative), not by a RecursionError."""
     cases: list[tuple[Callable[[object], object], object]] = [
@@ -182,7 +168,7 @@ def test_deeply_nested_values_never_recurse_without_bound(deep: object) -> None:
 
 def test_deep_move_error_names_the_index() -> None:
     with pytest.raises(tc.RecordError) as info:
-        tc.replay_json({**ENVELOPE, "moves": [DEAL_JSON, _nested(10_000)]})
+        tc.replay_json({**ENVELOPE, "moves": [DEAL_JSON, nested(10_000)]})
     assert info.value.index == 1
     assert "nested deeper than" in str(info.value)
 

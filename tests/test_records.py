@@ -14,6 +14,7 @@ import pytest
 
 import trixcomplex as tc
 from builders import deal_of, random_match
+from trixcomplex.errors import ERROR_CODES
 from trixcomplex.records import run_replay
 
 ENVELOPE = {"format": "trixcomplex-record", "version": 1, "ruleset": "partnership"}
@@ -307,25 +308,34 @@ def test_run_replay_reads_standard_input_for_dash() -> None:
     ],
 )
 def test_run_replay_bad_input_is_one_line_on_stderr(text: str, words: str) -> None:
-    status, out, err = _run("-", stdin=text)
+    status, out, err = _run("-", stdin=text, as_json=False)
     assert status == 1
     assert out == ""
     assert err.startswith("<stdin>: ")
     assert words in err
     assert err.count("\n") == 1 and err.endswith("\n")
+    # With --json the same error is one line of error JSON on stdout (issue 12).
+    status, out, err = _run("-", stdin=text)
+    assert (status, err) == (1, "")
+    assert out.count("\n") == 1 and out.endswith("\n")
+    error = json.loads(out)
+    assert set(error) == {"code", "message", "rule", "index"}
+    assert words in error["message"] and error["code"] in ERROR_CODES
 
 
 def test_run_replay_missing_or_unreadable_file(tmp_path: Path) -> None:
     missing = str(tmp_path / "nope.json")
-    status, out, err = _run(missing)
+    status, out, err = _run(missing, as_json=False)
     assert (status, out) == (1, "")
     assert err == f"{missing}: cannot read the file: No such file or directory\n"
-    status, _, err = _run(str(tmp_path))
+    status, _, err = _run(str(tmp_path), as_json=False)
     assert status == 1 and err.count("\n") == 1
     binary = tmp_path / "bin.json"
     binary.write_bytes(b"\xff\xfe\x00")
-    status, _, err = _run(str(binary))
+    status, _, err = _run(str(binary), as_json=False)
     assert status == 1 and "not UTF-8" in err and err.count("\n") == 1
+    status, out, err = _run(str(binary))
+    assert (status, err) == (1, "") and json.loads(out)["code"] == "record.unreadable"
 
 
 def test_cli_replay_end_to_end(tmp_path: Path) -> None:
@@ -341,9 +351,14 @@ def test_cli_replay_end_to_end(tmp_path: Path) -> None:
     assert json.loads(ok.stdout) == tc.replay_report(state)
     fail = subprocess.run([*cmd, str(bad), "--json"], capture_output=True, text=True, check=False)
     assert fail.returncode == 1
-    assert fail.stdout == ""
-    assert fail.stderr.count("\n") == 1
-    assert 'move 0 {"move": "pass", "seat": 0}' in fail.stderr and "(R-MATCH-2)" in fail.stderr
+    assert fail.stderr == ""
+    error = json.loads(fail.stdout)  # issue 12: --json prints the error's JSON
+    assert (error["code"], error["rule"], error["index"]) == ("record.illegal-move", "R-MATCH-2", 0)
+    assert 'move 0 {"move": "pass", "seat": 0}' in error["message"]
+    plain = subprocess.run([*cmd, str(bad)], capture_output=True, text=True, check=False)
+    assert (plain.returncode, plain.stdout) == (1, "")
+    assert plain.stderr.count("\n") == 1
+    assert 'move 0 {"move": "pass", "seat": 0}' in plain.stderr and "(R-MATCH-2)" in plain.stderr
 
 
 # -- rulesets (R-SET-1) ----------------------------------------------------------------

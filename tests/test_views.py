@@ -107,6 +107,20 @@ def current_deck(state: tc.MatchState) -> tuple[tc.Card, ...]:
     return deal.deck
 
 
+def unseen_worlds(
+    states: list[tc.MatchState], i: int, seat: int, rng: random.Random
+) -> Iterator[tuple[tc.MatchState, tc.Card, tc.Card]]:
+    """``states[i]`` replayed with each of :func:`hidden_swaps` made at the deal, and the
+    two cards swapped; swaps that make a past move illegal are skipped (not a world the
+    seat could be in)."""
+    state = states[i]
+    for a, b in hidden_swaps(state, seat, rng):
+        try:
+            yield replay_with(states, i, swapped(current_deck(state), a, b)), a, b
+        except tc.IllegalMoveError:
+            continue
+
+
 # -- basic shape ------------------------------------------------------------------
 
 

@@ -20,7 +20,9 @@ from . import rules
 from .cards import ALL_CARDS, Card, CardParseError, Rank, Suit, parse_card
 from .complex import ComplexDeal, Trick
 from .doubling import DoublingWindow
-from .errors import IllegalMoveError
+from .errors import IllegalMoveError, TrixError
+from .events import events
+from .hosting import SubmitError, submit, timeout_move
 from .match import apply, forced_move, is_legal, legal_moves, new_match, score
 from .moves import (
     Choose,
@@ -38,7 +40,7 @@ from .moves import (
     move_to_json,
 )
 from .playout import playout
-from .records import Record, RecordError, replay, replay_json, replay_report
+from .records import Meta, Record, RecordError, replay, replay_json, replay_report
 from .render import Picture, picture
 from .rulesets import (
     CLASSIC,
@@ -49,6 +51,7 @@ from .rulesets import (
     Ruleset,
     TrickRules,
 )
+from .schema import json_schema
 from .scoresheet import format_scoresheet
 from .scoring import DealResult, DoubledCard, MatchResult, Score, SeatBreakdown
 from .seats import next_seat, partner, team_of
@@ -82,6 +85,7 @@ __all__ = [
     "IllegalMoveError",
     "MatchResult",
     "MatchState",
+    "Meta",
     "Move",
     "MoveFormatError",
     "Pass",
@@ -97,19 +101,23 @@ __all__ = [
     "Score",
     "SeatBreakdown",
     "StateFormatError",
+    "SubmitError",
     "Suit",
     "Timeout",
     "Tournament",
     "Trick",
     "TrickRules",
     "TrixDeal",
+    "TrixError",
     "View",
     "__version__",
     "apply",
+    "events",
     "forced_move",
     "format_scoresheet",
     "from_json",
     "is_legal",
+    "json_schema",
     "legal_moves",
     "move_from_json",
     "move_to_json",
@@ -126,7 +134,9 @@ __all__ = [
     "sample_world",
     "score",
     "simulate",
+    "submit",
     "team_of",
+    "timeout_move",
     "to_json",
     "view",
 ]

@@ -17,6 +17,9 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Iterator
 
+from .errors import TrixError
+from .jsonio import brief
+
 __all__ = [
     "ALL_CARDS",
     "ALL_MASK",
@@ -76,8 +79,13 @@ class Rank(enum.IntEnum):
         return "23456789TJQKA"[self - 2]
 
 
-class CardParseError(ValueError):
-    """A card code that is not of the R-CARD-2 text form."""
+class CardParseError(TrixError):
+    """A card code that is not of the R-CARD-2 text form (code ``bad-card``)."""
+
+    code = "bad-card"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, rule="R-CARD-2")
 
 
 class Card(int):
@@ -153,19 +161,30 @@ ALL_MASK = (1 << 52) - 1
 _SUIT_MASKS = tuple(0x1FFF << (13 * s) for s in range(4))
 
 _RANK_CHARS = {c: r for r, c in zip(range(2, 15), "23456789TJQKA", strict=True)}
+_RANK_CHARS.update({c.lower(): r for c, r in _RANK_CHARS.items() if c.isalpha()})
 _RANK_CHARS["10"] = 10
 _SUIT_CHARS = {"S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3}
-_SUIT_CHARS.update({"♤": 0, "♡": 1, "♢": 2, "♧": 3})
+_SUIT_CHARS.update({"s": 0, "h": 1, "d": 2, "c": 3})
 
 
 def parse_card(text: str) -> Card:
     """Parse the R-CARD-2 text form of a card.
 
-    Accepts ``TD``, ``10D``, ``td``, ``10♦`` and ``q♦``; raises
-    :class:`CardParseError` (a ``ValueError``) naming the input otherwise.
+    Accepts exactly the documented forms: a rank ``2``–``9``, ``T``, ``10``,
+    ``J``, ``Q``, ``K`` or ``A``, then a suit ``S``, ``H``, ``D``, ``C`` or a
+    symbol ``♠ ♥ ♦ ♣``, letters in either case (``TD``, ``10D``, ``td``,
+    ``10♦``, ``q♦``).  Nothing else: no surrounding spaces, no other
+    symbols (``♡``), no Unicode case folding (``Qſ``).  Raises
+    :class:`CardParseError` (a :class:`~trixcomplex.TrixError`) naming the
+    input otherwise.
 
     >>> parse_card("7h"), parse_card("10♥")
     (Card('7H'), Card('TH'))
+    >>> try:
+    ...     parse_card(" QS")
+    ... except CardParseError as exc:
+    ...     print(exc.code, exc.rule)
+    bad-card R-CARD-2
     """
     if type(text) is str:
         card = _BY_CODE.get(text)  # the canonical code, as records and saved states write it
@@ -173,9 +192,8 @@ def parse_card(text: str) -> Card:
             return card
     elif not isinstance(text, str):
         raise CardParseError(f"card code must be a string, not {type(text).__name__}")
-    code = text.strip().upper()
-    rank = _RANK_CHARS.get(code[:-1]) if 2 <= len(code) <= 3 else None
-    suit = _SUIT_CHARS.get(code[-1:]) if rank is not None else None
+    rank = _RANK_CHARS.get(text[:-1]) if 2 <= len(text) <= 3 else None
+    suit = _SUIT_CHARS.get(text[-1]) if rank is not None else None
     if rank is None or suit is None:
         shown = text if len(text) <= 20 else text[:20] + "…"
         raise CardParseError(f"not a card: {shown!r} (expected e.g. 'TD', '7H', '10♦')")
@@ -198,9 +216,9 @@ def as_card(value: object) -> Card:
     if type(value) is int:
         if 0 <= value < 52:
             return _CARDS[value]
-        raise CardParseError(f"not a card: {value!r:.40} (a card index is 0..51)")
+        raise CardParseError(f"not a card: {brief(value, 40)} (a card index is 0..51)")
     raise TypeError(
-        f"not a card: {value!r:.40} (expected a Card, an index 0..51 or a code like 'QH')"
+        f"not a card: {brief(value, 40)} (expected a Card, an index 0..51 or a code like 'QH')"
     )
 
 

@@ -533,6 +533,18 @@ def _replay(args: argparse.Namespace) -> int:
     )
 
 
+def _serve(args: argparse.Namespace) -> int:
+    try:  # the server's packages are an extra: import them only when asked
+        from .server import serve
+    except ImportError as exc:
+        if (exc.name or "").partition(".")[0] not in ("starlette", "uvicorn", "websockets"):
+            raise
+        print(f"trixcomplex serve needs the server extra ({exc.name} is missing): "
+              'pip install "trixcomplex[server]"', file=sys.stderr)  # fmt: skip
+        return 1
+    return serve(host=args.host, port=args.port, db=args.db)
+
+
 # -- main -----------------------------------------------------------------------
 
 
@@ -573,8 +585,15 @@ def _parser() -> argparse.ArgumentParser:
 
     rep = sub.add_parser("replay", help="check a game record and print its scoresheet")
     rep.add_argument("file", metavar="FILE", help="the record (JSON), or - for standard input")
-    rep.add_argument("--json", action="store_true", help="print the report as JSON")
+    rep.add_argument("--json", action="store_true", help="print the report, or the error, as JSON")
     rep.set_defaults(func=_replay)
+
+    srv = sub.add_parser("serve", help="run the table server: play in the browser")
+    srv.add_argument("--host", default="127.0.0.1", help="the address (default 127.0.0.1)")
+    srv.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
+    srv.add_argument("--db", default="trixcomplex.sqlite3", metavar="PATH",
+                     help="the tables' SQLite file (default ./trixcomplex.sqlite3)")  # fmt: skip
+    srv.set_defaults(func=_serve)
     return parser
 
 

@@ -24,6 +24,8 @@ from typing import Any, TypeAlias
 from attrs import Attribute, field, frozen
 
 from .cards import ALL_CARDS, Card, CardParseError, as_card, parse_card
+from .errors import TrixError
+from .jsonio import brief, check_json
 from .seats import check_seat
 
 __all__ = [
@@ -74,7 +76,7 @@ class Contract(enum.Enum):
 
 def as_cards(values: Iterable[object]) -> frozenset[Card]:
     if isinstance(values, str):
-        raise CardParseError(f"expected a collection of cards, not the string {values!r}")
+        raise CardParseError(f"expected a collection of cards, not the string {brief(values, 40)}")
     cards = [as_card(v) for v in values]
     result = frozenset(cards)
     if len(result) != len(cards):
@@ -84,7 +86,7 @@ def as_cards(values: Iterable[object]) -> frozenset[Card]:
 
 def _to_deck(values: Iterable[object]) -> tuple[Card, ...]:
     if isinstance(values, str):
-        raise CardParseError(f"expected a list of 52 cards, not the string {values!r}")
+        raise CardParseError(f"expected a list of 52 cards, not the string {brief(values, 40)}")
     deck = tuple(as_card(v) for v in values)
     if len(deck) != 52:
         raise ValueError(f"a deck has 52 cards, not {len(deck)}")
@@ -203,21 +205,21 @@ Move: TypeAlias = Deal | Choose | Double | Play | Pass | Redeal | Timeout
 """Any move, including the chance move :class:`Deal` and the host's :class:`Timeout`."""
 
 
-class MoveFormatError(ValueError):
+class MoveFormatError(TrixError):
     """A JSON object that is not a move of RECORD.md.
 
-    ``rule`` names the RULES.md clause the bad value breaks (``"R-CARD-2"``
-    for a bad card code, ``"R-MATCH-2"`` for a bad deck, ``"R-SEAT-1"`` for a
-    bad seat, …), or is ``None`` when the object is simply not of the
-    record format (an unknown kind or key, a missing key).
+    ``code`` says what is wrong (``move.unknown-key``, ``move.bad-card``, …;
+    see :data:`~trixcomplex.errors.ERROR_CODES`); ``rule`` names the RULES.md
+    clause the bad value breaks (``"R-CARD-2"`` for a bad card code,
+    ``"R-MATCH-2"`` for a bad deck, ``"R-SEAT-1"`` for a bad seat, …), or is
+    ``None`` when the object is simply not of the record format (an unknown
+    kind or key, a missing key).
     """
 
-    def __init__(self, message: str, rule: str | None = None) -> None:
-        super().__init__(message)
-        self.rule = rule
+    code = "move.not-object"
 
-    def __reduce__(self) -> tuple[object, tuple[str, str | None]]:
-        return (type(self), (str(self), self.rule))
+    def __init__(self, message: str, rule: str | None = None, *, code: str | None = None) -> None:
+        super().__init__(message, code=code, rule=rule)
 
 
 def move_to_json(move: Move) -> dict[str, Any]:
@@ -252,60 +254,106 @@ _KEYS = {
 }
 
 
+MAX_MOVE_ITEMS = 120
+"""Most JSON values in one move (a deal holds 56)."""
+
+
 def move_from_json(obj: object) -> Move:
     """The move of a RECORD.md JSON object; :class:`MoveFormatError` if malformed.
 
-    Unknown keys, missing keys, wrong types and bad card codes are rejected.
+    Unknown keys, missing keys, wrong types and bad card codes are rejected,
+    as is anything that is not plain JSON data or is larger than any move
+    (:data:`MAX_MOVE_ITEMS` values, nesting 3 deep, short strings).  The
+    message shows a bounded prefix of the bad value.
+
+    >>> try:
+    ...     move_from_json({"move": "pass", "seat": 10**5000})
+    ... except MoveFormatError as exc:
+    ...     print(exc.code, "-", exc)
+    move.too-large - a move holds at $.seat an integer of 16610 bits (at most 64)
     """
     if not isinstance(obj, dict):
-        raise MoveFormatError(f"a move is a JSON object, not {type(obj).__name__}")
+        raise MoveFormatError(
+            f"a move is a JSON object, not {type(obj).__name__}", code="move.not-object"
+        )
+    try:
+        check_json(obj, max_items=MAX_MOVE_ITEMS, max_depth=3, max_string=100, what="a move")
+    except TrixError as exc:
+        code = "move.too-large" if exc.code == "json.too-large" else "move.not-json"
+        raise MoveFormatError(str(exc), code=code) from None
     kind = obj.get("move")
     if not isinstance(kind, str) or kind not in _KEYS:
-        raise MoveFormatError(f"unknown move kind {kind!r:.40}")
+        raise MoveFormatError(f"unknown move kind {_shown(kind)}", code="move.unknown-kind")
     keys = set(_KEYS[kind])
-    extra = sorted(str(k) for k in obj if k != "move" and k not in keys)
+    extra = sorted(k for k in obj if k != "move" and k not in keys)
     if extra:
-        raise MoveFormatError(f"unknown key {extra[0]!r:.40} in a {kind} move")
+        raise MoveFormatError(
+            f"unknown key {_shown(extra[0])} in a {kind} move", code="move.unknown-key"
+        )
     missing = sorted(k for k in keys if k not in obj)
     if missing:
-        raise MoveFormatError(f"a {kind} move needs the key {missing[0]!r}")
+        raise MoveFormatError(
+            f"a {kind} move needs the key {missing[0]!r}", code="move.missing-key"
+        )
     if "seat" in keys and (type(obj["seat"]) is not int or not 0 <= obj["seat"] <= 3):
-        raise MoveFormatError(f"seat must be an integer 0..3, not {obj['seat']!r:.40}", "R-SEAT-1")
+        raise MoveFormatError(
+            f"seat must be an integer 0..3, not {_shown(obj['seat'])}",
+            "R-SEAT-1",
+            code="move.bad-seat",
+        )
     try:
-        if kind == "play":
-            if not isinstance(obj["card"], str):
-                raise MoveFormatError(
-                    f"card must be a card code string, not {obj['card']!r:.40}", "R-CARD-2"
-                )
-            return Play(obj["seat"], parse_card(obj["card"]))
-        if kind == "pass":
-            return Pass(obj["seat"])
-        if kind == "redeal":
-            return Redeal(obj["seat"])
-        if kind == "double":
-            cards = obj["cards"]
-            if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
-                raise MoveFormatError("cards must be a list of card code strings", "R-CARD-2")
-            return Double(obj["seat"], cards)
-        if kind == "choose":
-            if obj["contract"] not in _CONTRACT_NAMES:
-                raise MoveFormatError(
-                    f"contract must be one of {', '.join(_CONTRACT_NAMES)}, "
-                    f"not {obj['contract']!r:.40}",
-                    "R-MATCH-1",
-                )
-            return Choose(obj["seat"], Contract(obj["contract"]))
-        if kind == "deal":
-            deck = obj["deck"]
-            if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck[:60]):
-                raise MoveFormatError("deck must be a list of 52 card code strings", "R-MATCH-2")
-            return Deal(deck)
-        return Timeout()
+        return _move_of(kind, obj)
     except MoveFormatError:
         raise
     except CardParseError as exc:
-        raise MoveFormatError(str(exc), "R-CARD-2") from None
+        raise MoveFormatError(str(exc), "R-CARD-2", code="move.bad-card") from None
     except ValueError as exc:
         # Deal: not 52 distinct cards; Double: a card named twice.
-        rule = "R-MATCH-2" if kind == "deal" else "R-DBL-2"
-        raise MoveFormatError(str(exc), rule) from None
+        if kind == "deal":
+            raise MoveFormatError(str(exc), "R-MATCH-2", code="move.bad-deck") from None
+        raise MoveFormatError(str(exc), "R-DBL-2", code="move.repeated-card") from None
+
+
+def _shown(value: object) -> str:
+    """A bad value for a message: a string as its ``repr`` (cut to 40), else :func:`brief`."""
+    return repr(value[:40]) if isinstance(value, str) else brief(value, 40)
+
+
+def _move_of(kind: str, obj: dict[str, Any]) -> Move:
+    """The move of a checked object of kind ``kind`` (its keys and seat are right)."""
+    if kind == "play":
+        if not isinstance(obj["card"], str):
+            raise MoveFormatError(
+                f"card must be a card code string, not {_shown(obj['card'])}",
+                "R-CARD-2",
+                code="move.bad-card",
+            )
+        return Play(obj["seat"], parse_card(obj["card"]))
+    if kind == "pass":
+        return Pass(obj["seat"])
+    if kind == "redeal":
+        return Redeal(obj["seat"])
+    if kind == "double":
+        cards = obj["cards"]
+        if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+            raise MoveFormatError(
+                "cards must be a list of card code strings", "R-CARD-2", code="move.bad-card"
+            )
+        return Double(obj["seat"], cards)
+    if kind == "choose":
+        if obj["contract"] not in _CONTRACT_NAMES:
+            raise MoveFormatError(
+                f"contract must be one of {', '.join(_CONTRACT_NAMES)}, "
+                f"not {_shown(obj['contract'])}",
+                "R-MATCH-1",
+                code="move.bad-contract",
+            )
+        return Choose(obj["seat"], Contract(obj["contract"]))
+    if kind == "deal":
+        deck = obj["deck"]
+        if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck):
+            raise MoveFormatError(
+                "deck must be a list of 52 card code strings", "R-MATCH-2", code="move.bad-deck"
+            )
+        return Deal(deck)
+    return Timeout()

@@ -23,56 +23,54 @@ and the rule it breaks.
 >>> tc.replay(tc.Record.from_json(data)) == state
 True
 
-Reading and writing go through one :mod:`cattrs` converter
-(:data:`converter`); the JSON of a single move is decided in one place,
-:func:`trixcomplex.move_to_json` / :func:`trixcomplex.move_from_json`,
-which the converter's hooks call.
+A record may carry metadata, like a PGN file's headers (players, event,
+site, date, time control, result, free tags), under the key ``"meta"``
+(:attr:`Record.meta`): kept exactly through reading and writing, bounded in
+size (:data:`MAX_META_CHARS`) and ignored by replay.
+
+>>> record = tc.Record.of(state, meta={"event": "Club night", "players": ["Ann", "Bo", "Cy", "Di"]})
+>>> tc.Record.from_json(record.to_json()).meta["players"]
+('Ann', 'Bo', 'Cy', 'Di')
+
+Reading is bounded: at most :data:`MAX_MOVES` moves, strings of at most
+:data:`~trixcomplex.jsonio.MAX_STRING` characters, nesting at most
+:data:`MAX_DEPTH` deep; anything beyond fails at once, before any move is read.
+
+This module holds the record and its replay; the JSON helpers live in
+:mod:`trixcomplex.jsonio`, the :mod:`cattrs` converter in
+:mod:`trixcomplex.convert` and the ``replay`` command in
+:mod:`trixcomplex.replay_cli` (their names are importable from here too).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
-from types import NoneType, UnionType
-from typing import IO, Any, TextIO, Union, get_args, get_origin
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
 
-import cattrs
 from attrs import field, frozen
-from cattrs.errors import (
-    AttributeValidationNote,
-    ForbiddenExtraKeysError,
-    IterableValidationNote,
-)
 
-from .cards import Card, parse_card
+from .convert import MOVE_CLASSES, converter, describe_error, make_converter
 from .engine import MatchState, Phase, apply, new_match, score
-from .errors import IllegalMoveError
-from .moves import (
-    Choose,
-    Deal,
-    Double,
-    Move,
-    MoveFormatError,
-    Pass,
-    Play,
-    Redeal,
-    Timeout,
-    move_from_json,
-    move_to_json,
-)
+from .errors import IllegalMoveError, TrixError, one_line
+from .jsonio import MAX_DEPTH, brief, check_json, json_depth
+from .moves import Move, MoveFormatError, move_to_json
 from .rulesets import Ruleset
-from .scoresheet import format_scoresheet
 
 __all__ = [
     "FORMAT",
     "MAX_DEPTH",
+    "MAX_META_CHARS",
+    "MAX_MOVES",
     "VERSION",
+    "Meta",
     "Record",
     "RecordError",
     "brief",
     "converter",
     "describe_error",
     "json_depth",
+    "make_converter",
     "replay",
     "replay_json",
     "replay_raw_moves",
@@ -85,61 +83,34 @@ FORMAT = "trixcomplex-record"
 """The ``format`` value of a record file."""
 VERSION = 1
 """The only record ``version`` this reader knows."""
-MAX_DEPTH = 32
-"""Deepest nesting of lists and objects accepted in a record or state (a move needs 2)."""
+MAX_MOVES = 20_000
+"""Most moves read from a record or saved state (a classic match needs well under 3,000)."""
+MAX_META_CHARS = 16_384
+"""Largest metadata accepted, in characters of its compact JSON."""
+MAX_META_ITEMS = 512
+"""Most JSON values in a record's metadata."""
 
-_MOVE_CLASSES: tuple[type, ...] = (Deal, Choose, Double, Play, Pass, Redeal, Timeout)
+_MOVE_CLASSES = MOVE_CLASSES
+_ENVELOPE_KEYS = ("format", "version", "ruleset", "moves", "meta")
 
 
 # -- the error ----------------------------------------------------------------
 
 
-def brief(value: object, limit: int = 120) -> str:
-    """A short one-line JSON-like text of ``value`` for an error message.
-
-    Never recurses without bound and never prints more than ``limit``
-    characters: safe for hostile input (deep nesting, 10 MB strings, huge ints).
-    """
-    if json_depth(value, MAX_DEPTH) > MAX_DEPTH:
-        return f"<{type(value).__name__} nested deeper than {MAX_DEPTH}>"
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 256:
-        return f"<int of {value.bit_length()} bits>"
-    try:
-        text = json.dumps(value, ensure_ascii=False, default=_default_brief)
-    except (ValueError, TypeError):
-        text = f"<{type(value).__name__}>"
-    text = _one_line(text)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _one_line(text: str) -> str:
-    """``text`` with every line break escaped (``str.splitlines`` sees one line)."""
-    if len(text.splitlines()) <= 1 and not text.endswith(("\n", "\r")):
-        return text
-    return "".join(c if c.splitlines() == [c] else repr(c)[1:-1] for c in text)
-
-
-def _default_brief(value: object) -> str:
-    if isinstance(value, _MOVE_CLASSES):
-        return str(value)
-    return f"<{type(value).__name__}>"
-
-
-_MAX_REASON = 300
-"""Longest reason kept in an error message (a 10 MB key must not make a 10 MB line)."""
-
-
-class RecordError(ValueError):
+class RecordError(TrixError):
     """A record that is malformed or holds an illegal step.
 
     ``index`` is the 0-based index of the offending move (``None`` when the
     fault is in the record's envelope), ``move`` the raw JSON or the
     :data:`~trixcomplex.Move` at fault (or ``None``), ``rule`` the RULES.md
-    clause it breaks (or ``None`` for a pure format error) and ``reason``
-    the explanation.  The message is one line::
+    clause it breaks (or ``None`` for a pure format error), ``reason``
+    the explanation and ``code`` what kind of fault it is (``record.bad-move``,
+    ``record.illegal-move``, …).  The message is one line::
 
         move 5 {"move": "play", "seat": 1, "card": "5S"}: seat 1 must follow suit ♥ (R-CX-2)
     """
+
+    code = "record.malformed"
 
     def __init__(
         self,
@@ -148,23 +119,13 @@ class RecordError(ValueError):
         index: int | None = None,
         move: object = None,
         rule: str | None = None,
+        code: str | None = None,
     ) -> None:
-        reason = reason if len(reason) <= _MAX_REASON else reason[: _MAX_REASON - 1] + "…"
-        self.reason = _one_line(reason)
-        self.index = index
+        self.reason = one_line(reason, 300)
         self.move = move
-        self.rule = rule
         where = "" if index is None else f"move {index} {_move_text(move)}: "
         suffix = f" ({rule})" if rule is not None and not self.reason.endswith(f"({rule})") else ""
-        super().__init__(where + self.reason + suffix)
-
-    def __reduce__(self) -> tuple[object, ...]:
-        fields = {k: v for k, v in vars(self).items() if k != "reason" and k[0] != "_"}
-        return (_rebuild_error, (type(self), self.reason, fields))
-
-
-def _rebuild_error(cls: type[RecordError], reason: str, fields: dict[str, Any]) -> RecordError:
-    return cls(reason, **fields)
+        super().__init__(where + self.reason + suffix, code=code, rule=rule, index=index)
 
 
 def _move_text(move: object) -> str:
@@ -173,200 +134,10 @@ def _move_text(move: object) -> str:
     return brief(move)
 
 
-def json_depth(value: object, limit: int) -> int:
-    """How deep lists, tuples and dicts nest in ``value``, counting stops past ``limit``.
-
-    Iterative (no recursion), so a list nested 100 000 deep is measured safely.
-
-    >>> json_depth({"a": [1, [2]]}, 10), json_depth(3, 10)
-    (3, 0)
-    """
-    deepest = 0
-    stack: list[tuple[object, int]] = [(value, 0)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict):
-            children: Iterable[object] = item.values()
-        elif isinstance(item, list | tuple):
-            children = item
-        else:
-            continue
-        depth += 1
-        if depth > deepest:
-            deepest = depth
-            if deepest > limit:
-                return deepest
-        stack.extend((child, depth) for child in children)
-    return deepest
-
-
-# -- the converter --------------------------------------------------------------
-
-
-def _strict_int(value: object, _type: object) -> int:
-    if type(value) is not int:
-        raise TypeError(f"expected an integer, not {brief(value, 40)}")
-    return value
-
-
-def _strict_str(value: object, _type: object) -> str:
-    if type(value) is not str:
-        raise TypeError(f"expected a string, not {brief(value, 40)}")
-    return value
-
-
-def _strict_bool(value: object, _type: object) -> bool:
-    if type(value) is not bool:
-        raise TypeError(f"expected true or false, not {brief(value, 40)}")
-    return value
-
-
-def _structure_card(value: object, _type: object) -> Card:
-    if not isinstance(value, str):
-        raise TypeError(f"a card is a card code string, not {brief(value, 40)}")
-    return parse_card(value)
-
-
-def _move_classes(tp: object) -> tuple[type, ...]:
-    """The move classes a type allows (a move class, a union of them, maybe optional)."""
-    if tp in _MOVE_CLASSES:
-        return (tp,)
-    if get_origin(tp) in (Union, UnionType):
-        args = get_args(tp)
-        if all(a in _MOVE_CLASSES or a is NoneType for a in args):
-            return tuple(a for a in args if a is not NoneType)
-    return ()
-
-
-def _structure_move(value: object, tp: object) -> Move | None:
-    if value is None and NoneType in get_args(tp):
-        return None
-    move = move_from_json(value)
-    allowed = _move_classes(tp)
-    if not isinstance(move, allowed):
-        raise TypeError(f"a {move_to_json(move)['move']} move is not allowed here")
-    return move
-
-
-def _raw_list(value: object, _type: object) -> list[Any]:
-    if not isinstance(value, list):
-        raise TypeError(f"expected a list, not {brief(value, 40)}")
-    return value
-
-
-def make_converter() -> cattrs.Converter:
-    """The strict converter of records: exact JSON types, no extra keys.
-
-    Ints, strings and booleans must have exactly that JSON type (``"1"`` is
-    not 1, ``true`` is not 1); cards are read with
-    :func:`~trixcomplex.parse_card` and written as canonical codes; moves
-    are read and written by :func:`~trixcomplex.move_from_json` and
-    :func:`~trixcomplex.move_to_json`.
-    """
-    conv = cattrs.Converter(forbid_extra_keys=True)
-    conv.register_structure_hook(int, _strict_int)
-    conv.register_structure_hook(str, _strict_str)
-    conv.register_structure_hook(bool, _strict_bool)
-    conv.register_structure_hook(Card, _structure_card)
-    conv.register_unstructure_hook(Card, str)
-    conv.register_structure_hook_func(lambda tp: bool(_move_classes(tp)), _structure_move)
-    for cls in _MOVE_CLASSES:
-        conv.register_unstructure_hook(cls, move_to_json)
-    conv.register_unstructure_hook_func(lambda tp: tp == Move, move_to_json)
-    conv.register_structure_hook_func(lambda tp: tp == list[Any], _raw_list)
-    return conv
-
-
-converter = make_converter()
-"""The converter reading and writing records (and the base of :mod:`trixcomplex.serialize`)."""
-
-
-@frozen
-class _Envelope:
-    """The top level of a record file, moves still raw JSON (read lazily)."""
-
-    format: str
-    version: int
-    ruleset: str
-    moves: list[Any]
-
-
-def _read_envelope(obj: object) -> _Envelope:
-    """Check the record's top level: format, version, ruleset, a list of moves."""
-    if not isinstance(obj, dict):
-        raise RecordError(f"a record is a JSON object, not {brief(obj, 40)}")
-    fmt, version = obj.get("format"), obj.get("version")
-    if type(fmt) is not str or fmt != FORMAT:
-        raise RecordError(f"format must be {FORMAT!r}, not {brief(fmt, 40)}")
-    if type(version) is not int or version != VERSION:
-        raise RecordError(f"unknown record version {brief(version, 40)}; this reader knows 1")
-    try:
-        envelope = converter.structure(obj, _Envelope)
-    except Exception as exc:  # cattrs groups several errors; keep the first line
-        raise RecordError("malformed record: " + describe_error(exc)) from None
-    ruleset_of(envelope.ruleset)  # an unknown ruleset is an envelope fault
-    return envelope
-
-
-def ruleset_of(name: object) -> Ruleset:
-    """The :class:`~trixcomplex.Ruleset` a record names (R-SET-1).
-
-    A preset (``"classic"``) or a preset with options as
-    :meth:`~trixcomplex.Ruleset.evolve` names them
-    (``"classic+doubling=False"``); anything else raises a one-line
-    :class:`RecordError` naming it.
-
-    >>> ruleset_of("classic+doubling=False").doubling
-    False
-    >>> try:
-    ...     ruleset_of("classic+doubling=maybe")
-    ... except RecordError as exc:
-    ...     print(exc.reason.partition(":")[0])
-    unknown ruleset "classic+doubling=maybe"
-    """
-    if type(name) is not str:
-        raise RecordError(f"a ruleset name is a string, not {brief(name, 40)}")
-    if len(name) > _MAX_RULESET_NAME:
-        raise RecordError(f"unknown ruleset {brief(name, 40)}: a name of {len(name)} characters")
-    try:
-        return Ruleset.from_name(name)
-    except ValueError as exc:
-        raise RecordError(f"unknown ruleset {brief(name, 60)}: {_one_line(str(exc))}") from None
-
-
-_MAX_RULESET_NAME = 1000
-"""Longest ruleset name read (every option set is far shorter)."""
-
-
-def describe_error(exc: BaseException) -> str:
-    """One line for the first error inside a cattrs error group, with its path.
-
-    ``$.results[0].points: expected an integer, not "x"`` names where the
-    first fault is and what it is.
-    """
-    path = "$"
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        exc = exc.exceptions[0]
-        for note in getattr(exc, "__notes__", ()):
-            if isinstance(note, AttributeValidationNote):
-                path += f".{note.name}"
-            elif isinstance(note, IterableValidationNote):
-                path += f"[{note.index}]"
-    if isinstance(exc, RecursionError):
-        text = f"nested deeper than {MAX_DEPTH} levels"
-    else:
-        lines = str(exc).splitlines()
-        text = lines[0] if lines and lines[0] else type(exc).__name__
-        if isinstance(exc, KeyError) and exc.args:
-            text = f"missing key {brief(exc.args[0], 40)}"
-            path = path.removesuffix(f".{exc.args[0]}")
-        elif isinstance(exc, ForbiddenExtraKeysError):
-            text = f"unknown key {brief(min(exc.extra_fields), 40)}"
-    return text if path == "$" else f"{path}: {text}"
-
-
 def _read_move(index: int, raw: object) -> Move:
     """Structure one raw move, or raise :class:`RecordError` naming ``index``.
+
+    At most :data:`MAX_MOVES` moves are read: the move of that index is refused.
 
     A record repeats the same few hundred flat moves (plays, passes, choices)
     over and over, so each flat move read is remembered by its exact JSON
@@ -374,6 +145,8 @@ def _read_move(index: int, raw: object) -> Move:
     in Python, not in a record): reading it again is one dict lookup.  Moves
     are immutable, so the one read is shared.
     """
+    if index >= MAX_MOVES:
+        raise RecordError(f"more than {MAX_MOVES} moves", code="record.too-many-moves")
     key: tuple[object, ...] | None
     try:
         key = (*raw.items(), *map(type, raw.values()))  # type: ignore[attr-defined]
@@ -394,24 +167,211 @@ _READ_LIMIT = 4096  # every play, pass, choice and timeout of every seat fits
 
 def _structure_move_at(index: int, raw: object) -> Move:
     if json_depth(raw, MAX_DEPTH) > MAX_DEPTH:
-        raise RecordError(f"nested deeper than {MAX_DEPTH} levels", index=index, move=raw)
+        raise RecordError(
+            f"nested deeper than {MAX_DEPTH} levels", index=index, move=raw, code="record.bad-move"
+        )
     try:
         return converter.structure(raw, Move)  # type: ignore[arg-type]
     except MoveFormatError as exc:
-        raise RecordError(str(exc), index=index, move=raw, rule=exc.rule) from None
+        raise RecordError(
+            str(exc), index=index, move=raw, rule=exc.rule, code="record.bad-move"
+        ) from None
     except (ValueError, TypeError, RecursionError) as exc:
-        return _raise_format(index, raw, describe_error(exc))
-
-
-def _raise_format(index: int, raw: object, message: str) -> Move:
-    raise RecordError(message, index=index, move=raw)
+        raise RecordError(
+            describe_error(exc), index=index, move=raw, code="record.bad-move"
+        ) from None
 
 
 def _apply_at(state: MatchState, index: int, move: Move, raw: object) -> MatchState:
     try:
         return apply(state, move)
     except IllegalMoveError as exc:
-        raise RecordError(exc.reason, index=index, move=raw, rule=exc.rule) from None
+        raise RecordError(
+            exc.reason, index=index, move=raw, rule=exc.rule, code="record.illegal-move"
+        ) from None
+
+
+# -- the envelope -----------------------------------------------------------------
+
+
+@frozen
+class _Envelope:
+    """The top level of a record file, moves still raw JSON (read lazily)."""
+
+    format: str
+    version: int
+    ruleset: str
+    moves: list[Any]
+
+
+def _read_envelope(obj: object) -> tuple[_Envelope, Meta]:
+    """Check the record's top level: format, version, ruleset, a list of moves, the meta."""
+    if not isinstance(obj, dict):
+        raise RecordError(f"a record is a JSON object, not {brief(obj, 40)}")
+    for key in obj:
+        if type(key) is not str:
+            raise RecordError(
+                f"a record holds an object key that is not a string: {brief(key, 40)}",
+                code="json.not-json",
+            )
+    fmt, version = obj.get("format"), obj.get("version")
+    if type(fmt) is not str or fmt != FORMAT:
+        raise RecordError(
+            f"format must be {FORMAT!r}, not {brief(fmt, 40)}", code="record.bad-format"
+        )
+    if type(version) is not int or version != VERSION:
+        raise RecordError(
+            f"unknown record version {brief(version, 40)}; this reader knows 1",
+            code="record.bad-version",
+        )
+    extra = sorted(k for k in obj if k not in _ENVELOPE_KEYS)
+    if extra:
+        raise RecordError(f"malformed record: unknown key {brief(extra[0], 40)}")
+    meta = _read_meta(obj.get("meta", {}))
+    try:
+        envelope = converter.structure({k: v for k, v in obj.items() if k != "meta"}, _Envelope)
+    except Exception as exc:  # cattrs groups several errors; keep the first line
+        raise RecordError("malformed record: " + describe_error(exc)) from None
+    ruleset_of(envelope.ruleset)  # an unknown ruleset is an envelope fault
+    return envelope, meta
+
+
+def ruleset_of(name: object) -> Ruleset:
+    """The :class:`~trixcomplex.Ruleset` a record names (R-SET-1).
+
+    A preset (``"classic"``) or a preset with options as
+    :meth:`~trixcomplex.Ruleset.evolve` names them
+    (``"classic+doubling=False"``); anything else raises a one-line
+    :class:`RecordError` (code ``record.unknown-ruleset``) naming it.
+
+    >>> ruleset_of("classic+doubling=False").doubling
+    False
+    >>> try:
+    ...     ruleset_of("classic+doubling=maybe")
+    ... except RecordError as exc:
+    ...     print(exc.reason.partition(":")[0])
+    unknown ruleset "classic+doubling=maybe"
+    """
+    code = "record.unknown-ruleset"
+    if type(name) is not str:
+        raise RecordError(f"a ruleset name is a string, not {brief(name, 40)}", code=code)
+    if len(name) > _MAX_RULESET_NAME:
+        raise RecordError(
+            f"unknown ruleset {brief(name, 40)}: a name of {len(name)} characters", code=code
+        )
+    try:
+        return Ruleset.from_name(name)
+    except ValueError as exc:
+        raise RecordError(
+            f"unknown ruleset {brief(name, 60)}: {one_line(str(exc))}", code=code
+        ) from None
+
+
+_MAX_RULESET_NAME = 1000
+"""Longest ruleset name read (every option set is far shorter)."""
+
+
+# -- metadata ---------------------------------------------------------------------
+
+
+class Meta(Mapping[str, Any]):
+    """A record's metadata: a read-only, hashable mapping of JSON values.
+
+    Objects are kept as :class:`Meta`, lists as tuples; :meth:`to_json` gives
+    the JSON back exactly.  Built by :class:`Record` from any JSON object
+    within the limits (:data:`MAX_META_CHARS` characters, :data:`MAX_META_ITEMS`
+    values, nesting 8 deep); anything else raises :class:`RecordError` with
+    the code ``record.bad-meta``.
+
+    >>> meta = Meta({"white": "Ann", "tags": ["blitz"]})
+    >>> meta["tags"], meta.to_json()
+    (('blitz',), {'white': 'Ann', 'tags': ['blitz']})
+    """
+
+    __slots__ = ("_items",)
+    _items: dict[str, Any]
+
+    def __init__(self, data: Mapping[str, Any] | None = None) -> None:
+        items = data.to_json() if isinstance(data, Meta) else dict(data or {})
+        try:
+            check_json(items, max_items=MAX_META_ITEMS, max_depth=8, what="the metadata")
+        except TrixError as exc:
+            raise RecordError(str(exc), code="record.bad-meta") from None
+        size = len(json.dumps(items, separators=(",", ":"), ensure_ascii=False))
+        if size > MAX_META_CHARS:
+            raise RecordError(
+                f"metadata of {size} characters (at most {MAX_META_CHARS})", code="record.bad-meta"
+            )
+        object.__setattr__(self, "_items", {k: _frozen(v) for k, v in items.items()})
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Meta is read-only")
+
+    def __reduce__(self) -> tuple[object, tuple[dict[str, Any]]]:
+        return (Meta, (self.to_json(),))
+
+    def __getitem__(self, key: str) -> Any:
+        return self._items[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._items.items()))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Meta):
+            return bool(self._items == other._items)
+        if isinstance(other, Mapping):
+            return bool(self.to_json() == dict(other))  # the JSON it stands for
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"Meta({self.to_json()!r})"
+
+    def to_json(self) -> dict[str, Any]:
+        """The metadata as the JSON object it was read from."""
+        return {k: _thawed(v) for k, v in self._items.items()}
+
+
+def _frozen(value: Any) -> Any:
+    if isinstance(value, dict):
+        return _meta_of(value)
+    if isinstance(value, list):
+        return tuple(_frozen(v) for v in value)
+    return value
+
+
+def _meta_of(value: dict[str, Any]) -> Meta:
+    meta = Meta.__new__(Meta)
+    object.__setattr__(meta, "_items", {k: _frozen(v) for k, v in value.items()})
+    return meta
+
+
+def _thawed(value: Any) -> Any:
+    if isinstance(value, Meta):
+        return value.to_json()
+    if isinstance(value, tuple):
+        return [_thawed(v) for v in value]
+    return value
+
+
+EMPTY_META = Meta()
+
+
+def _read_meta(value: object) -> Meta:
+    if isinstance(value, Meta):
+        return value
+    if isinstance(value, Mapping) and not isinstance(value, dict):
+        value = dict(value)
+    if not isinstance(value, dict):
+        raise RecordError(
+            f"meta must be a JSON object, not {brief(value, 40)}", code="record.bad-meta"
+        )
+    return Meta(value) if value else EMPTY_META
 
 
 # -- the record -----------------------------------------------------------------
@@ -451,32 +411,44 @@ class Record:
     """The name of the game played (R-SET-1): ``"partnership"``, ``"classic"``,
     ``"classic+doubling=False"``, … (a :class:`~trixcomplex.Ruleset` is taken by name)."""
     moves: tuple[Move, ...] = field(default=(), converter=_to_moves)
+    meta: Meta = field(default=EMPTY_META, converter=_read_meta, kw_only=True)
+    """The metadata (:class:`Meta`, read-only): players, event, site, date, time control,
+    result, free tags — any small JSON object.  Written under ``"meta"`` when not empty;
+    replay ignores it."""
 
     @classmethod
-    def of(cls, state: MatchState) -> Record:
-        """The record of ``state``: its ruleset's name and its whole move history."""
-        return cls(state.ruleset.name, state.history.moves())
+    def of(cls, state: MatchState, meta: Mapping[str, Any] | None = None) -> Record:
+        """The record of ``state``: its ruleset's name, its whole move history and ``meta``."""
+        return cls(state.ruleset.name, state.history.moves(), meta=_read_meta(meta or {}))
 
     def append(self, move: Move) -> Record:
         """This record with ``move`` added at the end (a host records a live match)."""
-        return Record(self.ruleset, (*self.moves, move))
+        return Record(self.ruleset, (*self.moves, move), meta=self.meta)
 
     def to_json(self) -> dict[str, Any]:
-        """The RECORD.md JSON object (canonical card codes)."""
-        body: dict[str, Any] = converter.unstructure(self)
-        return {"format": FORMAT, "version": VERSION, **body}
+        """The RECORD.md JSON object (canonical card codes); ``"meta"`` only if there is some."""
+        data: dict[str, Any] = {
+            "format": FORMAT,
+            "version": VERSION,
+            "ruleset": self.ruleset,
+            "moves": [move_to_json(m) for m in self.moves],
+        }
+        if self.meta:
+            data["meta"] = self.meta.to_json()
+        return data
 
     @classmethod
     def from_json(cls, obj: object) -> Record:
         """The record of a RECORD.md JSON object, checked move by move.
 
-        Unknown or missing keys, wrong types, bad card codes and decks that
-        are not 52 distinct cards raise :class:`RecordError`; reading stops
-        at the first bad move.  Legality is checked by :func:`replay`.
+        Unknown or missing keys, wrong types, bad card codes, decks that
+        are not 52 distinct cards, more than :data:`MAX_MOVES` moves and bad
+        metadata raise :class:`RecordError`; reading stops at the first bad
+        move.  Legality is checked by :func:`replay`.
         """
-        envelope = _read_envelope(obj)
-        moves = [_read_move(i, raw) for i, raw in enumerate(envelope.moves)]
-        return cls(envelope.ruleset, tuple(moves))
+        envelope, meta = _read_envelope(obj)
+        moves = [_read_move(i, raw) for i, raw in enumerate(envelope.moves)]  # stops at MAX_MOVES
+        return cls(envelope.ruleset, tuple(moves), meta=meta)
 
     def __iter__(self) -> Iterator[Move]:
         return iter(self.moves)
@@ -490,15 +462,15 @@ def replay(record: Record) -> MatchState:
 
     The first illegal step raises :class:`RecordError` naming its index,
     the move and the rule (from the engine's
-    :class:`~trixcomplex.IllegalMoveError`).
+    :class:`~trixcomplex.IllegalMoveError`).  The metadata plays no part.
 
     >>> import trixcomplex as tc
     >>> try:
     ...     tc.replay(tc.Record(moves=[tc.Pass(1)]))
     ... except tc.RecordError as exc:
-    ...     print(exc.index, exc.rule)
+    ...     print(exc.index, exc.rule, exc.code)
     ...     print(exc)
-    0 R-MATCH-2
+    0 R-MATCH-2 record.illegal-move
     move 0 {"move": "pass", "seat": 1}: not allowed now: the match is waiting for a deal (R-MATCH-2)
     """
     state = new_match(ruleset_of(record.ruleset))
@@ -514,14 +486,15 @@ def replay_json(obj: object) -> MatchState:
     record broken at move 3 fails at move 3 without reading the rest.
     Raises :class:`RecordError` for the first malformed or illegal step.
     """
-    envelope = _read_envelope(obj)
+    envelope, _meta = _read_envelope(obj)
     return replay_raw_moves(envelope.moves, ruleset_of(envelope.ruleset))
 
 
 def replay_raw_moves(moves: Iterable[object], ruleset: Ruleset | None = None) -> MatchState:
     """Read and apply raw JSON moves one at a time, stopping at the first bad one.
 
-    The match is one of ``ruleset`` (the default game when ``None``).
+    The match is one of ``ruleset`` (the default game when ``None``); at most
+    :data:`MAX_MOVES` moves are read.
     """
     state = new_match() if ruleset is None else new_match(ruleset)
     for index, raw in enumerate(moves):
@@ -556,50 +529,4 @@ def replay_report(state: MatchState) -> dict[str, Any]:
     }
 
 
-def run_replay(path: str, *, as_json: bool, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
-    """The body of ``trixcomplex replay FILE [--json]``; returns the exit status.
-
-    Reads the record from ``path`` (``-`` is ``stdin``), replays it and
-    prints the :func:`replay_report` as indented JSON (``indent=2``) with
-    ``as_json``, else the plain-text scoresheet; returns 0.  A missing or
-    unreadable file, invalid JSON, a malformed record or an illegal step
-    prints exactly one line to ``stderr`` (the index of the move, the move
-    and the rule it breaks, where there is one) and returns 1.
-    """
-    name = "<stdin>" if path == "-" else _one_line(path)
-    try:
-        text = _read_text(path, stdin)
-        try:
-            obj = json.loads(text, parse_constant=_no_constant)
-        except RecursionError:
-            raise RecordError("invalid JSON: nested too deeply") from None
-        except ValueError as exc:  # JSONDecodeError, or an integer too long to read
-            raise RecordError(f"invalid JSON: {str(exc).splitlines()[0]}") from None
-        state = replay_json(obj)
-    except RecordError as exc:
-        print(f"{name}: {exc}", file=stderr)
-        return 1
-    except Exception as exc:  # an engine bug: still one line, never a traceback
-        print(f"{name}: internal error ({type(exc).__name__}): {brief(str(exc))}", file=stderr)
-        return 1
-    if as_json:
-        print(json.dumps(replay_report(state), indent=2), file=stdout)
-    else:
-        print(format_scoresheet(state), file=stdout)
-    return 0
-
-
-def _no_constant(name: str) -> object:
-    raise ValueError(f"{name} is not a JSON value")
-
-
-def _read_text(path: str, stdin: IO[str]) -> str:
-    try:
-        if path == "-":
-            return stdin.read()
-        with open(path, encoding="utf-8") as file:
-            return file.read()
-    except OSError as exc:
-        raise RecordError(f"cannot read the file: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise RecordError(f"not UTF-8 text: {exc.reason} at byte {exc.start}") from None
+from .replay_cli import run_replay  # noqa: E402  (the command uses the record above)

@@ -50,6 +50,8 @@ from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, overrid
 
 from .cards import Card, Suit, cards_of
 from .engine import ComplexDeal, DoublingWindow, History, MatchState, Phase, TrixDeal
+from .errors import TrixError
+from .jsonio import check_json
 from .moves import Choose, Deal, Double, Pass, Play, Redeal, Timeout
 from .records import (
     MAX_DEPTH,
@@ -65,6 +67,8 @@ from .records import (
     converter as record_converter,
 )
 from .rulesets import Ruleset
+from .viewcheck import check_view
+from .views import View
 
 __all__ = ["CARDS", "STATE_FORMAT", "STATE_VERSION", "StateFormatError", "from_json", "to_json"]
 
@@ -98,15 +102,21 @@ _ENGINE_CARD_SETS = {
 }
 _MOVE_CLASSES = (Deal, Choose, Double, Play, Pass, Redeal, Timeout)
 _STATE_KEYS = ("format", "version", "ruleset", "moves", "state")
+_MAX_ITEMS = 100_000
+"""Most JSON values in a view, or in a saved state's ``state`` object."""
 
 
 class StateFormatError(RecordError):
     """Saved JSON that is malformed, or a state that its own moves do not rebuild.
 
-    A :class:`~trixcomplex.RecordError` (so a ``ValueError``): for a bad
-    move in the saved history ``index``, ``move`` and ``rule`` name it;
-    ``field`` names the state field at fault, if any.
+    A :class:`~trixcomplex.RecordError` (so a :class:`~trixcomplex.TrixError`):
+    for a bad move in the saved history ``index``, ``move`` and ``rule`` name
+    it; ``field`` names the state field at fault, if any; ``code`` is
+    ``state.malformed``, ``state.mismatch``, ``state.bad-move``,
+    ``state.illegal-move`` or a ``json.*`` code.
     """
+
+    code = "state.malformed"
 
     def __init__(
         self,
@@ -116,9 +126,28 @@ class StateFormatError(RecordError):
         move: object = None,
         rule: str | None = None,
         field: str | None = None,
+        code: str | None = None,
     ) -> None:
-        super().__init__(reason, index=index, move=move, rule=rule)
+        super().__init__(reason, index=index, move=move, rule=rule, code=code)
         self.field = field
+
+
+def _state_error(exc: RecordError, field: str | None = None) -> StateFormatError:
+    """The :class:`StateFormatError` for a record fault met while loading a state or view."""
+    code = exc.code.replace("record.", "state.") if exc.code.startswith("record.") else exc.code
+    if code not in ("state.bad-move", "state.illegal-move") and not code.startswith("json."):
+        code = "state.malformed"
+    return StateFormatError(
+        exc.reason, index=exc.index, move=exc.move, rule=exc.rule, field=field, code=code
+    )
+
+
+def _check_plain(data: object, what: str) -> None:
+    """Raise :class:`StateFormatError` unless ``data`` is plain JSON data within limits."""
+    try:
+        check_json(data, max_items=_MAX_ITEMS, what=what)
+    except TrixError as exc:
+        raise StateFormatError(str(exc), code=exc.code) from None
 
 
 # -- card sets ------------------------------------------------------------------
@@ -366,14 +395,19 @@ def from_json(cls: type[T], data: object) -> T:
         return _load_state(data)  # type: ignore[return-value]
     if cls is Record:
         return Record.from_json(data)  # type: ignore[return-value]
-    if json_depth(data, MAX_DEPTH) > MAX_DEPTH:
-        raise StateFormatError(f"nested deeper than {MAX_DEPTH} levels")
+    _check_plain(data, "the data")
     try:
-        return _converter.structure(data, cls)
+        value = _converter.structure(data, cls)
     except RecordError as exc:
-        raise StateFormatError(exc.reason, index=exc.index, move=exc.move, rule=exc.rule) from None
+        raise _state_error(exc) from None
     except Exception as exc:  # cattrs error groups included
         raise StateFormatError(describe_error(exc)) from None
+    if isinstance(value, View):
+        try:
+            check_view(value)
+        except TrixError as exc:
+            raise StateFormatError(str(exc), code=exc.code) from None
+    return value
 
 
 _DEAL_TYPES = {
@@ -395,6 +429,7 @@ def _deal_type(raw: object) -> type[Any]:
 def _load_state(data: object) -> MatchState:
     if not isinstance(data, dict):
         raise StateFormatError(f"a saved state is a JSON object, not {brief(data, 40)}")
+    _check_plain({k: v for k, v in data.items() if k != "moves"}, "a saved state")
     extra = [k for k in data if k not in _STATE_KEYS]
     if extra:
         raise StateFormatError(f"unknown key {brief(extra[0], 40)} in a saved state")
@@ -409,10 +444,11 @@ def _load_state(data: object) -> MatchState:
     try:
         ruleset = ruleset_of(data["ruleset"])
     except RecordError as exc:
-        raise StateFormatError(exc.reason, field="ruleset") from None
+        raise StateFormatError(exc.reason, field="ruleset", code="state.malformed") from None
     moves, saved = data["moves"], data["state"]
     if not isinstance(moves, list):
         raise StateFormatError(f"moves must be a list, not {brief(moves, 40)}")
+
     if not isinstance(saved, dict):
         raise StateFormatError(f"state must be an object, not {brief(saved, 40)}")
     # The moves are checked one at a time as they are replayed (a long history
@@ -436,7 +472,7 @@ def _load_state(data: object) -> MatchState:
     try:
         rebuilt = replay_raw_moves(moves, ruleset)
     except RecordError as exc:
-        raise StateFormatError(exc.reason, index=exc.index, move=exc.move, rule=exc.rule) from None
+        raise _state_error(exc) from None
     for name, tp in types.items():
         raw = saved[name]
         expected = getattr(rebuilt, name)
@@ -457,5 +493,6 @@ def _load_state(data: object) -> MatchState:
             raise StateFormatError(
                 f"state.{name} does not match the state its moves rebuild (altered or corrupt)",
                 field=name,
+                code="state.mismatch",
             )
     return rebuilt

@@ -34,11 +34,11 @@ from math import comb
 
 from .cards import ALL_CARDS, ALL_MASK, Card, Rank, Suit, cards_of, mask_of, suit_mask
 from .engine import ComplexDeal, History, MatchState, Phase, TrixDeal, apply
-from .errors import IllegalMoveError
+from .errors import IllegalMoveError, TrixError
 from .match import PASSES, plays_of
 from .moves import Choose, Contract, Deal, Double, Move, Play, Redeal, Timeout
 from .rules import SEVEN_OF_HEARTS, owner_before
-from .seats import check_seat
+from .viewcheck import check_view_ranges
 from .views import View
 from .views import view as view_of
 
@@ -86,25 +86,31 @@ def sample_world(view: View, rng: random.Random) -> MatchState:
       deals it is empty unless the deal number was redealt.
 
     The world is checked before it is returned: its view for the seat must
-    be ``view``.  ``ValueError`` with a one-line reason is raised instead if
+    be ``view`` (whatever its phase).  :class:`~trixcomplex.TrixError` (code
+    ``view.inconsistent``, a ``ValueError``) with a one-line reason is raised instead if
     the view cannot be completed (a hand-made view whose facts contradict
     each other); a view of a reachable state always can.
     """
     seat = view.seat
-    if seat is not None:
-        check_seat(seat)
-    if view.phase not in _PLAYING and not view.redeals:
-        return _base(view, view.phase, view.deal_number, view.owner)
-    state = _before_deal(view)
+    check_view_ranges(view)
     try:
-        state = _redealt_deals(view, state, rng)
-        if view.phase in _PLAYING:
-            state = _current_deal(view, state, rng)
+        if view.phase not in _PLAYING and not view.redeals:
+            state = _base(view, view.phase, view.deal_number, view.owner)
+        else:
+            state = _redealt_deals(view, _before_deal(view), rng)
+            if view.phase in _PLAYING:
+                state = _current_deal(view, state, rng)
     except IllegalMoveError as exc:
-        raise ValueError(f"inconsistent view: its public moves do not replay: {exc}") from None
+        raise _inconsistent(f"its public moves do not replay: {exc}") from None
+    except ValueError as exc:
+        raise _inconsistent(str(exc).removeprefix("inconsistent view: ")) from None
     if view_of(state, seat) != view:
-        raise ValueError("inconsistent view: no state shows exactly this view")
+        raise _inconsistent("no state shows exactly this view")
     return state
+
+
+def _inconsistent(reason: str) -> TrixError:
+    return TrixError(f"inconsistent view: {reason}", code="view.inconsistent")
 
 
 def _before_deal(view: View) -> MatchState:

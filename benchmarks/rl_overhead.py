@@ -1,0 +1,144 @@
+"""The game-AI adapters' overhead: steps/s through PettingZoo and OpenSpiel vs the raw API.
+
+Run ``python benchmarks/rl_overhead.py`` (``--quick`` for a short run).  Every
+workload plays the same seeded random matches (uniform legal moves, deals
+shuffled by a seeded RNG), one step per player move, and all are timed in
+the same run, interleaved round by round, best of ``--repeat`` rounds
+(CPU time of this process, so other processes' load is not counted):
+
+1. ``raw``: the engine's public API, ``legal_moves`` + ``rng.choice`` + ``apply``;
+2. ``raw + tensor``: the same, plus the mover's ``view`` and its
+   ``observation_tensor`` at every step (what an RL agent needs to act);
+3. ``table``: the adapters' shared :class:`~trixcomplex.rl.table.Table`
+   (legal action ids, ``act``), without observations;
+4. ``pettingzoo``: the AEC env, ``last()`` (observation tensor and action
+   mask) + ``step``;
+5. ``openspiel``: the pyspiel game, ``legal_actions`` + ``apply_action``, with
+   the deal as 52 chance nodes (not counted as steps);
+6. ``openspiel + tensor``: the same plus ``observation_tensor(player)``.
+
+The figures to read are the ratios to ``raw`` (the time per step relative
+to a raw ``legal_moves`` + ``apply``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+import numpy as np
+import pyspiel
+
+import trixcomplex as tc
+import trixcomplex.rl.openspiel  # registers the game
+from trixcomplex.rl import observation_tensor
+from trixcomplex.rl.pettingzoo import env
+from trixcomplex.rl.table import CHANCE, Table
+
+
+def raw(seeds: range, ruleset: tc.Ruleset, tensors: bool = False) -> int:
+    steps = 0
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = tc.new_match(ruleset)
+        while state.phase is not tc.Phase.OVER:
+            if state.phase is tc.Phase.DEAL:
+                state = tc.apply(state, tc.Deal.shuffled(rng))
+                continue
+            moves = tc.legal_moves(state)
+            move = rng.choice(moves)
+            if tensors:
+                observation_tensor(tc.view(state, move.seat))
+            state = tc.apply(state, move)
+            steps += 1
+    return steps
+
+
+def table(seeds: range, ruleset: tc.Ruleset) -> int:
+    steps = 0
+    for seed in seeds:
+        rng = random.Random(seed)
+        t = Table.new(ruleset)
+        while not t.is_over:
+            if t.to_act == CHANCE:
+                t = t.deal(rng)
+                continue
+            t = t.act(rng.choice(t.legal_actions()))
+            steps += 1
+    return steps
+
+
+def pettingzoo(seeds: range, ruleset: tc.Ruleset) -> int:
+    steps = 0
+    for seed in seeds:
+        rng = random.Random(seed)
+        game = env(ruleset=ruleset, seed=seed)
+        game.reset()
+        for _agent in game.agent_iter():
+            obs, _, term, trunc, _ = game.last()
+            if term or trunc:
+                game.step(None)
+                continue
+            game.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+            steps += 1
+    return steps
+
+
+def openspiel(seeds: range, ruleset: tc.Ruleset, tensors: bool = False) -> int:
+    game = pyspiel.load_game("python_trix_complex", {"ruleset": ruleset.name})
+    steps = 0
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+                continue
+            if tensors:
+                state.observation_tensor(state.current_player())
+            state.apply_action(rng.choice(state.legal_actions()))
+            steps += 1
+    return steps
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a short run")
+    parser.add_argument("--repeat", type=int, help="rounds per workload (default 7, quick 2)")
+    parser.add_argument("--matches", type=int, help="matches per round (default 4, quick 1)")
+    parser.add_argument("--ruleset", default="partnership")
+    args = parser.parse_args(argv)
+    ruleset = tc.Ruleset.from_name(args.ruleset)
+    repeat = args.repeat or (2 if args.quick else 7)
+    seeds = range(args.matches or (1 if args.quick else 4))
+    workloads: dict[str, Callable[[], int]] = {
+        "raw": lambda: raw(seeds, ruleset),
+        "raw + tensor": lambda: raw(seeds, ruleset, tensors=True),
+        "table": lambda: table(seeds, ruleset),
+        "pettingzoo": lambda: pettingzoo(seeds, ruleset),
+        "openspiel": lambda: openspiel(seeds, ruleset),
+        "openspiel + tensor": lambda: openspiel(seeds, ruleset, tensors=True),
+    }
+    times: dict[str, list[float]] = {name: [] for name in workloads}
+    steps: dict[str, int] = {}
+    for _ in range(repeat):
+        for name, work in workloads.items():
+            start = time.process_time()
+            steps[name] = work()
+            times[name].append(time.process_time() - start)
+    print(f"{args.ruleset}: {len(seeds)} matches per round, best of {repeat} rounds (CPU time)")
+    base = min(times["raw"]) / steps["raw"]
+    print(f"{'workload':20} {'steps/s':>10} {'median':>10} {'time/step vs raw':>17}")
+    for name in workloads:
+        best = steps[name] / min(times[name])
+        median = steps[name] / statistics.median(times[name])
+        ratio = (min(times[name]) / steps[name]) / base
+        print(f"{name:20} {best:10,.0f} {median:10,.0f} {ratio:16.1f}×")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

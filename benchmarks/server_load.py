@@ -1,0 +1,226 @@
+"""Load on the table server: many tables of bots playing at once over loopback.
+
+Run ``python benchmarks/server_load.py`` (defaults: 50 tables, 60 seconds).
+It starts ``trixcomplex serve`` on a free port of 127.0.0.1 with a fresh
+database, opens ``--tables`` tables whose four seats are played by bot
+clients over WebSockets (each picks a uniformly random legal move from its
+view the moment it is asked: no think time), and lets them play for
+``--seconds``; a finished match is replaced by a new table.  Then it stops
+the server and checks the database:
+
+- **lost moves**: for every table and seat, the moves in the stored record
+  must be exactly the moves the seat's client sent and saw accepted, in
+  order, and every stored record must replay;
+- **errors**: refusals, dropped connections, and moves never answered.
+
+It prints moves/s served (client moves accepted by the server), the latency
+of a move (from sending it to receiving the update that shows it; p50, p99,
+max), the server's CPU time, and the counts above.  ``--pictures`` makes
+every client also receive the SVG picture with each update, as the page does.
+Exits 1 if a move was lost or any error occurred.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import resource
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import connect
+
+import trixcomplex as tc
+
+
+def _port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.errors: list[str] = []
+        self.acked: dict[tuple[str, int], list[dict[str, Any]]] = {}
+        self.unanswered = 0
+        self.finished = 0
+
+
+async def _create(base: str) -> str:
+    body = {"seats": ["person"] * 4, "move_time": 3600, "forced_delay": 60, "deal_pause": 0}
+
+    def post() -> str:
+        req = urllib.request.Request(base + "/api/tables", json.dumps(body).encode(), method="POST")
+        with urllib.request.urlopen(req, timeout=30) as reply:
+            return str(json.load(reply)["id"])
+
+    return await asyncio.to_thread(post)
+
+
+async def _seat(ws_base: str, table: str, seat: int, stats: Stats, stop: asyncio.Event,
+                pictures: bool, rng: random.Random) -> bool:  # fmt: skip
+    """Play ``seat`` of ``table`` until the match ends (True) or ``stop`` is set (False)."""
+    acked = stats.acked.setdefault((table, seat), [])
+    async with connect(f"{ws_base}/ws/{table}", max_size=2**22) as ws:
+        hello = {"type": "join", "seat": seat, "name": f"bot {seat}", "pictures": pictures}
+        await ws.send(json.dumps(hello))
+        pending: tuple[float, dict[str, Any]] | None = None
+        waited = 0.0
+        while True:
+            if stop.is_set() and pending is None:
+                return False
+            try:
+                text = await asyncio.wait_for(ws.recv(), timeout=0.5)
+            except TimeoutError:
+                waited += 0.5
+                if waited >= 30 or (stop.is_set() and waited >= 5):
+                    stats.unanswered += pending is not None
+                    stats.errors.append(f"{table} seat {seat}: nothing for {waited:.0f} s")
+                    return False
+                continue
+            waited = 0.0
+            message = json.loads(text)
+            if message["type"] == "refused":
+                stats.errors.append(f"{table} seat {seat}: {message['error']}")
+                pending = None
+            if message["type"] != "update":
+                continue
+            if pending is not None:
+                if not stop.is_set():
+                    stats.latencies.append(time.perf_counter() - pending[0])
+                acked.append(pending[1])
+                pending = None
+            view = message["view"]
+            if view["phase"] == "OVER":
+                return True
+            if stop.is_set():
+                return False
+            if view["legal_moves"]:
+                move = rng.choice(view["legal_moves"])
+                pending = (time.perf_counter(), move)
+                await ws.send(json.dumps(move))
+
+
+async def _table_loop(base: str, stats: Stats, stop: asyncio.Event, pictures: bool,
+                      rng: random.Random) -> None:  # fmt: skip
+    ws_base = base.replace("http://", "ws://")
+    while not stop.is_set():
+        table = await _create(base)
+        seats = [
+            _seat(ws_base, table, s, stats, stop, pictures, random.Random(rng.random()))
+            for s in range(4)
+        ]
+        try:
+            done = await asyncio.gather(*seats)
+        except Exception as exc:  # a dropped connection
+            stats.errors.append(f"{table}: {type(exc).__name__}: {exc}")
+            return
+        stats.finished += all(done)
+
+
+async def _run(base: str, tables: int, seconds: float, pictures: bool, seed: int) -> Stats:
+    stats = Stats()
+    stop = asyncio.Event()
+    rng = random.Random(seed)
+    loops = [
+        asyncio.create_task(_table_loop(base, stats, stop, pictures, random.Random(rng.random())))
+        for _ in range(tables)
+    ]
+    await asyncio.sleep(seconds)
+    stop.set()
+    await asyncio.gather(*loops)
+    return stats
+
+
+def _check_db(db: Path, stats: Stats) -> tuple[int, int]:
+    """(tables checked, lost or extra moves) comparing the database with what was acked."""
+    lost = 0
+    checked = 0
+    with sqlite3.connect(db) as con:
+        rows = con.execute("SELECT id, record FROM tables").fetchall()
+    for table, text in rows:
+        record = json.loads(text)
+        tc.replay(tc.Record.from_json(record))  # every stored record replays
+        for seat in range(4):
+            stored = [m for m in record["moves"] if m.get("seat") == seat]
+            acked = stats.acked.get((table, seat), [])
+            if stored != acked:
+                lost += abs(len(stored) - len(acked)) or 1
+        checked += 1
+    return checked, lost
+
+
+def _cpus() -> str:
+    return f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} before the run"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--pictures", action="store_true", help="clients receive SVG pictures")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+
+    machine = _cpus()
+    port = _port()
+    base = f"http://127.0.0.1:{port}"
+    with tempfile.TemporaryDirectory() as scratch:
+        db = Path(scratch) / "load.sqlite3"
+        env = dict(os.environ)
+        src = str(Path(__file__).resolve().parent.parent / "src")
+        env["PYTHONPATH"] = os.pathsep.join([src, env.get("PYTHONPATH", "")])
+        server = subprocess.Popen(
+            [sys.executable, "-m", "trixcomplex", "serve", "--port", str(port), "--db", str(db)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+        )  # fmt: skip
+        try:
+            for _ in range(200):
+                try:
+                    urllib.request.urlopen(base + "/api/tables", timeout=5)
+                    break
+                except OSError:
+                    time.sleep(0.1)
+            stats = asyncio.run(_run(base, args.tables, args.seconds, args.pictures, args.seed))
+        finally:
+            server.terminate()
+            server.wait(30)
+        cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
+        checked, lost = _check_db(db, stats)
+
+    moves = len(stats.latencies)
+    lat = sorted(stats.latencies) or [0.0]
+    p99 = lat[min(len(lat) - 1, int(0.99 * len(lat)))]
+    print(f"machine               {machine}")
+    print(f"tables at once        {args.tables} ({args.tables * 4} WebSocket clients)")
+    print(f"pictures              {'yes' if args.pictures else 'no'}")
+    print(f"played for            {args.seconds:g} s")
+    print(f"moves served          {moves} ({moves / args.seconds:.0f} moves/s)")
+    print(f"matches finished      {stats.finished}")
+    print(f"latency p50           {statistics.median(lat) * 1000:.1f} ms")
+    print(f"latency p99           {p99 * 1000:.1f} ms")
+    print(f"latency max           {lat[-1] * 1000:.1f} ms")
+    print(f"server CPU            {cpu.ru_utime + cpu.ru_stime:.1f} s")
+    print(f"tables checked        {checked}")
+    print(f"lost moves            {lost}")
+    print(f"errors                {len(stats.errors)}")
+    for error in stats.errors[:10]:
+        print("  ", error)
+    return 1 if lost or stats.errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

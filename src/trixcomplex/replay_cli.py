@@ -1,0 +1,76 @@
+"""The body of the ``trixcomplex replay FILE [--json]`` command.
+
+>>> import io
+>>> out = io.StringIO()
+>>> run_replay("-", as_json=True, stdin=io.StringIO('{"format": "x"}'), stdout=out,
+...            stderr=io.StringIO())
+1
+>>> import json
+>>> json.loads(out.getvalue())["code"]
+'record.bad-format'
+"""
+
+from __future__ import annotations
+
+import json
+from typing import IO, TextIO
+
+from .errors import TrixError, one_line
+from .jsonio import brief, loads
+from .records import RecordError, replay_json, replay_report
+from .scoresheet import format_scoresheet
+
+__all__ = ["run_replay"]
+
+
+def run_replay(path: str, *, as_json: bool, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    """The body of ``trixcomplex replay FILE [--json]``; returns the exit status.
+
+    Reads the record from ``path`` (``-`` is ``stdin``), replays it and
+    prints the :func:`~trixcomplex.replay_report` as indented JSON
+    (``indent=2``) with ``as_json``, else the plain-text scoresheet; returns
+    0.  A missing or unreadable file, invalid JSON (a key named twice
+    included), a malformed record or an illegal step returns 1 and prints
+    exactly one line: with ``as_json`` the error's JSON
+    (:meth:`~trixcomplex.TrixError.to_json`: code, message, rule, index) to
+    ``stdout``, else the message (the index of the move, the move and the
+    rule it breaks, where there is one) to ``stderr``.
+    """
+    name = "<stdin>" if path == "-" else one_line(path, 200)
+    try:
+        text = _read_text(path, stdin)
+        try:
+            obj = loads(text)
+        except TrixError as exc:
+            raise RecordError(str(exc), code=exc.code) from None
+        state = replay_json(obj)
+    except TrixError as exc:
+        if as_json:
+            print(json.dumps(exc.to_json(), ensure_ascii=False), file=stdout)
+        else:
+            print(f"{name}: {exc}", file=stderr)
+        return 1
+    except Exception as exc:  # an engine bug: still one line, never a traceback
+        print(f"{name}: internal error ({type(exc).__name__}): {brief(str(exc))}", file=stderr)
+        return 1
+    if as_json:
+        print(json.dumps(replay_report(state), indent=2), file=stdout)
+    else:
+        print(format_scoresheet(state), file=stdout)
+    return 0
+
+
+def _read_text(path: str, stdin: IO[str]) -> str:
+    try:
+        if path == "-":
+            return stdin.read()
+        with open(path, encoding="utf-8") as file:
+            return file.read()
+    except OSError as exc:
+        raise RecordError(
+            f"cannot read the file: {exc.strerror or exc}", code="record.unreadable"
+        ) from None
+    except UnicodeDecodeError as exc:
+        raise RecordError(
+            f"not UTF-8 text: {exc.reason} at byte {exc.start}", code="record.unreadable"
+        ) from None

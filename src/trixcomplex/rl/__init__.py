@@ -1,0 +1,33 @@
+"""Reinforcement-learning and game-AI adapters (the ``[rl]`` extra: numpy, PettingZoo,
+Gymnasium; the ``[openspiel]`` extra for :mod:`trixcomplex.rl.openspiel`).
+
+- :func:`observation_tensor`, :data:`OBSERVATION_SHAPE`, :func:`observation_string`:
+  a seat's :class:`~trixcomplex.View` as a fixed-shape float32 tensor and as text.
+- :mod:`trixcomplex.rl.table`: the sequential table every adapter plays on.
+- :mod:`trixcomplex.rl.pettingzoo`: ``env()``, ``raw_env``, ``parallel_env()``.
+- :mod:`trixcomplex.rl.gymnasium`: ``SeatEnv``, one seat learning against bots.
+- :mod:`trixcomplex.rl.openspiel`: the OpenSpiel game ``"python_trix_complex"``.
+
+``import trixcomplex`` never imports this package; importing it needs numpy.
+Integer actions live in the core, :mod:`trixcomplex.actions`.
+"""
+
+from __future__ import annotations
+
+from .observation import (
+    OBSERVATION_LAYOUT,
+    OBSERVATION_SHAPE,
+    OBSERVATION_VERSION,
+    observation_string,
+    observation_tensor,
+    segment,
+)
+
+__all__ = [
+    "OBSERVATION_LAYOUT",
+    "OBSERVATION_SHAPE",
+    "OBSERVATION_VERSION",
+    "observation_string",
+    "observation_tensor",
+    "segment",
+]

@@ -1,0 +1,235 @@
+"""The sequential table the adapters play on: one seat acts at a time, by action id.
+
+Game-AI frameworks (OpenSpiel, PettingZoo's AEC API, Gymnasium) want exactly
+one actor at a time: a chance node or one player.  The engine has two
+moments where several seats may move:
+
+- **The doubling window** (R-DBL-2, R-DBL-3): every asked seat answers in
+  secret, in any order.  Who was asked must stay hidden (R-HID-2), so the
+  table asks *all four seats in seat order*, 0 to 3: a seat that holds no
+  doublable card (or has answered) has the single legal action
+  :data:`~trixcomplex.actions.NOTHING_DOUBLED`, which the table absorbs.
+  The answer that would close the window is held back until seat 3 has
+  answered, so when the window closes tells nothing either.
+- **A bad TRIX hand** (R-OPT-8) may demand a redeal out of turn, before the
+  first card or pass, and who holds one is secret.  With ``bad_hand_redeal``
+  the table opens every TRIX deal with a *redeal round*: seats 0 to 3 are
+  asked in order, each with the actions :data:`~trixcomplex.actions.PASS`
+  (no redeal) and, for the bad hand only, :data:`~trixcomplex.actions.REDEAL`.
+  A redeal deals anew at once; otherwise the owner plays first.
+
+Otherwise the seat to act is ``state.turn`` (public), and a deal is chance:
+:meth:`Table.deal` shuffles with an RNG, or :meth:`Table.deal_card` adds one
+card at a time (OpenSpiel's explicit chance nodes; card ``i`` goes to seat
+``i % 4``, R-MATCH-2).
+
+>>> import random
+>>> import trixcomplex as tc
+>>> table = Table.new(tc.PARTNERSHIP).deal(random.Random(7))
+>>> table.to_act == table.state.owner, table.legal_actions()
+(True, (54, 55))
+>>> table = table.act(54)   # COMPLEX: the window opens; seats are asked 0, 1, 2, 3
+>>> table.to_act, table.window_seat
+(0, 0)
+"""
+
+from __future__ import annotations
+
+import random
+
+from attrs import evolve, frozen
+
+from ..actions import (
+    NOTHING_DOUBLED,
+    PASS,
+    REDEAL,
+    action_to_move,
+    legal_actions,
+    move_to_action,
+)
+from ..bots.base import Bot, offer_redeal
+from ..cards import ALL_CARDS, Card
+from ..engine import MatchState, Phase, apply, new_match, score
+from ..errors import IllegalMoveError
+from ..moves import Deal, Double, Pass, Play
+from ..rulesets import Ruleset
+from ..views import View, view
+
+__all__ = ["CHANCE", "TERMINAL", "Table"]
+
+CHANCE = -1
+"""``Table.to_act`` while a card is to be dealt."""
+TERMINAL = -4
+"""``Table.to_act`` once the game is over."""
+
+_NOTHING = (NOTHING_DOUBLED,)
+_NO_REDEAL = (PASS,)
+
+
+def _redeal_round(state: MatchState) -> bool:
+    """Whether a TRIX deal of a ``bad_hand_redeal`` ruleset has just begun (no card
+    laid, no pass made): the moment a bad hand may demand a redeal (R-OPT-8)."""
+    return (
+        state.ruleset.bad_hand_redeal
+        and state.phase is Phase.TRIX
+        and type(state.history.last) not in (Play, Pass)
+    )
+
+
+@frozen
+class Table:
+    """A match played one actor at a time (see the module docs).
+
+    - ``state``: the engine's state.
+    - ``dealt``: the cards dealt so far of the deal in progress (card by card).
+    - ``window_seat``: the seat asked now in the doubling window, else ``None``.
+    - ``held``: the answer that closes the window, held until seat 3 has answered.
+    - ``redeal_seat``: the seat asked now in the redeal round, else ``None``.
+    - ``deals``: end the game after this many finished deals (0: the whole match).
+    """
+
+    state: MatchState
+    dealt: tuple[Card, ...] = ()
+    window_seat: int | None = None
+    held: Double | None = None
+    deals: int = 0
+    redeal_seat: int | None = None
+
+    @classmethod
+    def new(cls, ruleset: Ruleset, deals: int = 0) -> Table:
+        """A new match of ``ruleset``, waiting for its first deal."""
+        if deals < 0:
+            raise ValueError(f"deals must be 0 (the whole match) or more, not {deals}")
+        return cls(new_match(ruleset), deals=deals)
+
+    @property
+    def is_over(self) -> bool:
+        """The match is over, or ``deals`` deals are finished."""
+        state = self.state
+        if state.phase is Phase.OVER:
+            return True
+        return bool(self.deals) and state.phase is Phase.DEAL and len(state.results) >= self.deals
+
+    @property
+    def to_act(self) -> int:
+        """The seat to act, :data:`CHANCE` while dealing, :data:`TERMINAL` when over."""
+        if self.is_over:
+            return TERMINAL
+        if self.window_seat is not None:
+            return self.window_seat
+        if self.redeal_seat is not None:
+            return self.redeal_seat
+        if self.state.phase is Phase.DEAL:
+            return CHANCE
+        assert self.state.turn is not None
+        return self.state.turn
+
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` sees (the engine's :func:`~trixcomplex.view`)."""
+        return view(self.state, seat)
+
+    def legal_actions(self) -> tuple[int, ...]:
+        """The action ids of the seat to act (``()`` for chance and when over)."""
+        seat = self.to_act
+        if seat < 0:
+            return ()
+        actions = legal_actions(self.state, seat)
+        if self.window_seat is not None and not actions:
+            return _NOTHING
+        if self.redeal_seat is not None:
+            return _NO_REDEAL + ((REDEAL,) if REDEAL in actions else ())
+        return actions
+
+    def act(self, action: int) -> Table:
+        """The table after the seat to act plays ``action``.
+
+        Raises :class:`~trixcomplex.actions.ActionError` for an illegal action;
+        ``ValueError`` when no seat is to act.
+        """
+        seat = self.to_act
+        if seat < 0:
+            raise ValueError("no seat is to act: " + ("a card is to be dealt" if seat == CHANCE
+                                                      else "the game is over"))  # fmt: skip
+        if self.redeal_seat is not None:
+            return self._redeal_answer(seat, action)
+        if self.window_seat is None:
+            return self._after(apply(self.state, action_to_move(self.state, seat, action)))
+        return self._answer(seat, action)
+
+    def _answer(self, seat: int, action: int) -> Table:
+        state, held = self.state, self.held
+        if self.legal_actions() == _NOTHING:
+            if action != NOTHING_DOUBLED:
+                raise IllegalMoveError(action, f"seat {seat} has nothing to double", "R-DBL-2")
+        else:
+            move = action_to_move(state, seat, action)
+            if state.to_act == frozenset((seat,)):
+                held = move  # type: ignore[assignment]  # the closing answer waits
+            else:
+                state = apply(state, move)
+        if seat < 3:
+            return evolve(self, state=state, window_seat=seat + 1, held=held)
+        if held is not None:
+            state = apply(state, held)
+        return self._after(evolve(self, state=state, window_seat=None, held=None).state)
+
+    def _redeal_answer(self, seat: int, action: int) -> Table:
+        if action == REDEAL:
+            return self._after(apply(self.state, action_to_move(self.state, seat, action)))
+        if action != PASS:
+            raise IllegalMoveError(action, f"seat {seat} may only pass or demand a redeal now",
+                                   "R-OPT-8")  # fmt: skip
+        return evolve(self, redeal_seat=seat + 1 if seat < 3 else None)
+
+    def _after(self, state: MatchState) -> Table:
+        window = 0 if state.phase is Phase.DOUBLE else None
+        redeal = 0 if _redeal_round(state) else None
+        return evolve(self, state=state, dealt=(), window_seat=window, held=None,
+                      redeal_seat=redeal)  # fmt: skip
+
+    def bot_action(self, bot: Bot, rng: random.Random) -> int:
+        """The action ``bot`` picks for the seat to act, from that seat's view and legal
+        moves only; in the redeal round it is asked :func:`~trixcomplex.bots.offer_redeal`."""
+        seat = self.to_act
+        actions = self.legal_actions()
+        if len(actions) == 1:
+            return actions[0]  # forced, or nothing to double, or no bad hand
+        if self.redeal_seat is not None:
+            return REDEAL if offer_redeal(bot, self.state, seat, rng) else PASS
+        legal = [action_to_move(self.state, seat, a) for a in actions]
+        return move_to_action(bot.choose(self.view(seat), legal, rng))
+
+    def chance_outcomes(self) -> tuple[Card, ...]:
+        """The cards not dealt yet, each equally likely next (while dealing)."""
+        dealt = set(self.dealt)
+        return tuple(c for c in ALL_CARDS if c not in dealt)
+
+    def deal_card(self, card: int) -> Table:
+        """The table after dealing ``card`` to seat ``len(dealt) % 4`` (R-MATCH-2)."""
+        if self.to_act != CHANCE:
+            raise ValueError("no card is to be dealt now")
+        card = ALL_CARDS[card]
+        if card in self.dealt:
+            raise IllegalMoveError(card, f"{card} is dealt already", "R-MATCH-2")
+        dealt = (*self.dealt, card)
+        if len(dealt) < 52:
+            return evolve(self, dealt=dealt)
+        return self._after(apply(self.state, Deal(dealt)))
+
+    def deal(self, rng: random.Random) -> Table:
+        """The table after a whole deal shuffled by ``rng``."""
+        if self.to_act != CHANCE or self.dealt:
+            raise ValueError("no deal is to be made now")
+        return self._after(apply(self.state, Deal.shuffled(rng)))
+
+    def totals(self) -> tuple[int, int, int, int]:
+        """Each seat's running total, the deal in progress included: its team's
+        in a partnership ruleset (R-MATCH-7), else its own; negated under
+        ``reversed_scores`` (R-OPT-6), so that higher is always better."""
+        s = score(self.state)
+        sign = -1 if self.state.ruleset.reversed_scores else 1
+        seats = tuple(sign * (a + b) for a, b in zip(s.seats, s.current, strict=True))
+        if self.state.ruleset.partnership:
+            team = (seats[0] + seats[2], seats[1] + seats[3])
+            return (team[0], team[1], team[0], team[1])
+        return (seats[0], seats[1], seats[2], seats[3])

@@ -1,0 +1,49 @@
+"""The reference table server: people and bots play in the browser (``trixcomplex serve``).
+
+A small, complete host built only on the library's public hosting API: a
+Starlette application under uvicorn, one WebSocket per player or spectator
+carrying the library's JSON (views, moves, events, errors), and every table
+stored in SQLite after every move.  Install it with the ``server`` extra::
+
+    pip install "trixcomplex[server]"
+    trixcomplex serve --port 8000
+
+The modules, from the bottom up (see :doc:`/server-code`):
+
+- :mod:`~trixcomplex.server.store`: the SQLite database of tables.
+- :mod:`~trixcomplex.server.hosting`: the library calls a host makes.
+- :mod:`~trixcomplex.server.table`: one table: seats, tokens, clocks, bots.
+- :mod:`~trixcomplex.server.app`: the web application and its routes.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+
+import uvicorn
+import websockets  # noqa: F401  (uvicorn's WebSocket protocol: a missing extra shows here)
+
+from .app import create_app
+from .table import Settings
+
+__all__ = ["DEFAULT_DB", "Settings", "create_app", "serve"]
+
+DEFAULT_DB = "trixcomplex.sqlite3"
+"""The database file ``trixcomplex serve`` uses unless given ``--db``."""
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, db: str = DEFAULT_DB) -> int:
+    """Run the server until interrupted; returns the exit status.
+
+    A database that cannot be opened is reported in one line (status 1).
+    """
+    try:
+        app = create_app(db)
+    except (sqlite3.Error, ValueError) as exc:
+        print(f"trixcomplex serve: cannot open the database {db}: {exc}", file=sys.stderr)
+        return 1
+    config = uvicorn.Config(app, host=host, port=port, ws_max_size=65536, log_level="info")
+    server = uvicorn.Server(config)
+    server.run()
+    return 0 if server.started else 1

@@ -1,0 +1,239 @@
+"""Test helpers for the table server: a real uvicorn process on 127.0.0.1, and clients.
+
+The server runs as ``python -m trixcomplex serve`` in a child process on a
+free port; :class:`Server` starts it, waits until it answers, and always
+stops it (``kill`` for a crash).  :class:`Client` is a blocking WebSocket
+client that keeps every message it receives.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+import trixcomplex as tc
+
+SRC = Path(__file__).resolve().parent.parent / "src"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """``trixcomplex serve`` in a child process, on a free port of 127.0.0.1."""
+
+    def __init__(self, db: Path, port: int | None = None) -> None:
+        self.db = db
+        self.port = port or free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        env = dict(
+            os.environ, PYTHONPATH=os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])
+        )
+        self.log = db.with_suffix(f".{self.port}.log").open("w")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "trixcomplex", "serve", "--host", "127.0.0.1",
+             "--port", str(self.port), "--db", str(db)],
+            stdout=self.log, stderr=subprocess.STDOUT, env=env,
+        )  # fmt: skip
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                self.get("/api/tables")
+                return
+            except OSError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    self.stop()
+                    raise RuntimeError(f"the server did not start: {self.read_log()}") from None
+                time.sleep(0.05)
+
+    def read_log(self) -> str:
+        self.log.flush()
+        return self.db.with_suffix(f".{self.port}.log").read_text()
+
+    def kill(self) -> None:
+        """SIGKILL: the process dies at once, mid-whatever (a crash)."""
+        self.process.kill()
+        self.process.wait(10)
+        self.log.close()
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+        self.log.close()
+
+    def __enter__(self) -> Server:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # -- HTTP ------------------------------------------------------------------------
+
+    def request(self, path: str, body: object = None) -> tuple[int, Any]:
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.base + path, data=data, method="POST" if data else "GET")
+        try:
+            with urllib.request.urlopen(req, timeout=10) as reply:
+                return reply.status, json.loads(reply.read())
+        except urllib.error.HTTPError as exc:
+            return exc.code, json.loads(exc.read())
+
+    def get(self, path: str) -> Any:
+        status, body = self.request(path)
+        assert status == 200, body
+        return body
+
+    def create(self, seats: list[str], **settings: Any) -> str:
+        status, body = self.request("/api/tables", {"seats": seats, **settings})
+        assert status == 201, body
+        return str(body["id"])
+
+    def client(self, table: str) -> Client:
+        return Client(f"ws://127.0.0.1:{self.port}/ws/{table}")
+
+
+class Client:
+    """A blocking WebSocket client that keeps every message it receives."""
+
+    def __init__(self, url: str) -> None:
+        # Entered as a context manager: the form every websockets version accepts.
+        self.ws: ClientConnection = connect(url, open_timeout=10, max_size=2**22).__enter__()
+        self.messages: list[dict[str, Any]] = []
+        self.seat: int | None = None
+        self.token: str | None = None
+        self.view: dict[str, Any] | None = None
+        self.closed = False
+
+    def send(self, message: object) -> None:
+        self.ws.send(message if isinstance(message, str) else json.dumps(message))
+
+    def poll(self, timeout: float = 0.0) -> dict[str, Any] | None:
+        """The next message, or ``None`` if none comes within ``timeout`` seconds."""
+        try:
+            text = self.ws.recv(timeout=timeout)
+        except TimeoutError:
+            return None
+        except ConnectionClosed:
+            self.closed = True
+            return None
+        message: dict[str, Any] = json.loads(text)
+        self.messages.append(message)
+        if message["type"] == "welcome":
+            self.seat = message["seat"]
+            self.token = message.get("token", self.token)
+        elif message["type"] == "update":
+            self.view = message["view"]
+        return message
+
+    def expect(self, kind: str, timeout: float = 10.0) -> dict[str, Any]:
+        """The next message of type ``kind`` (skipping ``seats`` messages)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            message = self.poll(max(0.0, deadline - time.monotonic()))
+            if message is None:
+                raise AssertionError(f"no {kind} message within {timeout} s")
+            if message["type"] == kind:
+                return message
+            if message["type"] != "seats":
+                raise AssertionError(f"expected {kind}, got {message}")
+
+    def quiet(self, seconds: float = 0.3) -> list[dict[str, Any]]:
+        """Everything but ``seats`` messages received within ``seconds``."""
+        got = []
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0:
+            message = self.poll(left)
+            if message is not None and message["type"] != "seats":
+                got.append(message)
+        return got
+
+    def join(self, seat: int, name: str, pictures: bool = False) -> None:
+        self.send({"type": "join", "seat": seat, "name": name, "pictures": pictures})
+        self.expect("welcome")
+        self.expect("update")
+
+    def resume(self, token: str, pictures: bool = False) -> dict[str, Any]:
+        self.send({"type": "resume", "token": token, "pictures": pictures})
+        self.expect("welcome")
+        return self.expect("update")
+
+    def watch(self, pictures: bool = True) -> None:
+        self.send({"type": "watch", "pictures": pictures})
+        self.expect("welcome")
+        self.expect("update")
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def play_people(
+    clients: list[Client],
+    rng: random.Random,
+    *,
+    until: Any = None,
+    timeout: float = 120.0,
+    avoid_forced: bool = False,
+) -> list[dict[str, Any]]:
+    """Let the clients (each a seat) play random legal moves until ``until(views)`` or the end.
+
+    Returns the moves sent, in the order sent; fails on any refusal.  A
+    client moves at most once per update it receives (so it never sends a
+    second move for a view it already answered).  With ``avoid_forced`` the
+    clients leave their forced moves to the server's auto-play.
+    """
+    sent: list[dict[str, Any]] = []
+    answered: set[int] = set()
+    deadline = time.monotonic() + timeout
+    while True:
+        views = [c.view for c in clients]
+        if all(v is not None and v["phase"] == "OVER" for v in views):
+            return sent
+        if until is not None and until(views):
+            return sent
+        assert time.monotonic() < deadline, "the match did not go on"
+        for i, client in enumerate(clients):
+            view = client.view
+            if i in answered or view is None or not view["legal_moves"]:
+                continue
+            if avoid_forced and view["forced_move"] is not None:
+                continue
+            move = rng.choice(view["legal_moves"])
+            client.send(move)
+            sent.append(move)
+            answered.add(i)
+        got_any = False
+        for i, client in enumerate(clients):
+            while (message := client.poll(0.0 if got_any else 0.002)) is not None:
+                got_any = True
+                assert message["type"] != "refused", message
+                if message["type"] == "update":
+                    answered.discard(i)
+
+
+def player_moves(record: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    """The moves of ``seat`` in a record (JSON), in order."""
+    return [m for m in record["moves"] if m.get("seat") == seat and m["move"] != "deal"]
+
+
+def replay(record: dict[str, Any]) -> tc.MatchState:
+    return tc.replay(tc.Record.from_json(record))

@@ -1,0 +1,117 @@
+"""The table page in a real browser: headless Chromium (Debian's ``chromium``) via Playwright.
+
+Four people sit down from the lobby in four tabs, the Kingdom owner chooses
+COMPLEX by clicking, the doubling window is answered with its buttons, and
+cards are played by clicking; a card that is not legal cannot be played
+(R-CX-2), and a move the server refuses is shown as a refusal message.  Then
+the server is killed and restarted: the pages reconnect to their seats.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, sync_playwright
+
+from server_harness import Server
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+
+
+@pytest.fixture
+def pages(tmp_path: Path) -> Iterator[tuple[Server, list[Page]]]:
+    with Server(tmp_path / "tables.sqlite3") as server, sync_playwright() as playwright:
+        browser = playwright.chromium.launch_persistent_context(
+            str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True,
+            args=CHROMIUM_ARGS, viewport={"width": 1080, "height": 760},
+        )  # fmt: skip
+        try:
+            yield server, [browser.new_page() for _ in range(4)]
+        finally:
+            browser.close()
+
+
+def _hand(page: Page) -> list[str]:
+    return page.eval_on_selector_all("#hand button.card", "bs => bs.map(b => b.dataset.card)")
+
+
+def test_people_play_in_the_browser(pages: tuple[Server, list[Page]]) -> None:
+    """R-MATCH-3, R-DBL-1, R-CX-2: sit down, choose, answer the window, play by clicking."""
+    server, tabs = pages
+    table = server.create(["person"] * 4, move_time=3600, forced_delay=60, deal_pause=0)
+    for seat, page in enumerate(tabs):
+        page.goto(server.base + "/")
+        page.fill("#name", f"Player {seat}")
+        page.click(f"tr:has-text('{table}') button.sit[data-seat='{seat}']")
+        page.wait_for_selector("#play", state="visible")
+        assert page.url.endswith(f"#{table}/{seat}")
+    for page in tabs:
+        page.wait_for_function("document.querySelectorAll('#hand button.card').length === 13")
+
+    # The Kingdom owner (who holds 7♥) is asked to choose; nobody else has the buttons.
+    owners = [p for p in tabs if p.locator("#choose-COMPLEX").count()]
+    assert len(owners) == 1 and "7H" in _hand(owners[0])
+    owners[0].click("#choose-COMPLEX")
+
+    # The doubling window: every asked seat answers with the button (doubling nothing).
+    status = "document.getElementById('status').textContent"
+    for page in tabs:
+        page.wait_for_function(f"{status}.includes('doubling window')")
+        if page.locator("#double").count():
+            page.click("#double")
+    for page in tabs:
+        page.wait_for_function(f"{status}.startsWith('Deal 1 · COMPLEX')")
+
+    illegal_checked = False
+    for _ in range(8):  # two tricks, card by card, by clicking
+        (mover,) = [p for p in tabs if p.locator("#hand button.card.legal").count()]
+        before = _hand(mover)
+        legal = mover.eval_on_selector_all(
+            "#hand button.card.legal", "bs => bs.map(b => b.dataset.card)"
+        )
+        disabled = mover.locator("#hand button.card:disabled")
+        assert len(legal) + disabled.count() == len(before)
+        if disabled.count() and not illegal_checked:
+            # Not clickable: a forced click does nothing, and a crafted message is refused.
+            card = disabled.first.get_attribute("data-card")
+            disabled.first.click(force=True)
+            mover.wait_for_timeout(300)
+            assert _hand(mover) == before
+            mover.evaluate(f"send({{move: 'play', seat: me.seat, card: '{card}'}})")
+            mover.wait_for_selector("#refusal", state="visible")
+            assert "follow suit" in mover.inner_text("#refusal")
+            assert _hand(mover) == before
+            illegal_checked = True
+        mover.click(f"#hand button.card[data-card='{legal[0]}']")
+        cards = "[...document.querySelectorAll('#hand .card')]"
+        gone = f"!{cards}.some(b => b.dataset.card == '{legal[0]}')"
+        mover.wait_for_function(gone)
+        assert _hand(mover) == [c for c in before if c != legal[0]]
+    assert illegal_checked, "no seat had to follow suit in two tricks"
+    for page in tabs:
+        assert len(_hand(page)) == 11
+        assert page.locator("#events li").count() > 0
+        assert page.locator("#picture svg").count() == 1
+
+    # The server dies and comes back on the same database: every page reconnects to
+    # its seat by itself, shows the same hand and table, and play goes on by clicking.
+    hands = [_hand(page) for page in tabs]
+    pictures = [page.inner_html("#picture") for page in tabs]
+    server.kill()
+    for page in tabs:
+        page.wait_for_function(f"{status}.startsWith('disconnected')")
+    with Server(server.db, port=server.port):
+        for page, hand, picture in zip(tabs, hands, pictures, strict=True):
+            page.wait_for_function(f"{status}.startsWith('Deal 1 · COMPLEX')")
+            assert _hand(page) == hand
+            assert page.inner_html("#picture") == picture
+        (mover,) = [p for p in tabs if p.locator("#hand button.card.legal").count()]
+        mover.locator("#hand button.card.legal").first.click()
+        mover.wait_for_function("document.querySelectorAll('#hand button.card').length === 10")

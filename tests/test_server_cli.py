@@ -1,0 +1,58 @@
+"""``trixcomplex serve``: an optional extra, one clear line for every bad start."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from server_harness import SRC
+
+ENV = dict(os.environ, PYTHONPATH=os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]))
+
+
+def _python(code: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, env=ENV, timeout=60
+    )
+
+
+def test_import_trixcomplex_needs_no_server_package() -> None:
+    """The library imports attrs and cattrs only; the server is loaded on demand."""
+    done = _python(
+        "import sys, trixcomplex, trixcomplex.cli\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & "
+        "{'starlette', 'uvicorn', 'websockets', 'trixcomplex.server'}))"
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+    assert "trixcomplex.server" not in done.stdout
+
+
+@pytest.mark.parametrize("package", ["starlette", "uvicorn", "websockets"])
+def test_serve_without_the_server_extra_says_so_in_one_line(package: str) -> None:
+    done = _python(
+        f"import sys; sys.modules[{package!r}] = None\n"
+        "from trixcomplex.cli import main; sys.exit(main(['serve', '--port', '1']))"
+    )
+    assert done.returncode == 1
+    assert done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and 'pip install "trixcomplex[server]"' in lines[0]
+    assert package in lines[0]
+
+
+def test_serve_with_a_database_it_cannot_open_says_so_in_one_line(tmp_path: Path) -> None:
+    garbage = tmp_path / "not-a-db.sqlite3"
+    garbage.write_bytes(b"this is not an SQLite database, not at all" * 100)
+    for db in (tmp_path / "missing" / "dir" / "x.sqlite3", garbage):
+        done = _python(
+            "import sys; from trixcomplex.cli import main; sys.exit(main(sys.argv[1:]))",
+            "serve", "--port", "1", "--db", str(db),
+        )  # fmt: skip
+        assert done.returncode == 1
+        lines = done.stderr.splitlines()
+        assert len(lines) == 1 and str(db) in lines[0], done.stderr
