@@ -428,9 +428,9 @@ def _deck_of(start: list[int]) -> Deal:
     """
     if start[0] | start[1] | start[2] | start[3] != ALL_MASK:
         raise ValueError("inconsistent view: a card is in two places")
-    hands = [cards_of(m) for m in start]
+    four = zip(cards_of(start[0]), cards_of(start[1]), cards_of(start[2]), cards_of(start[3]))
     deal: Deal = object.__new__(Deal)
-    object.__setattr__(deal, "deck", tuple(hands[i & 3][i >> 2] for i in range(52)))
+    object.__setattr__(deal, "deck", sum(four, ()))
     return deal
 
 
