@@ -428,7 +428,7 @@ def _deck_of(start: list[int]) -> Deal:
     """
     if start[0] | start[1] | start[2] | start[3] != ALL_MASK:
         raise ValueError("inconsistent view: a card is in two places")
-    four = zip(cards_of(start[0]), cards_of(start[1]), cards_of(start[2]), cards_of(start[3]))
+    four = zip(*(cards_of(m) for m in start), strict=True)
     deal: Deal = object.__new__(Deal)
     object.__setattr__(deal, "deck", sum(four, ()))
     return deal
