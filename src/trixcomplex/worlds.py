@@ -36,7 +36,7 @@ from .cards import ALL_CARDS, ALL_MASK, Card, Rank, Suit, cards_of, mask_of, sui
 from .engine import ComplexDeal, History, MatchState, Phase, TrixDeal, apply
 from .errors import IllegalMoveError, TrixError
 from .match import PASSES, plays_of
-from .moves import Choose, Contract, Deal, Double, Move, Play, Redeal, Timeout
+from .moves import Choose, Contract, Deal, Double, Move, Redeal, Timeout
 from .rules import SEVEN_OF_HEARTS, owner_before
 from .viewcheck import check_view_ranges
 from .views import View
@@ -46,6 +46,8 @@ __all__ = ["sample_world"]
 
 _PLAYING = (Phase.CHOOSE, Phase.DOUBLE, Phase.COMPLEX, Phase.TRICKS, Phase.TRIX)
 _BIT = tuple(1 << i for i in range(52))  # faster than ``1 << card`` on the Card int subclass
+
+
 _TWOS = tuple(Card.of(Rank.TWO, suit) for suit in Suit)
 
 
@@ -140,7 +142,7 @@ def _deck_with(fixed: dict[Card, int], rng: random.Random) -> Deal:
     """A random deck dealing each card of ``fixed`` to its seat."""
     start = [0, 0, 0, 0]
     for card, who in fixed.items():
-        start[who] |= 1 << card
+        start[who] |= _BIT[card]
     rest = [c for c in ALL_CARDS if c not in fixed]
     rng.shuffle(rest)
     for who in range(4):
@@ -206,12 +208,20 @@ def _cards_played(view: View, state: MatchState, hands: tuple[int, int, int, int
         deal = TrixDeal(mask_of(view.table), view.finishing_order)
     else:
         moves = []
+        plays = _PLAYS
         for trick in view.tricks:
-            moves.extend(_play(trick.leader + i, card) for i, card in enumerate(trick.cards))
+            first, second, third, fourth = trick.cards
+            by = trick.leader
+            moves += (
+                plays[by][first],
+                plays[by + 1][second],
+                plays[by + 2][third],
+                plays[by + 3][fourth],
+            )
         leader = view.leader
         if leader is None:
             raise ValueError("inconsistent view: a trick deal with nobody to lead")
-        moves.extend(_play(leader + i, card) for i, card in enumerate(view.trick))
+        moves.extend(plays[leader + i][card] for i, card in enumerate(view.trick))
         deal = ComplexDeal(leader, view.trick, view.tricks, view.doubled, view.points)
     if not moves:
         return state
@@ -230,9 +240,9 @@ def _cards_played(view: View, state: MatchState, hands: tuple[int, int, int, int
     )
 
 
-def _play(seat: int, card: Card) -> Play:
-    """The engine's interned ``Play(seat % 4, card)``."""
-    return plays_of(seat % 4, 1 << card)[0]
+_PLAYS = tuple(tuple(plays_of(seat % 4, 1 << c)[0] for c in range(52)) for seat in range(7))
+"""``_PLAYS[seat][card]``: the engine's interned ``Play(seat % 4, card)`` (seat up to 6, so
+that a trick's leader plus its place needs no ``% 4``)."""
 
 
 def _base(view: View, phase: Phase, number: int, owner: int | None) -> MatchState:
@@ -257,12 +267,12 @@ def _played_by(view: View) -> list[int]:
     played = [0, 0, 0, 0]
     for trick in view.tricks:
         for i, card in enumerate(trick.cards):
-            played[(trick.leader + i) % 4] |= 1 << card
+            played[(trick.leader + i) % 4] |= _BIT[card]
     if view.leader is not None:
         for i, card in enumerate(view.trick):
-            played[(view.leader + i) % 4] |= 1 << card
+            played[(view.leader + i) % 4] |= _BIT[card]
     for who, card in view.laid:
-        played[who] |= 1 << card
+        played[who] |= _BIT[card]
     return played
 
 
@@ -441,6 +451,6 @@ def _trix_moves(view: View) -> list[Move]:
     for index, (who, card) in enumerate(view.laid):
         while passes and passes[0][1] == index:
             moves.append(PASSES[passes.pop(0)[0]][0])
-        moves.append(_play(who, card))
+        moves.append(_PLAYS[who][card])
     moves.extend(PASSES[who][0] for who, _ in passes)
     return moves
