@@ -1,29 +1,37 @@
-"""How fast is trixcomplex, measured against a plain-Python yardstick.
+"""How fast is trixcomplex: the goals of issue 16, measured in one run.
 
-Run ``python benchmarks/bench.py`` (``--quick`` for a short run).  It prints,
-in one run:
+Run ``python benchmarks/bench.py`` (``nox -s bench``; ``--quick`` for a
+short run).  It prints one row per goal, each with its median and range over
+``--passes`` passes (at least 5) and PASS or FAIL against the goal:
 
-1. random self-play of complete matches through the public API
-   (``legal_moves`` + ``apply`` with full validation, ``rng.choice`` of the
-   legal moves, ``Deal.shuffled`` for the deals): moves/s and matches/s;
-2. the same matches through :func:`trixcomplex.playout`: moves/s;
-3. a minimal mutable trick-taking playout in plain Python (the yardstick,
-   :func:`yardstick` below): card plays/s, and every figure above as a ratio
-   to it;
-4. the memory of keeping every state of one complete match, per state.
+========================================  ========================  ==========
+row                                       figure                    goal
+========================================  ========================  ==========
+public API random self-play               card plays/s ÷ yardstick  >= 0.30
+``tc.playout`` to the end of the match    card plays/s ÷ yardstick  >= 0.60
+``sample_world``                          ms per world              <= 0.1
+``MonteCarloBot()`` decision              ms per decision           <= 15
+``simulate`` (two RandomBots) ÷ raw       time ratio                <= 1.5
+``view()``, bad_hand_redeal, deal 20÷1    time ratio                <= 1.25
+``from_json(state)``, late classic        ms                        <= 2
+memory, all states of a match kept        bytes per state           <= 1024
+========================================  ========================  ==========
 
-``--ruleset NAME`` (a preset or a variant, e.g. ``classic`` or
-``classic-partnership+bad_hand_redeal=True``) plays matches of that ruleset
-instead of the default game; the yardstick stays the same.
+**The yardstick** (:func:`yardstick`) is a tight plain-Python mutable
+int-bitset playout of one COMPLEX-style trick deal and one TRIX deal: 52-bit
+int hands, per-suit tables of the cards of every 13-bit suit pattern, the
+TRIX playable set kept up to date incrementally, and a call to the random
+generator only when there is a choice.  It counts card plays, and so do the
+engine rows: a ratio is *engine card plays per second ÷ yardstick card plays
+per second*, where the engine's time includes everything else a match does
+(shuffles, contract choices, doubling answers, TRIX passes, scoring).
 
-The machines this runs on are shared, so absolute times drift; the ratios to
-the yardstick (measured in the same run, interleaved) are the figures to
-compare.  Times are CPU times of this process (``time.process_time``), so
-waiting for a core while other processes run is not counted.  Every
-workload is timed ``--repeat`` times on the same seeds, the workloads
-interleaved round by round; the *best* (fastest) round is reported, because
-noise from other processes (cache and frequency effects) only ever makes a
-round slower.  The median round is printed beside it.
+The machines this runs on are shared, so absolute times drift.  Every pass
+times the yardstick and then the workload, back to back, and the ratio is
+taken within the pass; the median pass and the range (lowest–highest) are
+printed.  Times are CPU times of this process (``time.process_time``), so
+waiting for a core is not counted.  ``--hearts`` adds OpenSpiel's C++ Hearts
+driven from Python, as a reference ratio (needs ``open_spiel``).
 """
 
 from __future__ import annotations
@@ -43,91 +51,136 @@ import trixcomplex as tc
 
 # -- the yardstick ------------------------------------------------------------
 
-_SUIT = tuple(0x1FFF << (13 * s) for s in range(4))
+
+def _suit_tables() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """``TABLE[suit][pattern]``: the cards (0–51) of ``suit`` with the ranks of ``pattern``."""
+    per_pattern = [tuple(r for r in range(13) if m >> r & 1) for m in range(8192)]
+    return tuple(tuple(tuple(13 * s + r for r in ranks) for ranks in per_pattern) for s in range(4))
+
+
+_TABLE = _suit_tables()
+_JACKS = sum(1 << (13 * s + 9) for s in range(4))
+
+
+def _cards(mask: int) -> tuple[int, ...]:
+    """The cards of a 52-bit set, through the per-suit tables."""
+    t = _TABLE
+    return (
+        t[0][mask & 0x1FFF]
+        + t[1][mask >> 13 & 0x1FFF]
+        + t[2][mask >> 26 & 0x1FFF]
+        + t[3][mask >> 39 & 0x1FFF]
+    )
 
 
 def yardstick(rng: random.Random, deals: int) -> int:
-    """Play ``deals`` random trick-taking deals on mutable locals; return the card plays.
+    """Play ``deals`` pairs of random deals (one trick deal, one TRIX deal); return the card plays.
 
-    52-bit int hands, follow suit, the highest card of the led suit takes the
-    trick and leads the next; a uniform random legal card per play; no
-    validation, no history, no scoring.  This is about the least a Python
-    program can do per card, so the engine's speed is stated as a ratio to it.
+    Trick deal: follow suit, the highest card of the led suit takes the trick
+    and leads the next, 13 tricks.  TRIX deal: each suit's row starts with its
+    Jack and grows at either end, a seat with nothing to lay passes, the deal
+    ends when three seats are out.  A uniform random legal card per play,
+    drawn only when there are two or more; no validation, no history, no
+    scoring.  This is about the least a Python program can do per card, so
+    the engine's speed is stated as a ratio to it.
     """
     plays = 0
-    cards = list(range(52))
+    table = _TABLE
+    choice = rng.choice
+    deck = list(range(52))
     for _ in range(deals):
-        rng.shuffle(cards)
+        # A trick deal.
+        rng.shuffle(deck)
         hands = [0, 0, 0, 0]
-        for i, card in enumerate(cards):
+        for i, card in enumerate(deck):
             hands[i & 3] |= 1 << card
         leader = 0
         for _trick in range(13):
-            seat, led, best, taker = leader, -1, -1, leader
-            for _ in range(4):
+            hand = hands[leader]
+            choices = _cards(hand)
+            card = choice(choices) if len(choices) > 1 else choices[0]
+            hands[leader] = hand ^ (1 << card)
+            led = card // 13
+            shift = 13 * led
+            suit = table[led]
+            best, taker, seat = card, leader, (leader + 1) & 3
+            for _ in range(3):
                 hand = hands[seat]
-                legal = hand & _SUIT[led] if led >= 0 else 0
-                if not legal:
-                    legal = hand
-                choices = []
-                while legal:
-                    low = legal & -legal
-                    choices.append(low.bit_length() - 1)
-                    legal ^= low
-                card = rng.choice(choices)
+                choices = suit[hand >> shift & 0x1FFF] or _cards(hand)
+                card = choice(choices) if len(choices) > 1 else choices[0]
                 hands[seat] = hand ^ (1 << card)
-                if led < 0:
-                    led = card // 13
-                if card // 13 == led and card > best:
+                if card > best and card // 13 == led:
                     best, taker = card, seat
                 seat = (seat + 1) & 3
             leader = taker
-            plays += 4
+        plays += 52
+        # A TRIX deal.
+        rng.shuffle(deck)
+        hands = [0, 0, 0, 0]
+        for i, card in enumerate(deck):
+            hands[i & 3] |= 1 << card
+        playable, out, seat = _JACKS, 0, 0
+        while out < 3:
+            hand = hands[seat]
+            if hand:
+                legal = hand & playable
+                if legal:
+                    choices = _cards(legal)
+                    card = choice(choices) if len(choices) > 1 else choices[0]
+                    hand ^= 1 << card
+                    hands[seat] = hand
+                    rank = card % 13
+                    playable ^= 1 << card
+                    if rank == 9:
+                        playable |= 0b101 << (card - 1)
+                    elif rank < 9:
+                        if rank:
+                            playable |= 1 << (card - 1)
+                    elif rank < 12:
+                        playable |= 1 << (card + 1)
+                    plays += 1
+                    if not hand:
+                        out += 1
+            seat = (seat + 1) & 3
     return plays
 
 
 # -- the engine workloads -----------------------------------------------------
 
 
-def new_match(ruleset: str | None = None) -> tc.MatchState:
-    """A new match of the named ruleset (the default game for ``None``, as older
-    versions of trixcomplex have it)."""
-    if ruleset is None:
-        return tc.new_match()
-    return tc.new_match(tc.Ruleset.from_name(ruleset))
+def card_plays(states: list[tc.MatchState]) -> int:
+    """The card plays (both sides') in the histories of ``states``."""
+    play = tc.Play
+    return sum(type(m) is play for s in states for m in s.history)
 
 
-def selfplay(seeds: range, ruleset: str | None = None) -> int:
-    """Play one random match per seed through ``legal_moves`` + ``apply``; return the moves."""
-    moves = 0
+def selfplay(seeds: range, ruleset: tc.Ruleset) -> list[tc.MatchState]:
+    """One random match per seed through ``legal_moves`` + ``apply``; the final states."""
+    out = []
     deal_phase, over = tc.Phase.DEAL, tc.Phase.OVER
     legal_moves, apply, shuffled = tc.legal_moves, tc.apply, tc.Deal.shuffled
     for seed in seeds:
         rng = random.Random(seed)
         choice = rng.choice
-        state = new_match(ruleset)
+        state = tc.new_match(ruleset)
         while state.phase is not over:
             if state.phase is deal_phase:
                 state = apply(state, shuffled(rng))
             else:
                 state = apply(state, choice(legal_moves(state)))
-        moves += len(state.history)
-    return moves
+        out.append(state)
+    return out
 
 
-def playouts(seeds: range, ruleset: str | None = None) -> int:
-    """Play the same matches as :func:`selfplay` with ``tc.playout``; return the moves."""
-    moves = 0
-    for seed in seeds:
-        state = tc.playout(new_match(ruleset), random.Random(seed), until="match")
-        moves += len(state.history)
-    return moves
+def playouts(seeds: range, ruleset: tc.Ruleset) -> list[tc.MatchState]:
+    """The same matches as :func:`selfplay`, with ``tc.playout``."""
+    return [tc.playout(tc.new_match(ruleset), random.Random(s), until="match") for s in seeds]
 
 
-def match_states(seed: int, ruleset: str | None = None) -> list[tc.MatchState]:
+def match_states(seed: int, ruleset: tc.Ruleset) -> list[tc.MatchState]:
     """Every state of one random match, as :func:`selfplay` plays it."""
     rng = random.Random(seed)
-    state = new_match(ruleset)
+    state = tc.new_match(ruleset)
     states = [state]
     while state.phase is not tc.Phase.OVER:
         if state.phase is tc.Phase.DEAL:
@@ -138,33 +191,95 @@ def match_states(seed: int, ruleset: str | None = None) -> list[tc.MatchState]:
     return states
 
 
-def memory_per_state(seed: int, ruleset: str | None = None) -> tuple[int, float]:
-    """The number of states of one match and the bytes allocated per state to keep them all.
+def memory_per_state(seed: int, ruleset: tc.Ruleset) -> float:
+    """Bytes allocated per state to keep every state of one match (``tracemalloc``).
 
-    Measured with ``tracemalloc``: everything the match allocated and still
-    holds (states, hands, tricks, history nodes, the Deal moves) divided by
-    the number of states.  Interned objects (cards, Play/Pass moves) built at
-    import time are not counted, as they are shared by every match.
+    Interned objects built at import time (cards, Play/Pass moves) are shared
+    by every match and not counted.
     """
-    match_states(seed, ruleset)  # warm up caches and interned tables outside the trace
+    match_states(seed, ruleset)  # warm caches and interned tables outside the trace
     gc.collect()
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
     states = match_states(seed, ruleset)
     after = tracemalloc.get_traced_memory()[0]
     tracemalloc.stop()
-    return len(states), (after - before) / len(states)
+    return (after - before) / len(states)
+
+
+def playing_views(seeds: range, ruleset: tc.Ruleset, every: int) -> list[tc.View]:
+    """Views of every ``every``-th state of random matches, for the seat to act (or seat 0)."""
+    views = []
+    for seed in seeds:
+        for i, state in enumerate(match_states(seed, ruleset)):
+            if i % every or state.phase in (tc.Phase.DEAL, tc.Phase.OVER):
+                continue
+            seat = state.turn if state.turn is not None else min(state.to_act, default=0)
+            views.append(tc.view(state, seat))
+    return views
+
+
+def decisions(seeds: range, count: int) -> list[tuple[tc.View, list[tc.PlayerMove]]]:
+    """``count`` card-play decisions with a real choice (two or more legal moves), partnership."""
+    out: list[tuple[tc.View, list[tc.PlayerMove]]] = []
+    for seed in seeds:
+        for i, state in enumerate(match_states(seed, tc.PARTNERSHIP)):
+            if i % 11 or not (state.phase.plays_tricks or state.phase is tc.Phase.TRIX):
+                continue
+            legal = tc.legal_moves(state, state.turn)
+            if len(legal) > 1:
+                out.append((tc.view(state, state.turn), legal))
+            if len(out) == count:
+                return out
+    return out
+
+
+def just_dealt(seeds: range, ruleset: tc.Ruleset, number: int) -> list[tc.MatchState]:
+    """The state just after the (first) Deal of deal ``number`` in random matches."""
+    out = []
+    for seed in seeds:
+        for state in match_states(seed, ruleset):
+            if state.deal_number == number and type(state.history.last) is tc.Deal:
+                out.append(state)
+                break
+    return out
+
+
+def late_state(seed: int) -> tc.MatchState:
+    """A classic match's state in the middle of its last deal."""
+    states = match_states(seed, tc.CLASSIC)
+    last = [s for s in states if s.deal_number == 20 and s.phase is not tc.Phase.OVER]
+    return last[len(last) // 2]
+
+
+def hearts_selfplay(games: int, seed: int) -> int:
+    """Random OpenSpiel Hearts games driven from Python; return the card plays."""
+    import pyspiel
+
+    game = pyspiel.load_game("hearts")
+    rng = random.Random(seed)
+    plays = 0
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions = [a for a, _ in state.chance_outcomes()]
+            else:
+                actions = state.legal_actions()
+            state.apply_action(rng.choice(actions) if len(actions) > 1 else actions[0])
+        plays += 52
+    return plays
 
 
 # -- timing -------------------------------------------------------------------
 
 
-def timed(work: Callable[[], int]) -> tuple[int, float]:
-    """Run ``work`` once; return its count and the CPU seconds it took."""
+def cpu(work: Callable[[], object]) -> tuple[object, float]:
+    """Run ``work`` once; return its result and the CPU seconds it took."""
     gc.collect()
     start = time.process_time()
-    count = work()
-    return count, time.process_time() - start
+    result = work()
+    return result, time.process_time() - start
 
 
 def cpu_model() -> str:
@@ -179,68 +294,191 @@ def cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
+class Bench:
+    """The rows, each timed over ``passes`` passes; :meth:`row` prints one."""
+
+    def __init__(self, passes: int, yard_deals: int, seed: int) -> None:
+        self.passes = passes
+        self.yard_deals = yard_deals
+        self.seed = seed
+        self.failed: list[str] = []
+
+    def yard_rate(self) -> float:
+        plays, seconds = cpu(lambda: yardstick(random.Random(self.seed), self.yard_deals))
+        assert isinstance(plays, int)
+        return plays / seconds
+
+    def ratio_row(self, name: str, work: Callable[[], list[tc.MatchState]], goal: float) -> None:
+        """Engine card plays/s ÷ yardstick card plays/s, per pass; higher is better."""
+        ratios, rates = [], []
+        plays = None
+        for _ in range(self.passes):
+            yard = self.yard_rate()
+            states, seconds = cpu(work)
+            if plays is None:
+                assert isinstance(states, list)
+                plays = card_plays(states)
+            rates.append(plays / seconds)
+            ratios.append(plays / seconds / yard)
+        extra = f"{statistics.median(rates):>9,.0f} card plays/s"
+        self.report(name, ratios, goal, higher=True, unit="x", extra=extra)
+
+    def time_row(
+        self, name: str, work: Callable[[], object], per: int, goal: float, scale: float = 1e3
+    ) -> None:
+        """CPU time of ``work`` ÷ ``per`` (in ms by default), per pass; lower is better."""
+        figures = []
+        for _ in range(self.passes):
+            _, seconds = cpu(work)
+            figures.append(seconds / per * scale)
+        self.report(name, figures, goal, higher=False, unit=" ms" if scale == 1e3 else "")
+
+    def versus_row(
+        self, name: str, slow: Callable[[], object], fast: Callable[[], object], goal: float
+    ) -> None:
+        """CPU time of ``slow`` ÷ CPU time of ``fast``, per pass (back to back); lower is better."""
+        ratios = []
+        for _ in range(self.passes):
+            _, a = cpu(slow)
+            _, b = cpu(fast)
+            ratios.append(a / b)
+        self.report(name, ratios, goal, higher=False, unit="x")
+
+    def report(
+        self, name: str, figures: list[float], goal: float, *, higher: bool, unit: str,
+        extra: str = "",
+    ) -> None:  # fmt: skip
+        med = statistics.median(figures)
+        ok = med >= goal if higher else med <= goal
+        if not ok:
+            self.failed.append(name)
+        sign = ">=" if higher else "<="
+        digits = 3 if med < 10 else 1
+        spread = f"[{min(figures):.{digits}f}–{max(figures):.{digits}f}]"
+        print(
+            f"{name:<44} {med:>8.{digits}f}{unit:<3} {spread:<17} "
+            f"goal {sign} {goal:g}{unit.strip():<2}"
+            f"  {'PASS' if ok else 'FAIL'}  {extra}",
+            flush=True,
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="a short run (fewer, shorter rounds)")
-    parser.add_argument("--matches", type=int, help="matches per round (default 10, quick 4)")
-    parser.add_argument("--repeat", type=int, help="rounds per workload (default 25, quick 8)")
+    parser.add_argument("--quick", action="store_true", help="a short run (smaller passes)")
+    parser.add_argument("--passes", type=int, default=5, help="passes per row (at least 5)")
     parser.add_argument("--seed", type=int, default=1, help="first seed (default 1)")
-    parser.add_argument("--ruleset", help="play matches of this ruleset (default: partnership)")
+    parser.add_argument("--hearts", action="store_true", help="add OpenSpiel Hearts as a reference")
+    parser.add_argument("--only", help="run only the rows whose name contains this text")
     args = parser.parse_args(argv)
-    matches = args.matches or (4 if args.quick else 10)
-    repeat = args.repeat or (8 if args.quick else 25)
+    passes = max(5, args.passes)
+    matches = 3 if args.quick else 8
     seeds = range(args.seed, args.seed + matches)
-    yard_deals = matches * 8
+    bench = Bench(passes, yard_deals=matches * 8, seed=args.seed)
 
     print(f"trixcomplex {tc.__version__}, Python {platform.python_version()}, ", end="")
     print(f"{os.cpu_count()} CPUs: {cpu_model()}")
-    print(f"ruleset {args.ruleset or 'partnership'}: ", end="")
-    print(f"{matches} matches per round, best of {repeat} rounds (median in brackets)\n")
+    print(f"median [lowest–highest] of {passes} passes; CPU time; ratios within each pass\n")
+    yard = statistics.median(bench.yard_rate() for _ in range(passes))
+    print(f"{'yardstick (one trick deal + one TRIX deal)':<44} {yard:>10,.0f} card plays/s\n")
 
-    # Interleave the workloads round by round so drift hits them alike.
-    names = ["yardstick", "api", "playout"]
-    if not hasattr(tc, "playout"):  # an older trixcomplex, for before/after figures
-        names.remove("playout")
-    works: dict[str, Callable[[], int]] = {
-        "yardstick": lambda: yardstick(random.Random(args.seed), yard_deals),
-        "api": lambda: selfplay(seeds, args.ruleset),
-        "playout": lambda: playouts(seeds, args.ruleset),
-    }
-    times: dict[str, list[float]] = {n: [] for n in names}
-    counts: dict[str, int] = {}
-    for round_ in range(repeat):
-        k = round_ % len(names)
-        for name in names[k:] + names[:k]:  # rotate the order too
-            counts[name], seconds = timed(works[name])
-            times[name].append(seconds)
+    def wanted(name: str) -> bool:
+        return args.only is None or args.only in name
 
-    def rate(name: str) -> tuple[float, float]:
-        return counts[name] / min(times[name]), counts[name] / statistics.median(times[name])
-
-    yard, yard_med = rate("yardstick")
-    api, api_med = rate("api")
-    api_matches = matches / min(times["api"])
-    print(f"yardstick (mutable trick-taking)  {yard:>10,.0f} card plays/s  [{yard_med:,.0f}]")
-    print(
-        f"public API self-play              {api:>10,.0f} moves/s       [{api_med:,.0f}]"
-        f"  {api_matches:6.1f} matches/s   ratio {api / yard:.3f}  (target >= 0.25)"
-    )
-    if "playout" in names:
-        fast, fast_med = rate("playout")
-        print(
-            f"tc.playout                        {fast:>10,.0f} moves/s       [{fast_med:,.0f}]"
-            f"                       ratio {fast / yard:.3f}  (target >= 0.5)"
+    partnership = tc.PARTNERSHIP
+    if wanted("self-play"):
+        bench.ratio_row("public API random self-play", lambda: selfplay(seeds, partnership), 0.30)
+    if wanted("playout"):
+        bench.ratio_row(
+            "tc.playout to the end of the match", lambda: playouts(seeds, partnership), 0.60
         )
-        if counts["playout"] != counts["api"]:
-            print("WARNING: tc.playout played other matches than the public API did")
-            return 1
-    print(f"  (a match is {counts['api'] / matches:.0f} moves on average, Deals included)")
-    n, per_state = memory_per_state(args.seed, args.ruleset)
-    print(
-        f"\nmemory, all {n} states of one match kept: {per_state:,.0f} bytes per state"
-        "  (target < 1024)"
-    )
-    return 0
+    if wanted("sample_world"):
+        views = playing_views(range(args.seed, args.seed + 2), partnership, 7) + playing_views(
+            range(args.seed, args.seed + 1), tc.CLASSIC, 13
+        )
+        sample = tc.sample_world
+
+        def worlds() -> None:
+            rng = random.Random(args.seed)
+            for v in views:
+                sample(v, rng)
+
+        bench.time_row(f"sample_world ({len(views)} views)", worlds, len(views), 0.1)
+    if wanted("MonteCarlo"):
+        from trixcomplex.bots import MonteCarloBot
+
+        bot = MonteCarloBot()
+        asked = decisions(range(args.seed, args.seed + 3), 6 if args.quick else 12)
+
+        def decide() -> None:
+            rng = random.Random(args.seed)
+            for v, legal in asked:
+                bot.choose(v, legal, rng)
+
+        bench.time_row(f"MonteCarloBot() decision ({len(asked)})", decide, len(asked), 15)
+    if wanted("simulate"):
+        from trixcomplex.bots import RandomBot
+
+        n = 2 if args.quick else 4
+        bench.versus_row(
+            "simulate(2 RandomBots) / raw self-play",
+            lambda: tc.simulate([RandomBot(), RandomBot()], matches=n, seed=args.seed),
+            lambda: selfplay(range(args.seed, args.seed + n), partnership),
+            1.5,
+        )
+    if wanted("view"):
+        redeal = tc.Ruleset.from_name("classic+bad_hand_redeal=True")
+        few = range(args.seed, args.seed + (2 if args.quick else 4))
+        first, last = just_dealt(few, redeal, 1), just_dealt(few, redeal, 20)
+        view = tc.view
+
+        def views_of(states: list[tc.MatchState]) -> Callable[[], None]:
+            def run() -> None:
+                for _ in range(50):
+                    for s in states:
+                        for seat in range(4):
+                            view(s, seat)
+
+            return run
+
+        bench.versus_row(
+            "view(), bad_hand_redeal, deal 20 / deal 1", views_of(last), views_of(first), 1.25
+        )
+    if wanted("from_json"):
+        state = late_state(args.seed)
+        data = tc.to_json(state)
+        from_json = tc.from_json
+        assert from_json(tc.MatchState, data) == state
+
+        def load() -> None:
+            for _ in range(20):
+                from_json(tc.MatchState, data)
+
+        bench.time_row(
+            f"from_json(state), classic deal 20 ({len(state.history)} moves)", load, 20, 2
+        )
+    if wanted("memory"):
+        figures = [memory_per_state(args.seed + i, partnership) for i in range(passes)]
+        bench.report("memory, all states of a match kept (B/state)", figures, 1024,
+                     higher=False, unit="")  # fmt: skip
+    if args.hearts:
+        try:
+            import pyspiel  # noqa: F401
+        except ImportError:
+            print("OpenSpiel Hearts: open_spiel is not installed")
+        else:
+            ratios = []
+            for _ in range(passes):
+                yard_rate = bench.yard_rate()
+                plays, seconds = cpu(lambda: hearts_selfplay(matches * 8, args.seed))
+                assert isinstance(plays, int)
+                ratios.append(plays / seconds / yard_rate)
+            print(
+                f"{'(reference) OpenSpiel C++ Hearts from Python':<44} "
+                f"{statistics.median(ratios):>8.3f}x  [{min(ratios):.3f}–{max(ratios):.3f}]"
+            )
+    print(f"\n{'all rows PASS' if not bench.failed else 'FAIL: ' + ', '.join(bench.failed)}")
+    return 1 if bench.failed else 0
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import trixcomplex as tc
-from builders import random_match
+from builders import VIEW_RULESETS, random_match
 from trixcomplex.cards import cards_of, mask_of, parse_card
 from trixcomplex.serialize import CARDS
 
@@ -487,3 +487,60 @@ def test_version_1_fields_are_not_read_in_version_2() -> None:
     data["version"] = 2
     with pytest.raises(tc.StateFormatError, match="unknown key"):
         tc.from_json(tc.MatchState, data)
+
+
+# -- tampering, as a property (issue 16) ----------------------------------------------
+
+
+@settings(max_examples=10)
+@given(
+    st.integers(0, 2**32 - 1),
+    st.sampled_from(VIEW_RULESETS),
+    st.data(),
+)
+def test_r_match_2_any_field_taken_from_another_moment_is_refused(
+    seed: int, ruleset: tc.Ruleset, data: st.DataObject
+) -> None:
+    """Replace one saved field (or one saved move) of a state with that of another state
+    of the same match: whenever the value differs, loading refuses it."""
+    states = random_match(seed, ruleset=ruleset)
+    state = data.draw(st.sampled_from(states), label="state")
+    other = data.draw(st.sampled_from(states), label="other")
+    saved, donor = _through_text(tc.to_json(state)), _through_text(tc.to_json(other))
+    assert isinstance(saved, dict) and isinstance(donor, dict)
+    name = data.draw(st.sampled_from(sorted(saved["state"])), label="field")
+    if saved["state"][name] != donor["state"][name]:
+        saved["state"][name] = donor["state"][name]
+        with pytest.raises(tc.StateFormatError):
+            tc.from_json(tc.MatchState, saved)
+    saved = _through_text(tc.to_json(state))
+    assert isinstance(saved, dict)
+    if saved["moves"] and donor["moves"]:
+        i = data.draw(st.integers(0, len(saved["moves"]) - 1), label="move")
+        j = data.draw(st.integers(0, len(donor["moves"]) - 1), label="donor move")
+        if saved["moves"][i] != donor["moves"][j]:
+            saved["moves"][i] = donor["moves"][j]
+            try:
+                back = tc.from_json(tc.MatchState, saved)
+            except tc.StateFormatError:
+                pass
+            else:  # another legal history can only load if it rebuilds every saved field
+                assert tc.to_json(back)["state"] == tc.to_json(state)["state"]
+
+
+def test_a_remembered_move_is_not_read_back_for_a_bool_or_float_seat() -> None:
+    """Moves read once are remembered by their exact JSON (issue 16); ``True`` and ``1.0``
+    equal ``1`` in Python but are not a seat in a record, so they are still refused."""
+    state = _mid_complex()
+    good = _through_text(tc.to_json(state))
+    assert tc.from_json(tc.MatchState, good) == state  # every move of it is now remembered
+    for bad_seat in (True, 1.0):
+        data = _through_text(tc.to_json(state))
+        assert isinstance(data, dict)
+        index = next(
+            i for i, m in enumerate(data["moves"]) if m.get("move") == "play" and m["seat"] == 1
+        )
+        data["moves"][index]["seat"] = bad_seat
+        with pytest.raises(tc.StateFormatError) as info:
+            tc.from_json(tc.MatchState, data)
+        assert info.value.index == index

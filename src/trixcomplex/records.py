@@ -138,9 +138,34 @@ def _read_move(index: int, raw: object) -> Move:
     """Structure one raw move, or raise :class:`RecordError` naming ``index``.
 
     At most :data:`MAX_MOVES` moves are read: the move of that index is refused.
+
+    A record repeats the same few hundred flat moves (plays, passes, choices)
+    over and over, so each flat move read is remembered by its exact JSON
+    content, the types of its values included (``True == 1`` and ``1.0 == 1``
+    in Python, not in a record): reading it again is one dict lookup.  Moves
+    are immutable, so the one read is shared.
     """
     if index >= MAX_MOVES:
         raise RecordError(f"more than {MAX_MOVES} moves", code="record.too-many-moves")
+    key: tuple[object, ...] | None
+    try:
+        key = (*raw.items(), *map(type, raw.values()))  # type: ignore[attr-defined]
+        move = _READ.get(key)
+    except (AttributeError, TypeError):  # not an object, or a list inside (a Deal)
+        key = move = None
+    if move is not None:
+        return move
+    move = _structure_move_at(index, raw)
+    if key is not None and len(_READ) < _READ_LIMIT:
+        _READ[key] = move
+    return move
+
+
+_READ: dict[tuple[object, ...], Move] = {}
+_READ_LIMIT = 4096  # every play, pass, choice and timeout of every seat fits
+
+
+def _structure_move_at(index: int, raw: object) -> Move:
     if json_depth(raw, MAX_DEPTH) > MAX_DEPTH:
         raise RecordError(
             f"nested deeper than {MAX_DEPTH} levels", index=index, move=raw, code="record.bad-move"

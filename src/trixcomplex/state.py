@@ -146,13 +146,26 @@ class History:
 
     def since_deal(self) -> tuple[Move, ...]:
         """The moves of the current deal, starting with its :class:`Deal` (empty before one)."""
-        out = []
-        for move in self.newest_first():
+        out: list[Move] = []
+        node = self
+        while node._prev is not None:  # newest_first(), unrolled: views read this per call
+            move = node._move
+            assert move is not None
             out.append(move)
             if isinstance(move, Deal):
-                out.reverse()
-                return tuple(out)
-        return ()
+                break
+            if type(node) is _Segment:
+                more = node._more
+                for i in range(len(more) - 1, -1, -1):
+                    out.append(more[i])
+                    if isinstance(more[i], Deal):
+                        out.reverse()
+                        return tuple(out)
+            node = node._prev
+        else:
+            return ()
+        out.reverse()
+        return tuple(out)
 
     def __hash__(self) -> int:
         if self._hash != _UNHASHED:

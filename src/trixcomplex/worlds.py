@@ -3,7 +3,9 @@
 :func:`sample_world` deals the cards a seat cannot see to the other seats,
 honouring every public fact of the :class:`~trixcomplex.View` (hand sizes,
 voids, TRIX passes, revealed doubles, the 7♥ of Kingdom 1's owner, shown 2s),
-then replays the deal's public moves on top, under the view's ruleset.  The result is a
+then puts the deal's public moves on top, under the view's ruleset: the
+deal's opening (the Deal, the contract, the doubles) goes through the engine,
+the cards played so far are built at once from what the view shows.  The result is a
 :class:`~trixcomplex.MatchState` whose view for that seat is the view it was
 sampled from.
 
@@ -27,11 +29,14 @@ Every ruleset works the same way:
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from math import comb
 
 from .cards import ALL_CARDS, ALL_MASK, Card, Rank, Suit, cards_of, mask_of, suit_mask
-from .engine import History, MatchState, Phase, apply
+from .engine import ComplexDeal, History, MatchState, Phase, TrixDeal, apply
 from .errors import IllegalMoveError, TrixError
-from .moves import Choose, Contract, Deal, Double, Move, Pass, Play, Redeal, Timeout
+from .match import PASSES, plays_of
+from .moves import Choose, Contract, Deal, Double, Move, Redeal, Timeout
 from .rules import SEVEN_OF_HEARTS, owner_before
 from .viewcheck import check_view_ranges
 from .views import View
@@ -40,6 +45,9 @@ from .views import view as view_of
 __all__ = ["sample_world"]
 
 _PLAYING = (Phase.CHOOSE, Phase.DOUBLE, Phase.COMPLEX, Phase.TRICKS, Phase.TRIX)
+_BIT = tuple(1 << i for i in range(52))  # faster than ``1 << card`` on the Card int subclass
+
+
 _TWOS = tuple(Card.of(Rank.TWO, suit) for suit in Suit)
 
 
@@ -49,9 +57,8 @@ def sample_world(view: View, rng: random.Random) -> MatchState:
     Guarantees, for every view built by :func:`~trixcomplex.view` from a
     reachable state of any ruleset (the spectator's view included):
 
-    - it never fails: the hidden cards are dealt by a constraint-respecting
-      assignment that checks, before every card, that the rest can still be
-      dealt (Hall's condition over the other seats), so no retry is needed;
+    - it never fails: the deals of the hidden cards that respect every
+      constraint are counted and one of them drawn, so no retry is needed;
     - ``view(sample_world(v, rng), v.seat) == v``: the seat's own hand is
       exact, and every other seat gets exactly its hand size, no card of a
       suit it showed out of, no card it cannot hold (TRIX passes, R-OPT-2
@@ -60,9 +67,10 @@ def sample_world(view: View, rng: random.Random) -> MatchState:
     - it plays ``view.ruleset``: the world is built from
       ``new_match(view.ruleset)``'s rules, Kingdoms of
       ``ruleset.deals_per_kingdom`` deals, the owner rotating after each;
-    - the randomness comes from ``rng`` only.  With no constraint beyond the
-      hand sizes the deal is uniform; with constraints it is close to, but
-      not exactly, uniform.
+    - the randomness comes from ``rng`` only, and the hidden cards are dealt
+      exactly uniformly: every deal of them consistent with the view is
+      equally likely (the rooms and the allowed seats of each card are
+      counted, not guessed).
 
     What the sampled state holds that the view does not fix:
 
@@ -123,25 +131,25 @@ def _redealt_deals(view: View, state: MatchState, rng: random.Random) -> MatchSt
         fixed = {two: who for two in _TWOS}
         if view.deal_number == 1 and index == 0:
             fixed[SEVEN_OF_HEARTS] = view.owner  # it decided the owner (R-MATCH-3)
-        state = apply(state, Deal(_deck_with(fixed, rng)))
+        state = apply(state, _deck_with(fixed, rng))
         if state.phase is Phase.CHOOSE:
             state = apply(state, Choose(view.owner, Contract.TRIX))
         state = apply(state, Redeal(who))
     return state
 
 
-def _deck_with(fixed: dict[Card, int], rng: random.Random) -> tuple[Card, ...]:
+def _deck_with(fixed: dict[Card, int], rng: random.Random) -> Deal:
     """A random deck dealing each card of ``fixed`` to its seat."""
     start = [0, 0, 0, 0]
     for card, who in fixed.items():
-        start[who] |= 1 << card
+        start[who] |= _BIT[card]
     rest = [c for c in ALL_CARDS if c not in fixed]
     rng.shuffle(rest)
     for who in range(4):
         room = 13 - start[who].bit_count()
         start[who] |= mask_of(rest[:room])
         del rest[:room]
-    return _deck_of(start, rng)
+    return _deck_of(start)
 
 
 def _current_deal(view: View, state: MatchState, rng: random.Random) -> MatchState:
@@ -164,16 +172,12 @@ def _current_deal(view: View, state: MatchState, rng: random.Random) -> MatchSta
     start = [hands[s] | played[s] for s in range(4)]
     if any(m.bit_count() != 13 for m in start):
         raise ValueError("inconsistent view: hand sizes and played cards do not make 13 per seat")
-    state = apply(state, Deal(_deck_of(start, rng)))
+    state = apply(state, _deck_of(start))
     owner, contract = view.owner, view.contract
     if view.phase is Phase.CHOOSE or owner is None or contract is None:
         return state
     if state.phase is Phase.CHOOSE:
         state = apply(state, Choose(owner, contract))
-    if contract is Contract.TRIX:
-        for move in _trix_moves(view):
-            state = apply(state, move)
-        return state
     if state.phase is Phase.DOUBLE:
         if view.phase is Phase.DOUBLE:
             if seat is not None and view.my_answer is not None:
@@ -186,13 +190,59 @@ def _current_deal(view: View, state: MatchState, rng: random.Random) -> MatchSta
             state = apply(state, Double(doubler, cards))
         if state.phase is Phase.DOUBLE:  # the doublers' answers did not close it
             state = apply(state, Timeout())
-    for trick in view.tricks:
-        for i, card in enumerate(trick.cards):
-            state = apply(state, Play((trick.leader + i) % 4, card))
-    if view.leader is not None:
-        for i, card in enumerate(view.trick):
-            state = apply(state, Play((view.leader + i) % 4, card))
-    return state
+    return _cards_played(view, state, (hands[0], hands[1], hands[2], hands[3]))
+
+
+def _cards_played(view: View, state: MatchState, hands: tuple[int, int, int, int]) -> MatchState:
+    """``state`` (waiting for the deal's first card) after the view's plays and passes.
+
+    Built at once rather than replayed move by move: the deal in progress is
+    exactly what the view shows (the trick deal's leader, trick, tricks,
+    doubles and points; the TRIX table and finishing order), the hands are
+    the sampled ones and the history gets the moves as one node.  The final
+    check of :func:`sample_world` (the world's view is ``view``) covers it.
+    """
+    deal: ComplexDeal | TrixDeal
+    if view.contract is Contract.TRIX:
+        moves = _trix_moves(view)
+        deal = TrixDeal(mask_of(view.table), view.finishing_order)
+    else:
+        moves = []
+        plays = _PLAYS
+        for trick in view.tricks:
+            first, second, third, fourth = trick.cards
+            by = trick.leader
+            moves += (
+                plays[by][first],
+                plays[by + 1][second],
+                plays[by + 2][third],
+                plays[by + 3][fourth],
+            )
+        leader = view.leader
+        if leader is None:
+            raise ValueError("inconsistent view: a trick deal with nobody to lead")
+        moves.extend(plays[leader + i][card] for i, card in enumerate(view.trick))
+        deal = ComplexDeal(leader, view.trick, view.tricks, view.doubled, view.points)
+    if not moves:
+        return state
+    return MatchState(
+        phase=state.phase,
+        deal_number=state.deal_number,
+        owner=state.owner,
+        contract=state.contract,
+        hands=hands,
+        turn=view.turn,
+        deal=deal,
+        scores=state.scores,
+        results=state.results,
+        history=state.history.extend(moves),
+        ruleset=state.ruleset,
+    )
+
+
+_PLAYS = tuple(tuple(plays_of(seat % 4, 1 << c)[0] for c in range(52)) for seat in range(7))
+"""``_PLAYS[seat][card]``: the engine's interned ``Play(seat % 4, card)`` (seat up to 6, so
+that a trick's leader plus its place needs no ``% 4``)."""
 
 
 def _base(view: View, phase: Phase, number: int, owner: int | None) -> MatchState:
@@ -217,12 +267,12 @@ def _played_by(view: View) -> list[int]:
     played = [0, 0, 0, 0]
     for trick in view.tricks:
         for i, card in enumerate(trick.cards):
-            played[(trick.leader + i) % 4] |= 1 << card
+            played[(trick.leader + i) % 4] |= _BIT[card]
     if view.leader is not None:
         for i, card in enumerate(view.trick):
-            played[(view.leader + i) % 4] |= 1 << card
+            played[(view.leader + i) % 4] |= _BIT[card]
     for who, card in view.laid:
-        played[who] |= 1 << card
+        played[who] |= _BIT[card]
     return played
 
 
@@ -247,25 +297,16 @@ def _deal_hidden(view: View, others: tuple[int, ...], unseen: int, rng: random.R
         if hands[who] & forbidden[i]:
             raise ValueError(f"inconsistent view: seat {who} must hold a card it cannot hold")
 
-    free = list(cards_of(unseen & ~forced_all))
-    rng.shuffle(free)
-    classes = [_class_of(card, forbidden) for card in free]
-    counts = [0] * (1 << len(others))
-    for k in classes:
-        counts[k] += 1
-    if not _feasible(counts, caps):
-        raise ValueError("inconsistent view: the unseen cards cannot be dealt to the other seats")
-    for card, k in zip(free, classes, strict=True):
-        counts[k] -= 1
-        candidates = [i for i in range(len(others)) if k >> i & 1 and caps[i] > 0]
-        while True:
-            i = _weighted_pick(candidates, caps, rng)
-            caps[i] -= 1
-            if _feasible(counts, caps):
-                break
-            caps[i] += 1
-            candidates.remove(i)
-        hands[others[i]] |= 1 << card
+    free = unseen & ~forced_all
+    by_class: dict[int, list[Card]] = {}
+    for k in range(1 << len(others)):  # the cards exactly the seats in ``k`` may hold
+        cards = free
+        for i, mask in enumerate(forbidden):
+            cards &= ~mask if k >> i & 1 else mask
+        if cards:
+            by_class[k] = list(cards_of(cards))
+    for i, share in enumerate(_uniform_split(by_class, caps, rng)):
+        hands[others[i]] |= share
     return hands
 
 
@@ -276,46 +317,131 @@ def _forbidden(view: View, who: int) -> int:
     return mask
 
 
-def _class_of(card: Card, forbidden: list[int]) -> int:
-    """The set (as bits over the other seats) of seats that may hold ``card``."""
-    k = 0
-    for i, mask in enumerate(forbidden):
-        if not mask >> card & 1:
-            k |= 1 << i
-    return k
+def _uniform_split(
+    by_class: dict[int, list[Card]], caps: list[int], rng: random.Random
+) -> list[int]:
+    """Deal the cards to the seats, every consistent deal exactly equally likely.
 
-
-def _feasible(counts: list[int], caps: list[int]) -> bool:
-    """Hall's condition: the cards can fill every seat's remaining room exactly.
-
-    ``counts[k]`` cards may go to the seats in the bit set ``k``.  A perfect
-    assignment exists iff the totals match and, for every set of seats ``S``,
-    the cards allowed only in ``S`` fit into ``S``'s room.
+    ``by_class[k]`` are the cards that may go to the seats in the bit set
+    ``k`` (bits index ``caps``); seat ``i`` takes exactly ``caps[i]`` cards.
+    A deal is a split of each class's count among its seats, then which cards
+    go where inside the class.  The number of deals that complete each
+    partial split is counted (memoised over the rooms left), each class's
+    split drawn with probability proportional to it, and the class's cards
+    shuffled and cut by the split: so each consistent deal has probability
+    one over their number.  The largest class goes last, where its split is
+    forced (it must fill the rooms left).
     """
-    if sum(counts) != sum(caps) or min(caps, default=0) < 0:
-        return False
     n = len(caps)
-    for group in range(1 << n):
-        room = sum(caps[i] for i in range(n) if group >> i & 1)
-        need = sum(c for k, c in enumerate(counts) if c and not k & ~group)
-        if need > room:
-            return False
-    return True
+    groups = sorted(by_class.items(), key=lambda item: len(item[1]))
+    last = len(groups) - 1
+    if sum(caps) != sum(len(cards) for _, cards in groups) or min(caps, default=0) < 0:
+        raise ValueError("inconsistent view: the unseen cards cannot be dealt to the other seats")
+    Split = tuple[int, ...]
+    memo: dict[tuple[int, Split], tuple[int, list[tuple[int, Split]]]] = {}
+
+    def completions(j: int, rooms: Split) -> int:
+        """The deals of classes ``j``… filling ``rooms`` exactly."""
+        if j == last:
+            k, cards = groups[j]
+            if any(room and not k >> i & 1 for i, room in enumerate(rooms)):
+                return 0
+            return _multinomial(len(cards), rooms)
+        return options(j, rooms)[0]
+
+    def options(j: int, rooms: Split) -> tuple[int, list[tuple[int, Split]]]:
+        """Class ``j``'s splits with their numbers of completions, and their total."""
+        key = (j, rooms)
+        known = memo.get(key)
+        if known is None:
+            k, cards = groups[j]
+            count = len(cards)
+            weighted, total = [], 0
+            for split in _splits(count, [i for i in range(n) if k >> i & 1], rooms):
+                weight = completions(j + 1, tuple(r - t for r, t in zip(rooms, split, strict=True)))
+                if weight:
+                    weight *= _multinomial(count, split)
+                    weighted.append((weight, split))
+                    total += weight
+            known = memo[key] = (total, weighted)
+        return known
+
+    if last < 0 or completions(0, tuple(caps)) == 0:
+        if last < 0 and not any(caps):
+            return [0] * n
+        raise ValueError("inconsistent view: the unseen cards cannot be dealt to the other seats")
+    shares = [0] * n
+    rooms = tuple(caps)
+    for j, (_, cards) in enumerate(groups):
+        split = rooms if j == last else _draw(*options(j, rooms), rng)
+        rng.shuffle(cards)
+        at = 0
+        for i, take in enumerate(split):
+            if take:
+                share = 0
+                for card in cards[at : at + take]:
+                    share |= _BIT[card]
+                shares[i] |= share
+                at += take
+        rooms = tuple(r - t for r, t in zip(rooms, split, strict=True))
+    return shares
 
 
-def _weighted_pick(candidates: list[int], caps: list[int], rng: random.Random) -> int:
-    """A candidate seat, chosen with probability proportional to its remaining room."""
-    if not candidates:
-        raise AssertionError("Hall's condition held, so some seat must fit the card")
-    return rng.choices(candidates, weights=[caps[i] for i in candidates])[0]
+def _draw(
+    total: int, options: list[tuple[int, tuple[int, ...]]], rng: random.Random
+) -> tuple[int, ...]:
+    """One of the weighted ``options``, with probability its weight over their ``total`` (exact)."""
+    ticket = rng.randrange(total)
+    for weight, option in options:
+        if ticket < weight:
+            return option
+        ticket -= weight
+    raise AssertionError("the ticket is below the total weight")
 
 
-def _deck_of(start: list[int], rng: random.Random) -> tuple[Card, ...]:
-    """A deck whose deal (R-MATCH-2) gives each seat the cards ``start[seat]``."""
-    hands = [list(cards_of(m)) for m in start]
-    for hand in hands:
-        rng.shuffle(hand)
-    return tuple(hands[i % 4][i // 4] for i in range(52))
+def _splits(count: int, allowed: list[int], rooms: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Every way to share ``count`` cards among the ``allowed`` seats within their ``rooms``."""
+    out: list[tuple[int, ...]] = []
+    take = [0] * len(rooms)
+
+    def fill(at: int, left: int) -> None:
+        if at == len(allowed):
+            if not left:
+                out.append(tuple(take))
+            return
+        seat = allowed[at]
+        after = sum(rooms[i] for i in allowed[at + 1 :])
+        for amount in range(max(0, left - after), min(left, rooms[seat]) + 1):
+            take[seat] = amount
+            fill(at + 1, left - amount)
+        take[seat] = 0
+
+    fill(0, count)
+    return out
+
+
+def _multinomial(total: int, parts: Sequence[int]) -> int:
+    """``total! / (parts[0]! parts[1]! …)`` for parts summing to ``total``."""
+    ways, left = 1, total
+    for part in parts:
+        ways *= comb(left, part)
+        left -= part
+    return ways
+
+
+def _deck_of(start: list[int]) -> Deal:
+    """The Deal (R-MATCH-2) giving each seat the cards ``start[seat]``, each hand in card order.
+
+    The order of a seat's cards in the deck is not part of any view, so it is
+    not drawn.  Four disjoint sets of 13 are the 52 cards, so the deck needs
+    no re-check (``Deal``'s converter is skipped, as ``Deal.shuffled`` does).
+    """
+    if start[0] | start[1] | start[2] | start[3] != ALL_MASK:
+        raise ValueError("inconsistent view: a card is in two places")
+    four = zip(*(cards_of(m) for m in start), strict=True)
+    deal: Deal = object.__new__(Deal)
+    object.__setattr__(deal, "deck", sum(four, ()))
+    return deal
 
 
 def _trix_moves(view: View) -> list[Move]:
@@ -324,7 +450,7 @@ def _trix_moves(view: View) -> list[Move]:
     passes = list(view.passes)
     for index, (who, card) in enumerate(view.laid):
         while passes and passes[0][1] == index:
-            moves.append(Pass(passes.pop(0)[0]))
-        moves.append(Play(who, card))
-    moves.extend(Pass(who) for who, _ in passes)
+            moves.append(PASSES[passes.pop(0)[0]][0])
+        moves.append(_PLAYS[who][card])
+    moves.extend(PASSES[who][0] for who, _ in passes)
     return moves
