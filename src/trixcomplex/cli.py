@@ -254,6 +254,7 @@ def _show_table(v: View, out: TextIO) -> None:
 
 
 _CONTRACT_NAMES = {c.value.lower(): c for c in Contract}  # "king of hearts", "ltoosh", …
+_PART_ORDER = {c.value.lower(): i for i, c in enumerate(Contract)}
 
 
 def _parse_answer(text: str, legal: Sequence[PlayerMove]) -> PlayerMove | str:
@@ -271,7 +272,13 @@ def _parse_answer(text: str, legal: Sequence[PlayerMove]) -> PlayerMove | str:
     if low == "redeal":
         redeals = [m for m in legal if isinstance(m, Redeal)]
         return redeals[0] if redeals else "you cannot demand a redeal now (R-OPT-8)"
-    named = low.replace(" ", "_").replace("-", "_")
+    # "queens+diamonds", "Diamonds + Queens": a combined contract (R-OPT-9), any order
+    named = "+".join(
+        sorted(
+            (w.strip().replace(" ", "_").replace("-", "_") for w in low.split("+")),
+            key=lambda w: _PART_ORDER.get(w, -1),
+        )
+    )
     if named in _CONTRACT_NAMES:
         for m in legal:
             if isinstance(m, Choose) and m.contract is _CONTRACT_NAMES[named]:
