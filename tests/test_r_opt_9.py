@@ -61,6 +61,9 @@ def test_r_opt_9_queens_and_diamonds_in_one_deal() -> None:
     }
     assert state.window.asked == (queens[0], queens[1], 0, queens[3])
     state = start_contract(QD_DEAL, C.QUEENS_DIAMONDS, COMBINED, {0: "QS"})
+    # both parts count as played while the deal is played (R-SET-2)
+    assert state.remaining_contracts == (C.KING_OF_HEARTS, C.LTOOSH, C.TRIX)
+    assert tc.view(state, 2).remaining_contracts == state.remaining_contracts
     state = plays(state, "QH 2D QD QS  2H 3D QC 2S")  # every Queen is taken by seat 1
     assert state.phase is tc.Phase.TRICKS  # QUEENS alone would end here (R-CL-3)
     assert state.complex is not None and state.complex.points == (25, -50 - 75 - 30, 0, 0)
@@ -242,3 +245,25 @@ def test_r_opt_9_a_record_with_combined_deals_round_trips() -> None:
     chosen = [m for m in data["moves"] if m["move"] == "choose"]
     assert chosen[0]["contract"] == ["KING_OF_HEARTS", "QUEENS"]
     assert tc.replay_json(json.loads(json.dumps(data))) == state
+
+
+def test_r_opt_9_text_pictures_scoresheet_and_cli_name_the_parts() -> None:
+    """R-OPT-9: a combined deal is named by its parts in the table text and SVG, the
+    move text, the scoresheet, and the CLI reads it typed in any order."""
+    from trixcomplex.cli import _parse_answer
+
+    state = tc.apply(tc.new_match(COMBINED), QD_DEAL)
+    assert _parse_answer("diamonds + queens", tc.legal_moves(state)) == tc.Choose(
+        1, C.QUEENS_DIAMONDS
+    )
+    assert _parse_answer("Queens+Diamonds", tc.legal_moves(state)) == tc.Choose(
+        1, C.QUEENS_DIAMONDS
+    )
+    assert tc.render.move_text(tc.Choose(1, C.QUEENS_DIAMONDS)).count("Queens + Diamonds") == 1
+    state = start_contract(QD_DEAL, C.QUEENS_DIAMONDS, COMBINED)
+    seen = tc.view(state, 1)
+    assert "Queens + Diamonds" in tc.render.table_text(seen)
+    assert "Queens + Diamonds" in tc.render.table_svg(seen)
+    over = finish_deal(state)
+    sheet = tc.format_scoresheet(over)
+    assert "Queens + Diamonds" in sheet and "-230" in sheet.replace("−", "-")
