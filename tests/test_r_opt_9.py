@@ -267,3 +267,16 @@ def test_r_opt_9_text_pictures_scoresheet_and_cli_name_the_parts() -> None:
     over = finish_deal(state)
     sheet = tc.format_scoresheet(over)
     assert "Queens + Diamonds" in sheet and "-230" in sheet.replace("−", "-")
+
+
+def test_r_opt_9_a_saved_state_and_view_in_a_combined_deal_round_trip() -> None:
+    """RECORD.md, R-OPT-9: a state and a view inside a combined deal (and after it) are
+    written with the contract ``"QUEENS+DIAMONDS"`` and read back equal."""
+    state = plays(start_contract(QD_DEAL, C.QUEENS_DIAMONDS, COMBINED), "QH 2D QD QS")
+    data = tc.to_json(state)
+    assert data["state"]["contract"] == "QUEENS+DIAMONDS"
+    assert tc.from_json(tc.MatchState, json.loads(json.dumps(data))) == state
+    seen = tc.view(state, 0)
+    assert tc.from_json(tc.View, json.loads(json.dumps(tc.to_json(seen)))) == seen
+    after = finish_deal(state)
+    assert tc.from_json(tc.MatchState, json.loads(json.dumps(tc.to_json(after)))) == after
