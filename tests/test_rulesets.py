@@ -1298,7 +1298,7 @@ CLAUSES = (
     ["R-SET-1", "R-SET-2", "R-IND-1"]
     + [f"R-CL-{n}" for n in range(1, 9)]
     + ["R-CLP-1"]
-    + [f"R-OPT-{n}" for n in range(1, 9)]
+    + [f"R-OPT-{n}" for n in range(1, 11)]
 )
 
 
@@ -1309,7 +1309,12 @@ def test_every_clause_is_defined_and_checked_by_named_tests() -> None:
     here = Path(__file__).resolve().parent
     sources = {
         name: (here / name).read_text(encoding="utf-8")
-        for name in ("test_rulesets.py", "test_properties.py", "test_state_machine.py")
+        for name in (
+            "test_rulesets.py",
+            "test_properties.py",
+            "test_state_machine.py",
+            "test_r_opt_9.py",
+        )
     }
     named = set(re.findall(r"``(test_\w+)``", text))
     assert len(named) > 40

@@ -208,12 +208,13 @@ class Ruleset:
 
     @property
     def deals_per_kingdom(self) -> int:
-        """Deals in one Kingdom: one per contract."""
+        """Deals in one Kingdom: one per contract (at most, under R-OPT-9)."""
         return len(self.contracts)
 
     @property
     def deals_per_match(self) -> int:
-        """Deals in a match: four Kingdoms."""
+        """Deals in a match: four Kingdoms (at most, under R-OPT-9, where combined
+        deals leave fewer)."""
         return 4 * len(self.contracts)
 
     @property
