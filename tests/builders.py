@@ -265,6 +265,8 @@ RULESET_VARIANTS: tuple[tc.Ruleset, ...] = (
     tc.CLASSIC_PARTNERSHIP.evolve(bad_hand_redeal=True, reversed_scores=True),
     tc.CLASSIC_PARTNERSHIP.evolve(worst_seat_loses=True),
     tc.PARTNERSHIP.evolve(worst_seat_loses=True, reversed_scores=True),
+    tc.CLASSIC.evolve(combined_contracts=True),
+    tc.CLASSIC_PARTNERSHIP.evolve(combined_contracts=True, penalty_cards_first=True),
 )
 """Every preset and a few option variants, each option on in at least one of them."""
 
@@ -281,11 +283,13 @@ _DEAL_TOTALS = {
 def deal_total(ruleset: tc.Ruleset, contract: tc.Contract) -> int:
     """What every deal of ``contract`` sums to under ``ruleset`` (R-CL-2 … R-CL-8, R-OPT-3,
     R-OPT-6), written out from the clauses rather than read from the engine."""
-    total = _DEAL_TOTALS[contract]
-    if ruleset.swapped_scores and contract is tc.Contract.DIAMONDS:
-        total = -15 * 13
-    if ruleset.swapped_scores and contract is tc.Contract.LTOOSH:
-        total = -10 * 13
+    total = 0
+    for part in contract.parts:  # a combined deal charges each part's total (R-OPT-9)
+        total += _DEAL_TOTALS[part]
+        if ruleset.swapped_scores and part is tc.Contract.DIAMONDS:
+            total += -15 * 13 - _DEAL_TOTALS[part]
+        if ruleset.swapped_scores and part is tc.Contract.LTOOSH:
+            total += -10 * 13 - _DEAL_TOTALS[part]
     return -total if ruleset.reversed_scores else total
 
 
@@ -411,6 +415,7 @@ VIEW_RULESETS = (
     tc.CLASSIC.evolve(show_twos=True),
     tc.CLASSIC.evolve(penalty_cards_first=True, fixed_order=True),
     tc.CLASSIC_PARTNERSHIP.evolve(worst_seat_loses=True),
+    tc.CLASSIC.evolve(combined_contracts=True),
 )
 """Every preset and a few variants: each view and world property runs over all of them."""
 
@@ -429,3 +434,12 @@ def nested_dicts(depth: int, key: str = "move") -> object:
     for _ in range(depth):
         value = {key: value}
     return value
+
+
+def assert_every_contract_seen(seen: Iterable[tc.Contract | None], ruleset: tc.Ruleset) -> None:
+    """Every contract of ``ruleset`` was played in ``seen`` (alone or as a part of a
+    combined deal), and a combined deal was seen exactly when the ruleset allows one
+    (R-SET-2, R-OPT-9)."""
+    contracts = {c for c in seen if c is not None}
+    assert {p for c in contracts for p in c.parts} == set(ruleset.contracts), contracts
+    assert any(c.is_combined for c in contracts) == ruleset.combined_contracts, contracts

@@ -44,8 +44,9 @@ def every_player_move(seat: int) -> list[tc.PlayerMove]:
 
 
 def test_the_table_is_fixed() -> None:
-    """The documented table of version 1: ids never change meaning without a new version."""
-    assert (ACTION_SPACE_VERSION, NUM_ACTIONS) == (1, 92)
+    """The documented table of version 2: ids never change meaning without a new version;
+    version 2 only added the combined contracts (R-OPT-9) after the 92 ids of version 1."""
+    assert (ACTION_SPACE_VERSION, NUM_ACTIONS) == (2, 103)
     assert move_to_action(tc.Play(2, "2S")) == 0 and move_to_action(tc.Play(2, "AC")) == 51
     assert move_to_action(tc.Play(0, "TD")) == 2 * 13 + 8
     assert (PASS, REDEAL, CHOOSE_BASE, DOUBLE_BASE) == (52, 53, 54, 60)
@@ -57,6 +58,10 @@ def test_the_table_is_fixed() -> None:
     assert move_to_action(tc.Double(0, ["KH"])) == 64
     assert move_to_action(tc.Double(0, ["QS", "QH", "KH", "QD", "QC"])) == 91
     assert [str(c) for c in DOUBLABLE_CARDS] == ["QS", "QH", "KH", "QD", "QC"]
+    assert move_to_action(tc.Choose(0, ["KING_OF_HEARTS", "QUEENS"])) == 92
+    assert move_to_action(tc.Choose(0, ["QUEENS", "DIAMONDS"])) == 95
+    assert move_to_action(tc.Choose(0, ["LTOOSH", "DIAMONDS", "QUEENS", "KING_OF_HEARTS"])) == 102
+    assert action_name(95) == "choose QUEENS+DIAMONDS"
 
 
 @pytest.mark.parametrize("seat", range(4))
@@ -155,9 +160,9 @@ def test_illegal_actions_are_rejected_naming_the_action_and_rule() -> None:
     owner = state.owner
     assert owner is not None
     other = (owner + 1) % 4
-    with pytest.raises(ActionError, match=r"0\.\.91"):
+    with pytest.raises(ActionError, match=r"0\.\.102"):
         action_to_move(state, owner, NUM_ACTIONS)
-    with pytest.raises(ActionError, match=r"0\.\.91"):
+    with pytest.raises(ActionError, match=r"0\.\.102"):
         action_to_move(state, owner, -1)
     with pytest.raises(ActionError, match=r"play AS is not a legal move of seat .*R-SEAT-1"):
         action_to_move(state, owner, 12)

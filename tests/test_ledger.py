@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import trixcomplex as tc
 from builders import HEARTS_DEAL, VIEW_RULESETS, random_match, random_match_of, start_complex
 from builders import plays as play_cards
-from trixcomplex.ledger import LedgerEntry, contract_clause, tricks_and_places
+from trixcomplex.ledger import LedgerEntry, contract_clause, part_clauses, tricks_and_places
 
 
 def _c(codes: str) -> tuple[tc.Card, ...]:
@@ -85,10 +85,40 @@ def test_r_opt_3_and_r_opt_6_options_are_named() -> None:
 
 
 def test_contract_clauses() -> None:
-    """Each contract's charges have their clause: R-CX-5, R-CL-2 … R-CL-5, R-TX-4."""
-    assert [contract_clause(c) for c in tc.Contract] == [
+    """Each contract's charges have their clause: R-CX-5, R-CL-2 … R-CL-5, R-TX-4;
+    a combination of trick contracts (R-OPT-9) cites R-OPT-9 and its parts' clauses."""
+    single = [c for c in tc.Contract if not c.is_combined]
+    assert [contract_clause(c) for c in single] == [
         "R-CX-5", "R-TX-4", "R-CL-2", "R-CL-3", "R-CL-4", "R-CL-5",
     ]  # fmt: skip
+    combined = [c for c in tc.Contract if c.is_combined]
+    assert len(combined) == 11
+    assert {contract_clause(c) for c in combined} == {"R-OPT-9"}
+    kh_ltoosh = tc.Contract(["LTOOSH", "KING_OF_HEARTS"])
+    assert part_clauses(kh_ltoosh) == ("R-CL-2", "R-CL-5")
+
+
+def test_r_opt_9_a_combined_trick_is_one_entry_citing_r_opt_9() -> None:
+    """R-OPT-9: the first charged trick of a combined Queens + Diamonds deal is
+    entered under R-OPT-9 and the entries sum to the deal's current scores."""
+    ruleset = tc.CLASSIC.evolve(combined_contracts=True)
+    state = tc.apply(tc.new_match(ruleset), HEARTS_DEAL)
+    combined = tc.Contract(["QUEENS", "DIAMONDS"])
+    state = tc.apply(state, tc.Choose(state.owner, combined))
+    while state.phase is tc.Phase.DOUBLE:
+        state = tc.apply(state, tc.Double(min(state.to_act), []))
+    leader = state.turn
+    assert leader is not None
+    while True:
+        seat = state.turn
+        assert seat is not None
+        state = tc.apply(state, tc.legal_moves(state, seat)[0])
+        if tc.ledger(state) or state.phase is not tc.Phase.TRICKS:
+            break
+    entries = tc.ledger(state)
+    assert entries and {e.rule for e in entries if e.doubler is None} <= {"R-OPT-9"}
+    assert all(e.contract is combined for e in entries)
+    assert _sums(entries) == list(tc.score(state).current)
 
 
 def _sums(entries: tuple[LedgerEntry, ...], deal: int | None = None) -> list[int]:

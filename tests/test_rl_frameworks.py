@@ -22,7 +22,12 @@ from trixcomplex.rl.gymnasium import SeatEnv
 from trixcomplex.rl.pettingzoo import env, raw_env
 
 PRESETS = list(tc.RULESETS)
-VARIANTS = ["classic+bad_hand_redeal=True", "classic+reversed_scores=True"]
+VARIANTS = [
+    "classic+bad_hand_redeal=True",
+    "classic+reversed_scores=True",
+    "classic+combined_contracts=True",
+    "classic-partnership+combined_contracts=True",
+]
 
 
 # -- PettingZoo ------------------------------------------------------------------

@@ -86,14 +86,14 @@ class MatchMachine(RuleBasedStateMachine):
         ruleset = state.ruleset
         result = state.results[-1]
         assert sum(result.points) == deal_total(ruleset, result.contract)
-        per = ruleset.deals_per_kingdom
-        started = state.results[len(state.results) - (len(state.results) - 1) % per - 1 :]
+        started = [r for r in state.results if r.kingdom == result.kingdom]
         assert sum(state.scores) == sum(deal_total(ruleset, r.contract) for r in started)
-        if len(state.results) % per == 0:
+        played = sorted(p.value for r in started for p in r.contract.parts)
+        assert len(played) == len(set(played))  # each contract once a Kingdom (R-SET-2)
+        if len(played) == len(ruleset.contracts):  # the Kingdom is over (R-OPT-9: fewer deals)
             assert sum(state.scores) == 0 and sum(tc.score(state).teams) == 0
-            assert sorted(r.contract.value for r in state.results[-per:]) == sorted(
-                c.value for c in ruleset.contracts
-            )
+            assert played == sorted(c.value for c in ruleset.contracts)
+            assert state.is_over == (result.kingdom == 4)
 
     @rule(seed=st.integers(0, 2**32 - 1), count=st.integers(1, 40), timeout=st.booleans())
     def play_legal(self, seed: int, count: int, timeout: bool) -> None:

@@ -17,7 +17,29 @@ DRAFT = "https://json-schema.org/draft/2020-12/schema"
 BASE = "https://trixcomplex.invalid/schemas/"
 OUT = Path(__file__).resolve().parent.parent / "src" / "trixcomplex" / "schemas"
 
-CONTRACTS = ["COMPLEX", "TRIX", "KING_OF_HEARTS", "QUEENS", "DIAMONDS", "LTOOSH"]
+SINGLE_CONTRACTS = ["COMPLEX", "TRIX", "KING_OF_HEARTS", "QUEENS", "DIAMONDS", "LTOOSH"]
+COMBINABLE = ["KING_OF_HEARTS", "QUEENS", "DIAMONDS", "LTOOSH"]
+COMBINATIONS = [
+    "+".join(p for i, p in enumerate(COMBINABLE) if mask >> i & 1)
+    for size in (2, 3, 4)
+    for mask in range(16)
+    if mask.bit_count() == size
+]
+# A deal's contract: one contract, or a combination of R-OPT-9 named "A+B" (parts in order).
+CONTRACTS = SINGLE_CONTRACTS + COMBINATIONS
+# A choose move names one contract, or a combination as the list of its parts (R-OPT-9).
+CHOSEN_CONTRACT = {
+    "oneOf": [
+        {"enum": SINGLE_CONTRACTS},
+        {
+            "type": "array",
+            "items": {"enum": COMBINABLE},
+            "minItems": 2,
+            "maxItems": 4,
+            "uniqueItems": True,
+        },
+    ]
+}
 PHASES = ["DEAL", "CHOOSE", "DOUBLE", "COMPLEX", "TRICKS", "TRIX", "OVER"]
 PRESETS = "partnership|individual-complex|classic|classic-partnership"
 RESULTS = ["team0", "team1", "draw", "seat0", "seat1", "seat2", "seat3", "shared"]
@@ -73,7 +95,7 @@ def move_defs(card: dict[str, Any]) -> dict[str, Any]:
                 "deck": cards(card, minItems=52),
             }
         ),
-        "choose": obj({"move": {"const": "choose"}, "seat": SEAT, "contract": {"enum": CONTRACTS}}),
+        "choose": obj({"move": {"const": "choose"}, "seat": SEAT, "contract": CHOSEN_CONTRACT}),
         "double": obj(
             {"move": {"const": "double"}, "seat": SEAT, "cards": cards(card, maxItems=5)}
         ),
@@ -220,7 +242,7 @@ def view_schema() -> dict[str, Any]:
         "kingdom": {"type": "integer", "minimum": 0},
         "owner": nullable(SEAT),
         "contract": nullable({"enum": CONTRACTS}),
-        "remaining_contracts": {"type": "array", "items": {"enum": CONTRACTS}},
+        "remaining_contracts": {"type": "array", "items": {"enum": SINGLE_CONTRACTS}},
         "redeals": {"type": "array", "items": SEAT},
         "score": ref("score"),
         "points": four({"type": "integer"}),

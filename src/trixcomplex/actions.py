@@ -19,6 +19,9 @@ ids                   move
                       ``i`` of ``bits`` is set when :data:`DOUBLABLE_CARDS`\\
                       ``[i]`` is doubled (Q♠, Q♥, K♥, Q♦, Q♣); 60 is the
                       answer "nothing" (R-DBL-1, R-DBL-2)
+92–102                :class:`~trixcomplex.Choose` a combined contract
+                      (R-OPT-9), in the order of :data:`COMBINED`: the six
+                      pairs, the four triples, then all four trick contracts
 ====================  ======================================================
 
 A doubling answer is a set of cards, and only K♥ and the four Queens can
@@ -46,13 +49,15 @@ from __future__ import annotations
 from .cards import ALL_CARDS, Card, Rank, Suit
 from .engine import MatchState, legal_moves
 from .errors import IllegalMoveError
-from .moves import Choose, Contract, Double, Pass, Play, PlayerMove, Redeal
+from .moves import COMBINATIONS, Choose, Contract, Double, Pass, Play, PlayerMove, Redeal
 from .seats import check_seat
 from .views import View
 
 __all__ = [
     "ACTION_SPACE_VERSION",
     "CHOOSE_BASE",
+    "COMBINED",
+    "COMBINED_BASE",
     "CONTRACTS",
     "DOUBLABLE_CARDS",
     "DOUBLE_BASE",
@@ -68,8 +73,9 @@ __all__ = [
     "move_to_action",
 ]
 
-ACTION_SPACE_VERSION = 1
-"""The version of the action table; bumped whenever an id changes meaning."""
+ACTION_SPACE_VERSION = 2
+"""The version of the action table; bumped whenever an id changes meaning or ids are
+added (2: the combined contracts of R-OPT-9, ids 92–102; ids 0–91 as in version 1)."""
 
 PASS = 52
 """The action id of :class:`~trixcomplex.Pass`."""
@@ -99,11 +105,16 @@ DOUBLABLE_CARDS: tuple[Card, ...] = (
 )
 """The cards any ruleset lets a seat double (R-DBL-1), by card index: bit ``i`` of a
 doubling action is card ``i`` of this tuple."""
-NUM_ACTIONS = DOUBLE_BASE + (1 << len(DOUBLABLE_CARDS))
-"""The number of action ids: 92."""
+COMBINED_BASE = DOUBLE_BASE + (1 << len(DOUBLABLE_CARDS))
+"""The first id of a combined :class:`~trixcomplex.Choose` (R-OPT-9): 92."""
+COMBINED: tuple[Contract, ...] = COMBINATIONS
+"""The combined contracts in action order (R-OPT-9): ``COMBINED_BASE + COMBINED.index(c)``."""
+NUM_ACTIONS = COMBINED_BASE + len(COMBINED)
+"""The number of action ids: 103."""
 
 _BIT_OF = {card: 1 << i for i, card in enumerate(DOUBLABLE_CARDS)}
 _CHOOSE_OF = {contract: CHOOSE_BASE + i for i, contract in enumerate(CONTRACTS)}
+_CHOOSE_OF.update({contract: COMBINED_BASE + i for i, contract in enumerate(COMBINED)})
 
 
 class ActionError(IllegalMoveError):
@@ -150,6 +161,8 @@ def _move_of(seat: int, action: int) -> PlayerMove:
         return Redeal(seat)
     if action < DOUBLE_BASE:
         return Choose(seat, CONTRACTS[action - CHOOSE_BASE])
+    if action >= COMBINED_BASE:
+        return Choose(seat, COMBINED[action - COMBINED_BASE])
     bits = action - DOUBLE_BASE
     return Double(seat, [c for i, c in enumerate(DOUBLABLE_CARDS) if bits >> i & 1])
 
@@ -177,7 +190,7 @@ def action_name(action: int) -> str:
     if isinstance(move, Play):
         return f"play {move.card}"
     if isinstance(move, Choose):
-        return f"choose {move.contract.value}"
+        return f"choose {move.contract.value}"  # a combination: "choose QUEENS+DIAMONDS"
     if isinstance(move, Double):
         return "double " + (" ".join(str(c) for c in sorted(move.cards)) or "nothing")
     return "pass" if isinstance(move, Pass) else "redeal"

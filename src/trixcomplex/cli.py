@@ -61,6 +61,8 @@ RULESET_OPTIONS = {
     "show_twos": "R-OPT-7: in TRIX every seat's 2s are shown after everyone's first turn",
     "bad_hand_redeal": "R-OPT-8: a bad TRIX hand (four 2s, or three 2s and the other 3) "
     "may demand a redeal",
+    "combined_contracts": "R-OPT-9: the owner may play two or more of the four trick "
+    "contracts in one deal",
     "worst_seat_loses": "R-OPT-10: partnership rulesets only: the team of the seat with the "
     "worst total loses",
 }
@@ -353,6 +355,7 @@ def _show_table(v: View, out: TextIO) -> None:
 
 _RANKS = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "10",
           11: "J", 12: "Q", 13: "K", 14: "A"}  # fmt: skip
+_PART_ORDER = {c.value.lower(): i for i, c in enumerate(Contract)}
 
 
 def _contract_names() -> dict[str, Contract]:
@@ -390,7 +393,13 @@ def _parse_answer(
     if low == "redeal":
         redeals = [m for m in legal if isinstance(m, Redeal)]
         return redeals[0] if redeals else "you cannot demand a redeal now (R-OPT-8)"
-    named = low.replace(" ", "_").replace("-", "_")
+    # "queens+diamonds", "Diamonds + Queens": a combined contract (R-OPT-9), any order
+    named = "+".join(
+        sorted(
+            (w.strip().replace(" ", "_").replace("-", "_") for w in low.split("+")),
+            key=lambda w: _PART_ORDER.get(w, -1),
+        )
+    )
     if named in _CONTRACTS:
         for m in legal:
             if isinstance(m, Choose) and m.contract is _CONTRACTS[named]:

@@ -36,7 +36,15 @@ from .moves import Contract, Move, Play
 from .rules import doubled_card_points, trick_points, trick_winner, trix_points
 from .rulesets import Ruleset
 
-__all__ = ["Charges", "LedgerEntry", "contract_clause", "ledger", "step", "tricks_and_places"]
+__all__ = [
+    "Charges",
+    "LedgerEntry",
+    "contract_clause",
+    "ledger",
+    "part_clauses",
+    "step",
+    "tricks_and_places",
+]
 
 _CONTRACT_CLAUSES = {
     Contract.COMPLEX: "R-CX-5",
@@ -123,17 +131,33 @@ class Charges:
 
 
 def contract_clause(contract: Contract) -> str:
-    """The clause deciding ``contract``'s charges: R-CX-5, R-CL-2 … R-CL-5 or R-TX-4.
+    """The clause deciding ``contract``'s charges: R-CX-5, R-CL-2 … R-CL-5 or R-TX-4;
+    R-OPT-9 for a combination of trick contracts, whose trick is charged each
+    part's penalties at once (the parts' clauses: :func:`part_clauses`).
 
     >>> contract_clause(Contract.QUEENS)
     'R-CL-3'
+    >>> contract_clause(Contract(["QUEENS", "DIAMONDS"]))
+    'R-OPT-9'
     """
-    return _CONTRACT_CLAUSES[contract]
+    return "R-OPT-9" if contract.is_combined else _CONTRACT_CLAUSES[contract]
+
+
+def part_clauses(contract: Contract) -> tuple[str, ...]:
+    """The clauses of the contracts played in a deal of ``contract``: its own, or
+    each part's for a combination (R-OPT-9).
+
+    >>> part_clauses(Contract(["QUEENS", "DIAMONDS"]))
+    ('R-CL-3', 'R-CL-4')
+    """
+    return tuple(_CONTRACT_CLAUSES[part] for part in contract.parts)
 
 
 def _options(ruleset: Ruleset, contract: Contract) -> tuple[str, ...]:
     found = []
-    if ruleset.swapped_scores and contract in (Contract.DIAMONDS, Contract.LTOOSH):
+    if ruleset.swapped_scores and any(
+        part in (Contract.DIAMONDS, Contract.LTOOSH) for part in contract.parts
+    ):
         found.append("R-OPT-3")
     if ruleset.reversed_scores:
         found.append("R-OPT-6")

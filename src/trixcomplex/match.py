@@ -31,7 +31,7 @@ from .complex import (
 )
 from .doubling import DoublingWindow, doubling_subsets, open_window
 from .errors import IllegalMoveError
-from .kingdoms import deal_owner, kingdom_of
+from .kingdoms import choosable_contracts, deal_owner, match_finished
 from .moves import Choose, Contract, Deal, Double, Move, Pass, Play, PlayerMove, Redeal, Timeout
 from .rulesets import DOUBLABLE, PARTNERSHIP, Ruleset, TrickRules
 from .scoring import (
@@ -187,7 +187,9 @@ def legal_moves(state: MatchState, seat: int | None = None) -> tuple[PlayerMove,
         if seat is not None and seat != turn:
             return ()
         choices = _CHOICES[turn]
-        return tuple(choices[c] for c in state.remaining_contracts)
+        return tuple(
+            choices[c] for c in choosable_contracts(state.remaining_contracts, state.ruleset)
+        )
     return ()
 
 
@@ -282,7 +284,7 @@ def _apply_deal(state: MatchState, move: Deal) -> MatchState:
         number, owner = state.deal_number, state.owner
     else:
         number = state.deal_number + 1
-        owner = deal_owner(number, deck, state.owner, ruleset)  # R-MATCH-3, R-MATCH-4
+        owner = deal_owner(number, deck, state.owner, ruleset, state.results)  # R-MATCH-3, -4
     base = MatchState(
         phase=_CHOOSE,
         deal_number=number,
@@ -338,12 +340,16 @@ def _apply_choose(state: MatchState, move: Choose) -> MatchState:
             move, f"only the Kingdom owner, seat {state.owner}, chooses the contract", "R-MATCH-5"
         )
     remaining = state.remaining_contracts
-    if move.contract not in remaining:
+    if move.contract not in choosable_contracts(remaining, state.ruleset):
         names = " or ".join(c.value for c in remaining)
-        played = move.contract in state.ruleset.contracts
-        rule = "R-SET-2" if played else "R-MATCH-1"
-        why = "was already played in this Kingdom" if played else "is not a contract of this game"
-        raise IllegalMoveError(move, f"{move.contract.value} {why}; choose {names}", rule)
+        contract = move.contract
+        if contract.is_combined and not state.ruleset.combined_contracts:
+            why, rule = "combines contracts, which this game does not allow", "R-OPT-9"
+        elif all(p in state.ruleset.contracts for p in contract.parts):
+            why, rule = "was already played in this Kingdom", "R-SET-2"
+        else:
+            why, rule = "is not a contract of this game", "R-MATCH-1"
+        raise IllegalMoveError(move, f"{contract.value} {why}; choose {names}", rule)
     return _start(_with_history(state, move), move.contract)
 
 
@@ -582,7 +588,7 @@ def _trix_result(state: MatchState, order: tuple[int, ...]) -> DealResult:
     places = [SeatBreakdown(place=order.index(s) + 1) for s in range(4)]
     return DealResult(
         number=state.deal_number,
-        kingdom=kingdom_of(state.deal_number, state.ruleset),
+        kingdom=state.kingdom,
         contract=Contract.TRIX,
         owner=state.owner,
         points=trix_points(order, state.ruleset.trix_places),
@@ -595,11 +601,12 @@ def _end_deal(state: MatchState, result: DealResult, history: History) -> MatchS
     """Score a finished deal; the match waits for the next deal or is over."""
     s, p = state.scores, result.points
     scores = (s[0] + p[0], s[1] + p[1], s[2] + p[2], s[3] + p[3])
-    over = state.deal_number == state.ruleset.deals_per_match  # R-MATCH-1, R-MATCH-8
+    results = state.results + (result,)
+    over = match_finished(results, state.ruleset)  # R-MATCH-1, R-MATCH-8, R-OPT-9
     return _match_state(
         phase=_OVER if over else _DEAL, deal_number=state.deal_number, owner=state.owner,
         contract=None, hands=_NO_HANDS, turn=None, deal=None,
-        scores=scores, results=state.results + (result,), history=history, ruleset=state.ruleset,
+        scores=scores, results=results, history=history, ruleset=state.ruleset,
     )  # fmt: skip
 
 

@@ -55,6 +55,48 @@ class Contract(enum.Enum):
     QUEENS = "QUEENS"
     DIAMONDS = "DIAMONDS"
     LTOOSH = "LTOOSH"
+    # Combined contracts (R-OPT-9): two or more of the four classic trick
+    # contracts played as one deal, named by their parts in the order above.
+    KING_OF_HEARTS_QUEENS = "KING_OF_HEARTS+QUEENS"
+    KING_OF_HEARTS_DIAMONDS = "KING_OF_HEARTS+DIAMONDS"
+    KING_OF_HEARTS_LTOOSH = "KING_OF_HEARTS+LTOOSH"
+    QUEENS_DIAMONDS = "QUEENS+DIAMONDS"
+    QUEENS_LTOOSH = "QUEENS+LTOOSH"
+    DIAMONDS_LTOOSH = "DIAMONDS+LTOOSH"
+    KING_OF_HEARTS_QUEENS_DIAMONDS = "KING_OF_HEARTS+QUEENS+DIAMONDS"
+    KING_OF_HEARTS_QUEENS_LTOOSH = "KING_OF_HEARTS+QUEENS+LTOOSH"
+    KING_OF_HEARTS_DIAMONDS_LTOOSH = "KING_OF_HEARTS+DIAMONDS+LTOOSH"
+    QUEENS_DIAMONDS_LTOOSH = "QUEENS+DIAMONDS+LTOOSH"
+    KING_OF_HEARTS_QUEENS_DIAMONDS_LTOOSH = "KING_OF_HEARTS+QUEENS+DIAMONDS+LTOOSH"
+
+    @classmethod
+    def _missing_(cls, value: object) -> Contract | None:
+        # A combination given by its parts: a list or tuple of names or members.
+        if isinstance(value, (list, tuple)) and len(value) > 1:
+            try:
+                parts = {Contract(v) for v in value}
+            except ValueError:
+                return None
+            if len(parts) == len(value) and all(p.value in _COMBINABLE for p in parts):
+                names = [n for n in _COMBINABLE if Contract(n) in parts]
+                return cls("+".join(names))
+        return None
+
+    @property
+    def parts(self) -> tuple[Contract, ...]:
+        """The contracts played in this deal: itself, or a combination's parts (R-OPT-9).
+
+        >>> Contract.QUEENS.parts
+        (<Contract.QUEENS: 'QUEENS'>,)
+        >>> [c.value for c in Contract(["DIAMONDS", "QUEENS"]).parts]
+        ['QUEENS', 'DIAMONDS']
+        """
+        return _PARTS[self]
+
+    @property
+    def is_combined(self) -> bool:
+        """Whether this is a combination of two or more trick contracts (R-OPT-9)."""
+        return len(_PARTS[self]) > 1
 
     @property
     def other(self) -> Contract:
@@ -72,6 +114,12 @@ class Contract(enum.Enum):
 
     def __str__(self) -> str:
         return self.value
+
+
+_COMBINABLE = ("KING_OF_HEARTS", "QUEENS", "DIAMONDS", "LTOOSH")
+_PARTS = {c: tuple(Contract(p) for p in c.value.split("+")) for c in Contract}
+COMBINATIONS = tuple(c for c in Contract if len(_PARTS[c]) > 1)
+"""The 11 combined contracts of R-OPT-9, pairs first."""
 
 
 def as_cards(values: Iterable[object]) -> frozenset[Card]:
@@ -130,13 +178,18 @@ class Deal:
 
 @frozen
 class Choose:
-    """The Kingdom owner picks the contract of the Kingdom's first deal (R-MATCH-5)."""
+    """The Kingdom owner picks the contract of the deal (R-MATCH-5).
+
+    Under R-OPT-9 ``contract`` may be a combination (give its parts as a list:
+    ``Choose(0, ["QUEENS", "DIAMONDS"])``); in JSON it is then written as the
+    list of its parts.
+    """
 
     seat: int = field(validator=_seat)
     contract: Contract = field(converter=Contract)
 
     def __str__(self) -> str:
-        return f"seat {self.seat} chooses {self.contract.value}"
+        return f"seat {self.seat} chooses {' + '.join(p.value for p in self.contract.parts)}"
 
 
 @frozen
@@ -231,7 +284,7 @@ def move_to_json(move: Move) -> dict[str, Any]:
     if isinstance(move, Double):
         return {"move": "double", "seat": move.seat, "cards": [str(c) for c in sorted(move.cards)]}
     if isinstance(move, Choose):
-        return {"move": "choose", "seat": move.seat, "contract": move.contract.value}
+        return {"move": "choose", "seat": move.seat, "contract": _contract_json(move.contract)}
     if isinstance(move, Deal):
         return {"move": "deal", "deck": [str(c) for c in move.deck]}
     if isinstance(move, Timeout):
@@ -241,7 +294,14 @@ def move_to_json(move: Move) -> dict[str, Any]:
     raise TypeError(f"not a move: {move!r}")
 
 
-_CONTRACT_NAMES = tuple(c.value for c in Contract)
+_CONTRACT_NAMES = tuple(c.value for c in Contract if not c.is_combined)
+
+
+def _contract_json(contract: Contract) -> str | list[str]:
+    """A contract in a choose move: its name, or a combination's parts as a list (R-OPT-9)."""
+    parts = contract.parts
+    return [p.value for p in parts] if len(parts) > 1 else contract.value
+
 
 _KEYS = {
     "deal": ("deck",),
@@ -341,14 +401,25 @@ def _move_of(kind: str, obj: dict[str, Any]) -> Move:
             )
         return Double(obj["seat"], cards)
     if kind == "choose":
-        if obj["contract"] not in _CONTRACT_NAMES:
+        named = obj["contract"]
+        if isinstance(named, list) and all(n in _CONTRACT_NAMES for n in named):
+            try:
+                return Choose(obj["seat"], Contract(named))
+            except ValueError:
+                raise MoveFormatError(
+                    "a combined contract is a list of two or more distinct contracts of "
+                    f"{', '.join(_COMBINABLE)}, not {_shown(named)}",
+                    "R-OPT-9",
+                    code="move.bad-contract",
+                ) from None
+        if named not in _CONTRACT_NAMES:
             raise MoveFormatError(
-                f"contract must be one of {', '.join(_CONTRACT_NAMES)}, "
-                f"not {_shown(obj['contract'])}",
+                f"contract must be one of {', '.join(_CONTRACT_NAMES)} (or a list of "
+                f"two or more trick contracts, R-OPT-9), not {_shown(named)}",
                 "R-MATCH-1",
                 code="move.bad-contract",
             )
-        return Choose(obj["seat"], Contract(obj["contract"]))
+        return Choose(obj["seat"], Contract(named))
     if kind == "deal":
         deck = obj["deck"]
         if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck):

@@ -27,7 +27,8 @@ Which cards are legal:
 
 Tricks: :func:`trick_winner` (the current winner, and a full trick's taker,
 R-CX-3), :func:`trick_points` (what a trick costs: R-CX-5, R-DBL-4, R-DBL-5,
-R-CL-2 … R-CL-7; every number read from the rules),
+R-CL-2 … R-CL-7; every number read from the rules), :func:`combine_trick_rules`
+(a combined deal's rules, R-OPT-9),
 :func:`doubled_card_points`, :func:`plain_penalty`, :func:`trick_deal_over`
 (R-CX-4, R-CL-2 … R-CL-4), :data:`TRICKS_PER_DEAL`.
 
@@ -35,8 +36,11 @@ TRIX: :func:`next_to_lay` (R-TX-1), :func:`gone_out` (the finishing order
 and the last place, R-TX-4), :func:`trix_points`, :func:`bad_hand` and
 :func:`redeal_seat` (R-OPT-8).
 
-The match: :func:`kingdom_of`, :func:`played_in_kingdom`, :func:`starts_kingdom`,
-:func:`deal_owner`, :func:`owner_before`
+The match: :func:`kingdom_after` and :func:`match_finished` (the Kingdom and the
+match's end, read from the finished deals; R-MATCH-1, R-OPT-9),
+:func:`choosable_contracts` (the owner's choices, R-MATCH-5, R-OPT-9),
+:func:`kingdom_of`, :func:`played_in_kingdom`, :func:`starts_kingdom` (by deal
+number, without R-OPT-9), :func:`deal_owner`, :func:`owner_before`
 (R-MATCH-1, R-MATCH-3, R-MATCH-4), :data:`SEVEN_OF_HEARTS`,
 :func:`team_totals` (R-MATCH-7), :func:`match_outcome` (R-MATCH-8,
 R-IND-1, R-OPT-6, R-OPT-10) and :func:`worst_seats`.
@@ -51,13 +55,16 @@ from .complex import TRICKS_PER_DEAL, trick_deal_over, trick_winner
 from .complex import legal_cards as trick_legal_cards
 from .kingdoms import (
     SEVEN_OF_HEARTS,
+    choosable_contracts,
     deal_owner,
+    kingdom_after,
     kingdom_of,
+    match_finished,
     owner_before,
     played_in_kingdom,
     starts_kingdom,
 )
-from .rulesets import DIAMONDS, DOUBLABLE, KING_OF_HEARTS, QUEENS
+from .rulesets import DIAMONDS, DOUBLABLE, KING_OF_HEARTS, QUEENS, combine_trick_rules
 from .scoring import (
     doubled_card_points,
     match_outcome,
@@ -80,10 +87,14 @@ __all__ = [
     "SEVEN_OF_HEARTS",
     "TRICKS_PER_DEAL",
     "bad_hand",
+    "choosable_contracts",
+    "combine_trick_rules",
     "deal_owner",
     "doubled_card_points",
     "gone_out",
+    "kingdom_after",
     "kingdom_of",
+    "match_finished",
     "match_outcome",
     "next_to_lay",
     "owner_before",

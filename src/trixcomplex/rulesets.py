@@ -19,7 +19,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -27,7 +27,7 @@ import attrs
 from attrs import field, frozen
 
 from .cards import Card, Rank, Suit, suit_mask
-from .moves import Contract
+from .moves import COMBINATIONS, Contract
 
 __all__ = [
     "CLASSIC",
@@ -57,6 +57,8 @@ CLASSIC_CONTRACTS = (
     Contract.TRIX,
 )
 """The five contracts of classic Trix, in the order of seed 002."""
+COMBINABLE = CLASSIC_CONTRACTS[:4]
+"""The trick contracts a combined deal may join (R-OPT-9)."""
 
 
 @frozen
@@ -89,6 +91,41 @@ class TrickRules:
     no_heart_lead: bool
     discard_first: int
     standard: bool
+
+
+def combine_trick_rules(parts: Iterable[TrickRules]) -> TrickRules:
+    """The rules of one deal playing several trick contracts at once (R-OPT-9).
+
+    Every penalty of each part is charged (each part charges its own kind, so
+    the points add up); the deal ends once every part's end condition holds
+    (all their penalty cards taken; all 13 tricks if one part plays them all);
+    the K♥ lead restriction holds if it holds for a part; the doublable and the
+    discard-first cards are those of any part.
+
+    >>> q, d = CLASSIC.trick_rules(Contract.QUEENS), CLASSIC.trick_rules(Contract.DIAMONDS)
+    >>> both = combine_trick_rules((q, d))
+    >>> both.queen, both.diamond, both.ends_when_taken == QUEENS | DIAMONDS
+    (-25, -10, True)
+    """
+    parts = tuple(parts)
+    every_trick = any(not p.ends_when_taken for p in parts)
+    ends = 0
+    doublable = discard = 0
+    for p in parts:
+        ends |= p.ends_when_taken
+        doublable |= p.doublable
+        discard |= p.discard_first
+    return TrickRules(
+        trick=sum(p.trick for p in parts),
+        diamond=sum(p.diamond for p in parts),
+        queen=sum(p.queen for p in parts),
+        king_of_hearts=sum(p.king_of_hearts for p in parts),
+        doublable=doublable,
+        ends_when_taken=0 if every_trick else ends,
+        no_heart_lead=any(p.no_heart_lead for p in parts),
+        discard_first=discard,
+        standard=False,
+    )
 
 
 def _tuple_of_contracts(value: Any) -> tuple[Contract, ...]:
@@ -126,6 +163,9 @@ class Ruleset:
     bad_hand_redeal: bool = False
     """A seat with four 2s (or three 2s and the fourth suit's 3) may demand a
     new deal when TRIX is chosen (R-OPT-8)."""
+    combined_contracts: bool = False
+    """The Kingdom owner may play two or more of the four classic trick contracts
+    as one deal, scoring all of them; the Kingdom has fewer deals (R-OPT-9)."""
     worst_seat_loses: bool = False
     """Partnership only: the team of the seat with the worst individual total
     loses, whatever the Team Totals (R-OPT-10)."""
@@ -137,17 +177,29 @@ class Ruleset:
     def __attrs_post_init__(self) -> None:
         if not self.contracts or len(set(self.contracts)) != len(self.contracts):
             raise ValueError("a ruleset needs one or more distinct contracts")
+        if any(c.is_combined for c in self.contracts):
+            raise ValueError(
+                "a ruleset lists single contracts; combinations come from "
+                "combined_contracts (R-OPT-9)"
+            )
         for option in _OPTION_NAMES:
             value = getattr(self, option)
             if type(value) is not bool:
                 raise ValueError(f"ruleset option {option} is True or False, not {value!r}")
         if self.worst_seat_loses and not self.partnership:
             raise ValueError("worst_seat_loses needs a partnership ruleset (R-OPT-10)")
+        if self.combined_contracts and not set(COMBINABLE) <= set(self.contracts):
+            raise ValueError(
+                "combined_contracts needs the four trick contracts KING_OF_HEARTS, QUEENS, "
+                "DIAMONDS and LTOOSH among the ruleset's contracts (R-OPT-9)"
+            )
         # Read-only all the way down: a ruleset shared by many matches can never be
         # changed through one of them (R-SET-1).
-        rules = MappingProxyType(
-            {c: self._derive(c) for c in self.contracts if c.is_trick_contract}
-        )
+        derived = {c: self._derive(c) for c in self.contracts if c.is_trick_contract}
+        if self.combined_contracts:
+            for combination in COMBINATIONS:
+                derived[combination] = combine_trick_rules(derived[p] for p in combination.parts)
+        rules = MappingProxyType(derived)
         object.__setattr__(self, "_rules", rules)
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
@@ -156,12 +208,13 @@ class Ruleset:
 
     @property
     def deals_per_kingdom(self) -> int:
-        """Deals in one Kingdom: one per contract."""
+        """Deals in one Kingdom: one per contract (at most, under R-OPT-9)."""
         return len(self.contracts)
 
     @property
     def deals_per_match(self) -> int:
-        """Deals in a match: four Kingdoms."""
+        """Deals in a match: four Kingdoms (at most, under R-OPT-9, where combined
+        deals leave fewer)."""
         return 4 * len(self.contracts)
 
     @property

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from .engine import DealResult, MatchResult, MatchState, Phase
 from .moves import Contract, Deal, Redeal
-from .rules import TRICKS_PER_DEAL, match_outcome, team_totals, worst_seats
+from .rules import TRICKS_PER_DEAL, choosable_contracts, match_outcome, team_totals, worst_seats
 from .rulesets import Ruleset
 
 __all__ = ["contract_name", "format_scoresheet"]
@@ -50,12 +50,15 @@ _CONTRACT_NAMES = {
 
 def contract_name(contract: Contract) -> str:
     """The contract as people name it: ``COMPLEX``, ``TRIX``, ``King of Hearts``,
-    ``Queens``, ``Diamonds``, ``Ltoosh`` (the scoresheet and the pictures use it).
+    ``Queens``, ``Diamonds``, ``Ltoosh``, a combined deal's parts joined by ``+``
+    (R-OPT-9) (the scoresheet and the pictures use it).
 
     >>> contract_name(Contract.KING_OF_HEARTS), contract_name(Contract.TRIX)
     ('King of Hearts', 'TRIX')
+    >>> contract_name(Contract.QUEENS_DIAMONDS)
+    'Queens + Diamonds'
     """
-    return _CONTRACT_NAMES.get(contract, contract.value)
+    return " + ".join(_CONTRACT_NAMES.get(p, p.value) for p in contract.parts)
 
 
 _LABEL = 40
@@ -65,7 +68,8 @@ follow, 8 wide each."""
 
 def _label_width(ruleset: Ruleset) -> int:
     """The label column's width: room for the longest deal line of ``ruleset``."""
-    longest = max(len(contract_name(c)) for c in ruleset.contracts)
+    choices = choosable_contracts(ruleset.contracts, ruleset)  # combinations too (R-OPT-9)
+    longest = max(len(contract_name(c)) for c in choices)
     return max(_LABEL, len(_deal_head(ruleset.deals_per_match, 4, 3, "")) + longest)
 
 

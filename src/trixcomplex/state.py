@@ -17,8 +17,8 @@ from attrs import frozen
 from .cards import Card, cards_of
 from .complex import ComplexDeal
 from .doubling import DoublingWindow
-from .kingdoms import kingdom_of, played_in_kingdom
-from .moves import Contract, Deal, Pass, Play, Redeal
+from .kingdoms import kingdom_after
+from .moves import Contract, Deal, Pass, Play
 from .rulesets import PARTNERSHIP, Ruleset
 from .scoring import DealResult
 from .trix import TrixDeal, bad_hand_seat
@@ -300,24 +300,24 @@ class MatchState:
     @property
     def kingdom(self) -> int:
         """The current Kingdom, 1–4 (0 before the first deal)."""
-        return kingdom_of(self.deal_number, self.ruleset)
+        results = self.results
+        if len(results) == self.deal_number:  # between deals, or over: the last deal's
+            return results[-1].kingdom if results else 0
+        return kingdom_after(results, self.ruleset)[0]
 
     @property
     def remaining_contracts(self) -> tuple[Contract, ...]:
         """The contracts of the current Kingdom not played yet, in the ruleset's order.
 
-        While a deal is played its own contract counts as played; between
-        deals, the contracts the next deal may choose from.
+        While a deal is played its own contract (each part of a combined one)
+        counts as played; between deals, the contracts the next deal may
+        choose from.
         """
         if self.phase is Phase.OVER:
             return ()
-        number = self.deal_number
-        if self.phase is Phase.DEAL and type(self.history.last) is not Redeal:
-            number += 1  # the Kingdom of the next deal
-        done = played_in_kingdom(number, self.ruleset)
-        played = {r.contract for r in self.results[len(self.results) - done :]} if done else set()
+        played = kingdom_after(self.results, self.ruleset)[1]
         if self.contract is not None:
-            played.add(self.contract)
+            played = played.union(self.contract.parts)
         return tuple(c for c in self.ruleset.contracts if c not in played)
 
     @property

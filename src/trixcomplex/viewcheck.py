@@ -67,8 +67,11 @@ def check_view_ranges(view: View) -> None:
             raise _fail(f"no Kingdom owner in phase {view.phase.value}")
     elif view.phase is Phase.DEAL and not 0 <= view.deal_number < last:
         raise _fail(f"deal_number {view.deal_number} while waiting for a deal (0..{last - 1})")
-    elif view.phase is Phase.OVER and view.deal_number != last:
-        raise _fail(f"deal_number {view.deal_number} in a finished match (must be {last})")
+    elif view.phase is Phase.OVER and view.deal_number != len(view.score.deals):
+        raise _fail(
+            f"deal_number {view.deal_number} in a finished match "
+            f"(must be {len(view.score.deals)}, the deals played)"
+        )
     if any(not 0 <= n <= 13 for n in view.hand_sizes):
         raise _fail(f"hand sizes {list(view.hand_sizes)} are not 0..13")
     if view.phase not in _PLAYING and (view.hand or any(view.hand_sizes)):

@@ -118,7 +118,7 @@ def _inconsistent(reason: str) -> TrixError:
 def _before_deal(view: View) -> MatchState:
     """The state waiting for the first Deal of the view's deal number (R-SET-2)."""
     number = view.deal_number
-    before_owner = owner_before(number, view.owner, view.ruleset)  # R-MATCH-4
+    before_owner = owner_before(number, view.owner, view.ruleset, view.score.deals)  # R-MATCH-4
     return _base(view, Phase.DEAL, number - 1, before_owner)
 
 

@@ -189,14 +189,17 @@ def observation_tensor(view: View) -> npt.NDArray[np.float32]:
     for place, seat in enumerate(view.finishing_order):
         ones.append(_at_of("finishing_order", rel(seat), place))
     ones.append(_at_of("phase", _PHASE_INDEX[view.phase]))
-    if view.contract is not None:
-        ones.append(_at_of("contract", _CONTRACT_INDEX[view.contract]))
+    if view.contract is not None:  # a combined deal (R-OPT-9): one 1 per part
+        ones.extend(_at_of("contract", _CONTRACT_INDEX[p]) for p in view.contract.parts)
     ones.extend(_at_of("remaining_contracts", _CONTRACT_INDEX[c]) for c in view.remaining_contracts)
     if view.kingdom:
         ones.append(_at_of("kingdom", view.kingdom - 1))
     ruleset = view.ruleset
     if view.deal_number:
-        ones.append(_at_of("deal_in_kingdom", (view.deal_number - 1) % ruleset.deals_per_kingdom))
+        before = sum(
+            1 for r in view.score.deals if r.kingdom == view.kingdom and r.number < view.deal_number
+        )  # the deals of this Kingdom before this one (fewer under R-OPT-9)
+        ones.append(_at_of("deal_in_kingdom", before))
     out[_at_of("match_progress")] = view.deal_number / ruleset.deals_per_match
     if view.owner is not None:
         ones.append(_at_of("owner", rel(view.owner)))
