@@ -267,13 +267,23 @@ def test_random_client_input_is_applied_exactly_or_refused_cleanly(
 
 
 def test_r_match_6_r_dbl_3_the_windows_time_out_with_the_hosts_timeout() -> None:
-    """R-MATCH-6, R-DBL-3: the owner choosing and an asked seat in the window get Timeout."""
+    """R-MATCH-6, R-DBL-3: the owner choosing and an asked seat in the window get Timeout;
+    a seat that is not asked has no clock to run out."""
     state = _choose_state()
     assert tc.timeout_move(state, state.owner) == tc.Timeout()  # type: ignore[arg-type]
     state = tc.apply(state, tc.Timeout())
     assert state.phase is tc.Phase.DOUBLE
     for seat in state.to_act:
         assert tc.timeout_move(state, seat) == tc.Timeout()
+    for seat in set(range(4)) - state.to_act:  # not asked: no clock runs for it
+        with pytest.raises(tc.TrixError) as info:
+            tc.timeout_move(state, seat)
+        assert info.value.code == "timeout.no-move"
+    chooser = _choose_state()
+    for seat in set(range(4)) - chooser.to_act:
+        with pytest.raises(tc.TrixError) as info:
+            tc.timeout_move(chooser, seat)
+        assert info.value.code == "timeout.no-move"
 
 
 def test_r_tx_5_a_forced_move_is_the_timeout_move() -> None:

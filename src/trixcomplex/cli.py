@@ -68,7 +68,6 @@ RULESET_OPTIONS = {
 }
 """The ruleset options ``--ruleset`` accepts, with their meaning (``--help`` lists them)."""
 
-_PLAY_PHASES = (Phase.COMPLEX, Phase.TRICKS, Phase.TRIX)
 _PLACES = ("1st", "2nd", "3rd", "4th")
 
 
@@ -613,7 +612,7 @@ def _play(args: argparse.Namespace) -> int:
         current[0] = after
         if isinstance(move, Deal):
             return
-        forced = before.phase in _PLAY_PHASES and len(legal_moves(before, me)) == 1
+        forced = before.phase.plays_cards and len(legal_moves(before, me)) == 1
         if forced and isinstance(move, Play | Pass) and move.seat == me:
             print(f"(only one legal move: {move_text(move)}, played for you)", file=out)
         _narrate(before, move, after, me, out)  # others' doubles stay secret (R-HID-2)

@@ -46,7 +46,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
 from .bots.base import Bot, BotError, BotTimeout, check_bot
-from .engine import MatchState, Phase, apply, legal_moves, new_match
+from .engine import MatchState, Phase, apply, is_legal, legal_moves, new_match
 from .moves import Deal, Move, PlayerMove, Redeal, Timeout
 from .rulesets import PARTNERSHIP, Ruleset
 from .views import view
@@ -69,9 +69,6 @@ legal move, or :class:`~trixcomplex.Timeout` while choosing or doubling."""
 
 Offer = Callable[[MatchState, int], bool]
 """Whether ``seat`` demands the redeal it may demand out of turn (R-OPT-8)."""
-
-_PLAY_PHASES = (Phase.COMPLEX, Phase.TRICKS, Phase.TRIX)
-_TIMEOUT_PHASES = (Phase.CHOOSE, Phase.DOUBLE)
 
 
 def seat_to_move(state: MatchState) -> int:
@@ -213,7 +210,7 @@ def ask(
         raise
     late = time_limit is not None and time.monotonic() - start > time_limit
     if move is None or late:
-        if state.phase in _TIMEOUT_PHASES:
+        if is_legal(state, Timeout()):  # the rules give the host a timeout here
             return Timeout()
         raise BotTimeout.of(bot, state, seat, legal, match, time_limit)
     if move not in legal:

@@ -34,7 +34,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from .engine import MatchState, Phase, apply, forced_move, legal_moves
+from .engine import MatchState, apply, forced_move, is_legal, legal_moves
 from .errors import TrixError
 from .jsonio import loads
 from .moves import Move, MoveFormatError, Pass, Play, PlayerMove, Redeal, Timeout, move_from_json
@@ -193,9 +193,7 @@ def timeout_move(state: MatchState, seat: int, policy: str | Bot = "lowest") -> 
             f"unknown timeout policy {policy!r:.60}; use one of {TIMEOUT_POLICIES} or a bot",
             code="timeout.bad-policy",
         )
-    if state.phase is Phase.CHOOSE and seat == state.turn:
-        return Timeout()
-    if state.phase is Phase.DOUBLE and seat in state.to_act:
+    if seat in state.to_act and is_legal(state, Timeout()):  # choosing or doubling
         return Timeout()
     moves = _turn_moves(state, seat)
     if not moves:

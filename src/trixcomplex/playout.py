@@ -213,7 +213,7 @@ def _stepped(state: MatchState, rng: random.Random, policy: Policy | None) -> Ma
     """Play the deal of ``state`` move by move through the engine until it ends
     (scored, or cancelled by a :class:`~trixcomplex.Redeal`): the general path
     for every ruleset, drawing from ``rng`` exactly as the fast loops do."""
-    while state.phase.plays_tricks or state.phase is Phase.TRIX:
+    while state.phase.plays_cards:
         state = _step(state, rng, policy)
     return state
 

@@ -57,6 +57,15 @@ class Phase(enum.Enum):
         """
         return self is Phase.COMPLEX or self is Phase.TRICKS
 
+    @property
+    def plays_cards(self) -> bool:
+        """Whether seats play cards now: to tricks (COMPLEX, TRICKS) or to the TRIX rows.
+
+        >>> Phase.TRICKS.plays_cards, Phase.TRIX.plays_cards, Phase.DOUBLE.plays_cards
+        (True, True, False)
+        """
+        return self is Phase.COMPLEX or self is Phase.TRICKS or self is Phase.TRIX
+
 
 class History:
     """The moves of a match so far: a persistent list sharing its prefix.
