@@ -50,11 +50,13 @@ from typing import Any
 
 from attrs import field, frozen
 
+from .cards import ALL_CARDS, Card
 from .convert import MOVE_CLASSES, converter, describe_error, make_converter
 from .engine import MatchState, Phase, apply, new_match, score
 from .errors import IllegalMoveError, TrixError, one_line
 from .jsonio import MAX_DEPTH, brief, check_json, json_depth
-from .moves import Move, MoveFormatError, move_to_json
+from .match import PASSES, plays_of
+from .moves import Choose, Contract, Deal, Move, MoveFormatError, Pass, Play, move_to_json
 from .rulesets import Ruleset
 
 __all__ = [
@@ -139,14 +141,21 @@ def _read_move(index: int, raw: object) -> Move:
 
     At most :data:`MAX_MOVES` moves are read: the move of that index is refused.
 
-    A record repeats the same few hundred flat moves (plays, passes, choices)
-    over and over, so each flat move read is remembered by its exact JSON
-    content, the types of its values included (``True == 1`` and ``1.0 == 1``
-    in Python, not in a record): reading it again is one dict lookup.  Moves
-    are immutable, so the one read is shared.
+    A move in the canonical form :func:`~trixcomplex.move_to_json` writes
+    (a play, pass, choice or deal with exact JSON types and canonical card
+    codes) is read by table lookup (:func:`_canonical_move`): that is nearly
+    every move of a record or saved state.  Any other form goes through the
+    strict converter, which accepts every form RECORD.md allows and names
+    what is wrong with the rest.  A flat move read that way is remembered by
+    its exact JSON content, the types of its values included (``True == 1``
+    and ``1.0 == 1`` in Python, not in a record): reading it again is one
+    dict lookup.  Moves are immutable, so the one read is shared.
     """
     if index >= MAX_MOVES:
         raise RecordError(f"more than {MAX_MOVES} moves", code="record.too-many-moves")
+    move: Move | None = _canonical_move(raw)
+    if move is not None:
+        return move
     key: tuple[object, ...] | None
     try:
         key = (*raw.items(), *map(type, raw.values()))  # type: ignore[attr-defined]
@@ -163,6 +172,60 @@ def _read_move(index: int, raw: object) -> Move:
 
 _READ: dict[tuple[object, ...], Move] = {}
 _READ_LIMIT = 4096  # every play, pass, choice and timeout of every seat fits
+
+_CARD_OF_CODE: dict[str, Card] = {str(card): card for card in ALL_CARDS}
+_PLAY_OF: dict[tuple[int, str], Play] = {
+    (seat, str(card)): plays_of(seat, 1 << card)[0] for seat in range(4) for card in ALL_CARDS
+}
+_PASS_OF: dict[int, Pass] = {seat: PASSES[seat][0] for seat in range(4)}
+_CHOOSE_OF: dict[tuple[int, str], Choose] = {
+    (seat, contract.value): Choose(seat, contract)
+    for seat in range(4)
+    for contract in Contract
+    if not contract.is_combined  # a combination is written as a list of its parts
+}
+
+
+def _canonical_move(raw: object) -> Move | None:
+    """The move ``raw`` stands for if it is in canonical form, by table lookup; else ``None``.
+
+    Canonical: exactly the object :func:`~trixcomplex.move_to_json` writes for
+    a play, pass, single-contract choice or deal, with exact JSON types (a
+    ``bool`` is not a seat) and canonical card codes.  ``None`` means only
+    "not canonical": the caller reads it the strict way.  The plays and passes
+    are the engine's own interned moves.
+
+    >>> _canonical_move({"move": "play", "seat": 2, "card": "TD"})
+    Play(seat=2, card=Card('TD'))
+    >>> _canonical_move({"move": "play", "seat": True, "card": "TD"}) is None
+    True
+    """
+    if type(raw) is not dict:
+        return None
+    kind = raw.get("move")
+    if type(kind) is not str:
+        return None
+    size = len(raw)
+    if kind == "deal":
+        deck = raw.get("deck")
+        if size != 2 or type(deck) is not list or len(deck) != 52:
+            return None
+        cards = [_CARD_OF_CODE.get(code) if type(code) is str else None for code in deck]
+        if None in cards or len(set(cards)) != 52:
+            return None
+        return Deal(cards)
+    seat = raw.get("seat")
+    if type(seat) is not int:
+        return None
+    if kind == "play":
+        card = raw.get("card")
+        return _PLAY_OF.get((seat, card)) if size == 3 and type(card) is str else None
+    if kind == "pass":
+        return _PASS_OF.get(seat) if size == 2 else None
+    if kind == "choose":
+        name = raw.get("contract")
+        return _CHOOSE_OF.get((seat, name)) if size == 3 and type(name) is str else None
+    return None
 
 
 def _structure_move_at(index: int, raw: object) -> Move:
@@ -497,8 +560,14 @@ def replay_raw_moves(moves: Iterable[object], ruleset: Ruleset | None = None) ->
     :data:`MAX_MOVES` moves are read.
     """
     state = new_match() if ruleset is None else new_match(ruleset)
-    for index, raw in enumerate(moves):
-        state = _apply_at(state, index, _read_move(index, raw), raw)
+    index, raw, read = -1, None, _read_move
+    try:
+        for index, raw in enumerate(moves):
+            state = apply(state, read(index, raw))
+    except IllegalMoveError as exc:
+        raise RecordError(
+            exc.reason, index=index, move=raw, rule=exc.rule, code="record.illegal-move"
+        ) from None
     return state
 
 

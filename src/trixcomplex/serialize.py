@@ -40,6 +40,7 @@ state.scores does not match the state its moves rebuild (altered or corrupt)
 from __future__ import annotations
 
 import enum
+import marshal
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar, get_args, get_origin
 
@@ -427,6 +428,75 @@ def _deal_type(raw: object) -> type[Any]:
 
 
 def _load_state(data: object) -> MatchState:
+    """The state ``data`` saves: :func:`_restored` when it is as :func:`to_json` wrote it,
+    else :func:`_load_state_checked` (which reads every form and names every fault)."""
+    state = _restored(data)
+    return state if state is not None else _load_state_checked(data)
+
+
+def _restored(data: object) -> MatchState | None:
+    """The state ``data`` saves, if ``data`` is exactly what :func:`to_json` writes for it.
+
+    The moves are read and replayed once (:func:`~trixcomplex.records.replay_raw_moves`:
+    canonical moves by table lookup, every move through the engine's ``apply``), and
+    the saved fields must be the very JSON that :func:`to_json` writes for the
+    rebuilt state: equal (``==``) and of the same JSON types throughout
+    (:func:`_same_json`).  Such data is what :func:`_load_state_checked` accepts
+    too, and it rebuilds the same state.  Anything else, a fault or merely another
+    spelling (``"10D"`` for ``"TD"``, cards in another order, version 1), gives
+    ``None``: the caller reads it the checked way, which accepts every form and
+    names every fault exactly as before.
+    """
+    if type(data) is not dict or len(data) != len(_STATE_KEYS):
+        return None
+    fmt, version, name = data.get("format"), data.get("version"), data.get("ruleset")
+    moves, saved = data.get("moves"), data.get("state")
+    if fmt != STATE_FORMAT or type(fmt) is not str or type(version) is not int:
+        return None
+    if version != STATE_VERSION or type(moves) is not list or type(saved) is not dict:
+        return None
+    try:
+        rebuilt = replay_raw_moves(moves, ruleset_of(name))
+    except RecordError:
+        return None
+    expected = _converter.unstructure(rebuilt)
+    return rebuilt if saved == expected and _same_json(saved, expected) else None
+
+
+def _same_json(value: object, canonical: object) -> bool:
+    """Whether ``value``, already ``==`` to the plain JSON data ``canonical``, has
+    its types too: ``True`` is not ``1``, ``1.0`` is not ``1``, a tuple or a
+    subclass is not JSON.
+
+    :mod:`marshal` (version 0: no sharing of repeated objects) writes every value
+    with its exact type and refuses subclasses, so equal bytes settle it at C
+    speed; objects whose keys come in another order are walked instead.
+
+    >>> _same_json({"a": [1, True]}, {"a": [1, True]}), _same_json([1.0], [1])
+    (True, False)
+    >>> _same_json({"b": 1, "a": 2}, {"a": 2, "b": 1}), _same_json((1,), [1])
+    (True, False)
+    """
+    try:
+        if marshal.dumps(value, 0) == marshal.dumps(canonical, 0):  # type: ignore[arg-type]
+            return True
+    except ValueError:  # not marshallable: not plain JSON data
+        return False
+    pending = [(value, canonical)]
+    while pending:
+        a, b = pending.pop()
+        if type(a) is not type(b):
+            return False
+        if type(a) is dict:
+            pending.extend((item, b[key]) for key, item in a.items())  # type: ignore[index]
+        elif type(a) is list:
+            pending.extend(zip(a, b, strict=True))  # type: ignore[call-overload]
+    return True
+
+
+def _load_state_checked(data: object) -> MatchState:
+    """The state ``data`` saves, reading every form :func:`to_json` ever wrote (versions
+    1 and 2, any card spelling) and refusing any fault with the field or move at fault."""
     if not isinstance(data, dict):
         raise StateFormatError(f"a saved state is a JSON object, not {brief(data, 40)}")
     _check_plain({k: v for k, v in data.items() if k != "moves"}, "a saved state")
