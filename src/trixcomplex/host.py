@@ -112,10 +112,6 @@ def next_move(
     return decide(state, seat, legal)
 
 
-def _deal_over(state: MatchState) -> bool:
-    return state.phase in (Phase.DEAL, Phase.OVER)
-
-
 def run(
     state: MatchState,
     decide: Decide,
@@ -133,21 +129,32 @@ def run(
     when given, so that a redeal in one match does not shift another's
     decks).  Without ``deals``, play stops at the end of the current deal
     (the playouts of :class:`~trixcomplex.bots.MonteCarloBot`).
-    ``on_move(before, move, after)`` is called after every move.
+    ``on_move(before, move, after)`` is called after every move.  A
+    :class:`~trixcomplex.bots.BotError` raised by ``decide`` leaves with the
+    state its seat was asked in as its ``reached``.
     """
-    stop = (lambda s: s.phase is Phase.OVER) if deals is not None else _deal_over
-    while not stop(state):
-        move: Move
-        if state.phase is Phase.DEAL:
-            assert deals is not None
-            again = type(state.history.last) is Redeal
-            move = Deal.shuffled(redeals if again and redeals is not None else deals)
-        else:
-            move = next_move(state, decide, offer, forced=forced)
-        before, state = state, apply(state, move)
-        if on_move is not None:
-            on_move(before, move, state)
-    return state
+    over, dealing = Phase.OVER, Phase.DEAL
+    whole_match = deals is not None
+    try:
+        while True:
+            phase = state.phase
+            move: Move
+            if phase is dealing:
+                if not whole_match:
+                    return state
+                assert deals is not None
+                again = type(state.history.last) is Redeal
+                move = Deal.shuffled(redeals if again and redeals is not None else deals)
+            elif phase is over:
+                return state
+            else:
+                move = next_move(state, decide, offer, forced=forced)
+            before, state = state, apply(state, move)
+            if on_move is not None:
+                on_move(before, move, state)
+    except BotError as exc:  # a seat's bot failed: say in which state
+        exc.reached = state
+        raise
 
 
 @contextmanager
@@ -183,11 +190,16 @@ def ask(
     *,
     time_limit: float | None = None,
     match: int | None = None,
+    legal: Sequence[PlayerMove] | None = None,
 ) -> Move:
     """Ask ``bot`` for ``seat``'s move in ``state``, showing it only the seat's view.
 
     The host's side of the protocol: build the view, list the legal moves,
-    ask, check the answer.  Raises :class:`~trixcomplex.bots.BotError` (an
+    ask, check the answer.  A bot that reads no view says so by having a
+    ``choose_legal(legal, rng)`` method (see :class:`~trixcomplex.bots.Bot`):
+    it is asked that instead, and no view is built.  ``legal`` is the seat's
+    legal moves when the caller has them already (:func:`next_move` has).
+    Raises :class:`~trixcomplex.bots.BotError` (an
     :class:`~trixcomplex.IllegalMoveError`, clause R-SEAT-1 or the rule the
     move breaks) if the bot answers an illegal move; ``match`` (a tournament's
     match number) is named in the error.  With ``time_limit`` (seconds), a
@@ -195,27 +207,56 @@ def ask(
     its answer becomes :class:`~trixcomplex.Timeout` (R-MATCH-6, R-DBL-3),
     otherwise :class:`~trixcomplex.bots.BotTimeout` is raised.
     """
-    legal = legal_moves(state, seat)
+    if legal is None:
+        legal = legal_moves(state, seat)
     if not legal:
         raise ValueError(f"seat {seat} has no move to make in phase {state.phase.value}")
-    start = time.monotonic()
+    blind = getattr(bot, "choose_legal", None)
+    move: object
     try:
-        with _deadline(time_limit):
-            move = bot.choose(view(state, seat), legal, rng)
-    except BotTimeout:
+        if time_limit is None:  # no clock to start or stop
+            move = (
+                blind(legal, rng)
+                if blind is not None
+                else bot.choose(view(state, seat), legal, rng)
+            )
+        else:
+            move = _timed(bot, blind, state, seat, legal, rng, time_limit)
+    except BotTimeout:  # an isolated bot's own clock ran out
         move = None
     except BotError as exc:  # an isolated bot that crashed: say where
         if exc.seat is None:
             raise BotError.of(bot, state, seat, exc.move, legal, match, exc.reason) from None
         raise
-    late = time_limit is not None and time.monotonic() - start > time_limit
-    if move is None or late:
+    if move is None:  # no answer in time
         if is_legal(state, Timeout()):  # the rules give the host a timeout here
             return Timeout()
         raise BotTimeout.of(bot, state, seat, legal, match, time_limit)
     if move not in legal:
         raise BotError.of(bot, state, seat, move, legal, match)
     return move
+
+
+def _timed(
+    bot: Bot,
+    blind: Callable[[Sequence[PlayerMove], random.Random], PlayerMove] | None,
+    state: MatchState,
+    seat: int,
+    legal: Sequence[PlayerMove],
+    rng: random.Random,
+    time_limit: float,
+) -> PlayerMove | None:
+    """The bot's answer within ``time_limit`` seconds, or ``None`` if it was late or stopped."""
+    start = time.monotonic()
+    try:
+        with _deadline(time_limit):
+            if blind is not None:
+                move = blind(legal, rng)
+            else:
+                move = bot.choose(view(state, seat), legal, rng)
+    except BotTimeout:
+        return None
+    return None if time.monotonic() - start > time_limit else move
 
 
 def offer_redeal(bot: Bot, state: MatchState, seat: int, rng: random.Random) -> bool:
@@ -247,7 +288,9 @@ def _bots_players(
     """The ``decide`` and ``offer`` of :func:`run` for four bots, each asked by :func:`ask`."""
 
     def decide(st: MatchState, seat: int, legal: Sequence[PlayerMove]) -> Move:
-        return ask(seats[seat], st, seat, rngs[seat], time_limit=time_limit, match=match)
+        return ask(
+            seats[seat], st, seat, rngs[seat], time_limit=time_limit, match=match, legal=legal
+        )
 
     def offer(st: MatchState, seat: int) -> bool:
         return offer_redeal(seats[seat], st, seat, rngs[seat])
@@ -292,7 +335,9 @@ def play_match(
     draws from ``rngs[s]``.  Each bot is asked through :func:`ask` (with
     ``time_limit`` per decision; ``match`` names the match in errors).
     ``on_move`` is called with every state reached.  ``state`` resumes a
-    match instead of starting a new one.  Every bot is checked against the
+    match instead of starting a new one.  A bot's failure
+    (:class:`~trixcomplex.bots.BotError`) names the state it failed in as
+    its ``reached``.  Every bot is checked against the
     protocol before the first move (:func:`~trixcomplex.bots.check_bot`).
     """
     if len(seats) != 4 or len(rngs) != 4:
@@ -300,10 +345,12 @@ def play_match(
     for s, bot in enumerate(seats):
         check_bot(bot, f"seat {s}")
     decide, offer = _bots_players(seats, rngs, time_limit, match)
+    note = None
+    if on_move is not None:
+        each = on_move
 
-    def note(before: MatchState, move: Move, after: MatchState) -> None:
-        if on_move is not None:
-            on_move(after)
+        def note(before: MatchState, move: Move, after: MatchState) -> None:
+            each(after)
 
     start = new_match(ruleset) if state is None else state
     return run(start, decide, offer=offer, deals=deals, redeals=redeals, on_move=note)

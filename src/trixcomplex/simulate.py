@@ -328,15 +328,14 @@ def play_numbered_match(
     deals = random.Random(f"trixcomplex:{seed}:deals:{index // 2}")
     redeals = random.Random(f"trixcomplex:{seed}:redeals:{index // 2}")
     rngs = [random.Random(f"trixcomplex:{seed}:match:{index}:seat:{s}") for s in range(4)]
-    reached: list[MatchState] = []
     try:
         state = play_match(
             seats, deals, rngs, ruleset=ruleset, redeals=redeals,
-            time_limit=time_limit, match=index, on_move=_keep_last(reached),
+            time_limit=time_limit, match=index,
         )  # fmt: skip
     except BotError as exc:
         seat = exc.seat if exc.seat is not None else 0
-        return _forfeit(index, a_team, seat, str(exc), reached, ruleset)
+        return _forfeit(index, a_team, seat, str(exc), exc.reached, ruleset)
     finally:
         for bot in seats:
             close = getattr(bot, "close", None)
@@ -365,20 +364,18 @@ def play_numbered_match(
     )
 
 
-def _keep_last(reached: list[MatchState]) -> Callable[[MatchState], None]:
-    def keep(state: MatchState) -> None:
-        reached[:] = [state]
-
-    return keep
-
-
 def _forfeit(
-    index: int, a_team: int, seat: int, reason: str, reached: list[MatchState], ruleset: Ruleset
+    index: int,
+    a_team: int,
+    seat: int,
+    reason: str,
+    state: MatchState | None,
+    ruleset: Ruleset,
 ) -> MatchOutcome:
-    """The outcome of match ``index`` lost by forfeit by ``seat``'s side."""
+    """The outcome of match ``index`` lost by forfeit by ``seat``'s side (``state``: the
+    state the bot failed in, for the record)."""
     loser = "A" if seat % 2 == a_team else "B"
     team = 1 - seat % 2  # the winning team
-    state = reached[-1] if reached else None
     return MatchOutcome(
         index=index,
         sides_seats=(a_team, 1 - a_team),

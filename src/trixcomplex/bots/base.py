@@ -40,6 +40,19 @@ class Bot(Protocol):
     bot must return one of the moves in ``legal`` and must draw every random
     number from ``rng``, so that a match is reproducible from its seed.
     Bots used with a process pool must be picklable (plain attributes only).
+
+    **Optional: a bot that reads no view.**  Building a seat's view costs a
+    host more than choosing a random move does.  A bot whose choice depends
+    on the legal moves and ``rng`` alone may say so by also having a method
+    ``choose_legal(legal, rng) -> move``: the host loop
+    (:func:`trixcomplex.host.ask`) then calls it *instead of* ``choose`` and
+    builds no view.  It gets nothing more than ``choose`` does (its own
+    legal moves and its generator: no state, no other seat's cards), and it
+    must return what ``choose`` would with the same ``rng``, drawing the same
+    random numbers, so that a match is the same whichever is called
+    (:class:`~trixcomplex.bots.RandomBot` does this).  Other callers may
+    still call ``choose``.  :func:`check_bot` refuses a ``choose_legal``
+    that is not callable.
     """
 
     def choose(self, view: View, legal: Sequence[PlayerMove], rng: random.Random) -> PlayerMove:
@@ -51,7 +64,8 @@ def check_bot(bot: object, where: str = "a seat") -> None:
     """Refuse, before any match is played, an object that is not a :class:`Bot`.
 
     Raises ``TypeError`` naming ``where`` the object was given and what it
-    lacks (a callable ``choose(view, legal, rng)``).
+    lacks (a callable ``choose(view, legal, rng)``; a ``choose_legal``, if
+    it has one, must be callable too).
 
     >>> check_bot(object(), "side A")
     Traceback (most recent call last):
@@ -61,6 +75,9 @@ def check_bot(bot: object, where: str = "a seat") -> None:
         raise TypeError(
             f"{where}: {type(bot).__name__} is not a bot: it has no choose(view, legal, rng) method"
         )
+    blind = getattr(bot, "choose_legal", None)
+    if blind is not None and not callable(blind):
+        raise TypeError(f"{where}: {type(bot).__name__}.choose_legal is not a method")
 
 
 def _where(state: MatchState, seat: int, match: int | None) -> str:
@@ -74,10 +91,14 @@ class BotError(IllegalMoveError):
     ``rule`` is the clause the move breaks (the engine's own reason when the
     move is a move of the game, R-SEAT-1 when it is not even that);
     ``match`` (the tournament's match number, or ``None``), ``deal``,
-    ``phase``, ``seat`` and ``legal`` (the seat's legal moves) say where.
+    ``phase``, ``seat`` and ``legal`` (the seat's legal moves) say where;
+    ``reached`` is the state the bot was asked in, once the host loop
+    (:func:`trixcomplex.host.run`) has passed the error on (``None`` before),
+    so that a tournament can keep the record of a forfeited match.
     """
 
     match: int | None = None
+    reached: MatchState | None = None
     deal: int | None = None
     phase: str | None = None
     seat: int | None = None
@@ -148,7 +169,8 @@ class BotTimeout(BotError):
         limit: float | None = None,
     ) -> BotTimeout:
         """The error for ``bot`` taking longer than ``limit`` seconds at ``seat``."""
-        reason = f"{type(bot).__name__} did not answer within {limit:g}s"
+        within = f"within {limit:g}s" if limit is not None else "in time"
+        reason = f"{type(bot).__name__} did not answer {within}"
         return cls("no answer", f"{reason} at {_where(state, seat, match)}", "R-MATCH-6")._at(
             state, seat, legal, match
         )

@@ -28,6 +28,11 @@ class RandomBot:
 
     def choose(self, view: View, legal: Sequence[PlayerMove], rng: random.Random) -> PlayerMove:
         """A uniformly random legal move."""
+        return self.choose_legal(legal, rng)
+
+    def choose_legal(self, legal: Sequence[PlayerMove], rng: random.Random) -> PlayerMove:
+        """The same move as :meth:`choose`, which reads no view: a host that calls this
+        builds none (see :class:`~trixcomplex.bots.Bot`)."""
         return legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
 
     def wants_redeal(self, view: View, rng: random.Random) -> bool:
