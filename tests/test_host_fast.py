@@ -1,0 +1,206 @@
+"""A host that spends its time in the bots and the engine (issue 16, item 6).
+
+A bot that reads no view says so with ``choose_legal(legal, rng)``: the host
+asks it that instead of ``choose`` and builds no view (R-HID-1: it is handed
+nothing but its own legal moves and its generator).  A tournament keeps no
+per-move bookkeeping; a bot's failure names the state it failed in.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from collections.abc import Sequence
+
+import pytest
+
+import trixcomplex as tc
+from trixcomplex import host
+from trixcomplex.bots import BotError, BotTimeout, RandomBot, check_bot
+from trixcomplex.simulate import simulate
+
+POSIX = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+
+
+class _ViewingRandom:
+    """RandomBot's choice through ``choose`` only: the host must build its view."""
+
+    def __init__(self) -> None:
+        self.views = 0
+
+    def choose(
+        self, view: tc.View, legal: Sequence[tc.PlayerMove], rng: random.Random
+    ) -> tc.PlayerMove:
+        assert isinstance(view, tc.View) and tuple(legal) == view.legal_moves
+        self.views += 1
+        return RandomBot().choose(view, legal, rng)
+
+    def wants_redeal(self, view: tc.View, rng: random.Random) -> bool:
+        return RandomBot().wants_redeal(view, rng)
+
+
+def _results(t: tc.Tournament) -> list[object]:
+    return [(m.index, m.seats, m.margin, m.winner, m.record) for m in t.matches]
+
+
+@pytest.mark.parametrize(
+    "ruleset",
+    [tc.PARTNERSHIP, tc.CLASSIC, tc.Ruleset.from_name("classic+bad_hand_redeal=True")],
+    ids=lambda r: r.name,
+)
+def test_r_hid_1_a_match_is_the_same_with_and_without_the_shortcut(ruleset: tc.Ruleset) -> None:
+    """RandomBot asked through choose_legal plays exactly the matches it plays through
+    choose with a view (same rng draws, same records, same results)."""
+    viewing = _ViewingRandom()
+    slow = simulate([viewing, viewing], 4, seed=7, ruleset=ruleset)
+    fast = simulate([RandomBot(), RandomBot()], 4, seed=7, ruleset=ruleset)
+    assert viewing.views > 100
+    assert _results(fast) == _results(slow)
+    assert fast.summary == slow.summary
+
+
+def test_the_host_builds_no_view_for_a_bot_that_reads_none(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    built: list[int] = []
+    real_view = tc.view
+
+    def counting_view(state: tc.MatchState, seat: int | None = None) -> tc.View:
+        built.append(seat if seat is not None else -1)
+        return real_view(state, seat)
+
+    monkeypatch.setattr(host, "view", counting_view)
+    simulate([RandomBot(), RandomBot()], 2, seed=3)
+    assert built == []
+    viewing = _ViewingRandom()
+    simulate([viewing, RandomBot()], 2, seed=3)
+    assert len(built) == viewing.views > 0  # only the bot that reads views gets them
+
+
+class _Blind:
+    """Records what choose_legal is handed; choose must never be called."""
+
+    def __init__(self) -> None:
+        self.handed: list[tuple[object, ...]] = []
+
+    def choose(
+        self, view: tc.View, legal: Sequence[tc.PlayerMove], rng: random.Random
+    ) -> tc.PlayerMove:
+        raise AssertionError("choose called although choose_legal exists")
+
+    def choose_legal(self, *args: object, **kwargs: object) -> tc.PlayerMove:
+        assert not kwargs
+        self.handed.append(args)
+        legal, rng = args
+        assert isinstance(legal, Sequence) and isinstance(rng, random.Random)
+        return legal[0]  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("time_limit", [None, pytest.param(30.0, marks=POSIX)])
+def test_r_hid_1_choose_legal_is_handed_only_its_legal_moves_and_its_rng(
+    time_limit: float | None,
+) -> None:
+    """With or without a per-decision clock, the host calls choose_legal, never choose."""
+    blind = _Blind()
+    rngs = [random.Random(s) for s in range(4)]
+    final = host.play_match([blind] * 4, random.Random(2), rngs, time_limit=time_limit)
+    assert final.phase is tc.Phase.OVER and len(blind.handed) > 50
+    for legal, rng in blind.handed:
+        assert isinstance(legal, tuple) and legal
+        assert all(isinstance(m, tc.PlayerMove.__args__) for m in legal)
+        assert any(rng is r for r in rngs)
+
+
+def test_check_bot_refuses_a_choose_legal_that_is_not_a_method() -> None:
+    class Odd(RandomBot):
+        choose_legal = 3  # type: ignore[assignment]
+
+    with pytest.raises(TypeError, match="choose_legal is not a method"):
+        check_bot(Odd(), "side A")
+    with pytest.raises(TypeError, match="choose_legal"):
+        simulate([Odd(), RandomBot()], 2)
+
+
+class _IllegalAt:
+    """RandomBot until its ``n``-th decision, then a move of another seat."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.asked = 0
+
+    def choose_legal(self, legal: Sequence[tc.PlayerMove], rng: random.Random) -> tc.PlayerMove:
+        self.asked += 1
+        if self.asked == self.n:
+            return tc.Pass((legal[0].seat + 1) % 4)
+        return RandomBot().choose_legal(legal, rng)
+
+    def choose(
+        self, view: tc.View, legal: Sequence[tc.PlayerMove], rng: random.Random
+    ) -> tc.PlayerMove:
+        return self.choose_legal(legal, rng)
+
+
+def test_r_seat_1_a_forfeit_keeps_the_record_up_to_the_failing_decision() -> None:
+    """The forfeit's record is the match up to the state the bot failed in
+    (BotError.reached), with no per-move callback kept by the tournament."""
+    t = simulate([_IllegalAt(40), RandomBot()], 1, seed=5)
+    (m,) = t.matches
+    assert m.forfeit == "A" and "not legal" in m.reason
+    reached = tc.replay(m.record)
+    assert reached.phase.plays_cards or reached.phase in (tc.Phase.CHOOSE, tc.Phase.DOUBLE)
+    seat = reached.turn if reached.turn is not None else min(reached.to_act)
+    assert seat % 2 == m.sides_seats[0]  # side A's seat was to move
+    bad = _IllegalAt(40)  # side A's one bot plays seats 0 and 2, as in the tournament
+    with pytest.raises(BotError) as info:
+        host.play_match(
+            [bad, RandomBot(), bad, RandomBot()],
+            random.Random("trixcomplex:5:deals:0"),
+            [random.Random(f"trixcomplex:5:match:0:seat:{s}") for s in range(4)],
+            redeals=random.Random("trixcomplex:5:redeals:0"),
+        )
+    assert info.value.reached is not None and info.value.reached == reached
+
+
+class _TimesOutItself:
+    """An isolated bot's own clock: raises BotTimeout whatever the host's limit."""
+
+    def choose(
+        self, view: tc.View, legal: Sequence[tc.PlayerMove], rng: random.Random
+    ) -> tc.PlayerMove:
+        raise BotTimeout(None, "no answer within 3s", "R-MATCH-6")
+
+
+def test_r_match_6_a_bot_timing_out_without_a_host_limit() -> None:
+    """Choosing: the rules' Timeout; playing a card: BotTimeout saying it did not answer
+    in time (it used to fail formatting a missing limit)."""
+    state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(4)))
+    assert state.owner is not None
+    assert host.ask(_TimesOutItself(), state, state.owner, random.Random(0)) == tc.Timeout()
+    playing = tc.playout(state, random.Random(1), until="deal")
+    playing = tc.apply(playing, tc.Deal.shuffled(random.Random(9)))
+    while not playing.phase.plays_cards:
+        playing = tc.apply(playing, tc.legal_moves(playing)[0])
+    with pytest.raises(BotTimeout, match="did not answer in time"):
+        host.ask(_TimesOutItself(), playing, host.seat_to_move(playing), random.Random(0))
+
+
+class _SlowBlind(RandomBot):
+    def choose_legal(self, legal: Sequence[tc.PlayerMove], rng: random.Random) -> tc.PlayerMove:
+        time.sleep(0.5)
+        return super().choose_legal(legal, rng)
+
+
+@POSIX
+def test_r_match_6_a_time_limit_holds_for_choose_legal_too() -> None:
+    state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(4)))
+    assert state.owner is not None
+    move = host.ask(_SlowBlind(), state, state.owner, random.Random(0), time_limit=0.1)
+    assert move == tc.Timeout()
+
+
+def test_progress_is_reported_after_every_match() -> None:
+    """Issue 16 item 6: progress per match, in order, ending at (n, n)."""
+    calls: list[tuple[int, int]] = []
+    simulate([RandomBot(), RandomBot()], 3, seed=1, progress=lambda d, n: calls.append((d, n)))
+    assert calls == [(1, 3), (2, 3), (3, 3)]
