@@ -231,6 +231,7 @@ def test_r_card_2_a_canonical_move_reads_as_the_strict_reader_reads_it() -> None
     for seat in range(4):
         moves += [tc.Play(seat, card) for card in tc.Deal.shuffled(random.Random(0)).deck]
         moves += [tc.Pass(seat), *(tc.Choose(seat, c) for c in tc.Contract if not c.is_combined)]
+        moves += [tc.Double(seat), tc.Double(seat, ["KH"]), tc.Double(seat, ["QS", "KH", "QD"])]
     for move in moves:
         raw = tc.move_to_json(move)
         assert _canonical_move(raw) == move == tc.move_from_json(raw)
@@ -253,10 +254,23 @@ def test_r_card_2_a_canonical_move_reads_as_the_strict_reader_reads_it() -> None
         {"move": "deal", "deck": [str(c) for c in tc.Deal.shuffled(random.Random(1)).deck][:51]},
         {"move": "deal", "deck": [[]] * 52},
         ["play", 1, "TD"],
+        {"move": "double", "seat": 4, "cards": []},
+        {"move": "double", "seat": 0, "cards": ["KH", "KH"]},
+        {"move": "double", "seat": 0, "cards": ["kh"]},
+        {"move": "double", "seat": 0, "cards": [["KH"]]},
+        {"move": "double", "seat": 0, "cards": "KH"},
     ],
 )
 def test_anything_not_canonical_is_left_to_the_strict_reader(raw: object) -> None:
     assert _canonical_move(raw) is None
+
+
+def test_r_dbl_2_a_double_reads_the_same_in_any_card_order() -> None:
+    """RECORD.md: a double's cards are a set; read by table or not, the same move."""
+    forward = {"move": "double", "seat": 1, "cards": ["QS", "KH"]}
+    backward = {"move": "double", "seat": 1, "cards": ["KH", "QS"]}
+    assert _canonical_move(forward) == _canonical_move(backward) == tc.Double(1, ["KH", "QS"])
+    assert _canonical_move(forward) == tc.move_from_json(backward)
 
 
 def test_a_deck_naming_a_card_twice_is_still_a_bad_deck() -> None:

@@ -56,7 +56,17 @@ from .engine import MatchState, Phase, apply, new_match, score
 from .errors import IllegalMoveError, TrixError, one_line
 from .jsonio import MAX_DEPTH, brief, check_json, json_depth
 from .match import PASSES, plays_of
-from .moves import Choose, Contract, Deal, Move, MoveFormatError, Pass, Play, move_to_json
+from .moves import (
+    Choose,
+    Contract,
+    Deal,
+    Double,
+    Move,
+    MoveFormatError,
+    Pass,
+    Play,
+    move_to_json,
+)
 from .rulesets import Ruleset
 
 __all__ = [
@@ -142,7 +152,7 @@ def _read_move(index: int, raw: object) -> Move:
     At most :data:`MAX_MOVES` moves are read: the move of that index is refused.
 
     A move in the canonical form :func:`~trixcomplex.move_to_json` writes
-    (a play, pass, choice or deal with exact JSON types and canonical card
+    (a play, pass, double, choice or deal with exact JSON types and canonical card
     codes) is read by table lookup (:func:`_canonical_move`): that is nearly
     every move of a record or saved state.  Any other form goes through the
     strict converter, which accepts every form RECORD.md allows and names
@@ -190,7 +200,7 @@ def _canonical_move(raw: object) -> Move | None:
     """The move ``raw`` stands for if it is in canonical form, by table lookup; else ``None``.
 
     Canonical: exactly the object :func:`~trixcomplex.move_to_json` writes for
-    a play, pass, single-contract choice or deal, with exact JSON types (a
+    a play, pass, double, single-contract choice or deal, with exact JSON types (a
     ``bool`` is not a seat) and canonical card codes.  ``None`` means only
     "not canonical": the caller reads it the strict way.  The plays and passes
     are the engine's own interned moves.
@@ -225,7 +235,33 @@ def _canonical_move(raw: object) -> Move | None:
     if kind == "choose":
         name = raw.get("contract")
         return _CHOOSE_OF.get((seat, name)) if size == 3 and type(name) is str else None
+    if kind == "double":
+        codes = raw.get("cards")
+        if size == 3 and type(codes) is list and 0 <= seat <= 3:
+            return _double(seat, codes)
     return None
+
+
+def _double(seat: int, codes: list[Any]) -> Double | None:
+    """The :class:`~trixcomplex.Double` of ``seat`` doubling the cards of ``codes``
+    (canonical codes, each once), else ``None``; the few there are are remembered."""
+    key = (seat, *codes)
+    try:
+        move = _DOUBLE_OF.get(key)
+    except TypeError:  # a list or object among the codes
+        return None
+    if move is not None:
+        return move
+    cards = [_CARD_OF_CODE.get(code) if type(code) is str else None for code in codes]
+    if None in cards or len(set(cards)) != len(cards):
+        return None
+    move = Double(seat, cards)
+    if len(_DOUBLE_OF) < _READ_LIMIT:
+        _DOUBLE_OF[key] = move
+    return move
+
+
+_DOUBLE_OF: dict[tuple[Any, ...], Double] = {}
 
 
 def _structure_move_at(index: int, raw: object) -> Move:
