@@ -15,6 +15,7 @@ import json
 import random
 from typing import Any
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -280,3 +281,40 @@ def test_a_deck_naming_a_card_twice_is_still_a_bad_deck() -> None:
     with pytest.raises(tc.RecordError) as info:
         _read_move(0, {"move": "deal", "deck": deck})
     assert info.value.rule == "R-MATCH-2"
+
+
+# -- writing: the typed hooks keep the value's own type --------------------------------
+
+
+@attrs.frozen
+class _Loose:
+    """A caller's record holding a card in an ``int`` field and a card among ints."""
+
+    number: int
+    numbers: tuple[int, ...]
+    pairs: tuple[_Pair, ...]
+
+
+@attrs.frozen
+class _Pair:
+    a: int
+    b: int
+
+
+@attrs.frozen
+class _PairPlus(_Pair):
+    c: int = 0
+
+
+def test_a_value_of_another_type_than_its_field_is_written_by_its_own_type() -> None:
+    """to_json writes a card as its code even in a field declared ``int``, and a
+    subclass's record by its own hook (the fast hooks of declared types fall back)."""
+    card = tc.Card(12)  # AS
+    loose = _Loose(card, (1, card), (_Pair(1, 2), _PairPlus(3, card, 4)))
+    assert json.dumps(tc.to_json(loose)) == json.dumps(
+        {
+            "number": "AS",
+            "numbers": [1, "AS"],
+            "pairs": [{"a": 1, "b": 2}, {"a": 3, "b": "AS", "c": 4}],
+        }
+    )

@@ -274,16 +274,70 @@ def _unstructure_set(value: frozenset[Any] | set[Any]) -> list[Any]:
 
 
 def _attrs_unstructure(cls: type[Any]) -> Callable[[Any], dict[str, Any]]:
+    attrs.resolve_types(cls)
     overrides: dict[str, Any] = {}
     for f in attrs.fields(cls):
+        item = _items_of(f.type)
         if _is_card_set(cls, f):
             overrides[f.name] = override(unstruct_hook=_cards_out)
         elif cls is MatchState and f.name == "history":
             overrides[f.name] = override(omit=True)
+        elif f.type in _PLAIN or f.type in _INTS:
+            overrides[f.name] = override(unstruct_hook=_PLAIN_HOOKS[f.type])
+        elif item is not None:
+            overrides[f.name] = override(unstruct_hook=_seq_of(item))
         else:
             # Unstructure by the value's own type: unions, moves, Cards in int slots.
             overrides[f.name] = override(unstruct_hook=_converter.unstructure)
     return make_dict_unstructure_fn(cls, _converter, **overrides)
+
+
+def _plain_or(kind: type) -> Callable[[Any], Any]:
+    """A hook writing a value of type ``kind`` (``int``, ``bool``, ``str``) as it is,
+    and any other value (a :class:`~trixcomplex.Card` in an ``int`` field) by its own type."""
+
+    def hook(value: Any) -> Any:
+        return value if type(value) is kind else _converter.unstructure(value)
+
+    return hook
+
+
+def _ints_or(value: tuple[Any, ...]) -> list[Any]:
+    """A tuple of ``int`` written as a list, any other item by its own type."""
+    return [v if type(v) is int else _converter.unstructure(v) for v in value]
+
+
+def _items_of(tp: object) -> type | None:
+    """The item type of ``tuple[X, ...]`` or ``tuple[X, X, ...]`` when ``X`` is a card
+    or a record class (written by a hook of their own), else ``None``."""
+    if get_origin(tp) is not tuple:
+        return None
+    args = [a for a in get_args(tp) if a is not Ellipsis]
+    item = args[0] if args and all(a is args[0] for a in args) else None
+    return item if item is Card or _is_record_class(item) else None
+
+
+def _seq_of(item: type) -> Callable[[tuple[Any, ...]], list[Any]]:
+    """A hook writing a tuple of ``item`` values as a list, each by ``item``'s own hook
+    (any other value by its own type)."""
+    hooks: list[Callable[[Any], Any]] = []  # found on first use: the converter is built
+
+    def hook(value: tuple[Any, ...]) -> list[Any]:
+        if not hooks:
+            hooks.append(_converter.get_unstructure_hook(item))
+        each = hooks[0]
+        return [each(v) if type(v) is item else _converter.unstructure(v) for v in value]
+
+    return hook
+
+
+_PLAIN: tuple[Any, ...] = (int, bool, str)
+"""Field types whose values are written as they are when they have exactly that type."""
+_INTS: tuple[Any, ...] = (tuple[int, ...], tuple[int, int, int, int])
+_PLAIN_HOOKS: dict[Any, Callable[[Any], Any]] = {
+    **{kind: _plain_or(kind) for kind in _PLAIN},
+    **dict.fromkeys(_INTS, _ints_or),
+}
 
 
 def _attrs_structure(cls: type[Any]) -> Callable[[Any, Any], Any]:
