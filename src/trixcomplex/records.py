@@ -596,10 +596,11 @@ def replay_raw_moves(moves: Iterable[object], ruleset: Ruleset | None = None) ->
     :data:`MAX_MOVES` moves are read.
     """
     state = new_match() if ruleset is None else new_match(ruleset)
-    index, raw, read = -1, None, _read_move
+    index, raw, canonical, read = -1, None, _canonical_move, _read_move
     try:
         for index, raw in enumerate(moves):
-            state = apply(state, read(index, raw))
+            move = canonical(raw) if index < MAX_MOVES else None  # _read_move's first step
+            state = apply(state, move if move is not None else read(index, raw))
     except IllegalMoveError as exc:
         raise RecordError(
             exc.reason, index=index, move=raw, rule=exc.rule, code="record.illegal-move"
