@@ -233,6 +233,7 @@ def test_r_card_2_a_canonical_move_reads_as_the_strict_reader_reads_it() -> None
         moves += [tc.Play(seat, card) for card in tc.Deal.shuffled(random.Random(0)).deck]
         moves += [tc.Pass(seat), *(tc.Choose(seat, c) for c in tc.Contract if not c.is_combined)]
         moves += [tc.Double(seat), tc.Double(seat, ["KH"]), tc.Double(seat, ["QS", "KH", "QD"])]
+        moves += [tc.Redeal(seat), tc.Timeout()]
     for move in moves:
         raw = tc.move_to_json(move)
         assert _canonical_move(raw) == move == tc.move_from_json(raw)
@@ -260,6 +261,9 @@ def test_r_card_2_a_canonical_move_reads_as_the_strict_reader_reads_it() -> None
         {"move": "double", "seat": 0, "cards": ["kh"]},
         {"move": "double", "seat": 0, "cards": [["KH"]]},
         {"move": "double", "seat": 0, "cards": "KH"},
+        {"move": "timeout", "seat": 0},
+        {"move": "redeal", "seat": 1.0},
+        {"move": "redeal"},
     ],
 )
 def test_anything_not_canonical_is_left_to_the_strict_reader(raw: object) -> None:
@@ -318,3 +322,20 @@ def test_a_value_of_another_type_than_its_field_is_written_by_its_own_type() -> 
             "pairs": [{"a": 1, "b": 2}, {"a": 3, "b": "AS", "c": 4}],
         }
     )
+
+
+def test_r_cx_2_an_illegal_move_after_another_spelling_names_its_index() -> None:
+    """Canonical moves are looked up all at once, the rest read one by one from the
+    first other spelling on: an illegal move after it still names its own index."""
+    state = _late_classic()
+    index, card = _first_revoke(state)
+    data = tc.Record.of(state).to_json()
+    first_play = next(i for i, m in enumerate(data["moves"]) if m["move"] == "play")
+    assert first_play < index
+    data["moves"][first_play]["card"] = data["moves"][first_play]["card"].lower()
+    assert tc.replay_json(data) == state  # another spelling, the same match
+    data["moves"][index]["card"] = str(card)
+    with pytest.raises(tc.RecordError) as info:
+        tc.replay_json(data)
+    assert (info.value.index, info.value.rule) == (index, "R-CX-2")
+    assert info.value.move == data["moves"][index]

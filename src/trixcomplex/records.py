@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Mapping
+from itertools import islice
 from typing import Any
 
 from attrs import field, frozen
@@ -65,6 +66,8 @@ from .moves import (
     MoveFormatError,
     Pass,
     Play,
+    Redeal,
+    Timeout,
     move_to_json,
 )
 from .rulesets import Ruleset
@@ -152,7 +155,7 @@ def _read_move(index: int, raw: object) -> Move:
     At most :data:`MAX_MOVES` moves are read: the move of that index is refused.
 
     A move in the canonical form :func:`~trixcomplex.move_to_json` writes
-    (a play, pass, double, choice or deal with exact JSON types and canonical card
+    (any move but a combined choice, with exact JSON types and canonical card
     codes) is read by table lookup (:func:`_canonical_move`): that is nearly
     every move of a record or saved state.  Any other form goes through the
     strict converter, which accepts every form RECORD.md allows and names
@@ -188,6 +191,8 @@ _PLAY_OF: dict[tuple[int, str], Play] = {
     (seat, str(card)): plays_of(seat, 1 << card)[0] for seat in range(4) for card in ALL_CARDS
 }
 _PASS_OF: dict[int, Pass] = {seat: PASSES[seat][0] for seat in range(4)}
+_REDEAL_OF: dict[int, Redeal] = {seat: Redeal(seat) for seat in range(4)}
+_TIMEOUT = Timeout()
 _CHOOSE_OF: dict[tuple[int, str], Choose] = {
     (seat, contract.value): Choose(seat, contract)
     for seat in range(4)
@@ -200,7 +205,7 @@ def _canonical_move(raw: object) -> Move | None:
     """The move ``raw`` stands for if it is in canonical form, by table lookup; else ``None``.
 
     Canonical: exactly the object :func:`~trixcomplex.move_to_json` writes for
-    a play, pass, double, single-contract choice or deal, with exact JSON types (a
+    any move but a combined choice, with exact JSON types (a
     ``bool`` is not a seat) and canonical card codes.  ``None`` means only
     "not canonical": the caller reads it the strict way.  The plays and passes
     are the engine's own interned moves.
@@ -224,6 +229,8 @@ def _canonical_move(raw: object) -> Move | None:
         if None in cards or len(set(cards)) != 52:
             return None
         return Deal(cards)
+    if kind == "timeout":
+        return _TIMEOUT if size == 1 else None
     seat = raw.get("seat")
     if type(seat) is not int:
         return None
@@ -232,6 +239,8 @@ def _canonical_move(raw: object) -> Move | None:
         return _PLAY_OF.get((seat, card)) if size == 3 and type(card) is str else None
     if kind == "pass":
         return _PASS_OF.get(seat) if size == 2 else None
+    if kind == "redeal":
+        return _REDEAL_OF.get(seat) if size == 2 else None
     if kind == "choose":
         name = raw.get("contract")
         return _CHOOSE_OF.get((seat, name)) if size == 3 and type(name) is str else None
@@ -593,19 +602,37 @@ def replay_raw_moves(moves: Iterable[object], ruleset: Ruleset | None = None) ->
     """Read and apply raw JSON moves one at a time, stopping at the first bad one.
 
     The match is one of ``ruleset`` (the default game when ``None``); at most
-    :data:`MAX_MOVES` moves are read.
+    :data:`MAX_MOVES` moves are read.  A list of at most :data:`MAX_MOVES`
+    moves has its canonical moves (:func:`_canonical_move`) looked up all at
+    once first (a bounded cost, even when an early move is illegal); the
+    rest is read move by move.
     """
     state = new_match() if ruleset is None else new_match(ruleset)
-    index, raw, canonical, read = -1, None, _canonical_move, _read_move
+    start = 0
+    if type(moves) is list and len(moves) <= MAX_MOVES:
+        try:
+            for move in list(map(_canonical_move, moves)):
+                if move is None:  # not canonical: read from here on move by move
+                    break
+                state = apply(state, move)
+            else:
+                return state
+        except IllegalMoveError as exc:
+            index = len(state.history)
+            raise _illegal(exc, index, moves[index]) from None
+        start = len(state.history)  # one history entry per move applied
+    index, read = start - 1, _read_move
     try:
-        for index, raw in enumerate(moves):
-            move = canonical(raw) if index < MAX_MOVES else None  # _read_move's first step
-            state = apply(state, move if move is not None else read(index, raw))
+        for index, raw in enumerate(islice(moves, start, None), start):
+            state = apply(state, read(index, raw))
     except IllegalMoveError as exc:
-        raise RecordError(
-            exc.reason, index=index, move=raw, rule=exc.rule, code="record.illegal-move"
-        ) from None
+        raise _illegal(exc, index, raw) from None
     return state
+
+
+def _illegal(exc: IllegalMoveError, index: int, raw: object) -> RecordError:
+    """The :class:`RecordError` for move ``index`` (``raw``) refused by the engine."""
+    return RecordError(exc.reason, index=index, move=raw, rule=exc.rule, code="record.illegal-move")
 
 
 def replay_report(state: MatchState) -> dict[str, Any]:
