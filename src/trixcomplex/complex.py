@@ -20,8 +20,8 @@ from .moves import Contract
 from .rulesets import TrickRules
 from .scoring import (
     DIAMONDS,
-    DOUBLABLE,
     KING_OF_HEARTS,
+    QUEENS,
     DealResult,
     DoubledCard,
     SeatBreakdown,
@@ -43,6 +43,7 @@ TRICKS_PER_DEAL = 13
 
 _SUIT_MASKS = tuple(0x1FFF << (13 * s) for s in range(4))
 _HEARTS = _SUIT_MASKS[1]
+_KING_OF_HEARTS = 1 << KING_OF_HEARTS
 
 
 @frozen
@@ -139,6 +140,14 @@ def trick_deal_over(tricks: int, cards_left: int, rules: TrickRules) -> bool:
     return tricks == TRICKS_PER_DEAL or bool(ends and not ends & cards_left)
 
 
+def _cards(mask: int) -> tuple[Card, ...]:
+    return cards_of(mask) if mask else ()
+
+
+def _by_card(doubled: DoubledCard) -> Card:
+    return doubled.card
+
+
 def complex_result(
     number: int,
     owner: int,
@@ -150,39 +159,37 @@ def complex_result(
 ) -> DealResult:
     """The :class:`DealResult` of a finished trick deal of ``contract``, played
     with ``rules`` in Kingdom ``kingdom``."""
+    # One pass over the tricks: what each seat took, as a card set, and the
+    # doubled cards with the trick that carried them; the breakdown is read
+    # from the sets (cards_of lists a set in card order: sorted already).
     tricks = [0, 0, 0, 0]
-    diamonds = [0, 0, 0, 0]
-    queens: list[list[Card]] = [[], [], [], []]
-    king = [False, False, False, False]
+    won = [0, 0, 0, 0]
     doubled_by = dict(deal.doubled)
+    doubled_set = 0
+    for card in doubled_by:
+        doubled_set |= 1 << card
     doubled: list[DoubledCard] = []
     for trick in deal.tricks:
         taker = trick.taker
         tricks[taker] += 1
         a, b, c, d = trick.cards
         mask = 1 << a | 1 << b | 1 << c | 1 << d
-        diamonds[taker] += (mask & DIAMONDS).bit_count()
-        if not mask & DOUBLABLE:  # most tricks: no K♥, no Queen
-            continue
-        for card in cards_of(mask & DOUBLABLE):
-            if card == KING_OF_HEARTS:
-                king[taker] = True
-            else:
-                queens[taker].append(card)
-            if card in doubled_by:
-                doubler = doubled_by[card]
-                case, points = doubled_card_points(card, doubler, taker, trick.leader, rules)
-                doubled.append(DoubledCard(card, doubler, taker, trick.leader, case, points))
+        won[taker] |= mask
+        if mask & doubled_set:
+            for card in cards_of(mask & doubled_set):
+                doubler, leader = doubled_by[card], trick.leader
+                case, points = doubled_card_points(card, doubler, taker, leader, rules)
+                doubled.append(DoubledCard(card, doubler, taker, leader, case, points))
     seats = tuple(
         SeatBreakdown.taken(
-            tricks[s], diamonds[s], tuple(sorted(queens[s])), king[s],
-            doubled_queens=tuple(sorted(
-                d.card for d in doubled if d.taker == s and d.card != KING_OF_HEARTS
-            )),
-            doubled_king_of_hearts=any(d.taker == s and d.card == KING_OF_HEARTS for d in doubled),
+            tricks[s], (won[s] & DIAMONDS).bit_count(), _cards(won[s] & QUEENS),
+            bool(won[s] & _KING_OF_HEARTS),
+            doubled_queens=_cards(won[s] & QUEENS & doubled_set),
+            doubled_king_of_hearts=bool(won[s] & _KING_OF_HEARTS & doubled_set),
         )
         for s in range(4)
     )  # fmt: skip
+    doubled.sort(key=_by_card)
     return DealResult(
         number=number,
         kingdom=kingdom,
@@ -190,7 +197,7 @@ def complex_result(
         owner=owner,
         points=deal.points,
         seats=(seats[0], seats[1], seats[2], seats[3]),
-        doubled=tuple(sorted(doubled, key=lambda d: d.card)),
+        doubled=tuple(doubled),
     )
 
 

@@ -304,9 +304,15 @@ class SeatBreakdown:
         doubled_king_of_hearts: bool = False,
     ) -> SeatBreakdown:
         """What a seat took in a trick deal, the doubled cards among it named apart."""
-        made = cls(tricks, diamonds, queens, king_of_hearts)
-        object.__setattr__(made, "doubled_queens", doubled_queens)
-        object.__setattr__(made, "doubled_king_of_hearts", doubled_king_of_hearts)
+        # The slots set directly: four of these end every trick deal (hot path).
+        made: SeatBreakdown = _new(cls)
+        _set_tricks(made, tricks)
+        _set_diamonds(made, diamonds)
+        _set_queens(made, queens)
+        _set_king_of_hearts(made, king_of_hearts)
+        _set_place(made, None)
+        _set_doubled_queens(made, doubled_queens)
+        _set_doubled_king_of_hearts(made, doubled_king_of_hearts)
         return made
 
     @property
@@ -318,6 +324,16 @@ class SeatBreakdown:
     def plain_king_of_hearts(self) -> bool:
         """Whether the seat took K♥ undoubled (charged by R-CX-5)."""
         return self.king_of_hearts and not self.doubled_king_of_hearts
+
+
+_new = object.__new__
+(
+    _set_tricks, _set_diamonds, _set_queens, _set_king_of_hearts, _set_place,
+    _set_doubled_queens, _set_doubled_king_of_hearts,
+) = (SeatBreakdown.__dict__[name].__set__ for name in (
+    "tricks", "diamonds", "queens", "king_of_hearts", "place",
+    "doubled_queens", "doubled_king_of_hearts",
+))  # fmt: skip
 
 
 @frozen
