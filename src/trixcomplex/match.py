@@ -156,12 +156,15 @@ def legal_moves(state: MatchState, seat: int | None = None) -> tuple[PlayerMove,
     phase = state.phase
     turn = state.turn
     deal = state.deal
+    global _listed
     if type(deal) is ComplexDeal:  # COMPLEX, TRICKS
         if seat is not None and seat != turn:
             return ()
         assert turn is not None and state.contract is not None
         rules = state.ruleset._rules[state.contract]  # trick_rules(), inlined (hot path)
-        return plays_of(turn, legal_cards(state.hands[turn], deal.trick, rules))
+        moves = plays_of(turn, legal_cards(state.hands[turn], deal.trick, rules))
+        _listed = (state, moves)
+        return moves
     if phase is _TRIX:
         if state.ruleset.bad_hand_redeal:
             return _trix_moves_with_redeal(state, seat)
@@ -169,7 +172,9 @@ def legal_moves(state: MatchState, seat: int | None = None) -> tuple[PlayerMove,
             return ()
         assert turn is not None and type(deal) is TrixDeal
         legal = state.hands[turn] & trix_playable(deal.table)  # trix.legal_cards, inlined
-        return plays_of(turn, legal) if legal else PASSES[turn]  # R-TX-3: else the pass
+        moves = plays_of(turn, legal) if legal else PASSES[turn]  # R-TX-3: else the pass
+        _listed = (state, moves)
+        return moves
     if phase is _DOUBLE:
         assert type(deal) is DoublingWindow
         asked, answers = deal.asked, deal.answers
@@ -191,6 +196,14 @@ def legal_moves(state: MatchState, seat: int | None = None) -> tuple[PlayerMove,
             choices[c] for c in choosable_contracts(state.remaining_contracts, state.ruleset)
         )
     return ()
+
+
+# The card plays (or the pass) legal_moves listed last, with their state: the
+# usual caller applies one of them next, and apply then knows the move is legal
+# without deciding it again (``move in moves``: interned moves match by
+# identity).  Only ever a proof of legality: a miss runs the rule checks, and
+# the tuple swaps atomically, so threads sharing the module stay correct.
+_listed: tuple[MatchState | None, tuple[PlayerMove, ...]] = (None, ())
 
 
 def trix_moves(seat: int, hand: int, table: int) -> tuple[PlayerMove, ...]:
@@ -449,37 +462,58 @@ def _trick_phase(contract: Contract) -> Phase:
 def _play_trick(state: MatchState, move: Play, deal: ComplexDeal) -> MatchState:
     """A card played to a trick of COMPLEX or of a classic trick contract."""
     seat = move.seat
-    if seat != state.turn:
-        raise _turn_error(state, move)
     card = move.card
     bit = 1 << card
     hands = state.hands
-    hand = hands[seat]
-    if not hand & bit:
-        raise IllegalMoveError(move, f"seat {seat} does not hold {card}", "R-MATCH-2")
-    contract = state.contract
-    assert contract is not None
-    rules = state.ruleset._rules[contract]  # trick_rules(), inlined (hot path)
-    if not legal_cards(hand, deal.trick, rules) & bit:
-        raise _trick_card_error(move, hand, deal.trick, rules)
-    new_hands = _replace(hands, seat, hand ^ bit)
+    hand = hands[seat] ^ bit
+    listed = _listed
+    if listed[0] is not state or move not in listed[1]:
+        _check_trick_card(state, move, deal)
+    if seat == 0:  # the hands with the card taken out
+        new_hands = (hand, hands[1], hands[2], hands[3])
+    elif seat == 1:
+        new_hands = (hands[0], hand, hands[2], hands[3])
+    elif seat == 2:
+        new_hands = (hands[0], hands[1], hand, hands[3])
+    else:
+        new_hands = (hands[0], hands[1], hands[2], hand)
     trick = deal.trick + (card,)
     history = state.history.append(move)
     if len(trick) < 4:
         deal = _complex_deal(deal.leader, trick, deal.tricks, deal.doubled, deal.points)
-        turn = (seat + 1) % 4  # R-SEAT-1
-    else:
-        leader = deal.leader
-        turn = trick_winner(leader, trick)  # the taker leads next (R-CX-3)
-        points = trick_points(trick, leader, turn, deal.doubled, rules)
-        old = deal.points
-        total = (old[0] + points[0], old[1] + points[1], old[2] + points[2], old[3] + points[3])
-        tricks = deal.tricks + (_trick(leader, trick, turn),)  # type: ignore[arg-type]
-        deal = _complex_deal(turn, (), tricks, deal.doubled, total)
-        left = new_hands[0] | new_hands[1] | new_hands[2] | new_hands[3]
-        if trick_deal_over(len(tricks), left, rules):
-            return _end_deal(state, _trick_deal_result(state, deal, rules), history)
+        return _next_in_deal(state, new_hands, (seat + 1) & 3, deal, history)  # R-SEAT-1
+    contract = state.contract
+    assert contract is not None
+    rules = state.ruleset._rules[contract]  # trick_rules(), inlined (hot path)
+    leader = deal.leader
+    turn = trick_winner(leader, trick)  # the taker leads next (R-CX-3)
+    points = trick_points(trick, leader, turn, deal.doubled, rules)
+    old = deal.points
+    total = (old[0] + points[0], old[1] + points[1], old[2] + points[2], old[3] + points[3])
+    tricks = deal.tricks + (_trick(leader, trick, turn),)  # type: ignore[arg-type]
+    deal = _complex_deal(turn, (), tricks, deal.doubled, total)
+    left = new_hands[0] | new_hands[1] | new_hands[2] | new_hands[3]
+    if trick_deal_over(len(tricks), left, rules):
+        return _end_deal(state, _trick_deal_result(state, deal, rules), history)
     return _next_in_deal(state, new_hands, turn, deal, history)
+
+
+def _check_trick_card(state: MatchState, move: Play, deal: ComplexDeal) -> None:
+    """Raise unless ``move`` may be played to the trick of ``deal`` now (R-SEAT-1,
+    R-MATCH-2; the legal cards: R-CX-2, R-CL-2, R-OPT-2)."""
+    seat = move.seat
+    if seat != state.turn:
+        raise _turn_error(state, move)
+    card = move.card
+    bit = 1 << card
+    hand = state.hands[seat]
+    if not hand & bit:
+        raise IllegalMoveError(move, f"seat {seat} does not hold {card}", "R-MATCH-2")
+    contract = state.contract
+    assert contract is not None
+    rules = state.ruleset._rules[contract]
+    if not legal_cards(hand, deal.trick, rules) & bit:
+        raise _trick_card_error(move, hand, deal.trick, rules)
 
 
 def _trick_deal_result(state: MatchState, deal: ComplexDeal, rules: TrickRules) -> DealResult:
@@ -539,19 +573,14 @@ def _replace(hands: tuple[int, int, int, int], seat: int, hand: int) -> tuple[in
 def _play_trix(state: MatchState, move: Play, deal: TrixDeal) -> MatchState:
     """A card laid in TRIX."""
     seat = move.seat
-    if seat != state.turn:
-        raise _turn_error(state, move)
     card = move.card
     bit = 1 << card
-    hand = state.hands[seat]
-    if not hand & bit:
-        raise IllegalMoveError(move, f"seat {seat} does not hold {card}", "R-MATCH-2")
-    if not _playable_card(deal.table, card):  # the card is held: legal iff playable
-        raise IllegalMoveError(
-            move, f"{card} is neither an unstarted Jack nor next to an end of its row", "R-TX-2"
-        )
-    hand ^= bit
-    hands = _replace(state.hands, seat, hand)
+    listed = _listed
+    if listed[0] is not state or move not in listed[1]:
+        _check_trix_card(state, move, deal)
+    hands = state.hands
+    hand = hands[seat] ^ bit
+    hands = _replace(hands, seat, hand)
     order = deal.finishing_order
     history = state.history.append(move)
     if not hand:
@@ -563,12 +592,36 @@ def _play_trix(state: MatchState, move: Play, deal: TrixDeal) -> MatchState:
     )
 
 
+def _check_trix_card(state: MatchState, move: Play, deal: TrixDeal) -> None:
+    """Raise unless ``move`` may be laid now (R-TX-1, R-MATCH-2, R-TX-2)."""
+    seat = move.seat
+    if seat != state.turn:
+        raise _turn_error(state, move)
+    card = move.card
+    if not state.hands[seat] & 1 << card:
+        raise IllegalMoveError(move, f"seat {seat} does not hold {card}", "R-MATCH-2")
+    if not _playable_card(deal.table, card):  # the card is held: legal iff playable
+        raise IllegalMoveError(
+            move, f"{card} is neither an unstarted Jack nor next to an end of its row", "R-TX-2"
+        )
+
+
 def _apply_pass(state: MatchState, move: Pass) -> MatchState:
     deal = state.deal
     if type(deal) is not TrixDeal:
         if type(deal) is ComplexDeal:
             raise IllegalMoveError(move, "there is no passing in a trick contract", "R-CX-2")
         raise _wrong_phase(state, move)
+    listed = _listed
+    if listed[0] is not state or move not in listed[1]:
+        _check_pass(state, move, deal)
+    hands = state.hands
+    history = state.history.append(move)
+    return _next_in_deal(state, hands, next_to_lay(hands, move.seat), deal, history)
+
+
+def _check_pass(state: MatchState, move: Pass, deal: TrixDeal) -> None:
+    """Raise unless ``move`` may pass now: its turn, and no legal card (R-TX-1, R-TX-3)."""
     seat = move.seat
     if seat != state.turn:
         raise _turn_error(state, move)
@@ -578,8 +631,6 @@ def _apply_pass(state: MatchState, move: Pass) -> MatchState:
         raise IllegalMoveError(
             move, f"seat {seat} holds a legal card ({shown}) and must play one", "R-TX-3"
         )
-    hands = state.hands
-    return _next_in_deal(state, hands, next_to_lay(hands, seat), deal, state.history.append(move))
 
 
 def _trix_result(state: MatchState, order: tuple[int, ...]) -> DealResult:
