@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from attrs import frozen
-
 from .cards import Card, cards_of
 from .moves import Contract
 from .rulesets import TrickRules
@@ -27,6 +25,7 @@ from .scoring import (
     SeatBreakdown,
     doubled_card_points,
 )
+from .tuplerecord import TupleRecord
 
 __all__ = [
     "TRICKS_PER_DEAL",
@@ -41,39 +40,56 @@ __all__ = [
 TRICKS_PER_DEAL = 13
 """All 13 tricks are always played (R-CX-4)."""
 
+_tnew = tuple.__new__
 _SUIT_MASKS = tuple(0x1FFF << (13 * s) for s in range(4))
 _HEARTS = _SUIT_MASKS[1]
 _KING_OF_HEARTS = 1 << KING_OF_HEARTS
 
 
-@frozen
-class Trick:
+class Trick(TupleRecord):
     """A finished trick: who led it, the cards in play order, who took it."""
+
+    __slots__ = ()
 
     leader: int
     cards: tuple[Card, Card, Card, Card]
     taker: int
+
+    def __new__(cls, leader: int, cards: tuple[Card, Card, Card, Card], taker: int) -> Trick:
+        return _tnew(cls, (leader, cards, taker))
 
     def played_by(self, seat: int) -> Card:
         """The card ``seat`` played to this trick."""
         return self.cards[(seat - self.leader) % 4]
 
 
-@frozen
-class ComplexDeal:
+class ComplexDeal(TupleRecord):
     """The progress of a COMPLEX deal.
 
     ``leader`` leads the trick in progress, whose cards so far are ``trick``
     (in play order); ``tricks`` are the finished tricks; ``doubled`` the
     revealed doubles as ``(card, doubler)`` pairs; ``points`` the four seats'
-    points charged so far this deal.
+    points charged so far this deal.  A frozen value (a
+    :class:`~trixcomplex.tuplerecord.TupleRecord`, built in one call).
     """
+
+    __slots__ = ()
 
     leader: int
     trick: tuple[Card, ...]
     tricks: tuple[Trick, ...]
     doubled: tuple[tuple[Card, int], ...]
     points: tuple[int, int, int, int]
+
+    def __new__(
+        cls,
+        leader: int,
+        trick: tuple[Card, ...],
+        tricks: tuple[Trick, ...],
+        doubled: tuple[tuple[Card, int], ...],
+        points: tuple[int, int, int, int],
+    ) -> ComplexDeal:
+        return _tnew(cls, (leader, trick, tricks, doubled, points))
 
     @property
     def led_suit(self) -> int | None:
@@ -202,13 +218,7 @@ def complex_result(
 
 
 # The engine's fast constructors: what ``ComplexDeal(...)`` and ``Trick(...)``
-# build, without attrs' ``__init__`` (one per card played; see state.py).
-_new = object.__new__
-_set_leader = ComplexDeal.__dict__["leader"].__set__
-_set_trick = ComplexDeal.__dict__["trick"].__set__
-_set_tricks = ComplexDeal.__dict__["tricks"].__set__
-_set_doubled = ComplexDeal.__dict__["doubled"].__set__
-_set_points = ComplexDeal.__dict__["points"].__set__
+# build, in one call without the constructor's own (one per card played).
 
 
 def _complex_deal(
@@ -219,24 +229,9 @@ def _complex_deal(
     points: tuple[int, int, int, int],
 ) -> ComplexDeal:
     """``ComplexDeal(leader, trick, tricks, doubled, points)`` for the hot path."""
-    deal: ComplexDeal = _new(ComplexDeal)
-    _set_leader(deal, leader)
-    _set_trick(deal, trick)
-    _set_tricks(deal, tricks)
-    _set_doubled(deal, doubled)
-    _set_points(deal, points)
-    return deal
-
-
-_set_trick_leader = Trick.__dict__["leader"].__set__
-_set_trick_cards = Trick.__dict__["cards"].__set__
-_set_trick_taker = Trick.__dict__["taker"].__set__
+    return _tnew(ComplexDeal, (leader, trick, tricks, doubled, points))
 
 
 def _trick(leader: int, cards: tuple[Card, Card, Card, Card], taker: int) -> Trick:
     """``Trick(leader, cards, taker)`` for the hot path."""
-    trick: Trick = _new(Trick)
-    _set_trick_leader(trick, leader)
-    _set_trick_cards(trick, cards)
-    _set_trick_taker(trick, taker)
-    return trick
+    return _tnew(Trick, (leader, cards, taker))

@@ -157,6 +157,7 @@ def legal_moves(state: MatchState, seat: int | None = None) -> tuple[PlayerMove,
     turn = state.turn
     deal = state.deal
     global _listed
+    moves: tuple[PlayerMove, ...]
     if type(deal) is ComplexDeal:  # COMPLEX, TRICKS
         if seat is not None and seat != turn:
             return ()
@@ -182,7 +183,7 @@ def legal_moves(state: MatchState, seat: int | None = None) -> tuple[PlayerMove,
             if seat in _SEATS and asked[seat] and answers[seat] is None:
                 return _ANSWERS[seat][asked[seat]]
             return ()
-        moves: tuple[PlayerMove, ...] = ()
+        moves = ()
         for s in range(4):  # every seat in window.waiting(), in seat order
             if asked[s] and answers[s] is None:
                 moves += _ANSWERS[s][asked[s]]

@@ -12,8 +12,6 @@ import enum
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, TypeAlias
 
-from attrs import frozen
-
 from .cards import Card, cards_of
 from .complex import ComplexDeal
 from .doubling import DoublingWindow
@@ -22,6 +20,7 @@ from .moves import Contract, Deal, Pass, Play
 from .rulesets import PARTNERSHIP, Ruleset
 from .scoring import DealResult
 from .trix import TrixDeal, bad_hand_seat
+from .tuplerecord import TupleRecord
 
 if TYPE_CHECKING:
     from .moves import Move
@@ -233,6 +232,7 @@ def _history_of(moves: tuple[Move, ...]) -> History:
 
 _UNHASHED = -1  # never a hash value: hash() maps -1 to -2
 _new = object.__new__
+_tnew = tuple.__new__
 _set_prev = History.__dict__["_prev"].__set__
 _set_move = History.__dict__["_move"].__set__
 _set_len = History.__dict__["_len"].__set__
@@ -250,8 +250,7 @@ DealProgress: TypeAlias = DoublingWindow | ComplexDeal | TrixDeal
 (COMPLEX, TRICKS) or the TRIX deal (TRIX)."""
 
 
-@frozen(kw_only=True)
-class MatchState:
+class MatchState(TupleRecord, kw_only=True):
     """The whole match at one moment; build it with :func:`trixcomplex.new_match`.
 
     Fields (keyword-only):
@@ -274,7 +273,13 @@ class MatchState:
 
     Hands and the doubling window are secrets: give a seat a
     :func:`~trixcomplex.view`, never the state itself.
+
+    A frozen value (a :class:`~trixcomplex.tuplerecord.TupleRecord`: built in
+    one call, one per move): equal states compare and hash alike, ``attrs``'
+    ``fields``, ``evolve`` and ``asdict`` work on it, and it pickles.
     """
+
+    __slots__ = ()
 
     phase: Phase
     deal_number: int
@@ -287,6 +292,26 @@ class MatchState:
     results: tuple[DealResult, ...]
     history: History
     ruleset: Ruleset = PARTNERSHIP
+
+    def __new__(
+        cls,
+        *,
+        phase: Phase,
+        deal_number: int,
+        owner: int | None,
+        contract: Contract | None,
+        hands: tuple[int, int, int, int],
+        turn: int | None,
+        deal: DealProgress | None,
+        scores: tuple[int, int, int, int],
+        results: tuple[DealResult, ...],
+        history: History,
+        ruleset: Ruleset = PARTNERSHIP,
+    ) -> MatchState:
+        return _tnew(cls, (
+            phase, deal_number, owner, contract, hands, turn, deal, scores, results, history,
+            ruleset,
+        ))  # fmt: skip
 
     @property
     def window(self) -> DoublingWindow | None:
@@ -353,23 +378,6 @@ class MatchState:
         return self.phase is Phase.OVER
 
 
-# -- the engine's fast constructors ---------------------------------------------
-#
-# ``MatchState(...)`` runs attrs' generated ``__init__``, which sets each of the
-# slots through ``object.__setattr__`` by name.  The engine builds one state per
-# move, so its hot path calls the slot descriptors directly instead.  The result
-# is the same object ``MatchState(...)`` would build (same class, same slots,
-# equal and hashing alike); nothing outside the engine uses these.
-
-(
-    _set_phase, _set_deal_number, _set_owner, _set_contract, _set_hands, _set_turn,
-    _set_deal, _set_scores, _set_results, _set_history, _set_ruleset,
-) = (MatchState.__dict__[name].__set__ for name in (
-    "phase", "deal_number", "owner", "contract", "hands", "turn",
-    "deal", "scores", "results", "history", "ruleset",
-))  # fmt: skip
-
-
 def redeal_seat(state: MatchState) -> int | None:
     """The seat that may demand a redeal now (R-OPT-8), or ``None``.
 
@@ -382,6 +390,14 @@ def redeal_seat(state: MatchState) -> int | None:
     if last is None or type(last) is Play or type(last) is Pass:
         return None
     return bad_hand_seat(state.hands)
+
+
+# -- the engine's fast constructors ---------------------------------------------
+#
+# A state is a tuple of its fields in declaration order (TupleRecord); the
+# engine builds one per move with tuple.__new__, skipping __new__'s keywords.
+# The result is the object ``MatchState(...)`` builds (same class, equal, hashing
+# alike); nothing outside the engine uses these.
 
 
 def _match_state(
@@ -398,21 +414,11 @@ def _match_state(
     history: History,
     ruleset: Ruleset,
 ) -> MatchState:
-    """``MatchState(...)`` without attrs' ``__init__``; keyword-only, so no two fields
+    """``MatchState(...)`` in one call; keyword-only, so no two fields
     of one type (``hands``/``scores``, ``owner``/``turn``) can change places."""
-    state: MatchState = _new(MatchState)
-    _set_phase(state, phase)
-    _set_deal_number(state, deal_number)
-    _set_owner(state, owner)
-    _set_contract(state, contract)
-    _set_hands(state, hands)
-    _set_turn(state, turn)
-    _set_deal(state, deal)
-    _set_scores(state, scores)
-    _set_results(state, results)
-    _set_history(state, history)
-    _set_ruleset(state, ruleset)
-    return state
+    return _tnew(MatchState, (
+        phase, deal_number, owner, contract, hands, turn, deal, scores, results, history, ruleset
+    ))  # fmt: skip
 
 
 def _next_in_deal(
@@ -425,16 +431,7 @@ def _next_in_deal(
     the four arguments that change are of four different types, so mypy
     catches any two given in each other's place.
     """
-    new: MatchState = _new(MatchState)
-    _set_phase(new, state.phase)
-    _set_deal_number(new, state.deal_number)
-    _set_owner(new, state.owner)
-    _set_contract(new, state.contract)
-    _set_hands(new, hands)
-    _set_turn(new, turn)
-    _set_deal(new, deal)
-    _set_scores(new, state.scores)
-    _set_results(new, state.results)
-    _set_history(new, history)
-    _set_ruleset(new, state.ruleset)
-    return new
+    return _tnew(MatchState, (
+        state.phase, state.deal_number, state.owner, state.contract, hands, turn, deal,
+        state.scores, state.results, history, state.ruleset,
+    ))  # fmt: skip

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from attrs import frozen
+from .tuplerecord import TupleRecord
 
 __all__ = [
     "TrixDeal",
@@ -128,24 +128,23 @@ def row_ends(table: int, suit: int) -> tuple[int, int] | None:
     return ((row & -row).bit_length() + 1, row.bit_length() + 1)
 
 
-@frozen
-class TrixDeal:
+class TrixDeal(TupleRecord):
     """The progress of a TRIX deal: the cards laid and who has gone out, in order."""
+
+    __slots__ = ()
 
     table: int
     finishing_order: tuple[int, ...]
 
+    def __new__(cls, table: int, finishing_order: tuple[int, ...]) -> TrixDeal:
+        return _tnew(cls, (table, finishing_order))
 
-# The engine's fast constructor: what ``TrixDeal(...)`` builds, without attrs'
-# ``__init__`` (one per card laid; see state.py).
-_new = object.__new__
-_set_table = TrixDeal.__dict__["table"].__set__
-_set_finishing_order = TrixDeal.__dict__["finishing_order"].__set__
+
+# The engine's fast constructor: what ``TrixDeal(...)`` builds, in one call
+# without the constructor's own (one per card laid).
+_tnew = tuple.__new__
 
 
 def _trix_deal(table: int, finishing_order: tuple[int, ...]) -> TrixDeal:
     """``TrixDeal(table, finishing_order)`` for the hot path."""
-    deal: TrixDeal = _new(TrixDeal)
-    _set_table(deal, table)
-    _set_finishing_order(deal, finishing_order)
-    return deal
+    return _tnew(TrixDeal, (table, finishing_order))
