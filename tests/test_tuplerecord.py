@@ -135,3 +135,47 @@ def test_states_round_trip_through_json() -> None:
         assert tc.from_json(tc.MatchState, tc.to_json(state)) == state
         if state.deal is not None:
             assert tc.from_json(type(state.deal), tc.to_json(state.deal)) == state.deal
+
+
+def test_history_nodes_are_values_not_tuples() -> None:
+    """History is tuple-backed too: equal move lists are equal and hash alike, however
+    built (appended one by one, or extended in one segment), and nothing else is."""
+    state = _states()[-1]
+    moves = state.history.moves()
+    appended = tc.History.EMPTY
+    for move in moves:
+        appended = appended.append(move)
+    segment = tc.History.EMPTY.extend(moves)
+    half = tc.History.EMPTY.extend(moves[:50]).extend(moves[50:])
+    assert hash(appended) == hash(segment) == hash(half) == hash(state.history)
+    assert appended == segment == half == state.history
+    assert hash(appended) == hash(appended)  # the cached hash is the computed one
+    shorter = state.history._prev
+    assert shorter is not None and shorter != state.history and hash(shorter) != hash(appended)
+    assert state.history != (shorter, moves[-1], len(moves)) and moves[-1] in state.history
+    assert moves[0] in appended and tc.Timeout() not in state.history
+    assert len(state.history) == len(moves) and list(state.history) == list(moves)
+    with pytest.raises(TypeError):
+        state.history[0]  # type: ignore[index]
+    with pytest.raises(TypeError):
+        state.history < state.history  # type: ignore[operator]  # noqa: B015
+    with pytest.raises(AttributeError):
+        state.history._len = 3  # type: ignore[misc]
+    assert not tc.History.EMPTY and bool(state.history)
+
+
+def test_an_unhashed_history_node_holds_no_dict() -> None:
+    """Nodes keep a hash only once asked (and every 64th on the way): memory stays flat."""
+    history = tc.History.EMPTY
+    timeout = tc.Timeout()
+    for _ in range(200):
+        history = history.append(timeout)
+    assert "_cached_hash" not in vars(history)
+    hash(history)
+    node: tc.History | None = history
+    kept = []
+    while node is not None:
+        if "_cached_hash" in vars(node):
+            kept.append(len(node))
+        node = node._prev
+    assert kept == [200, 192, 128, 64]

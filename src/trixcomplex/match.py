@@ -153,29 +153,29 @@ def legal_moves(state: MatchState, seat: int | None = None) -> tuple[PlayerMove,
     """
     if seat is not None and seat not in _SEAT_NUMBERS:
         raise ValueError(f"a seat is an int from 0 to 3, not {seat!r}")
-    phase = state.phase
-    turn = state.turn
-    deal = state.deal
     global _listed
     moves: tuple[PlayerMove, ...]
+    deal = state.deal
+    turn = state.turn
     if type(deal) is ComplexDeal:  # COMPLEX, TRICKS
+        assert turn is not None
         if seat is not None and seat != turn:
             return ()
-        assert turn is not None and state.contract is not None
-        rules = state.ruleset._rules[state.contract]  # trick_rules(), inlined (hot path)
+        rules = state.ruleset._rules[state.contract]  # type: ignore[index]  # trick_rules(), inlined
         moves = plays_of(turn, legal_cards(state.hands[turn], deal.trick, rules))
         _listed = (state, moves)
         return moves
-    if phase is _TRIX:
+    if type(deal) is TrixDeal:  # TRIX
+        assert turn is not None
         if state.ruleset.bad_hand_redeal:
             return _trix_moves_with_redeal(state, seat)
         if seat is not None and seat != turn:
             return ()
-        assert turn is not None and type(deal) is TrixDeal
         legal = state.hands[turn] & trix_playable(deal.table)  # trix.legal_cards, inlined
         moves = plays_of(turn, legal) if legal else PASSES[turn]  # R-TX-3: else the pass
         _listed = (state, moves)
         return moves
+    phase = state.phase
     if phase is _DOUBLE:
         assert type(deal) is DoublingWindow
         asked, answers = deal.asked, deal.answers
@@ -470,7 +470,7 @@ def _play_trick(state: MatchState, move: Play, deal: ComplexDeal) -> MatchState:
     listed = _listed
     if listed[0] is not state or move not in listed[1]:
         _check_trick_card(state, move, deal)
-    if seat == 0:  # the hands with the card taken out
+    if seat == 0:  # the hands with the card taken out (_replace, inlined: one per card)
         new_hands = (hand, hands[1], hands[2], hands[3])
     elif seat == 1:
         new_hands = (hands[0], hand, hands[2], hands[3])
@@ -581,7 +581,14 @@ def _play_trix(state: MatchState, move: Play, deal: TrixDeal) -> MatchState:
         _check_trix_card(state, move, deal)
     hands = state.hands
     hand = hands[seat] ^ bit
-    hands = _replace(hands, seat, hand)
+    if seat == 0:  # the hands with the card taken out (_replace, inlined: one per card)
+        hands = (hand, hands[1], hands[2], hands[3])
+    elif seat == 1:
+        hands = (hands[0], hand, hands[2], hands[3])
+    elif seat == 2:
+        hands = (hands[0], hands[1], hand, hands[3])
+    else:
+        hands = (hands[0], hands[1], hands[2], hand)
     order = deal.finishing_order
     history = state.history.append(move)
     if not hand:

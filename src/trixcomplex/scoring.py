@@ -105,22 +105,27 @@ def trick_points(
     ``doubled`` lists the deal's doubled cards with their doublers.  Every
     number is read from ``rules`` (the contract under its ruleset).
     """
-    mask = 0
-    for card in cards:
-        mask |= 1 << card
-    points = [0, 0, 0, 0]
-    points[taker] = rules.trick + rules.diamond * (mask & DIAMONDS).bit_count()
+    a, b, c, d = cards  # a trick has four cards
+    mask = 1 << a | 1 << b | 1 << c | 1 << d
+    value = rules.trick + rules.diamond * (mask & DIAMONDS).bit_count()
     charged = mask & DOUBLABLE
-    if charged and (rules.queen or rules.king_of_hearts):
-        doublers = dict(doubled)
-        for card in cards_of(charged):
-            doubler = doublers.get(card)
-            if doubler is None:
-                points[taker] += plain_penalty(card, rules)
-            else:
-                _, extra = doubled_card_points(card, doubler, taker, leader, rules)
-                for seat in range(4):
-                    points[seat] += extra[seat]
+    if not charged or not (rules.queen or rules.king_of_hearts):  # most tricks: the taker pays
+        if taker == 0:
+            return (value, 0, 0, 0)
+        if taker == 1:
+            return (0, value, 0, 0)
+        return (0, 0, value, 0) if taker == 2 else (0, 0, 0, value)
+    points = [0, 0, 0, 0]
+    points[taker] = value
+    doublers = dict(doubled)
+    for card in cards_of(charged):
+        doubler = doublers.get(card)
+        if doubler is None:
+            points[taker] += plain_penalty(card, rules)
+        else:
+            _, extra = doubled_card_points(card, doubler, taker, leader, rules)
+            for seat in range(4):
+                points[seat] += extra[seat]
     return (points[0], points[1], points[2], points[3])
 
 

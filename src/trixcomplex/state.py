@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, TypeAlias
 
 from .cards import Card, cards_of
 from .complex import ComplexDeal
@@ -20,7 +20,7 @@ from .moves import Contract, Deal, Pass, Play
 from .rulesets import PARTNERSHIP, Ruleset
 from .scoring import DealResult
 from .trix import TrixDeal, bad_hand_seat
-from .tuplerecord import TupleRecord
+from .tuplerecord import TupleRecord, tuple_field
 
 if TYPE_CHECKING:
     from .moves import Move
@@ -66,7 +66,7 @@ class Phase(enum.Enum):
         return self is Phase.COMPLEX or self is Phase.TRICKS or self is Phase.TRIX
 
 
-class History:
+class History(tuple[Any, ...]):
     """The moves of a match so far: a persistent list sharing its prefix.
 
     Appending makes a new one-node list pointing at the old one, so every
@@ -81,46 +81,39 @@ class History:
     True
     """
 
-    __slots__ = ("_hash", "_len", "_move", "_prev")
-    EMPTY: History
+    # A node is the tuple (previous node, move, length), built by one call (one
+    # node per move).  Not __slots__: a node's __dict__ is not even allocated
+    # until the node is hashed; then it keeps the hash (see __hash__).
+    EMPTY: ClassVar[History]
+    _cached_hash: int | None = None
 
-    _prev: History | None
-    _move: Move | None
-    _len: int
-    _hash: int
+    if TYPE_CHECKING:
+        _prev: History | None
+        _move: Move | None
+        _len: int
+    else:
+        _prev = tuple_field(0, "The node before this one (None for the empty history).")
+        _move = tuple_field(1, "The latest move (None for the empty history).")
+        _len = tuple_field(2, "How many moves.")
 
-    def __init__(self, prev: History | None = None, move: Move | None = None) -> None:
-        set_ = object.__setattr__
-        set_(self, "_prev", prev)
-        set_(self, "_move", move)
-        set_(self, "_len", 0 if prev is None else prev._len + 1)
-        # The hash is computed when first asked for (most states are never hashed).
-        set_(self, "_hash", 0x5EED if prev is None else _UNHASHED)
+    def __new__(cls, prev: History | None = None, move: Move | None = None) -> History:
+        return _tnew(cls, (prev, move, 0 if prev is None else prev._len + 1))
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("History is immutable")
 
+    __delattr__ = __setattr__  # type: ignore[assignment]
+
     def append(self, move: Move) -> History:
         """This history with ``move`` added at the end."""
-        node = _new(History)
-        _set_prev(node, self)
-        _set_move(node, move)
-        _set_len(node, self._len + 1)
-        _set_hash(node, _UNHASHED)
-        return node
+        return _tnew(History, (self, move, self._len + 1))
 
     def extend(self, moves: Iterable[Move]) -> History:
         """This history with ``moves`` added at the end, in order (one node for them all)."""
         more = tuple(moves)
         if len(more) < 2:
             return self.append(more[0]) if more else self
-        node = _new(_Segment)
-        _set_prev(node, self)
-        _set_move(node, more[-1])
-        _set_more(node, more[:-1])
-        _set_len(node, self._len + len(more))
-        _set_hash(node, _UNHASHED)
-        return node
+        return _tnew(_Segment, (self, more[-1], self._len + len(more), more[:-1]))
 
     @property
     def last(self) -> Move | None:
@@ -132,6 +125,18 @@ class History:
 
     def __iter__(self) -> Iterator[Move]:
         return iter(self.moves())
+
+    def __contains__(self, move: object) -> bool:
+        return move in self.moves()
+
+    def __getitem__(self, index: object) -> NoReturn:
+        raise TypeError("a History is not indexed: use moves() or newest_first()")
+
+    def _no_operator(self, _other: object) -> Any:
+        return NotImplemented
+
+    __lt__ = __le__ = __gt__ = __ge__ = _no_operator
+    __add__ = __mul__ = __rmul__ = _no_operator
 
     def newest_first(self) -> Iterator[Move]:
         """The moves from the latest back to the first, lazily (walk back only as far as needed)."""
@@ -176,30 +181,39 @@ class History:
         return tuple(out)
 
     def __hash__(self) -> int:
-        if self._hash != _UNHASHED:
-            return self._hash
-        # hash((prev's hash, move)) move by move, oldest first, without recursion.
+        # hash((prev's hash, move)) move by move, oldest first, without recursion,
+        # from the nearest node that knows its hash.  The node asked keeps its hash,
+        # and so does every 64th node on the way (a later walk is short) while the
+        # others stay without a __dict__.
+        value = self._cached_hash
+        if value is not None:
+            return value
         pending = []
         node: History = self
-        while node._hash == _UNHASHED:
+        value = 0x5EED  # the empty history's
+        while node._prev is not None:
+            known = node._cached_hash
+            if known is not None:
+                value = known
+                break
             pending.append(node)
-            assert node._prev is not None
             node = node._prev
-        value = node._hash
         for node in reversed(pending):
             if type(node) is _Segment:
                 for move in node._more:
                     value = hash((value, move))
             value = hash((value, node._move))
-            _set_hash(node, value)
+            if node is self or not node._len & 63:
+                _keep_hash(node, "_cached_hash", value)
         return value
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, History):
-            return NotImplemented
+            return False if isinstance(other, tuple) else NotImplemented
         if self._len != other._len:
             return False
-        if _UNHASHED != self._hash != other._hash != _UNHASHED:
+        mine, theirs = self._cached_hash, other._cached_hash
+        if mine is not None and theirs is not None and mine != theirs:
             return False
         a: History | None = self
         b: History | None = other
@@ -212,6 +226,10 @@ class History:
             a, b = a._prev, b._prev
         return True
 
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
     def __repr__(self) -> str:
         return f"<History of {self._len} moves>"
 
@@ -220,24 +238,21 @@ class History:
 
 
 class _Segment(History):
-    """A history node holding several moves: ``_more`` then ``_move`` (see :meth:`extend`)."""
+    """A history node holding several moves: ``_more`` then ``_move`` (see :meth:`extend`);
+    the tuple (previous node, move, length, more)."""
 
-    __slots__ = ("_more",)
-    _more: tuple[Move, ...]
+    if TYPE_CHECKING:
+        _more: tuple[Move, ...]
+    else:
+        _more = tuple_field(3, "The moves before ``_move`` in this node, in order.")
 
 
 def _history_of(moves: tuple[Move, ...]) -> History:
     return History.EMPTY.extend(moves)
 
 
-_UNHASHED = -1  # never a hash value: hash() maps -1 to -2
-_new = object.__new__
 _tnew = tuple.__new__
-_set_prev = History.__dict__["_prev"].__set__
-_set_move = History.__dict__["_move"].__set__
-_set_len = History.__dict__["_len"].__set__
-_set_hash = History.__dict__["_hash"].__set__
-_set_more = _Segment.__dict__["_more"].__set__
+_keep_hash = object.__setattr__
 
 History.EMPTY = History()
 

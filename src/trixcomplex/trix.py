@@ -74,11 +74,14 @@ def legal_cards(hand: int, table: int) -> int:
 
 def next_to_lay(hands: Sequence[int], seat: int) -> int:
     """The next seat after ``seat`` with cards in hand; empty hands are skipped (R-TX-1)."""
-    for step in (1, 2, 3):
-        nxt = (seat + step) % 4
-        if hands[nxt]:
-            return nxt
-    return seat
+    nxt = (seat + 1) & 3  # unrolled: once per card laid
+    if hands[nxt]:
+        return nxt
+    nxt = (seat + 2) & 3
+    if hands[nxt]:
+        return nxt
+    nxt = (seat + 3) & 3
+    return nxt if hands[nxt] else seat
 
 
 def gone_out(order: tuple[int, ...], seat: int) -> tuple[int, ...]:

@@ -49,6 +49,11 @@ except ImportError:  # pragma: no cover - other Pythons
         return property(itemgetter(index), doc=doc)
 
 
+tuple_field = _tuplegetter
+"""``tuple_field(index, doc)``: a read-only descriptor reading item ``index`` of a tuple
+subclass's instance (CPython's namedtuple field, in C)."""
+
+
 def _rebuild(cls: type[TupleRecord], values: tuple[Any, ...]) -> TupleRecord:
     """A record of ``cls`` from its field values in order (for pickle and copy)."""
     return tuple.__new__(cls, values)
