@@ -155,7 +155,13 @@ def card_plays(states: list[tc.MatchState]) -> int:
 
 
 def selfplay(seeds: range, ruleset: tc.Ruleset) -> list[tc.MatchState]:
-    """One random match per seed through ``legal_moves`` + ``apply``; the final states."""
+    """One random match per seed through ``legal_moves`` + ``apply``; the final states.
+
+    Like the yardstick, the driver draws a random move only when there are two
+    or more (a forced move is played without calling the generator), so the
+    matches differ from :func:`playouts`' (which draws for every move, see
+    ``tc.playout``); the counts of card plays are of the matches each played.
+    """
     out = []
     deal_phase, over = tc.Phase.DEAL, tc.Phase.OVER
     legal_moves, apply, shuffled = tc.legal_moves, tc.apply, tc.Deal.shuffled
@@ -167,13 +173,14 @@ def selfplay(seeds: range, ruleset: tc.Ruleset) -> list[tc.MatchState]:
             if state.phase is deal_phase:
                 state = apply(state, shuffled(rng))
             else:
-                state = apply(state, choice(legal_moves(state)))
+                moves = legal_moves(state)
+                state = apply(state, choice(moves) if len(moves) > 1 else moves[0])
         out.append(state)
     return out
 
 
 def playouts(seeds: range, ruleset: tc.Ruleset) -> list[tc.MatchState]:
-    """The same matches as :func:`selfplay`, with ``tc.playout``."""
+    """Random matches, one per seed, with ``tc.playout``."""
     return [tc.playout(tc.new_match(ruleset), random.Random(s), until="match") for s in seeds]
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .cards import ALL_CARDS, Card, Suit, cards_of
+from .cards import ALL_CARDS, Card, Suit, cards_of, hand_mask
 from .complex import (
     ComplexDeal,
     _complex_deal,
@@ -45,7 +45,7 @@ from .scoring import (
     trix_points,
 )
 from .state import History, MatchState, Phase, _match_state, _next_in_deal, redeal_seat
-from .trix import TrixDeal, _playable_card, _trix_deal, gone_out, next_to_lay
+from .trix import TrixDeal, _playable_card, gone_out, next_to_lay
 from .trix import legal_cards as trix_legal_cards
 from .trix import playable as trix_playable
 
@@ -59,6 +59,9 @@ __all__ = [
 ]
 
 _ZERO = (0, 0, 0, 0)
+# The card paths build their records with one tuple.__new__ each (see tuplerecord);
+# the fields are given in declaration order.
+_tnew = tuple.__new__
 _SEATS = (0, 1, 2, 3)
 # Enum members as module constants: ``Phase.COMPLEX`` is a class attribute lookup
 # through the enum machinery (~80 ns on Python 3.11), paid several times a move.
@@ -288,18 +291,15 @@ def _wrong_phase(state: MatchState, move: Move) -> IllegalMoveError:
 def _apply_deal(state: MatchState, move: Deal) -> MatchState:
     if state.phase is not _DEAL:
         raise _wrong_phase(state, move)
-    deck = move.deck
-    hands = [0, 0, 0, 0]
-    for i, card in enumerate(deck):
-        hands[i & 3] |= 1 << card
+    hands = [hand_mask(move.hand(seat)) for seat in _SEATS]  # R-MATCH-2
     ruleset = state.ruleset
     redeal = type(state.history.last) is Redeal  # R-OPT-8: the same deal again
     if redeal:
         number, owner = state.deal_number, state.owner
     else:
         number = state.deal_number + 1
-        owner = deal_owner(number, deck, state.owner, ruleset, state.results)  # R-MATCH-3, -4
-    base = MatchState(
+        owner = deal_owner(number, move.deck, state.owner, ruleset, state.results)  # R-MATCH-3, -4
+    base = _match_state(
         phase=_CHOOSE,
         deal_number=number,
         owner=owner,
@@ -479,10 +479,15 @@ def _play_trick(state: MatchState, move: Play, deal: ComplexDeal) -> MatchState:
     else:
         new_hands = (hands[0], hands[1], hands[2], hand)
     trick = deal.trick + (card,)
-    history = state.history.append(move)
+    old_history = state.history
+    history = _tnew(History, (old_history, move, old_history._len + 1))  # .append(move)
     if len(trick) < 4:
-        deal = _complex_deal(deal.leader, trick, deal.tricks, deal.doubled, deal.points)
-        return _next_in_deal(state, new_hands, (seat + 1) & 3, deal, history)  # R-SEAT-1
+        # _complex_deal and _next_in_deal, inlined (three of four cards end here).
+        deal = _tnew(ComplexDeal, (deal.leader, trick, deal.tricks, deal.doubled, deal.points))
+        return _tnew(MatchState, (
+            state.phase, state.deal_number, state.owner, state.contract, new_hands,
+            (seat + 1) & 3, deal, state.scores, state.results, history, state.ruleset,
+        ))  # fmt: skip  # R-SEAT-1: the next seat plays
     contract = state.contract
     assert contract is not None
     rules = state.ruleset._rules[contract]  # trick_rules(), inlined (hot path)
@@ -590,14 +595,18 @@ def _play_trix(state: MatchState, move: Play, deal: TrixDeal) -> MatchState:
     else:
         hands = (hands[0], hands[1], hands[2], hand)
     order = deal.finishing_order
-    history = state.history.append(move)
+    old_history = state.history
+    history = _tnew(History, (old_history, move, old_history._len + 1))  # .append(move)
     if not hand:
         order = gone_out(order, seat)
         if len(order) == 4:  # R-TX-4: three seats are out, the fourth is last
             return _end_deal(state, _trix_result(state, order), history)
-    return _next_in_deal(
-        state, hands, next_to_lay(hands, seat), _trix_deal(deal.table | bit, order), history
-    )
+    # _trix_deal and _next_in_deal, inlined (one per card laid).
+    return _tnew(MatchState, (
+        state.phase, state.deal_number, state.owner, state.contract, hands,
+        next_to_lay(hands, seat), _tnew(TrixDeal, (deal.table | bit, order)), state.scores,
+        state.results, history, state.ruleset,
+    ))  # fmt: skip
 
 
 def _check_trix_card(state: MatchState, move: Play, deal: TrixDeal) -> None:
@@ -644,7 +653,7 @@ def _check_pass(state: MatchState, move: Pass, deal: TrixDeal) -> None:
 def _trix_result(state: MatchState, order: tuple[int, ...]) -> DealResult:
     """The result of the TRIX deal of ``state`` with the finishing order ``order`` (R-TX-4)."""
     assert state.owner is not None
-    places = [SeatBreakdown(place=order.index(s) + 1) for s in range(4)]
+    places = [_PLACES[order.index(s)] for s in range(4)]
     return DealResult(
         number=state.deal_number,
         kingdom=state.kingdom,
@@ -654,6 +663,9 @@ def _trix_result(state: MatchState, order: tuple[int, ...]) -> DealResult:
         seats=(places[0], places[1], places[2], places[3]),
         finishing_order=order,
     )
+
+
+_PLACES = tuple(SeatBreakdown(place=p) for p in (1, 2, 3, 4))  # frozen values: shared
 
 
 def _end_deal(state: MatchState, result: DealResult, history: History) -> MatchState:
