@@ -322,6 +322,20 @@ def test_r_tx_2_one_card_check_agrees_with_playable() -> None:
             assert _playable_card(table, card) == bool(can >> card & 1)
 
 
+def test_r_tx_2_playable_after_a_card_is_playable_of_the_new_table() -> None:
+    """R-TX-2: the playout's per-card update of the playable set is ``trix.playable``."""
+    from trixcomplex.rules import trix_playable, trix_playable_after
+
+    rng = random.Random(8)
+    for _ in range(300):
+        table, can = 0, trix_playable(0)
+        while can:
+            card = rng.choice([c for c in tc.ALL_CARDS if can >> c & 1])
+            table |= 1 << card
+            can = trix_playable_after(can, table, card)
+            assert can == trix_playable(table)
+
+
 def test_r_cx_2_listed_plays_are_the_cards_of_the_legal_set_in_card_order() -> None:
     """R-CX-2, R-TX-2: the table-driven listing of plays names every card of a set, by card."""
     from trixcomplex.match import plays_of

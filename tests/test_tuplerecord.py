@@ -1,6 +1,6 @@
 """The engine's tuple-backed records behave as the frozen attrs classes they replaced.
 
-MatchState, ComplexDeal, Trick and TrixDeal are built in one call each
+MatchState, ComplexDeal, Trick, TrixDeal and DoublingWindow are built in one call each
 (``trixcomplex.tuplerecord``); their public face must not change: named
 fields, the constructors, attrs' introspection (fields, evolve, asdict),
 value equality with their own class only, hashing, repr, pickling and
@@ -45,12 +45,14 @@ def _records() -> list[object]:
             out.extend(state.complex.tricks[:1])
         if state.trix is not None:
             out.append(state.trix)
+        if state.window is not None:
+            out.append(state.window)
     return out
 
 
 def test_records_cover_every_tuple_backed_class() -> None:
     kinds = {type(r) for r in _records()}
-    assert kinds == {tc.MatchState, tc.ComplexDeal, tc.Trick, tc.TrixDeal}
+    assert kinds == {tc.MatchState, tc.ComplexDeal, tc.Trick, tc.TrixDeal, tc.DoublingWindow}
 
 
 @pytest.mark.parametrize("record", _records(), ids=lambda r: type(r).__name__)

@@ -23,6 +23,7 @@ __all__ = [
     "legal_cards",
     "next_to_lay",
     "playable",
+    "playable_after",
     "row_ends",
 ]
 
@@ -59,6 +60,20 @@ def playable(table: int) -> int:
         | nxt[table >> 26 & 0x1FFF] << 26
         | nxt[table >> 39 & 0x1FFF] << 39
     )
+
+
+def playable_after(can: int, table: int, card: int) -> int:
+    """``playable(table)``, given ``can``, what was playable before ``card`` was laid
+    to make ``table``: only the card's row is read again (R-TX-2; a playout's
+    per-card update).
+
+    >>> from trixcomplex.cards import parse_card
+    >>> js = parse_card("JS")
+    >>> playable_after(playable(0), 1 << js, js) == playable(1 << js)
+    True
+    """
+    shift = 13 * (card // 13)
+    return can & ~(0x1FFF << shift) | _NEXT[table >> shift & 0x1FFF] << shift
 
 
 def _playable_card(table: int, card: int) -> bool:
