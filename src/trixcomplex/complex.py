@@ -23,6 +23,7 @@ from .scoring import (
     DealResult,
     DoubledCard,
     SeatBreakdown,
+    _taken,
     doubled_card_points,
 )
 from .tuplerecord import TupleRecord
@@ -156,10 +157,6 @@ def trick_deal_over(tricks: int, cards_left: int, rules: TrickRules) -> bool:
     return tricks == TRICKS_PER_DEAL or bool(ends and not ends & cards_left)
 
 
-def _cards(mask: int) -> tuple[Card, ...]:
-    return cards_of(mask) if mask else ()
-
-
 def _by_card(doubled: DoubledCard) -> Card:
     return doubled.card
 
@@ -196,15 +193,16 @@ def complex_result(
                 doubler, leader = doubled_by[card], trick.leader
                 case, points = doubled_card_points(card, doubler, taker, leader, rules)
                 doubled.append(DoubledCard(card, doubler, taker, leader, case, points))
-    seats = tuple(
-        SeatBreakdown.taken(
-            tricks[s], (won[s] & DIAMONDS).bit_count(), _cards(won[s] & QUEENS),
-            bool(won[s] & _KING_OF_HEARTS),
-            doubled_queens=_cards(won[s] & QUEENS & doubled_set),
-            doubled_king_of_hearts=bool(won[s] & _KING_OF_HEARTS & doubled_set),
-        )
-        for s in range(4)
-    )  # fmt: skip
+    seats = []
+    for s in range(4):
+        taken = won[s]
+        queens = taken & QUEENS
+        seats.append(_taken(
+            SeatBreakdown, tricks[s], (taken & DIAMONDS).bit_count(),
+            cards_of(queens) if queens else (), bool(taken & _KING_OF_HEARTS),
+            cards_of(queens & doubled_set) if queens & doubled_set else (),
+            bool(taken & _KING_OF_HEARTS & doubled_set),
+        ))  # fmt: skip
     doubled.sort(key=_by_card)
     return DealResult(
         number=number,

@@ -309,16 +309,9 @@ class SeatBreakdown:
         doubled_king_of_hearts: bool = False,
     ) -> SeatBreakdown:
         """What a seat took in a trick deal, the doubled cards among it named apart."""
-        # The slots set directly: four of these end every trick deal (hot path).
-        made: SeatBreakdown = _new(cls)
-        _set_tricks(made, tricks)
-        _set_diamonds(made, diamonds)
-        _set_queens(made, queens)
-        _set_king_of_hearts(made, king_of_hearts)
-        _set_place(made, None)
-        _set_doubled_queens(made, doubled_queens)
-        _set_doubled_king_of_hearts(made, doubled_king_of_hearts)
-        return made
+        return _taken(
+            cls, tricks, diamonds, queens, king_of_hearts, doubled_queens, doubled_king_of_hearts
+        )
 
     @property
     def plain_queens(self) -> tuple[Card, ...]:
@@ -339,6 +332,28 @@ _new = object.__new__
     "tricks", "diamonds", "queens", "king_of_hearts", "place",
     "doubled_queens", "doubled_king_of_hearts",
 ))  # fmt: skip
+
+
+def _taken(
+    cls: type[SeatBreakdown],
+    tricks: int,
+    diamonds: int,
+    queens: tuple[Card, ...],
+    king_of_hearts: bool,
+    doubled_queens: tuple[Card, ...],
+    doubled_king_of_hearts: bool,
+) -> SeatBreakdown:
+    """:meth:`SeatBreakdown.taken`, positional, its slots set directly: four of these
+    end every trick deal (``complex_result``)."""
+    made: SeatBreakdown = _new(cls)
+    _set_tricks(made, tricks)
+    _set_diamonds(made, diamonds)
+    _set_queens(made, queens)
+    _set_king_of_hearts(made, king_of_hearts)
+    _set_place(made, None)
+    _set_doubled_queens(made, doubled_queens)
+    _set_doubled_king_of_hearts(made, doubled_king_of_hearts)
+    return made
 
 
 @frozen
