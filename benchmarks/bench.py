@@ -24,7 +24,10 @@ TRIX playable set kept up to date incrementally, and a call to the random
 generator only when there is a choice.  It counts card plays, and so do the
 engine rows: a ratio is *engine card plays per second ÷ yardstick card plays
 per second*, where the engine's time includes everything else a match does
-(shuffles, contract choices, doubling answers, TRIX passes, scoring).
+(shuffles, contract choices, doubling answers, TRIX passes, scoring).  The
+self-play driver (:func:`selfplay`) also draws a random move only when there
+are two or more; ``tc.playout`` draws for every move (its contract: the
+generator is used exactly as stepping with ``rng.choice`` uses it).
 
 The machines this runs on are shared, so absolute times drift.  Every pass
 times the yardstick and then the workload, back to back, and the ratio is
