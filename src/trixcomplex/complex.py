@@ -215,19 +215,8 @@ def complex_result(
     )
 
 
-# The engine's fast constructors: what ``ComplexDeal(...)`` and ``Trick(...)``
-# build, in one call without the constructor's own (one per card played).
-
-
-def _complex_deal(
-    leader: int,
-    trick: tuple[Card, ...],
-    tricks: tuple[Trick, ...],
-    doubled: tuple[tuple[Card, int], ...],
-    points: tuple[int, int, int, int],
-) -> ComplexDeal:
-    """``ComplexDeal(leader, trick, tricks, doubled, points)`` for the hot path."""
-    return _tnew(ComplexDeal, (leader, trick, tricks, doubled, points))
+# The engine's fast constructor: what ``Trick(...)`` builds, in one call without
+# the constructor's own (one per trick).
 
 
 def _trick(leader: int, cards: tuple[Card, Card, Card, Card], taker: int) -> Trick:

@@ -22,7 +22,6 @@ from typing import Any
 from .cards import ALL_CARDS, Card, Suit, cards_of, hand_mask
 from .complex import (
     ComplexDeal,
-    _complex_deal,
     _trick,
     complex_result,
     legal_cards,
@@ -44,7 +43,7 @@ from .scoring import (
     trick_points,
     trix_points,
 )
-from .state import History, MatchState, Phase, _match_state, _next_in_deal, redeal_seat
+from .state import History, MatchState, Phase, _next_in_deal, redeal_seat
 from .trix import TrixDeal, _playable_card, gone_out, next_to_lay
 from .trix import legal_cards as trix_legal_cards
 from .trix import playable as trix_playable
@@ -299,7 +298,7 @@ def _apply_deal(state: MatchState, move: Deal) -> MatchState:
     else:
         number = state.deal_number + 1
         owner = deal_owner(number, move.deck, state.owner, ruleset, state.results)  # R-MATCH-3, -4
-    base = _match_state(
+    base = MatchState(
         phase=_CHOOSE,
         deal_number=number,
         owner=owner,
@@ -324,7 +323,7 @@ def _start(state: MatchState, contract: Contract) -> MatchState:
     owner = state.owner
     assert owner is not None
     if contract is Contract.TRIX:  # the owner lays first (R-TX-1)
-        return _match_state(
+        return MatchState(
             phase=_TRIX, deal_number=state.deal_number, owner=owner, contract=contract,
             hands=state.hands, turn=owner, deal=_NEW_TRIX,
             scores=state.scores, results=state.results, history=state.history,
@@ -332,13 +331,13 @@ def _start(state: MatchState, contract: Contract) -> MatchState:
         )  # fmt: skip
     doublable = state.ruleset.trick_rules(contract).doublable
     if not doublable:  # R-OPT-1, R-CL-7: no window; the owner leads (R-CX-1)
-        return _match_state(
+        return MatchState(
             phase=_trick_phase(contract), deal_number=state.deal_number, owner=owner,
             contract=contract, hands=state.hands, turn=owner,
             deal=ComplexDeal(owner, (), (), (), _ZERO), scores=state.scores,
             results=state.results, history=state.history, ruleset=state.ruleset,
         )  # fmt: skip
-    return _match_state(
+    return MatchState(
         phase=_DOUBLE, deal_number=state.deal_number, owner=owner, contract=contract,
         hands=state.hands, turn=None, deal=open_window(state.hands, doublable),
         scores=state.scores, results=state.results, history=state.history,
@@ -368,7 +367,7 @@ def _apply_choose(state: MatchState, move: Choose) -> MatchState:
 
 
 def _with_history(state: MatchState, move: Move) -> MatchState:
-    return _match_state(
+    return MatchState(
         phase=state.phase, deal_number=state.deal_number, owner=state.owner,
         contract=state.contract, hands=state.hands, turn=state.turn, deal=state.deal,
         scores=state.scores, results=state.results,
@@ -417,7 +416,7 @@ def _apply_double(state: MatchState, move: Double) -> MatchState:
     history = state.history.append(move)
     if not window.waiting():
         return _close_window(state, history, window.revealed())
-    return _match_state(
+    return MatchState(
         phase=_DOUBLE, deal_number=state.deal_number, owner=state.owner,
         contract=state.contract, hands=state.hands, turn=None, deal=window,
         scores=state.scores, results=state.results, history=history,
@@ -437,7 +436,7 @@ def _close_window(
         doubled = window.revealed()
     owner, contract = state.owner, state.contract
     assert owner is not None and contract is not None
-    return _match_state(
+    return MatchState(
         phase=_trick_phase(contract), deal_number=state.deal_number, owner=owner,
         contract=contract, hands=state.hands, turn=owner,
         deal=ComplexDeal(owner, (), (), doubled, _ZERO), scores=state.scores,
@@ -470,19 +469,12 @@ def _play_trick(state: MatchState, move: Play, deal: ComplexDeal) -> MatchState:
     listed = _listed
     if listed[0] is not state or move not in listed[1]:
         _check_trick_card(state, move, deal)
-    if seat == 0:  # the hands with the card taken out (_replace, inlined: one per card)
-        new_hands = (hand, hands[1], hands[2], hands[3])
-    elif seat == 1:
-        new_hands = (hands[0], hand, hands[2], hands[3])
-    elif seat == 2:
-        new_hands = (hands[0], hands[1], hand, hands[3])
-    else:
-        new_hands = (hands[0], hands[1], hands[2], hand)
+    new_hands = _replace(hands, seat, hand)
     trick = deal.trick + (card,)
     old_history = state.history
     history = _tnew(History, (old_history, move, old_history._len + 1))  # .append(move)
     if len(trick) < 4:
-        # _complex_deal and _next_in_deal, inlined (three of four cards end here).
+        # ComplexDeal(...) and _next_in_deal, inlined (three of four cards end here).
         deal = _tnew(ComplexDeal, (deal.leader, trick, deal.tricks, deal.doubled, deal.points))
         return _tnew(MatchState, (
             state.phase, state.deal_number, state.owner, state.contract, new_hands,
@@ -497,7 +489,7 @@ def _play_trick(state: MatchState, move: Play, deal: ComplexDeal) -> MatchState:
     old = deal.points
     total = (old[0] + points[0], old[1] + points[1], old[2] + points[2], old[3] + points[3])
     tricks = deal.tricks + (_trick(leader, trick, turn),)  # type: ignore[arg-type]
-    deal = _complex_deal(turn, (), tricks, deal.doubled, total)
+    deal = _tnew(ComplexDeal, (turn, (), tricks, deal.doubled, total))  # ComplexDeal(...)
     left = new_hands[0] | new_hands[1] | new_hands[2] | new_hands[3]
     if trick_deal_over(len(tricks), left, rules):
         return _end_deal(state, _trick_deal_result(state, deal, rules), history)
@@ -559,7 +551,7 @@ def _apply_redeal(state: MatchState, move: Redeal) -> MatchState:
             "2s and the fourth suit's 3, before the first TRIX card or pass",
             "R-OPT-8",
         )
-    return _match_state(
+    return MatchState(
         phase=_DEAL, deal_number=state.deal_number, owner=state.owner, contract=None,
         hands=_NO_HANDS, turn=None, deal=None, scores=state.scores,
         results=state.results, history=state.history.append(move), ruleset=state.ruleset,
@@ -586,14 +578,7 @@ def _play_trix(state: MatchState, move: Play, deal: TrixDeal) -> MatchState:
         _check_trix_card(state, move, deal)
     hands = state.hands
     hand = hands[seat] ^ bit
-    if seat == 0:  # the hands with the card taken out (_replace, inlined: one per card)
-        hands = (hand, hands[1], hands[2], hands[3])
-    elif seat == 1:
-        hands = (hands[0], hand, hands[2], hands[3])
-    elif seat == 2:
-        hands = (hands[0], hands[1], hand, hands[3])
-    else:
-        hands = (hands[0], hands[1], hands[2], hand)
+    hands = _replace(hands, seat, hand)
     order = deal.finishing_order
     old_history = state.history
     history = _tnew(History, (old_history, move, old_history._len + 1))  # .append(move)
@@ -601,7 +586,7 @@ def _play_trix(state: MatchState, move: Play, deal: TrixDeal) -> MatchState:
         order = gone_out(order, seat)
         if len(order) == 4:  # R-TX-4: three seats are out, the fourth is last
             return _end_deal(state, _trix_result(state, order), history)
-    # _trix_deal and _next_in_deal, inlined (one per card laid).
+    # TrixDeal(...) and _next_in_deal, inlined (one per card laid).
     return _tnew(MatchState, (
         state.phase, state.deal_number, state.owner, state.contract, hands,
         next_to_lay(hands, seat), _tnew(TrixDeal, (deal.table | bit, order)), state.scores,
@@ -674,7 +659,7 @@ def _end_deal(state: MatchState, result: DealResult, history: History) -> MatchS
     scores = (s[0] + p[0], s[1] + p[1], s[2] + p[2], s[3] + p[3])
     results = state.results + (result,)
     over = match_finished(results, state.ruleset)  # R-MATCH-1, R-MATCH-8, R-OPT-9
-    return _match_state(
+    return MatchState(
         phase=_OVER if over else _DEAL, deal_number=state.deal_number, owner=state.owner,
         contract=None, hands=_NO_HANDS, turn=None, deal=None,
         scores=scores, results=results, history=history, ruleset=state.ruleset,

@@ -407,33 +407,12 @@ def redeal_seat(state: MatchState) -> int | None:
     return bad_hand_seat(state.hands)
 
 
-# -- the engine's fast constructors ---------------------------------------------
+# -- the engine's fast constructor ----------------------------------------------
 #
-# A state is a tuple of its fields in declaration order (TupleRecord); the
-# engine builds one per move with tuple.__new__, skipping __new__'s keywords.
+# A state is a tuple of its fields in declaration order (TupleRecord): the engine
+# builds the state after a move inside a deal (one per card) with tuple.__new__.
 # The result is the object ``MatchState(...)`` builds (same class, equal, hashing
-# alike); nothing outside the engine uses these.
-
-
-def _match_state(
-    *,
-    phase: Phase,
-    deal_number: int,
-    owner: int | None,
-    contract: Contract | None,
-    hands: tuple[int, int, int, int],
-    turn: int | None,
-    deal: DealProgress | None,
-    scores: tuple[int, int, int, int],
-    results: tuple[DealResult, ...],
-    history: History,
-    ruleset: Ruleset,
-) -> MatchState:
-    """``MatchState(...)`` in one call; keyword-only, so no two fields
-    of one type (``hands``/``scores``, ``owner``/``turn``) can change places."""
-    return _tnew(MatchState, (
-        phase, deal_number, owner, contract, hands, turn, deal, scores, results, history, ruleset
-    ))  # fmt: skip
+# alike); nothing outside the engine uses it.
 
 
 def _next_in_deal(

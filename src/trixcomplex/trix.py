@@ -158,11 +158,4 @@ class TrixDeal(TupleRecord):
         return _tnew(cls, (table, finishing_order))
 
 
-# The engine's fast constructor: what ``TrixDeal(...)`` builds, in one call
-# without the constructor's own (one per card laid).
 _tnew = tuple.__new__
-
-
-def _trix_deal(table: int, finishing_order: tuple[int, ...]) -> TrixDeal:
-    """``TrixDeal(table, finishing_order)`` for the hot path."""
-    return _tnew(TrixDeal, (table, finishing_order))
