@@ -181,3 +181,16 @@ def test_an_unhashed_history_node_holds_no_dict() -> None:
             kept.append(len(node))
         node = node._prev
     assert kept == [200, 192, 128, 64]
+
+
+def test_a_subclass_keeps_the_fields_and_cannot_add_any() -> None:
+    class Mine(tc.TrixDeal):
+        __slots__ = ()
+
+    mine = Mine(5, (1,))
+    assert attrs.fields(Mine) == attrs.fields(tc.TrixDeal) and mine.table == 5
+    assert repr(mine) == "Mine(table=5, finishing_order=(1,))" and mine != tc.TrixDeal(5, (1,))
+    with pytest.raises(TypeError):
+
+        class More(tc.TrixDeal):
+            extra: int

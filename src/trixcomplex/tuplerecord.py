@@ -76,6 +76,10 @@ class TupleRecord(tuple[Any, ...]):
         super().__init_subclass__(**kwargs)
         own = inspect.get_annotations(cls)
         names = tuple(n for n in own if not str(own[n]).startswith("ClassVar"))
+        if cls._field_names:  # a subclass of a record: same tuple, same fields
+            if names:
+                raise TypeError(f"{cls.__name__}: a record's fields are declared in one class")
+            return
         defaults = {n: cls.__dict__[n] for n in names if n in cls.__dict__}
         # attrs' own class of the same fields lends its metadata (fields, aliases,
         # defaults, types) to attrs.fields/evolve/asdict, cattrs and serialize.
@@ -113,7 +117,8 @@ class TupleRecord(tuple[Any, ...]):
     def __repr__(self) -> str:
         values = tuple.__iter__(self)
         shown = ", ".join(f"{n}={v!r}" for n, v in zip(self._field_names, values, strict=True))
-        return f"{self.__class__.__qualname__}({shown})"
+        name = self.__class__.__qualname__.rsplit(">.", 1)[-1]  # as attrs names it
+        return f"{name}({shown})"
 
     def __setattr__(self, name: str, value: object) -> NoReturn:
         raise FrozenInstanceError()
