@@ -27,6 +27,7 @@ R-OPT-7, the redeals of R-OPT-8; see the "Hidden information" page).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import attrgetter
 from typing import TypeAlias, TypeVar
 
 import attrs
@@ -398,7 +399,17 @@ def view_after_moves(previous: View, moves: Sequence[Move], state: MatchState) -
             return _after_trix_turns(previous, moves, state, deal)  # type: ignore[arg-type]
         if kinds is _ANSWERS and previous.seat not in {m.seat for m in moves}:  # type: ignore[union-attr]
             return previous  # other seats' secret answers: nothing seen changes (R-HID-2)
-    return view(state, previous.seat)
+    return _keeping(previous, view(state, previous.seat))
+
+
+def _keeping(previous: View, new: View) -> View:
+    """``new`` with every field equal to ``previous``'s replaced by ``previous``'s very
+    object, so that unchanged fields are shared after a full :func:`view` too."""
+    values = [
+        old if old is value or old == value else value
+        for old, value in zip(_ALL_FIELDS(previous), _ALL_FIELDS(new), strict=True)
+    ]
+    return _new_view(None, *values)  # type: ignore[no-any-return]
 
 
 _PLAYS, _TRIX_TURNS, _ANSWERS, _OTHERS = "plays", "trix turns", "answers", "others"
@@ -433,7 +444,9 @@ def _after_trick_cards(
     if 4 * (len(tricks) - done) + len(trick) - start != len(moves) or (
         done and tricks[done - 1] is not previous.last_trick
     ):
-        return view(state, seat)  # ``previous`` is not the view just before ``moves``
+        return _keeping(
+            previous, view(state, seat)
+        )  # ``previous`` is not the view just before ``moves``
     rules = state.ruleset.trick_rules(state.contract)  # type: ignore[arg-type]
     no_heart_lead, discard_first = rules.no_heart_lead, rules.discard_first
     voids = list(previous.voids)
@@ -453,7 +466,7 @@ def _after_trick_cards(
         if deal.points != points:
             points, seen_score = deal.points, score(state)
     hand, sizes = _hand_and_sizes(previous, state)
-    legal, forced = _moves_of(state, seat)
+    legal, forced = _moves_kept(previous, state)
     return _AFTER_TRICK_CARD(
         previous,
         hand,
@@ -483,11 +496,13 @@ def _after_trix_turns(
     if previous.turn != moves[0].seat or (
         state.ruleset.show_twos and turns < 4 <= turns + len(moves)  # R-OPT-7: 2s shown now
     ):
-        return view(state, seat)
+        return _keeping(previous, view(state, seat))
     cards = [move.card for move in moves if type(move) is Play]
     table = deal.table & ~_mask_of(cards)  # as ``previous`` saw it
     if table.bit_count() != len(previous.table):
-        return view(state, seat)  # ``previous`` is not the view just before ``moves``
+        return _keeping(
+            previous, view(state, seat)
+        )  # ``previous`` is not the view just before ``moves``
     new_laid: list[tuple[int, Card]] = []
     new_passes: list[tuple[int, int]] = []
     shown = [0, 0, 0, 0]
@@ -513,7 +528,7 @@ def _after_trix_turns(
         cannot_hold = _with(cannot_hold, shown, table)
     order = deal.finishing_order
     hand, sizes = _hand_and_sizes(previous, state)
-    legal, forced = _moves_of(state, seat)
+    legal, forced = _moves_kept(previous, state)
     return _AFTER_TRIX_TURN(
         previous,
         hand,
@@ -553,6 +568,14 @@ def _moves_of(
         return (), None
     moves = legal_moves(state, seat)
     return moves, forced_move(state, seat) if moves else None
+
+
+def _moves_kept(
+    previous: View, state: MatchState
+) -> tuple[tuple[PlayerMove, ...], PlayerMove | None]:
+    """:func:`_moves_of` the viewer, ``previous.legal_moves`` itself if they are unchanged."""
+    moves, forced = _moves_of(state, previous.seat)
+    return (previous.legal_moves if moves == previous.legal_moves else moves), forced
 
 
 def _same_or_new(old: tuple[_T, _T, _T, _T], new: list[_T]) -> tuple[_T, _T, _T, _T]:
@@ -616,6 +639,7 @@ def _view_builder(changed: tuple[str, ...]) -> Callable[..., View]:
 
 
 _FIELDS = tuple(field.name for field in attrs.fields(View))
+_ALL_FIELDS = attrgetter(*_FIELDS)
 _new_view = _view_builder(_FIELDS)
 _AFTER_TRICK_CARD = _view_builder(
     ("hand", "hand_sizes", "turn", "legal_moves", "forced_move", "leader", "trick", "tricks",
