@@ -409,7 +409,7 @@ def _keeping(previous: View, new: View) -> View:
         old if old is value or old == value else value
         for old, value in zip(_ALL_FIELDS(previous), _ALL_FIELDS(new), strict=True)
     ]
-    return _new_view(None, *values)  # type: ignore[no-any-return]
+    return _new_view(None, *values)
 
 
 _PLAYS, _TRIX_TURNS, _ANSWERS, _OTHERS = "plays", "trix turns", "answers", "others"
@@ -579,27 +579,26 @@ def _moves_kept(
 
 
 def _same_or_new(old: tuple[_T, _T, _T, _T], new: list[_T]) -> tuple[_T, _T, _T, _T]:
-    """``old`` if ``new`` holds the same four objects, else ``new`` as a tuple."""
+    """``old`` if ``new`` holds its very four objects, else ``new`` as a tuple (the
+    callers replace an entry only when it changes)."""
     if new[0] is old[0] and new[1] is old[1] and new[2] is old[2] and new[3] is old[3]:
-        return old
-    if new == list(old):
         return old
     return (new[0], new[1], new[2], new[3])
 
 
 def _without(per_seat: _Cards4, cards: list[Card]) -> _Cards4:
     """``per_seat`` without ``cards``, now played: known holdings and the cards a seat
-    cannot hold are of unplayed cards only (``per_seat`` itself if it holds none of them)."""
-    a, b, c, d = per_seat
-    if not (a or b or c or d):
-        return per_seat
-    for card in cards:
-        if card in a or card in b or card in c or card in d:
-            break
-    else:
-        return per_seat
-    gone = _mask_of(cards)
-    return _same_or_new(per_seat, [cards_of(_mask_of(x) & ~gone) for x in per_seat])
+    cannot hold are of unplayed cards only (the very tuples that hold none of them)."""
+    out: list[tuple[Card, ...]] | None = None
+    for s, held in enumerate(per_seat):
+        if held:
+            for card in cards:
+                if card in held:
+                    if out is None:
+                        out = list(per_seat)
+                    out[s] = tuple(c for c in held if c not in cards)
+                    break
+    return per_seat if out is None else (out[0], out[1], out[2], out[3])
 
 
 def _with(per_seat: _Cards4, shown: list[int], played: int) -> _Cards4:

@@ -355,7 +355,8 @@ _SECTIONS: tuple[tuple[tuple[slice, ...], tuple[str, ...], _Encoder], ...] = (
      _encode_progress),
     ((_slice("turn"),), ("turn",), _encode_turn),
     ((_slice("redeals"),), ("redeals",), _encode_redeals),
-    ((_slice("scores"), _slice("teams")), ("score.seats", "score.teams"), _encode_scores),
+    # The Team Totals are the sum of the seats' scores (R-MATCH-7): same seats, same teams.
+    ((_slice("scores"), _slice("teams")), ("score.seats",), _encode_scores),
     ((_slice("points"),), ("points",), _encode_points),
     ((_slice("ruleset", "is_spectator"),), ("ruleset",), _encode_ruleset),
 )  # fmt: skip
@@ -367,10 +368,12 @@ same object as in the earlier view (cards played since are added to the plays
 and passes sections as they stand)."""
 _PLAYS_SECTION = 1
 _PASSES_SECTION = 7
+_PER_SEAT_CARDS = {3: ("cannot_hold", _CANNOT), 4: ("known_holdings", _KNOWN)}
 _READ = attrgetter(*(name for _, fields, _ in _SECTIONS for name in fields))
 _FIELD_SECTIONS = tuple(i for i, (_, fields, _) in enumerate(_SECTIONS) for _ in fields)
 _ZEROS = {part.stop - part.start: array("f", bytes(4 * (part.stop - part.start)))
           for parts, _, _ in _SECTIONS for part in parts}  # fmt: skip
+_ZEROS[52] = array("f", bytes(4 * 52))
 _TRICK_AND_LEADER = _slice("trick", "leader")
 _ZEROS[_TRICK_AND_LEADER.stop - _TRICK_AND_LEADER.start] = array(
     "f", bytes(4 * (_TRICK_AND_LEADER.stop - _TRICK_AND_LEADER.start))
@@ -415,12 +418,15 @@ def observation_tensor(
     out = _copy(tensor)
     if before is view:
         return np.frombuffer(out, np.float32)
-    changed = set(compress(_FIELD_SECTIONS, map(is_not, _READ(view), _READ(before))))
-    for i in sorted(changed):
+    changed = dict.fromkeys(compress(_FIELD_SECTIONS, map(is_not, _READ(view), _READ(before))))
+    for i in changed:  # in section order
         parts, _, encode = _SECTIONS[i]
         if i == _PLAYS_SECTION and _plays_since(view, before, out, me):
             continue
         if i == _PASSES_SECTION and _passes_since(view, before, out, me):
+            continue
+        if i in _PER_SEAT_CARDS:  # re-encode only the seats whose cards changed
+            _per_seat_since(view, before, out, me, *_PER_SEAT_CARDS[i])
             continue
         for part in parts:
             out[part] = _ZEROS[part.stop - part.start]
@@ -465,6 +471,19 @@ def _plays_since(view: View, before: View, out: _Buffer, me: int) -> bool:
     if len(view.laid) != laid:
         _encode_laid(view.laid[laid:], out, me)
     return True
+
+
+def _per_seat_since(view: View, before: View, out: _Buffer, me: int, field: str, base: int) -> None:
+    """Re-encode the rows of a per-seat card section (``cannot_hold``,
+    ``known_holdings``) whose seat's cards are not the same tuple as ``before``'s."""
+    new, old = getattr(view, field), getattr(before, field)
+    zeros = _ZEROS[52]
+    for seat in range(4):
+        if new[seat] is not old[seat]:
+            row = base + 52 * ((seat - me) % 4)
+            out[row : row + 52] = zeros
+            for card in new[seat]:
+                out[row + card] = 1.0
 
 
 def _passes_since(view: View, before: View, out: _Buffer, me: int) -> bool:
