@@ -226,3 +226,70 @@ def test_r_hid_1_incremental_views_and_tensors_cannot_tell_unseen_worlds_apart(
         holders = [h for h in range(4) if (states[i].hands[h] >> a | states[i].hands[h] >> b) & 1]
         assert all(tc.view(states[i], h) != tc.view(other[-1], h) for h in holders)
         return
+
+
+# -- the adapters observe through an Observer ----------------------------------------
+
+
+def test_pettingzoo_observations_are_the_full_tensors_and_the_callers_own() -> None:
+    """Issue 14 (3, 6): every observation the AEC env gives equals the full tensor of the
+    agent's view; changing one the caller got changes nothing the env gives next."""
+    from trixcomplex.rl.pettingzoo import AGENTS, env
+
+    game = env(ruleset="classic", seed=4)
+    game.reset()
+    rng = random.Random(4)
+    for n, agent in enumerate(game.agent_iter(max_iter=400)):
+        observation, _, termination, truncation, _ = game.last()
+        table = game.unwrapped.table
+        tensor = observation["observation"]
+        assert same(tensor, observation_tensor(tc.view(table.state, AGENTS.index(agent))))
+        tensor[:] = 7.0  # the caller's copy
+        other = AGENTS[(AGENTS.index(agent) + n) % 4]
+        assert same(game.observe(other)["observation"],
+                    observation_tensor(tc.view(table.state, AGENTS.index(other))))  # fmt: skip
+        done = termination or truncation
+        game.step(None if done else rng.choice(np.flatnonzero(observation["action_mask"])))
+
+
+def test_openspiel_clones_and_deserialized_states_observe_their_own_state() -> None:
+    """Issue 14 (4, 6): a cloned or deserialized OpenSpiel state starts its observations
+    afresh; after both go their own ways each observes its own state (tensors and
+    strings), never the other's."""
+    import pyspiel
+
+    import trixcomplex.rl.openspiel  # noqa: F401  (registers the game)
+
+    game = pyspiel.load_game("python_trix_complex", {"ruleset": "classic", "deals": 2})
+    rng = random.Random(3)
+    state = game.new_initial_state()
+    checked = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+            continue
+        for player in range(4):
+            state.observation_tensor(player)  # the observer follows the state
+        if rng.random() < 0.25:
+            twins = [state.clone(), game.deserialize_state(state.serialize())]
+            for twin in twins:
+                if len(twin.legal_actions()) > 1:
+                    twin.apply_action(twin.legal_actions()[-1])
+            state.apply_action(state.legal_actions()[0])
+            for _ in range(3):  # the three go their own ways, observed in turn
+                for twin in (state, *twins):
+                    if twin.is_terminal() or twin.is_chance_node():
+                        continue
+                    for player in range(4):
+                        seen = tc.view(twin.table.state, player)
+                        assert np.array_equal(
+                            np.asarray(twin.observation_tensor(player), np.float32),
+                            observation_tensor(seen),
+                        )
+                        assert twin.observation_string(player) == tc.render.table_text(seen)
+                        checked += 1
+                    if twin is not state:
+                        twin.apply_action(rng.choice(twin.legal_actions()))
+            continue
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert checked > 80

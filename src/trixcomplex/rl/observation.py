@@ -536,12 +536,15 @@ class Observer:
         seen = self._views.get(seat)
         if seen is not None and seen[0] is state:
             return seen[1]
+        new = None
         since = len(state.history) - len(seen[0].history) if seen is not None else 0
         if seen is not None and since > 0:
-            moves = list(islice(state.history.newest_first(), since))
-            moves.reverse()
-            new = view_after_moves(seen[1], moves, state)
-        else:
+            moves = list(islice(state.history.newest_first(), since + 1))
+            before = moves.pop() if len(moves) > since else None
+            if before is seen[0].history.last:  # the state follows the one seen last
+                moves.reverse()
+                new = view_after_moves(seen[1], moves, state)
+        if new is None:
             new = view(state, seat)
         self._views[seat] = (state, new)
         return new
