@@ -318,7 +318,9 @@ def view(state: MatchState, seat: int | None) -> View:
         doublable=doublable,
         my_answer=answer,
         table=cards_of(table),
-        rows=(row_ends(table, 0), row_ends(table, 1), row_ends(table, 2), row_ends(table, 3)),
+        rows=(row_ends(table, 0), row_ends(table, 1), row_ends(table, 2), row_ends(table, 3))
+        if table
+        else _NO_ROWS,
         laid=laid,
         passes=passes,
         finishing_order=order,
@@ -649,10 +651,14 @@ _AFTER_TRIX_TURN = _view_builder(
      "passes", "finishing_order", "cannot_hold", "known_holdings"),
 )  # fmt: skip
 _NO_POINTS = (0, 0, 0, 0)
+_NO_CARDS: _Cards4 = ((), (), (), ())
+_NO_ROWS: tuple[_Row, _Row, _Row, _Row] = (None, None, None, None)
 
 
 def _per_seat(masks: list[int], played: int) -> _Cards4:
     """Four card sets as sorted card tuples, without the cards in ``played``."""
+    if not (masks[0] | masks[1] | masks[2] | masks[3]):
+        return _NO_CARDS
     return (
         cards_of(masks[0] & ~played),
         cards_of(masks[1] & ~played),
