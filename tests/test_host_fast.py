@@ -16,8 +16,9 @@ from collections.abc import Sequence
 import pytest
 
 import trixcomplex as tc
+from builders import random_match
 from trixcomplex import host
-from trixcomplex.bots import BotError, BotTimeout, RandomBot, check_bot
+from trixcomplex.bots import BotError, BotTimeout, RandomBot, RuleBot, check_bot
 from trixcomplex.simulate import simulate
 
 POSIX = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
@@ -64,13 +65,20 @@ def test_the_host_builds_no_view_for_a_bot_that_reads_none(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     built: list[int] = []
-    real_view = tc.view
+    real_view, real_after = tc.view, tc.view_after_moves
 
     def counting_view(state: tc.MatchState, seat: int | None = None) -> tc.View:
         built.append(seat if seat is not None else -1)
         return real_view(state, seat)
 
+    def counting_after(
+        previous: tc.View, moves: Sequence[tc.Move], state: tc.MatchState
+    ) -> tc.View:
+        built.append(previous.seat if previous.seat is not None else -1)
+        return real_after(previous, moves, state)
+
     monkeypatch.setattr(host, "view", counting_view)
+    monkeypatch.setattr(host, "view_after_moves", counting_after)
     simulate([RandomBot(), RandomBot()], 2, seed=3)
     assert built == []
     viewing = _ViewingRandom()
@@ -204,3 +212,78 @@ def test_progress_is_reported_after_every_match() -> None:
     calls: list[tuple[int, int]] = []
     simulate([RandomBot(), RandomBot()], 3, seed=1, progress=lambda d, n: calls.append((d, n)))
     assert calls == [(1, 3), (2, 3), (3, 3)]
+
+
+class _Recording:
+    """RuleBot that keeps every view it is handed."""
+
+    def __init__(self) -> None:
+        self.views: list[tc.View] = []
+
+    def choose(
+        self, view: tc.View, legal: Sequence[tc.PlayerMove], rng: random.Random
+    ) -> tc.PlayerMove:
+        self.views.append(view)
+        return RuleBot().choose(view, legal, rng)
+
+
+@pytest.mark.parametrize(
+    "ruleset", [tc.PARTNERSHIP, tc.CLASSIC, tc.INDIVIDUAL_COMPLEX], ids=lambda r: r.name
+)
+def test_r_hid_1_kept_views_are_the_views_of_the_states_asked(ruleset: tc.Ruleset) -> None:
+    """The host brings each seat's view up to date from its previous one
+    (host.SeatViews); every view handed to a bot equals view(state, seat) of the
+    state it was asked in, found by replaying the match's record."""
+    bots = [_Recording() for _ in range(4)]
+    final = host.play_match(
+        bots,
+        random.Random(3),
+        [random.Random(s) for s in range(4)],
+        ruleset=ruleset,
+        time_limit=None,
+    )
+    expected: list[list[tc.View]] = [[], [], [], []]
+    state = tc.new_match(ruleset)
+    for move in final.history:
+        if state.phase not in (tc.Phase.DEAL, tc.Phase.OVER):
+            seat = host.seat_to_move(state)
+            if len(tc.legal_moves(state, seat)) > 1:
+                expected[seat].append(tc.view(state, seat))
+        state = tc.apply(state, move)
+    assert state == final
+    for seat in range(4):
+        assert len(bots[seat].views) > 20
+        assert bots[seat].views == expected[seat]
+
+
+def test_seat_views_start_again_from_a_full_view_when_far_behind() -> None:
+    """A seat's kept view more than a deal behind, or a state not after it, gives
+    the full view again (never a wrong one)."""
+    states = [s for s in random_match(5) if s.phase is not tc.Phase.OVER]
+    seen = host.SeatViews()
+    for i in (10, 11, 200, 201, 150):  # forward, far forward, then backward
+        assert seen(states[i], 1) == tc.view(states[i], 1)
+
+
+@pytest.mark.parametrize("ruleset", [tc.PARTNERSHIP, tc.CLASSIC], ids=lambda r: r.name)
+def test_kept_views_are_mostly_brought_up_to_date_not_built_again(
+    ruleset: tc.Ruleset, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 16 item 6: a view-reading bot's views come from its previous ones
+    (view_after_moves) for most decisions; a full view only at a deal's start,
+    after a choice or the window's close (about one decision in six)."""
+    from trixcomplex import views
+
+    full: list[int] = []
+    real = views.view
+
+    def counting(state: tc.MatchState, seat: int | None = None) -> tc.View:
+        full.append(1)
+        return real(state, seat)
+
+    monkeypatch.setattr(views, "view", counting)
+    monkeypatch.setattr(host, "view", counting)
+    bots = [_Recording() for _ in range(4)]
+    host.play_match(bots, random.Random(3), [random.Random(s) for s in range(4)], ruleset=ruleset)
+    asked = sum(len(b.views) for b in bots)
+    assert asked > 200 and len(full) < asked / 4

@@ -44,15 +44,17 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from itertools import islice
 
 from .bots.base import Bot, BotError, BotTimeout, check_bot
 from .engine import MatchState, Phase, apply, is_legal, legal_moves, new_match
 from .moves import Deal, Move, PlayerMove, Redeal, Timeout
 from .rulesets import PARTNERSHIP, Ruleset
-from .views import view
+from .views import View, view, view_after_moves
 
 __all__ = [
     "Decide",
+    "SeatViews",
     "ask",
     "bots_move",
     "next_move",
@@ -191,6 +193,7 @@ def ask(
     time_limit: float | None = None,
     match: int | None = None,
     legal: Sequence[PlayerMove] | None = None,
+    view_of: Callable[[MatchState, int], View] = view,
 ) -> Move:
     """Ask ``bot`` for ``seat``'s move in ``state``, showing it only the seat's view.
 
@@ -198,7 +201,10 @@ def ask(
     ask, check the answer.  A bot that reads no view says so by having a
     ``choose_legal(legal, rng)`` method (see :class:`~trixcomplex.bots.Bot`):
     it is asked that instead, and no view is built.  ``legal`` is the seat's
-    legal moves when the caller has them already (:func:`next_move` has).
+    legal moves when the caller has them already (:func:`next_move` has);
+    ``view_of(state, seat)`` gives the seat's view (:func:`~trixcomplex.view`,
+    or a match's :class:`SeatViews`, which brings the seat's last view up to
+    date instead of building it again).
     Raises :class:`~trixcomplex.bots.BotError` (an
     :class:`~trixcomplex.IllegalMoveError`, clause R-SEAT-1 or the rule the
     move breaks) if the bot answers an illegal move; ``match`` (a tournament's
@@ -218,10 +224,10 @@ def ask(
             move = (
                 blind(legal, rng)
                 if blind is not None
-                else bot.choose(view(state, seat), legal, rng)
+                else bot.choose(view_of(state, seat), legal, rng)
             )
         else:
-            move = _timed(bot, blind, state, seat, legal, rng, time_limit)
+            move = _timed(bot, blind, view_of, state, seat, legal, rng, time_limit)
     except BotTimeout:  # an isolated bot's own clock ran out
         move = None
     except BotError as exc:  # an isolated bot that crashed: say where
@@ -240,6 +246,7 @@ def ask(
 def _timed(
     bot: Bot,
     blind: Callable[[Sequence[PlayerMove], random.Random], PlayerMove] | None,
+    view_of: Callable[[MatchState, int], View],
     state: MatchState,
     seat: int,
     legal: Sequence[PlayerMove],
@@ -253,7 +260,7 @@ def _timed(
             if blind is not None:
                 move = blind(legal, rng)
             else:
-                move = bot.choose(view(state, seat), legal, rng)
+                move = bot.choose(view_of(state, seat), legal, rng)
     except BotTimeout:
         return None
     return None if time.monotonic() - start > time_limit else move
@@ -279,6 +286,51 @@ def offer_redeal(bot: Bot, state: MatchState, seat: int, rng: random.Random) -> 
     return bool(wants(view(state, seat), rng))
 
 
+class SeatViews:
+    """Each seat's views along one match, each built from the seat's previous one.
+
+    Calling it with a state of the match and a seat gives ``view(state, seat)``,
+    brought up to date from the last view it gave that seat with
+    :func:`~trixcomplex.views.view_after_moves` (the moves since, read from the
+    state's history).  The states asked about must follow one history forward,
+    as a host loop's do (:func:`play_match` keeps one per match); a state not
+    ahead of the seat's last one, or far ahead, gets a full view.  Each seat's
+    view is only ever its own: nothing is shared between seats.
+
+    >>> import random
+    >>> import trixcomplex as tc
+    >>> state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(4)))
+    >>> seen = SeatViews()
+    >>> first = seen(state, 1)
+    >>> for _ in range(9):
+    ...     state = tc.apply(state, tc.legal_moves(state)[0])
+    >>> seen(state, 1) == tc.view(state, 1)
+    True
+    """
+
+    __slots__ = ("_last",)
+
+    def __init__(self) -> None:
+        self._last: list[tuple[View, int] | None] = [None, None, None, None]
+
+    def __call__(self, state: MatchState, seat: int) -> View:
+        last = self._last[seat]
+        length = len(state.history)
+        if last is None or not 0 < length - last[1] <= _CATCH_UP:
+            seen = view(state, seat)
+        else:
+            behind = length - last[1]
+            moves = list(islice(state.history.newest_first(), behind))
+            moves.reverse()
+            seen = view_after_moves(last[0], moves, state)
+        self._last[seat] = (seen, length)
+        return seen
+
+
+_CATCH_UP = 64
+"""Most moves a kept view is brought up to date over (a TRIX deal's moves fit)."""
+
+
 def _bots_players(
     seats: Sequence[Bot],
     rngs: Sequence[random.Random],
@@ -287,9 +339,18 @@ def _bots_players(
 ) -> tuple[Decide, Offer]:
     """The ``decide`` and ``offer`` of :func:`run` for four bots, each asked by :func:`ask`."""
 
+    seen = SeatViews()
+
     def decide(st: MatchState, seat: int, legal: Sequence[PlayerMove]) -> Move:
         return ask(
-            seats[seat], st, seat, rngs[seat], time_limit=time_limit, match=match, legal=legal
+            seats[seat],
+            st,
+            seat,
+            rngs[seat],
+            time_limit=time_limit,
+            match=match,
+            legal=legal,
+            view_of=seen,
         )
 
     def offer(st: MatchState, seat: int) -> bool:
