@@ -5,18 +5,21 @@ Usage (from the repository root)::
     python benchmarks/strength.py --pair rule,random --matches 400 --seed 2026
     python benchmarks/strength.py --pair mc:8,rule --matches 400 --seed 2026 --out mc.jsonl
     python benchmarks/strength.py --pair rule,random --ruleset classic --out classic.jsonl
+    python benchmarks/strength.py --pair mc:16:random,rule --out mc-random.jsonl
     python benchmarks/strength.py --table mc.jsonl rule.jsonl      # the docs table
 
-Each match is played by :func:`trixcomplex.simulate.play_numbered_match`:
-matches ``2k`` and ``2k+1`` share their eight shuffles with the sides' seats
-exchanged.  Every finished match is appended to the ``--out`` file (JSON
-lines), so a long run can be stopped at any time and summarized with
-``--table``; a rerun with the same file resumes where it stopped.  The
-results depend only on the seed and the bots, not on the machine (bots run
-without a time budget).  ``--ruleset NAME`` plays another game (a preset or
-a preset with options, as records name them); in an individual ruleset a
-side wins when the match's winner is one of its seats (see
-:mod:`trixcomplex.simulate`).
+``mc:N:random`` is a :class:`~trixcomplex.bots.MonteCarloBot` of N worlds
+with random playouts (``mc:N:rule``: rule playouts, as ``mc:N``); every
+other name is :func:`~trixcomplex.bots.bot_named`'s.  Each match is played
+by :func:`trixcomplex.simulate.play_numbered_match`: matches ``2k`` and
+``2k+1`` share their eight shuffles with the sides' seats exchanged.
+Every finished match is appended to the ``--out`` file (JSON lines), so a
+long run can be stopped at any time and summarized with ``--table``; a
+rerun with the same file resumes where it stopped.  The results depend
+only on the seed and the bots, not on the machine (bots run without a time
+budget).  ``--ruleset NAME`` plays another game (a preset or a preset with
+options, as records name them); in an individual ruleset a side wins when
+the match's winner is one of its seats (see :mod:`trixcomplex.simulate`).
 """
 
 from __future__ import annotations
@@ -29,16 +32,27 @@ import time
 from pathlib import Path
 from typing import Any
 
-from trixcomplex.bots import bot_named
+from trixcomplex.bots import Bot, MonteCarloBot, bot_named
 from trixcomplex.records import Record
 from trixcomplex.rules import match_outcome
 from trixcomplex.rulesets import PARTNERSHIP, Ruleset
 from trixcomplex.simulate import MatchOutcome, play_numbered_match, summarize
 
 
+def bot(name: str) -> Bot:
+    """The bot called ``name``: ``mc:N:POLICY`` (POLICY ``rule`` or ``random``) or a
+    :func:`~trixcomplex.bots.bot_named` name."""
+    kind, _, policy = name.strip().lower().rpartition(":")
+    if kind.startswith("mc:") and policy in ("rule", "random"):
+        worlds = bot_named(kind)
+        assert isinstance(worlds, MonteCarloBot)
+        return MonteCarloBot(worlds=worlds.worlds, policy=policy)
+    return bot_named(name)
+
+
 def _run(pair: str, matches: int, seed: int, out: Path, ruleset: Ruleset) -> None:
     names = pair.split(",")
-    bots = [bot_named(n) for n in names]
+    bots = [bot(n) for n in names]
     done = (
         {json.loads(line)["index"] for line in out.read_text().splitlines()}
         if out.exists()
