@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 from attrs import frozen
 
 from ..engine import Phase
-from ..moves import Choose, Double, Pass, Play, PlayerMove, Redeal
+from ..match import PASSES, plays_of
+from ..moves import Choose, Double, PlayerMove, Redeal
 from .tactics import (
     CONTRACT_WEIGHTS,
     ContractWeights,
@@ -51,13 +52,20 @@ def rule_move(
         doubles = choose_doubles(sit, asked)
         move = Double(seat, [c for c in range(52) if doubles >> c & 1])
     elif sit.phase.plays_tricks:
-        move = Play(seat, complex_card(sit))
+        move = _PLAYS[seat][complex_card(sit)]
     elif Redeal(seat) in legal and wants_redeal(sit):
         move = Redeal(seat)
     else:
         card = trix_card(sit)
-        move = Pass(seat) if card is None else Play(seat, card)
+        move = PASSES[seat][0] if card is None else _PLAYS[seat][card]
+    for listed in legal:  # the interned moves are found by identity, quickly
+        if listed is move:
+            return move
     return move if move in legal else legal[0]
+
+
+_PLAYS = tuple(tuple(plays_of(seat, 1 << card)[0] for card in range(52)) for seat in range(4))
+"""``_PLAYS[seat][card]``: the engine's interned ``Play(seat, card)``."""
 
 
 @frozen(repr=False)
