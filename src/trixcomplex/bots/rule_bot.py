@@ -53,7 +53,7 @@ def rule_move(
         move = Double(seat, [c for c in range(52) if doubles >> c & 1])
     elif sit.phase.plays_tricks:
         move = _PLAYS[seat][complex_card(sit)]
-    elif Redeal(seat) in legal and wants_redeal(sit):
+    elif any(type(m) is Redeal and m.seat == seat for m in legal) and wants_redeal(sit):
         move = Redeal(seat)
     else:
         card = trix_card(sit)

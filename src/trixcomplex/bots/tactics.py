@@ -181,6 +181,11 @@ def _below(card: int) -> int:
     return _SUITS[card // 13] & ((1 << card) - 1)
 
 
+_ABOVE = tuple(_above(card) for card in range(52))
+_BELOW = tuple(_below(card) for card in range(52))
+"""``_ABOVE[card]``, ``_BELOW[card]``: :func:`_above` and :func:`_below` as tables (hot loops)."""
+
+
 def _highest(mask: int) -> Card:
     return ALL_CARDS[mask.bit_length() - 1]
 
@@ -477,8 +482,8 @@ def _dump_value(card: int, sit: Situation, taker: int, facts: _Facts) -> int:
 
 def _liability(card: int, unseen: int) -> int:
     """How likely ``card`` is to win a trick later: ``unseen`` lower cards, none above."""
-    above = (_above(card) & unseen).bit_count()
-    below = (_below(card) & unseen).bit_count()
+    above = (_ABOVE[card] & unseen).bit_count()
+    below = (_BELOW[card] & unseen).bit_count()
     if not below:
         return 0
     return below * 2 if above == 0 else max(0, below - 2 * above)
@@ -512,9 +517,9 @@ def complex_card(sit: Situation) -> Card:
     led = sit.trick[0] // 13
     opponent_wins = not sit.ally(winner)
     unseen = sit.unseen
-    sure = later == 0 or not (_above(win_card) & unseen)
+    sure = later == 0 or not (_ABOVE[win_card] & unseen)
     if legal & _SUITS[led]:
-        below = legal & _below(win_card)
+        below = legal & _BELOW[win_card]
         if below:
             cands = cards_of(below)
             if opponent_wins and sure:
@@ -541,8 +546,8 @@ def complex_card(sit: Situation) -> Card:
 
 def _win_chance(card: int, unseen: int) -> float:
     """A rough chance that leading ``card`` takes the trick."""
-    above = (_above(card) & unseen).bit_count()
-    below = (_below(card) & unseen).bit_count()
+    above = (_ABOVE[card] & unseen).bit_count()
+    below = (_BELOW[card] & unseen).bit_count()
     in_suit = above + below
     if not in_suit:
         return 1.0  # nobody can follow: the trick is mine
@@ -608,7 +613,7 @@ def _classic_lead(sit: Situation, legal: int, facts: _Facts) -> Card:
 # -- TRIX play (R-TX-2, R-TX-3) -------------------------------------------------
 
 
-def _beyond(card: int, table: int) -> int:
+def _beyond(card: int) -> int:
     """The cards of ``card``'s row that become reachable only through ``card``."""
     suit = _SUITS[card // 13]
     if (1 << card) & _JACKS:
@@ -617,6 +622,10 @@ def _beyond(card: int, table: int) -> int:
     if card > jack:
         return _above(card)
     return _below(card)
+
+
+_BEYOND = tuple(_beyond(card) for card in range(52))
+"""``_BEYOND[card]``: :func:`_beyond` as a table."""
 
 
 def trix_card(sit: Situation) -> Card | None:
@@ -644,7 +653,7 @@ def trix_card(sit: Situation) -> Card | None:
     for card in cards_of(legal):
         bit = 1 << card
         opened = playable(table | bit) & ~now & ~bit
-        behind = _beyond(card, table)
+        behind = _BEYOND[card]
         score = 3.0 * (opened & hand).bit_count()
         score += 1.2 * (behind & hand).bit_count()
         score -= 0.3 * (opened & others).bit_count()
