@@ -68,6 +68,20 @@ def _playout(state: MatchState, rng: random.Random, policy: str, known: _Known) 
     return state
 
 
+class _NoDraws(random.Random):
+    """The generator handed to rule playouts, which draw nothing (RuleBot never does):
+    seeding a fresh one per playout would cost more than the playout's first moves."""
+
+    def random(self) -> float:
+        raise AssertionError("a rule playout drew a random number")
+
+    def getrandbits(self, k: int, /) -> int:
+        raise AssertionError("a rule playout drew a random number")
+
+
+_NO_DRAWS = _NoDraws(0)
+
+
 def _rule_policy(world: MatchState, seat: int, legal: Sequence[PlayerMove]) -> PlayerMove:
     """RuleBot's move for ``seat`` in a world the bot imagined (its own to search)."""
     return rule_move(Situation.of_world(world, seat), legal)
@@ -175,7 +189,8 @@ class MonteCarloBot:
             world = sample_world(view, rng)
             seed = rng.getrandbits(64)
             for i, move in enumerate(moves):
-                after = _playout(apply(world, move), random.Random(seed), self.policy, known)
+                draws = random.Random(seed) if self.policy == "random" else _NO_DRAWS
+                after = _playout(apply(world, move), draws, self.policy, known)
                 totals[i] += gain(world, after, seat)
             if deadline is not None and time.monotonic() > deadline:
                 break
@@ -199,7 +214,8 @@ class MonteCarloBot:
         for _ in range(self.worlds):
             world = sample_world(view, rng)
             seed = rng.getrandbits(64)
-            total += gain(world, _playout(world, random.Random(seed), self.policy, known), seat)
+            draws = random.Random(seed) if self.policy == "random" else _NO_DRAWS
+            total += gain(world, _playout(world, draws, self.policy, known), seat)
             if deadline is not None and time.monotonic() > deadline:
                 break
         return total < 0
