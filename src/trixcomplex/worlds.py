@@ -124,7 +124,10 @@ class _Plan:
     view whose facts contradict each other.
     """
 
-    __slots__ = ("before", "deal", "fixed", "forced", "moves", "own", "played", "split", "view")
+    __slots__ = (
+        "before", "choose", "deal", "doubles", "fixed", "forced", "moves", "own", "played",
+        "split", "view",
+    )  # fmt: skip
 
     def __init__(self, view: View) -> None:
         self.view = view
@@ -149,9 +152,21 @@ class _Plan:
         self.forced, self.split = _hidden(view, ALL_MASK & ~seen)
         self.moves: list[Move] = []
         self.deal: ComplexDeal | TrixDeal | None = None
-        opened = view.owner is not None and view.contract is not None
-        if opened and view.phase not in (Phase.CHOOSE, Phase.DOUBLE):
-            self.moves, self.deal = _cards_played(view)
+        self.choose: Choose | None = None
+        self.doubles: list[Double] = []
+        owner, contract = view.owner, view.contract
+        if owner is None or contract is None or view.phase is Phase.CHOOSE:
+            return
+        self.choose = Choose(owner, contract)
+        if view.phase is Phase.DOUBLE:
+            if seat is not None and view.my_answer is not None:
+                self.doubles = [Double(seat, view.my_answer)]
+            return
+        by_doubler: dict[int, list[Card]] = {}
+        for card, doubler in view.doubled:
+            by_doubler.setdefault(doubler, []).append(card)
+        self.doubles = [Double(doubler, cards) for doubler, cards in sorted(by_doubler.items())]
+        self.moves, self.deal = _cards_played(view)
 
     def sample(self, rng: random.Random) -> MatchState:
         """A world drawn from ``rng`` (the redeals' decks, then the hidden hands)."""
@@ -177,23 +192,17 @@ class _Plan:
                 "inconsistent view: hand sizes and played cards do not make 13 per seat"
             )
         state = apply(state, _deck_of(start))
-        owner, contract = view.owner, view.contract
-        if view.phase is Phase.CHOOSE or owner is None or contract is None:
+        if self.choose is None:  # choosing, or no contract known
             return state
         if state.phase is Phase.CHOOSE:
-            state = apply(state, Choose(owner, contract))
+            state = apply(state, self.choose)
         if state.phase is Phase.DOUBLE:
+            for double in self.doubles:
+                state = apply(state, double)
             if view.phase is Phase.DOUBLE:
-                if seat is not None and view.my_answer is not None:
-                    state = apply(state, Double(seat, view.my_answer))
                 return state
-            by_doubler: dict[int, list[Card]] = {}
-            for card, doubler in view.doubled:
-                by_doubler.setdefault(doubler, []).append(card)
-            for doubler, cards in sorted(by_doubler.items()):
-                state = apply(state, Double(doubler, cards))
             if state.phase is Phase.DOUBLE:  # the doublers' answers did not close it
-                state = apply(state, Timeout())
+                state = apply(state, _TIMEOUT)
         if not self.moves or self.deal is None:
             return state
         return MatchState(
@@ -211,6 +220,7 @@ class _Plan:
         )
 
 
+_TIMEOUT = Timeout()
 _last_plan: _Plan | None = None
 """The plan of the view sampled last (a bot samples many worlds of one view in a row)."""
 
@@ -346,6 +356,10 @@ def _hidden(view: View, unseen: int) -> tuple[list[int], _Split]:
 
     free = unseen & ~forced_all
     by_class: dict[int, tuple[Card, ...]] = {}
+    if not any(forbidden):  # every seat may hold every card: one class
+        if free:
+            by_class[(1 << len(others)) - 1] = cards_of(free)
+        return hands, _Split(by_class, caps, others)
     for k in range(1 << len(others)):  # the cards exactly the seats in ``k`` may hold
         cards = free
         for i, mask in enumerate(forbidden):
@@ -463,9 +477,19 @@ def _draw(
 
 
 def _splits(count: int, allowed: list[int], rooms: tuple[int, ...]) -> list[tuple[int, ...]]:
-    """Every way to share ``count`` cards among the ``allowed`` seats within their ``rooms``."""
+    """Every way to share ``count`` cards among the ``allowed`` seats within their ``rooms``,
+    by the first seat's share, then the second's … (smallest first)."""
     out: list[tuple[int, ...]] = []
     take = [0] * len(rooms)
+    if len(allowed) <= 2:  # one or two seats (the usual classes), without recursion
+        first, second = (allowed[0], None) if len(allowed) == 1 else allowed
+        room = 0 if second is None else rooms[second]
+        for amount in range(max(0, count - room), min(count, rooms[first]) + 1):
+            take[first] = amount
+            if second is not None:
+                take[second] = count - amount
+            out.append(tuple(take))
+        return out
 
     def fill(at: int, left: int) -> None:
         if at == len(allowed):
@@ -501,9 +525,11 @@ def _deck_of(start: list[int]) -> Deal:
     """
     if start[0] | start[1] | start[2] | start[3] != ALL_MASK:
         raise ValueError("inconsistent view: a card is in two places")
-    four = zip(*(cards_of(m) for m in start), strict=True)
+    deck: list[Card] = [ALL_CARDS[0]] * 52
+    for seat in range(4):  # seat s gets deck[s], deck[s + 4], … (13 cards each: checked)
+        deck[seat::4] = cards_of(start[seat])
     deal: Deal = object.__new__(Deal)
-    object.__setattr__(deal, "deck", sum(four, ()))
+    object.__setattr__(deal, "deck", tuple(deck))
     return deal
 
 
