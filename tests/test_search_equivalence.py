@@ -25,10 +25,12 @@ from typing import Any
 import pytest
 
 import trixcomplex as tc
-from builders import random_match
+from builders import playing_phases, random_match
 from trixcomplex.bots import MonteCarloBot
 from trixcomplex.bots.montecarlo import playout
-from trixcomplex.host import redeal_claimant, seat_to_move
+from trixcomplex.bots.rule_bot import rule_move
+from trixcomplex.bots.tactics import Situation
+from trixcomplex.host import redeal_claimant, run, seat_to_move
 from trixcomplex.rules import redeal_seat
 
 GOLDEN = Path(__file__).parent / "golden" / "search_decisions.json"
@@ -111,6 +113,38 @@ def test_r_hid_1_search_choices_are_those_recorded_before_the_speedup(name: str)
     expected = _golden()[name]
     assert len(expected) >= 10
     assert record(name) == expected
+
+
+def _host_loop_rule_playout(state: tc.MatchState) -> tc.MatchState:
+    """The rule playout as it was: the host loop, RuleBot's move from each seat's
+    situation in the world, every move through ``apply``."""
+    return run(state, lambda world, seat, legal: rule_move(Situation.of_world(world, seat), legal))
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_r_set_1_rule_playouts_end_in_the_state_the_host_loop_reaches(name: str) -> None:
+    """R-SET-1, R-CX-2, R-TX-2, R-DBL-2, R-OPT-8: ``playout(state, rng, "rule")`` (cards on
+    the engine's fast playout, RuleBot's card plays shared through a per-decision memo) ends
+    in exactly the state, history included, of the host loop asking RuleBot every move, from
+    states of every phase; playouts sharing one memo agree with fresh ones."""
+    from trixcomplex.bots.montecarlo import _playout
+
+    ruleset = tc.Ruleset.from_name(name)
+    bad = "bad_hand" if ruleset.bad_hand_redeal else None
+    states = random_match(8, ruleset=ruleset, bad_hands=bad, timeout_rate=0.0)
+    known: dict[tuple[object, ...], dict[tuple[object, ...], tc.PlayerMove]] = {}
+    phases = set()
+    every = max(1, len(states) // 60)
+    for index, state in enumerate(states):
+        if state.phase in (tc.Phase.DEAL, tc.Phase.OVER):
+            continue
+        if index % every and state.phase not in _RARE:
+            continue
+        phases.add(state.phase)
+        expected = _host_loop_rule_playout(state)
+        assert playout(state, random.Random(0)) == expected
+        assert _playout(state, random.Random(0), "rule", known) == expected
+    assert playing_phases(ruleset) <= phases
 
 
 def test_the_recorded_cases_cover_every_phase_with_a_choice() -> None:
