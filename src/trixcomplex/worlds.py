@@ -148,6 +148,11 @@ class _Plan:
             raise ValueError(
                 f"inconsistent view: seat {seat} holds {len(view.hand)} cards, not its size"
             )
+        if any(view.hand_sizes[s] + played[s].bit_count() != 13 for s in range(4)):
+            # every world gives each seat its hand size (the split fills the rooms exactly)
+            raise ValueError(
+                "inconsistent view: hand sizes and played cards do not make 13 per seat"
+            )
         self.played, self.own = played, own
         self.forced, self.split = _hidden(view, ALL_MASK & ~seen)
         self.moves: list[Move] = []
@@ -173,7 +178,7 @@ class _Plan:
         if self.fixed is not None:
             return self.fixed
         view = self.view
-        state = _redealt_deals(view, self.before, rng)
+        state = _redealt_deals(view, self.before, rng) if view.redeals else self.before
         if view.phase in _PLAYING:
             state = self._current_deal(state, rng)
         return state
@@ -186,12 +191,7 @@ class _Plan:
         if seat is not None:
             hands[seat] = self.own
         played = self.played
-        start = [hands[s] | played[s] for s in range(4)]
-        if any(m.bit_count() != 13 for m in start):
-            raise ValueError(
-                "inconsistent view: hand sizes and played cards do not make 13 per seat"
-            )
-        state = apply(state, _deck_of(start))
+        state = apply(state, _deck_of([hands[s] | played[s] for s in range(4)]))
         if self.choose is None:  # choosing, or no contract known
             return state
         if state.phase is Phase.CHOOSE:
@@ -410,6 +410,9 @@ class _Split:
                 "inconsistent view: the unseen cards cannot be dealt to the other seats"
             )
         nothing = self.last < 0 and not any(caps)  # no card to deal, no room: one deal
+        # one class may go to every seat: the sizes add up, so a deal exists (no count)
+        if self.last == 0 and self.groups[0][0] == (1 << self.n) - 1:
+            return
         if not nothing and (self.last < 0 or self.completions(0, self.caps) == 0):
             raise ValueError(
                 "inconsistent view: the unseen cards cannot be dealt to the other seats"
@@ -536,10 +539,12 @@ def _deck_of(start: list[int]) -> Deal:
 def _trix_moves(view: View) -> list[Move]:
     """The TRIX deal's plays and passes, interleaved as the view records them."""
     moves: list[Move] = []
-    passes = list(view.passes)
+    passes = view.passes
+    at = 0  # the next pass
     for index, (who, card) in enumerate(view.laid):
-        while passes and passes[0][1] == index:
-            moves.append(PASSES[passes.pop(0)[0]][0])
+        while at < len(passes) and passes[at][1] == index:
+            moves.append(PASSES[passes[at][0]][0])
+            at += 1
         moves.append(_PLAYS[who][card])
-    moves.extend(PASSES[who][0] for who, _ in passes)
+    moves.extend(PASSES[who][0] for who, _ in passes[at:])
     return moves
