@@ -458,7 +458,22 @@ def test_r_hid_1_an_impossible_view_is_refused_every_time_it_is_sampled() -> Non
     sizes = attrs.evolve(v, hand_sizes=(13, 14, 13, 12))
     points = attrs.evolve(v, points=(1, 2, 3, -6))
     for _ in range(2):
-        for bad in (sizes, points):
-            with pytest.raises(tc.TrixError, match="inconsistent view"):
+        for bad, why in ((sizes, "do not make 13 per seat"), (points, "no state shows")):
+            with pytest.raises(tc.TrixError, match=f"inconsistent view: .*{why}"):
                 tc.sample_world(bad, random.Random(1))
     assert tc.view(tc.sample_world(v, random.Random(1)), 0) == v
+
+
+def test_r_hid_1_hidden_cards_no_seat_may_take_are_refused_even_in_one_class() -> None:
+    """R-HID-1: the split refuses rooms it cannot fill.  A single class that some seat with
+    room may not take from (every card ruled out for it) has no consistent deal; only a
+    class every seat may take from is known to have one without counting."""
+    from trixcomplex.worlds import _Split
+
+    cards = tc.ALL_CARDS[:9]
+    with pytest.raises(ValueError, match="cannot be dealt"):
+        _Split({0b011: cards}, [3, 3, 3], (1, 2, 3))  # the third seat may take none
+    split = _Split({0b111: cards}, [3, 3, 3], (1, 2, 3))
+    hands = split.draw([0, 0, 0, 0], random.Random(1))
+    assert [h.bit_count() for h in hands] == [0, 3, 3, 3]
+    assert hands[1] | hands[2] | hands[3] == mask_of(cards)
