@@ -455,7 +455,9 @@ def test_r_hid_1_an_impossible_view_is_refused_every_time_it_is_sampled() -> Non
     fails (hand sizes) or its worlds do (points no play gives), never half remembered."""
     state = next(s for s in random_match(13) if s.complex is not None and len(s.complex.trick))
     v = tc.view(state, 0)
-    sizes = attrs.evolve(v, hand_sizes=(13, 14, 13, 12))
+    a, b, c, d = v.hand_sizes
+    assert b < 13 and c > 0
+    sizes = attrs.evolve(v, hand_sizes=(a, b + 1, c - 1, d))  # in range, one card moved
     points = attrs.evolve(v, points=(1, 2, 3, -6))
     for _ in range(2):
         for bad, why in ((sizes, "do not make 13 per seat"), (points, "no state shows")):
