@@ -453,7 +453,7 @@ def test_r_hid_1_a_views_kept_plan_draws_the_worlds_a_fresh_plan_draws(
 def test_r_hid_1_an_impossible_view_is_refused_every_time_it_is_sampled() -> None:
     """R-HID-1: a view that cannot be completed is refused on every call, whether its plan
     fails (hand sizes) or its worlds do (points no play gives), never half remembered."""
-    state = next(s for s in random_match(13) if s.complex is not None and len(s.complex.trick))
+    state = next(s for s in random_match(13) if s.complex is not None and s.complex.tricks)
     v = tc.view(state, 0)
     a, b, c, d = v.hand_sizes
     assert b < 13 and c > 0
