@@ -7,6 +7,7 @@ Usage (from the repository root)::
     python benchmarks/strength.py --pair rule,random --ruleset classic --out classic.jsonl
     python benchmarks/strength.py --pair mc:16:random,rule --out mc-random.jsonl
     python benchmarks/strength.py --table mc.jsonl rule.jsonl      # the docs table
+    python benchmarks/strength.py --time mc:4 mc:8 mc mc:16:random  # ms per decision
 
 ``mc:N:random`` is a :class:`~trixcomplex.bots.MonteCarloBot` of N worlds
 with random playouts (``mc:N:rule``: rule playouts, as ``mc:N``); every
@@ -20,6 +21,9 @@ only on the seed and the bots, not on the machine (bots run without a time
 budget).  ``--ruleset NAME`` plays another game (a preset or a preset with
 options, as records name them); in an individual ruleset a side wins when
 the match's winner is one of its seats (see :mod:`trixcomplex.simulate`).
+``--time`` gives each bot's CPU time per decision over the 12 card-play
+decisions of ``benchmarks/bench.py``'s Monte Carlo row (median and range
+of 5 passes), for the strength-vs-time table.
 """
 
 from __future__ import annotations
@@ -134,6 +138,29 @@ def _table(paths: list[Path]) -> None:
     print(rule)
 
 
+def _time(names: list[str], passes: int = 5) -> None:
+    """Print each bot's CPU milliseconds per decision (median [range] of ``passes``)."""
+    import functools
+    import random
+    import statistics
+
+    from bench import cpu, decisions  # the decisions of bench.py's Monte Carlo row
+
+    asked = decisions(range(1, 4), 12)
+
+    def decide(player: Bot) -> None:
+        rng = random.Random(1)
+        for v, legal in asked:
+            player.choose(v, legal, rng)
+
+    for name in names:
+        player = bot(name)
+        run = functools.partial(decide, player)
+        figures = [cpu(run)[1] / len(asked) * 1e3 for _ in range(passes)]
+        print(f"{name:<16} {statistics.median(figures):7.2f} ms per decision "
+              f"[{min(figures):.2f}–{max(figures):.2f}], {len(asked)} decisions")  # fmt: skip
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pair", help="side A,side B bot names (random, rule, mc, mc:N)")
@@ -142,7 +169,11 @@ def main() -> int:
     parser.add_argument("--out", type=Path, help="JSON-lines file of finished matches")
     parser.add_argument("--table", type=Path, nargs="+", help="print the table of these files")
     parser.add_argument("--ruleset", default="partnership", help="the game (default partnership)")
+    parser.add_argument("--time", nargs="+", help="time these bots per decision (ms)")
     args = parser.parse_args()
+    if args.time:
+        _time(args.time)
+        return 0
     if args.table:
         _table(args.table)
         return 0
