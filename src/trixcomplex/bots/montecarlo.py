@@ -11,6 +11,13 @@ the others' average, negated under reversed scores (R-OPT-6) so that the
 bot always plays to win the ruleset's way.  Every candidate is tried on
 the same worlds, so their differences are not blurred by the luck of the
 sampling.
+
+A decision reuses its work: the worlds of one view share
+:func:`~trixcomplex.sample_world`'s plan, the rule playouts play their
+cards on the engine's fast :func:`~trixcomplex.playout`, and RuleBot's card
+in a situation met again (in another world, or after another candidate) is
+remembered rather than worked out again.  The moves are those of the plain
+host loop asking RuleBot every move (``tests/test_search_equivalence.py``).
 """
 
 from __future__ import annotations
