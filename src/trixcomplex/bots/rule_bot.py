@@ -9,8 +9,7 @@ from typing import TYPE_CHECKING
 from attrs import frozen
 
 from ..engine import Phase
-from ..match import PASSES, plays_of
-from ..moves import Choose, Double, PlayerMove, Redeal
+from ..moves import Choose, Double, Pass, Play, PlayerMove, Redeal
 from .tactics import (
     CONTRACT_WEIGHTS,
     ContractWeights,
@@ -52,20 +51,23 @@ def rule_move(
         doubles = choose_doubles(sit, asked)
         move = Double(seat, [c for c in range(52) if doubles >> c & 1])
     elif sit.phase.plays_tricks:
-        move = _PLAYS[seat][complex_card(sit)]
+        return _play(legal, seat, complex_card(sit))
     elif any(type(m) is Redeal and m.seat == seat for m in legal) and wants_redeal(sit):
         move = Redeal(seat)
     else:
         card = trix_card(sit)
-        move = PASSES[seat][0] if card is None else _PLAYS[seat][card]
-    for listed in legal:  # the interned moves are found by identity, quickly
-        if listed is move:
-            return move
+        if card is not None:
+            return _play(legal, seat, card)
+        move = Pass(seat)
     return move if move in legal else legal[0]
 
 
-_PLAYS = tuple(tuple(plays_of(seat, 1 << card)[0] for card in range(52)) for seat in range(4))
-"""``_PLAYS[seat][card]``: the engine's interned ``Play(seat, card)``."""
+def _play(legal: Sequence[PlayerMove], seat: int, card: int) -> PlayerMove:
+    """``Play(seat, card)`` as ``legal`` lists it (the engine's own object), else ``legal[0]``."""
+    for move in legal:
+        if type(move) is Play and move.card == card and move.seat == seat:
+            return move
+    return legal[0]
 
 
 @frozen(repr=False)
