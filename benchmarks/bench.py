@@ -24,7 +24,10 @@ TRIX playable set kept up to date incrementally, and a call to the random
 generator only when there is a choice.  It counts card plays, and so do the
 engine rows: a ratio is *engine card plays per second ÷ yardstick card plays
 per second*, where the engine's time includes everything else a match does
-(shuffles, contract choices, doubling answers, TRIX passes, scoring).
+(shuffles, contract choices, doubling answers, TRIX passes, scoring).  The
+self-play driver (:func:`selfplay`) also draws a random move only when there
+are two or more; ``tc.playout`` draws for every move (its contract: the
+generator is used exactly as stepping with ``rng.choice`` uses it).
 
 The machines this runs on are shared, so absolute times drift.  Every pass
 times the yardstick and then the workload, back to back, and the ratio is
@@ -155,7 +158,13 @@ def card_plays(states: list[tc.MatchState]) -> int:
 
 
 def selfplay(seeds: range, ruleset: tc.Ruleset) -> list[tc.MatchState]:
-    """One random match per seed through ``legal_moves`` + ``apply``; the final states."""
+    """One random match per seed through ``legal_moves`` + ``apply``; the final states.
+
+    Like the yardstick, the driver draws a random move only when there are two
+    or more (a forced move is played without calling the generator), so the
+    matches differ from :func:`playouts`' (which draws for every move, see
+    ``tc.playout``); the counts of card plays are of the matches each played.
+    """
     out = []
     deal_phase, over = tc.Phase.DEAL, tc.Phase.OVER
     legal_moves, apply, shuffled = tc.legal_moves, tc.apply, tc.Deal.shuffled
@@ -167,13 +176,14 @@ def selfplay(seeds: range, ruleset: tc.Ruleset) -> list[tc.MatchState]:
             if state.phase is deal_phase:
                 state = apply(state, shuffled(rng))
             else:
-                state = apply(state, choice(legal_moves(state)))
+                moves = legal_moves(state)
+                state = apply(state, choice(moves) if len(moves) > 1 else moves[0])
         out.append(state)
     return out
 
 
 def playouts(seeds: range, ruleset: tc.Ruleset) -> list[tc.MatchState]:
-    """The same matches as :func:`selfplay`, with ``tc.playout``."""
+    """Random matches, one per seed, with ``tc.playout``."""
     return [tc.playout(tc.new_match(ruleset), random.Random(s), until="match") for s in seeds]
 
 

@@ -62,8 +62,10 @@ def test_people_play_in_the_browser(pages: tuple[Server, list[Page]]) -> None:
 
     # The doubling window: every asked seat answers with the button (doubling nothing).
     status = "document.getElementById('status').textContent"
+    # Every tab shows the open window before anyone answers: the last answer closes it.
     for page in tabs:
         page.wait_for_function(f"{status}.includes('doubling window')")
+    for page in tabs:
         if page.locator("#double").count():
             page.click("#double")
     for page in tabs:

@@ -60,7 +60,7 @@ from .serialize import StateFormatError, from_json, to_json
 from .simulate import Tournament, simulate
 from .state import History, MatchState, Phase
 from .trix import TrixDeal
-from .views import View, view
+from .views import View, view, view_after, view_after_moves
 from .worlds import sample_world
 
 __version__ = "0.1.0"
@@ -142,4 +142,6 @@ __all__ = [
     "timeout_move",
     "to_json",
     "view",
+    "view_after",
+    "view_after_moves",
 ]

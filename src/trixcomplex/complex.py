@@ -13,20 +13,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from attrs import frozen
-
 from .cards import Card, cards_of
 from .moves import Contract
 from .rulesets import TrickRules
 from .scoring import (
     DIAMONDS,
-    DOUBLABLE,
     KING_OF_HEARTS,
+    QUEENS,
     DealResult,
     DoubledCard,
     SeatBreakdown,
+    _taken,
     doubled_card_points,
 )
+from .tuplerecord import TupleRecord
 
 __all__ = [
     "TRICKS_PER_DEAL",
@@ -41,38 +41,56 @@ __all__ = [
 TRICKS_PER_DEAL = 13
 """All 13 tricks are always played (R-CX-4)."""
 
+_tnew = tuple.__new__
 _SUIT_MASKS = tuple(0x1FFF << (13 * s) for s in range(4))
 _HEARTS = _SUIT_MASKS[1]
+_KING_OF_HEARTS = 1 << KING_OF_HEARTS
 
 
-@frozen
-class Trick:
+class Trick(TupleRecord):
     """A finished trick: who led it, the cards in play order, who took it."""
+
+    __slots__ = ()
 
     leader: int
     cards: tuple[Card, Card, Card, Card]
     taker: int
+
+    def __new__(cls, leader: int, cards: tuple[Card, Card, Card, Card], taker: int) -> Trick:
+        return _tnew(cls, (leader, cards, taker))
 
     def played_by(self, seat: int) -> Card:
         """The card ``seat`` played to this trick."""
         return self.cards[(seat - self.leader) % 4]
 
 
-@frozen
-class ComplexDeal:
+class ComplexDeal(TupleRecord):
     """The progress of a COMPLEX deal.
 
     ``leader`` leads the trick in progress, whose cards so far are ``trick``
     (in play order); ``tricks`` are the finished tricks; ``doubled`` the
     revealed doubles as ``(card, doubler)`` pairs; ``points`` the four seats'
-    points charged so far this deal.
+    points charged so far this deal.  A frozen value (a
+    :class:`~trixcomplex.tuplerecord.TupleRecord`, built in one call).
     """
+
+    __slots__ = ()
 
     leader: int
     trick: tuple[Card, ...]
     tricks: tuple[Trick, ...]
     doubled: tuple[tuple[Card, int], ...]
     points: tuple[int, int, int, int]
+
+    def __new__(
+        cls,
+        leader: int,
+        trick: tuple[Card, ...],
+        tricks: tuple[Trick, ...],
+        doubled: tuple[tuple[Card, int], ...],
+        points: tuple[int, int, int, int],
+    ) -> ComplexDeal:
+        return _tnew(cls, (leader, trick, tricks, doubled, points))
 
     @property
     def led_suit(self) -> int | None:
@@ -139,6 +157,10 @@ def trick_deal_over(tricks: int, cards_left: int, rules: TrickRules) -> bool:
     return tricks == TRICKS_PER_DEAL or bool(ends and not ends & cards_left)
 
 
+def _by_card(doubled: DoubledCard) -> Card:
+    return doubled.card
+
+
 def complex_result(
     number: int,
     owner: int,
@@ -150,39 +172,38 @@ def complex_result(
 ) -> DealResult:
     """The :class:`DealResult` of a finished trick deal of ``contract``, played
     with ``rules`` in Kingdom ``kingdom``."""
+    # One pass over the tricks: what each seat took, as a card set, and the
+    # doubled cards with the trick that carried them; the breakdown is read
+    # from the sets (cards_of lists a set in card order: sorted already).
     tricks = [0, 0, 0, 0]
-    diamonds = [0, 0, 0, 0]
-    queens: list[list[Card]] = [[], [], [], []]
-    king = [False, False, False, False]
+    won = [0, 0, 0, 0]
     doubled_by = dict(deal.doubled)
+    doubled_set = 0
+    for card in doubled_by:
+        doubled_set |= 1 << card
     doubled: list[DoubledCard] = []
     for trick in deal.tricks:
         taker = trick.taker
         tricks[taker] += 1
         a, b, c, d = trick.cards
         mask = 1 << a | 1 << b | 1 << c | 1 << d
-        diamonds[taker] += (mask & DIAMONDS).bit_count()
-        if not mask & DOUBLABLE:  # most tricks: no K♥, no Queen
-            continue
-        for card in cards_of(mask & DOUBLABLE):
-            if card == KING_OF_HEARTS:
-                king[taker] = True
-            else:
-                queens[taker].append(card)
-            if card in doubled_by:
-                doubler = doubled_by[card]
-                case, points = doubled_card_points(card, doubler, taker, trick.leader, rules)
-                doubled.append(DoubledCard(card, doubler, taker, trick.leader, case, points))
-    seats = tuple(
-        SeatBreakdown.taken(
-            tricks[s], diamonds[s], tuple(sorted(queens[s])), king[s],
-            doubled_queens=tuple(sorted(
-                d.card for d in doubled if d.taker == s and d.card != KING_OF_HEARTS
-            )),
-            doubled_king_of_hearts=any(d.taker == s and d.card == KING_OF_HEARTS for d in doubled),
-        )
-        for s in range(4)
-    )  # fmt: skip
+        won[taker] |= mask
+        if mask & doubled_set:
+            for card in cards_of(mask & doubled_set):
+                doubler, leader = doubled_by[card], trick.leader
+                case, points = doubled_card_points(card, doubler, taker, leader, rules)
+                doubled.append(DoubledCard(card, doubler, taker, leader, case, points))
+    seats = []
+    for s in range(4):
+        taken = won[s]
+        queens = taken & QUEENS
+        seats.append(_taken(
+            SeatBreakdown, tricks[s], (taken & DIAMONDS).bit_count(),
+            cards_of(queens) if queens else (), bool(taken & _KING_OF_HEARTS),
+            cards_of(queens & doubled_set) if queens & doubled_set else (),
+            bool(taken & _KING_OF_HEARTS & doubled_set),
+        ))  # fmt: skip
+    doubled.sort(key=_by_card)
     return DealResult(
         number=number,
         kingdom=kingdom,
@@ -190,46 +211,14 @@ def complex_result(
         owner=owner,
         points=deal.points,
         seats=(seats[0], seats[1], seats[2], seats[3]),
-        doubled=tuple(sorted(doubled, key=lambda d: d.card)),
+        doubled=tuple(doubled),
     )
 
 
-# The engine's fast constructors: what ``ComplexDeal(...)`` and ``Trick(...)``
-# build, without attrs' ``__init__`` (one per card played; see state.py).
-_new = object.__new__
-_set_leader = ComplexDeal.__dict__["leader"].__set__
-_set_trick = ComplexDeal.__dict__["trick"].__set__
-_set_tricks = ComplexDeal.__dict__["tricks"].__set__
-_set_doubled = ComplexDeal.__dict__["doubled"].__set__
-_set_points = ComplexDeal.__dict__["points"].__set__
-
-
-def _complex_deal(
-    leader: int,
-    trick: tuple[Card, ...],
-    tricks: tuple[Trick, ...],
-    doubled: tuple[tuple[Card, int], ...],
-    points: tuple[int, int, int, int],
-) -> ComplexDeal:
-    """``ComplexDeal(leader, trick, tricks, doubled, points)`` for the hot path."""
-    deal: ComplexDeal = _new(ComplexDeal)
-    _set_leader(deal, leader)
-    _set_trick(deal, trick)
-    _set_tricks(deal, tricks)
-    _set_doubled(deal, doubled)
-    _set_points(deal, points)
-    return deal
-
-
-_set_trick_leader = Trick.__dict__["leader"].__set__
-_set_trick_cards = Trick.__dict__["cards"].__set__
-_set_trick_taker = Trick.__dict__["taker"].__set__
+# The engine's fast constructor: what ``Trick(...)`` builds, in one call without
+# the constructor's own (one per trick).
 
 
 def _trick(leader: int, cards: tuple[Card, Card, Card, Card], taker: int) -> Trick:
     """``Trick(leader, cards, taker)`` for the hot path."""
-    trick: Trick = _new(Trick)
-    _set_trick_leader(trick, leader)
-    _set_trick_cards(trick, cards)
-    _set_trick_taker(trick, taker)
-    return trick
+    return _tnew(Trick, (leader, cards, taker))

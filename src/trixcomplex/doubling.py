@@ -8,35 +8,53 @@ doubled card costs is decided in :mod:`trixcomplex.scoring`.
 
 from __future__ import annotations
 
-from attrs import frozen
-
 from .cards import Card, cards_of
 from .scoring import DOUBLABLE
+from .tuplerecord import TupleRecord
 
 __all__ = ["DoublingWindow", "doubling_subsets", "open_window"]
 
+_tnew = tuple.__new__
+# _SEAT_SETS[bits]: the seats s with bit s set (interned frozensets).
+_SEAT_SETS = tuple(frozenset(s for s in range(4) if bits >> s & 1) for bits in range(16))
 
-@frozen
-class DoublingWindow:
+
+class DoublingWindow(TupleRecord):
     """The open doubling window.
 
     ``asked[s]`` is the set of doublable cards seat ``s`` holds (0: never
     asked); ``answers[s]`` its answer so far (``None``: not yet answered).
     This is the engine's secret: views show a seat only its own part (R-HID-2).
+    A frozen value (a :class:`~trixcomplex.tuplerecord.TupleRecord`).
     """
+
+    __slots__ = ()
 
     asked: tuple[int, int, int, int]
     answers: tuple[int | None, int | None, int | None, int | None]
 
+    def __new__(
+        cls,
+        asked: tuple[int, int, int, int],
+        answers: tuple[int | None, int | None, int | None, int | None],
+    ) -> DoublingWindow:
+        return _tnew(cls, (asked, answers))
+
     def waiting(self) -> frozenset[int]:
         """The seats asked that have not answered yet."""
-        return frozenset(s for s in range(4) if self.asked[s] and self.answers[s] is None)
+        asked, answers = self.asked, self.answers
+        return _SEAT_SETS[
+            bool(asked[0] and answers[0] is None)
+            | bool(asked[1] and answers[1] is None) << 1
+            | bool(asked[2] and answers[2] is None) << 2
+            | bool(asked[3] and answers[3] is None) << 3
+        ]
 
     def answer(self, seat: int, cards: int) -> DoublingWindow:
         """The window after ``seat`` answers with the set ``cards``."""
         answers = list(self.answers)
         answers[seat] = cards
-        return DoublingWindow(self.asked, (answers[0], answers[1], answers[2], answers[3]))
+        return _tnew(DoublingWindow, (self.asked, tuple(answers)))
 
     def revealed(self) -> tuple[tuple[Card, int], ...]:
         """The doubles as ``(card, doubler)`` pairs, by card; unanswered seats double nothing."""

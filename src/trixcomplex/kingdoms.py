@@ -86,6 +86,29 @@ def kingdom_after(
     >>> kingdom_after((), PARTNERSHIP)
     (1, frozenset())
     """
+    global _last_answer
+    last = _last_answer
+    if last[0] is results and last[1] is ruleset:
+        return last[2]
+    answer = _kingdom_after(results, ruleset)
+    if type(results) is tuple:  # a tuple of frozen results: the answer cannot change
+        _last_answer = (results, ruleset, answer)
+    return answer
+
+
+# The last answer with its question: the engine asks several times a deal about
+# the same results tuple (the deal's owner, the contracts left, the deal's
+# Kingdom, whether the match is over).  Swapped whole, so threads stay correct.
+_last_answer: tuple[object, object, tuple[int, frozenset[Contract]]] = (
+    None,
+    None,
+    (0, frozenset()),
+)
+
+
+def _kingdom_after(
+    results: Sequence[DealResult], ruleset: Ruleset
+) -> tuple[int, frozenset[Contract]]:
     if not results:
         return 1, frozenset()
     kingdom = results[-1].kingdom

@@ -19,10 +19,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .cards import ALL_CARDS, Card, Suit, cards_of
+from .cards import ALL_CARDS, Card, Suit, cards_of, hand_mask
 from .complex import (
     ComplexDeal,
-    _complex_deal,
     _trick,
     complex_result,
     legal_cards,
@@ -44,8 +43,8 @@ from .scoring import (
     trick_points,
     trix_points,
 )
-from .state import History, MatchState, Phase, _match_state, _next_in_deal, redeal_seat
-from .trix import TrixDeal, _playable_card, _trix_deal, gone_out, next_to_lay
+from .state import History, MatchState, Phase, _next_in_deal, redeal_seat
+from .trix import TrixDeal, _playable_card, gone_out, next_to_lay
 from .trix import legal_cards as trix_legal_cards
 from .trix import playable as trix_playable
 
@@ -59,6 +58,9 @@ __all__ = [
 ]
 
 _ZERO = (0, 0, 0, 0)
+# The card paths build their records with one tuple.__new__ each (see tuplerecord);
+# the fields are given in declaration order.
+_tnew = tuple.__new__
 _SEATS = (0, 1, 2, 3)
 # Enum members as module constants: ``Phase.COMPLEX`` is a class attribute lookup
 # through the enum machinery (~80 ns on Python 3.11), paid several times a move.
@@ -153,23 +155,29 @@ def legal_moves(state: MatchState, seat: int | None = None) -> tuple[PlayerMove,
     """
     if seat is not None and seat not in _SEAT_NUMBERS:
         raise ValueError(f"a seat is an int from 0 to 3, not {seat!r}")
-    phase = state.phase
-    turn = state.turn
+    global _listed
+    moves: tuple[PlayerMove, ...]
     deal = state.deal
+    turn = state.turn
     if type(deal) is ComplexDeal:  # COMPLEX, TRICKS
+        assert turn is not None
         if seat is not None and seat != turn:
             return ()
-        assert turn is not None and state.contract is not None
-        rules = state.ruleset._rules[state.contract]  # trick_rules(), inlined (hot path)
-        return plays_of(turn, legal_cards(state.hands[turn], deal.trick, rules))
-    if phase is _TRIX:
+        rules = state.ruleset._rules[state.contract]  # type: ignore[index]  # trick_rules(), inlined
+        moves = plays_of(turn, legal_cards(state.hands[turn], deal.trick, rules))
+        _listed = (state, moves)
+        return moves
+    if type(deal) is TrixDeal:  # TRIX
+        assert turn is not None
         if state.ruleset.bad_hand_redeal:
             return _trix_moves_with_redeal(state, seat)
         if seat is not None and seat != turn:
             return ()
-        assert turn is not None and type(deal) is TrixDeal
         legal = state.hands[turn] & trix_playable(deal.table)  # trix.legal_cards, inlined
-        return plays_of(turn, legal) if legal else PASSES[turn]  # R-TX-3: else the pass
+        moves = plays_of(turn, legal) if legal else PASSES[turn]  # R-TX-3: else the pass
+        _listed = (state, moves)
+        return moves
+    phase = state.phase
     if phase is _DOUBLE:
         assert type(deal) is DoublingWindow
         asked, answers = deal.asked, deal.answers
@@ -177,7 +185,7 @@ def legal_moves(state: MatchState, seat: int | None = None) -> tuple[PlayerMove,
             if seat in _SEATS and asked[seat] and answers[seat] is None:
                 return _ANSWERS[seat][asked[seat]]
             return ()
-        moves: tuple[PlayerMove, ...] = ()
+        moves = ()
         for s in range(4):  # every seat in window.waiting(), in seat order
             if asked[s] and answers[s] is None:
                 moves += _ANSWERS[s][asked[s]]
@@ -191,6 +199,14 @@ def legal_moves(state: MatchState, seat: int | None = None) -> tuple[PlayerMove,
             choices[c] for c in choosable_contracts(state.remaining_contracts, state.ruleset)
         )
     return ()
+
+
+# The card plays (or the pass) legal_moves listed last, with their state: the
+# usual caller applies one of them next, and apply then knows the move is legal
+# without deciding it again (``move in moves``: interned moves match by
+# identity).  Only ever a proof of legality: a miss runs the rule checks, and
+# the tuple swaps atomically, so threads sharing the module stay correct.
+_listed: tuple[MatchState | None, tuple[PlayerMove, ...]] = (None, ())
 
 
 def trix_moves(seat: int, hand: int, table: int) -> tuple[PlayerMove, ...]:
@@ -274,17 +290,14 @@ def _wrong_phase(state: MatchState, move: Move) -> IllegalMoveError:
 def _apply_deal(state: MatchState, move: Deal) -> MatchState:
     if state.phase is not _DEAL:
         raise _wrong_phase(state, move)
-    deck = move.deck
-    hands = [0, 0, 0, 0]
-    for i, card in enumerate(deck):
-        hands[i & 3] |= 1 << card
+    hands = [hand_mask(move.hand(seat)) for seat in _SEATS]  # R-MATCH-2
     ruleset = state.ruleset
     redeal = type(state.history.last) is Redeal  # R-OPT-8: the same deal again
     if redeal:
         number, owner = state.deal_number, state.owner
     else:
         number = state.deal_number + 1
-        owner = deal_owner(number, deck, state.owner, ruleset, state.results)  # R-MATCH-3, -4
+        owner = deal_owner(number, move.deck, state.owner, ruleset, state.results)  # R-MATCH-3, -4
     base = MatchState(
         phase=_CHOOSE,
         deal_number=number,
@@ -310,7 +323,7 @@ def _start(state: MatchState, contract: Contract) -> MatchState:
     owner = state.owner
     assert owner is not None
     if contract is Contract.TRIX:  # the owner lays first (R-TX-1)
-        return _match_state(
+        return MatchState(
             phase=_TRIX, deal_number=state.deal_number, owner=owner, contract=contract,
             hands=state.hands, turn=owner, deal=_NEW_TRIX,
             scores=state.scores, results=state.results, history=state.history,
@@ -318,13 +331,13 @@ def _start(state: MatchState, contract: Contract) -> MatchState:
         )  # fmt: skip
     doublable = state.ruleset.trick_rules(contract).doublable
     if not doublable:  # R-OPT-1, R-CL-7: no window; the owner leads (R-CX-1)
-        return _match_state(
+        return MatchState(
             phase=_trick_phase(contract), deal_number=state.deal_number, owner=owner,
             contract=contract, hands=state.hands, turn=owner,
             deal=ComplexDeal(owner, (), (), (), _ZERO), scores=state.scores,
             results=state.results, history=state.history, ruleset=state.ruleset,
         )  # fmt: skip
-    return _match_state(
+    return MatchState(
         phase=_DOUBLE, deal_number=state.deal_number, owner=owner, contract=contract,
         hands=state.hands, turn=None, deal=open_window(state.hands, doublable),
         scores=state.scores, results=state.results, history=state.history,
@@ -354,7 +367,7 @@ def _apply_choose(state: MatchState, move: Choose) -> MatchState:
 
 
 def _with_history(state: MatchState, move: Move) -> MatchState:
-    return _match_state(
+    return MatchState(
         phase=state.phase, deal_number=state.deal_number, owner=state.owner,
         contract=state.contract, hands=state.hands, turn=state.turn, deal=state.deal,
         scores=state.scores, results=state.results,
@@ -403,7 +416,7 @@ def _apply_double(state: MatchState, move: Double) -> MatchState:
     history = state.history.append(move)
     if not window.waiting():
         return _close_window(state, history, window.revealed())
-    return _match_state(
+    return MatchState(
         phase=_DOUBLE, deal_number=state.deal_number, owner=state.owner,
         contract=state.contract, hands=state.hands, turn=None, deal=window,
         scores=state.scores, results=state.results, history=history,
@@ -423,7 +436,7 @@ def _close_window(
         doubled = window.revealed()
     owner, contract = state.owner, state.contract
     assert owner is not None and contract is not None
-    return _match_state(
+    return MatchState(
         phase=_trick_phase(contract), deal_number=state.deal_number, owner=owner,
         contract=contract, hands=state.hands, turn=owner,
         deal=ComplexDeal(owner, (), (), doubled, _ZERO), scores=state.scores,
@@ -449,37 +462,56 @@ def _trick_phase(contract: Contract) -> Phase:
 def _play_trick(state: MatchState, move: Play, deal: ComplexDeal) -> MatchState:
     """A card played to a trick of COMPLEX or of a classic trick contract."""
     seat = move.seat
+    card = move.card
+    bit = 1 << card
+    hands = state.hands
+    hand = hands[seat] ^ bit
+    listed = _listed
+    if listed[0] is not state or move not in listed[1]:
+        _check_trick_card(state, move, deal)
+    new_hands = _replace(hands, seat, hand)
+    trick = deal.trick + (card,)
+    old_history = state.history
+    history = _tnew(History, (old_history, move, old_history._len + 1))  # .append(move)
+    if len(trick) < 4:
+        # ComplexDeal(...) and _next_in_deal, inlined (three of four cards end here).
+        deal = _tnew(ComplexDeal, (deal.leader, trick, deal.tricks, deal.doubled, deal.points))
+        return _tnew(MatchState, (
+            state.phase, state.deal_number, state.owner, state.contract, new_hands,
+            (seat + 1) & 3, deal, state.scores, state.results, history, state.ruleset,
+        ))  # fmt: skip  # R-SEAT-1: the next seat plays
+    contract = state.contract
+    assert contract is not None
+    rules = state.ruleset._rules[contract]  # trick_rules(), inlined (hot path)
+    leader = deal.leader
+    turn = trick_winner(leader, trick)  # the taker leads next (R-CX-3)
+    points = trick_points(trick, leader, turn, deal.doubled, rules)
+    old = deal.points
+    total = (old[0] + points[0], old[1] + points[1], old[2] + points[2], old[3] + points[3])
+    tricks = deal.tricks + (_trick(leader, trick, turn),)  # type: ignore[arg-type]
+    deal = _tnew(ComplexDeal, (turn, (), tricks, deal.doubled, total))  # ComplexDeal(...)
+    left = new_hands[0] | new_hands[1] | new_hands[2] | new_hands[3]
+    if trick_deal_over(len(tricks), left, rules):
+        return _end_deal(state, _trick_deal_result(state, deal, rules), history)
+    return _next_in_deal(state, new_hands, turn, deal, history)
+
+
+def _check_trick_card(state: MatchState, move: Play, deal: ComplexDeal) -> None:
+    """Raise unless ``move`` may be played to the trick of ``deal`` now (R-SEAT-1,
+    R-MATCH-2; the legal cards: R-CX-2, R-CL-2, R-OPT-2)."""
+    seat = move.seat
     if seat != state.turn:
         raise _turn_error(state, move)
     card = move.card
     bit = 1 << card
-    hands = state.hands
-    hand = hands[seat]
+    hand = state.hands[seat]
     if not hand & bit:
         raise IllegalMoveError(move, f"seat {seat} does not hold {card}", "R-MATCH-2")
     contract = state.contract
     assert contract is not None
-    rules = state.ruleset._rules[contract]  # trick_rules(), inlined (hot path)
+    rules = state.ruleset._rules[contract]
     if not legal_cards(hand, deal.trick, rules) & bit:
         raise _trick_card_error(move, hand, deal.trick, rules)
-    new_hands = _replace(hands, seat, hand ^ bit)
-    trick = deal.trick + (card,)
-    history = state.history.append(move)
-    if len(trick) < 4:
-        deal = _complex_deal(deal.leader, trick, deal.tricks, deal.doubled, deal.points)
-        turn = (seat + 1) % 4  # R-SEAT-1
-    else:
-        leader = deal.leader
-        turn = trick_winner(leader, trick)  # the taker leads next (R-CX-3)
-        points = trick_points(trick, leader, turn, deal.doubled, rules)
-        old = deal.points
-        total = (old[0] + points[0], old[1] + points[1], old[2] + points[2], old[3] + points[3])
-        tricks = deal.tricks + (_trick(leader, trick, turn),)  # type: ignore[arg-type]
-        deal = _complex_deal(turn, (), tricks, deal.doubled, total)
-        left = new_hands[0] | new_hands[1] | new_hands[2] | new_hands[3]
-        if trick_deal_over(len(tricks), left, rules):
-            return _end_deal(state, _trick_deal_result(state, deal, rules), history)
-    return _next_in_deal(state, new_hands, turn, deal, history)
 
 
 def _trick_deal_result(state: MatchState, deal: ComplexDeal, rules: TrickRules) -> DealResult:
@@ -519,7 +551,7 @@ def _apply_redeal(state: MatchState, move: Redeal) -> MatchState:
             "2s and the fourth suit's 3, before the first TRIX card or pass",
             "R-OPT-8",
         )
-    return _match_state(
+    return MatchState(
         phase=_DEAL, deal_number=state.deal_number, owner=state.owner, contract=None,
         hands=_NO_HANDS, turn=None, deal=None, scores=state.scores,
         results=state.results, history=state.history.append(move), ruleset=state.ruleset,
@@ -539,28 +571,41 @@ def _replace(hands: tuple[int, int, int, int], seat: int, hand: int) -> tuple[in
 def _play_trix(state: MatchState, move: Play, deal: TrixDeal) -> MatchState:
     """A card laid in TRIX."""
     seat = move.seat
+    card = move.card
+    bit = 1 << card
+    listed = _listed
+    if listed[0] is not state or move not in listed[1]:
+        _check_trix_card(state, move, deal)
+    hands = state.hands
+    hand = hands[seat] ^ bit
+    hands = _replace(hands, seat, hand)
+    order = deal.finishing_order
+    old_history = state.history
+    history = _tnew(History, (old_history, move, old_history._len + 1))  # .append(move)
+    if not hand:
+        order = gone_out(order, seat)
+        if len(order) == 4:  # R-TX-4: three seats are out, the fourth is last
+            return _end_deal(state, _trix_result(state, order), history)
+    # TrixDeal(...) and _next_in_deal, inlined (one per card laid).
+    return _tnew(MatchState, (
+        state.phase, state.deal_number, state.owner, state.contract, hands,
+        next_to_lay(hands, seat), _tnew(TrixDeal, (deal.table | bit, order)), state.scores,
+        state.results, history, state.ruleset,
+    ))  # fmt: skip
+
+
+def _check_trix_card(state: MatchState, move: Play, deal: TrixDeal) -> None:
+    """Raise unless ``move`` may be laid now (R-TX-1, R-MATCH-2, R-TX-2)."""
+    seat = move.seat
     if seat != state.turn:
         raise _turn_error(state, move)
     card = move.card
-    bit = 1 << card
-    hand = state.hands[seat]
-    if not hand & bit:
+    if not state.hands[seat] & 1 << card:
         raise IllegalMoveError(move, f"seat {seat} does not hold {card}", "R-MATCH-2")
     if not _playable_card(deal.table, card):  # the card is held: legal iff playable
         raise IllegalMoveError(
             move, f"{card} is neither an unstarted Jack nor next to an end of its row", "R-TX-2"
         )
-    hand ^= bit
-    hands = _replace(state.hands, seat, hand)
-    order = deal.finishing_order
-    history = state.history.append(move)
-    if not hand:
-        order = gone_out(order, seat)
-        if len(order) == 4:  # R-TX-4: three seats are out, the fourth is last
-            return _end_deal(state, _trix_result(state, order), history)
-    return _next_in_deal(
-        state, hands, next_to_lay(hands, seat), _trix_deal(deal.table | bit, order), history
-    )
 
 
 def _apply_pass(state: MatchState, move: Pass) -> MatchState:
@@ -569,6 +614,16 @@ def _apply_pass(state: MatchState, move: Pass) -> MatchState:
         if type(deal) is ComplexDeal:
             raise IllegalMoveError(move, "there is no passing in a trick contract", "R-CX-2")
         raise _wrong_phase(state, move)
+    listed = _listed
+    if listed[0] is not state or move not in listed[1]:
+        _check_pass(state, move, deal)
+    hands = state.hands
+    history = state.history.append(move)
+    return _next_in_deal(state, hands, next_to_lay(hands, move.seat), deal, history)
+
+
+def _check_pass(state: MatchState, move: Pass, deal: TrixDeal) -> None:
+    """Raise unless ``move`` may pass now: its turn, and no legal card (R-TX-1, R-TX-3)."""
     seat = move.seat
     if seat != state.turn:
         raise _turn_error(state, move)
@@ -578,14 +633,12 @@ def _apply_pass(state: MatchState, move: Pass) -> MatchState:
         raise IllegalMoveError(
             move, f"seat {seat} holds a legal card ({shown}) and must play one", "R-TX-3"
         )
-    hands = state.hands
-    return _next_in_deal(state, hands, next_to_lay(hands, seat), deal, state.history.append(move))
 
 
 def _trix_result(state: MatchState, order: tuple[int, ...]) -> DealResult:
     """The result of the TRIX deal of ``state`` with the finishing order ``order`` (R-TX-4)."""
     assert state.owner is not None
-    places = [SeatBreakdown(place=order.index(s) + 1) for s in range(4)]
+    places = [_PLACES[order.index(s)] for s in range(4)]
     return DealResult(
         number=state.deal_number,
         kingdom=state.kingdom,
@@ -597,13 +650,16 @@ def _trix_result(state: MatchState, order: tuple[int, ...]) -> DealResult:
     )
 
 
+_PLACES = tuple(SeatBreakdown(place=p) for p in (1, 2, 3, 4))  # frozen values: shared
+
+
 def _end_deal(state: MatchState, result: DealResult, history: History) -> MatchState:
     """Score a finished deal; the match waits for the next deal or is over."""
     s, p = state.scores, result.points
     scores = (s[0] + p[0], s[1] + p[1], s[2] + p[2], s[3] + p[3])
     results = state.results + (result,)
     over = match_finished(results, state.ruleset)  # R-MATCH-1, R-MATCH-8, R-OPT-9
-    return _match_state(
+    return MatchState(
         phase=_OVER if over else _DEAL, deal_number=state.deal_number, owner=state.owner,
         contract=None, hands=_NO_HANDS, turn=None, deal=None,
         scores=scores, results=results, history=history, ruleset=state.ruleset,

@@ -69,6 +69,7 @@ from .rules import (
 )
 from .rules import trick_legal_cards as legal_cards
 from .rules import trix_playable as playable
+from .rules import trix_playable_after as playable_after
 from .rulesets import Ruleset
 
 __all__ = ["PlayoutState", "Policy", "playout"]
@@ -347,7 +348,7 @@ def _trix(state: MatchState, rng: random.Random, policy: Policy | None) -> Match
             hand ^= bit
             hands[turn] = hand
             table |= bit
-            can = playable(table)
+            can = playable_after(can, table, move.card)  # playable(table), one row read again
             if not hand:
                 order = gone_out(order, turn)
                 if len(order) == 4:

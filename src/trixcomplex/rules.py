@@ -22,7 +22,8 @@ Which cards are legal:
 
 - :func:`trick_legal_cards` — in a trick, under every :class:`~trixcomplex.TrickRules`
   (R-CX-2, R-CL-2, R-OPT-2, R-OPT-4);
-- :func:`trix_playable`, :func:`trix_legal_cards` — in TRIX (R-TX-2);
+- :func:`trix_playable`, :func:`trix_playable_after`, :func:`trix_legal_cards` — in TRIX
+  (R-TX-2);
   :func:`row_ends` — a TRIX row's ends.
 
 Tricks: :func:`trick_winner` (the current winner, and a full trick's taker,
@@ -78,6 +79,7 @@ from .state import redeal_seat
 from .trix import bad_hand, gone_out, next_to_lay, row_ends
 from .trix import legal_cards as trix_legal_cards
 from .trix import playable as trix_playable
+from .trix import playable_after as trix_playable_after
 
 __all__ = [
     "DIAMONDS",
@@ -110,6 +112,7 @@ __all__ = [
     "trick_winner",
     "trix_legal_cards",
     "trix_playable",
+    "trix_playable_after",
     "trix_points",
     "worst_seats",
 ]

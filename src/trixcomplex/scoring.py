@@ -105,22 +105,27 @@ def trick_points(
     ``doubled`` lists the deal's doubled cards with their doublers.  Every
     number is read from ``rules`` (the contract under its ruleset).
     """
-    mask = 0
-    for card in cards:
-        mask |= 1 << card
-    points = [0, 0, 0, 0]
-    points[taker] = rules.trick + rules.diamond * (mask & DIAMONDS).bit_count()
+    a, b, c, d = cards  # a trick has four cards
+    mask = 1 << a | 1 << b | 1 << c | 1 << d
+    value = rules.trick + rules.diamond * (mask & DIAMONDS).bit_count()
     charged = mask & DOUBLABLE
-    if charged and (rules.queen or rules.king_of_hearts):
-        doublers = dict(doubled)
-        for card in cards_of(charged):
-            doubler = doublers.get(card)
-            if doubler is None:
-                points[taker] += plain_penalty(card, rules)
-            else:
-                _, extra = doubled_card_points(card, doubler, taker, leader, rules)
-                for seat in range(4):
-                    points[seat] += extra[seat]
+    if not charged or not (rules.queen or rules.king_of_hearts):  # most tricks: the taker pays
+        if taker == 0:
+            return (value, 0, 0, 0)
+        if taker == 1:
+            return (0, value, 0, 0)
+        return (0, 0, value, 0) if taker == 2 else (0, 0, 0, value)
+    points = [0, 0, 0, 0]
+    points[taker] = value
+    doublers = dict(doubled)
+    for card in cards_of(charged):
+        doubler = doublers.get(card)
+        if doubler is None:
+            points[taker] += plain_penalty(card, rules)
+        else:
+            _, extra = doubled_card_points(card, doubler, taker, leader, rules)
+            for seat in range(4):
+                points[seat] += extra[seat]
     return (points[0], points[1], points[2], points[3])
 
 
@@ -304,10 +309,9 @@ class SeatBreakdown:
         doubled_king_of_hearts: bool = False,
     ) -> SeatBreakdown:
         """What a seat took in a trick deal, the doubled cards among it named apart."""
-        made = cls(tricks, diamonds, queens, king_of_hearts)
-        object.__setattr__(made, "doubled_queens", doubled_queens)
-        object.__setattr__(made, "doubled_king_of_hearts", doubled_king_of_hearts)
-        return made
+        return _taken(
+            cls, tricks, diamonds, queens, king_of_hearts, doubled_queens, doubled_king_of_hearts
+        )
 
     @property
     def plain_queens(self) -> tuple[Card, ...]:
@@ -318,6 +322,38 @@ class SeatBreakdown:
     def plain_king_of_hearts(self) -> bool:
         """Whether the seat took K♥ undoubled (charged by R-CX-5)."""
         return self.king_of_hearts and not self.doubled_king_of_hearts
+
+
+_new = object.__new__
+(
+    _set_tricks, _set_diamonds, _set_queens, _set_king_of_hearts, _set_place,
+    _set_doubled_queens, _set_doubled_king_of_hearts,
+) = (SeatBreakdown.__dict__[name].__set__ for name in (
+    "tricks", "diamonds", "queens", "king_of_hearts", "place",
+    "doubled_queens", "doubled_king_of_hearts",
+))  # fmt: skip
+
+
+def _taken(
+    cls: type[SeatBreakdown],
+    tricks: int,
+    diamonds: int,
+    queens: tuple[Card, ...],
+    king_of_hearts: bool,
+    doubled_queens: tuple[Card, ...],
+    doubled_king_of_hearts: bool,
+) -> SeatBreakdown:
+    """:meth:`SeatBreakdown.taken`, positional, its slots set directly: four of these
+    end every trick deal (``complex_result``)."""
+    made: SeatBreakdown = _new(cls)
+    _set_tricks(made, tricks)
+    _set_diamonds(made, diamonds)
+    _set_queens(made, queens)
+    _set_king_of_hearts(made, king_of_hearts)
+    _set_place(made, None)
+    _set_doubled_queens(made, doubled_queens)
+    _set_doubled_king_of_hearts(made, doubled_king_of_hearts)
+    return made
 
 
 @frozen

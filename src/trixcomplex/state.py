@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, TypeAlias
-
-from attrs import frozen
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, TypeAlias
 
 from .cards import Card, cards_of
 from .complex import ComplexDeal
@@ -22,6 +20,7 @@ from .moves import Contract, Deal, Pass, Play
 from .rulesets import PARTNERSHIP, Ruleset
 from .scoring import DealResult
 from .trix import TrixDeal, bad_hand_seat
+from .tuplerecord import TupleRecord, tuple_field
 
 if TYPE_CHECKING:
     from .moves import Move
@@ -67,7 +66,7 @@ class Phase(enum.Enum):
         return self is Phase.COMPLEX or self is Phase.TRICKS or self is Phase.TRIX
 
 
-class History:
+class History(tuple[Any, ...]):
     """The moves of a match so far: a persistent list sharing its prefix.
 
     Appending makes a new one-node list pointing at the old one, so every
@@ -82,46 +81,39 @@ class History:
     True
     """
 
-    __slots__ = ("_hash", "_len", "_move", "_prev")
-    EMPTY: History
+    # A node is the tuple (previous node, move, length), built by one call (one
+    # node per move).  Not __slots__: a node's __dict__ is not even allocated
+    # until the node is hashed; then it keeps the hash (see __hash__).
+    EMPTY: ClassVar[History]
+    _cached_hash: int | None = None
 
-    _prev: History | None
-    _move: Move | None
-    _len: int
-    _hash: int
+    if TYPE_CHECKING:
+        _prev: History | None
+        _move: Move | None
+        _len: int
+    else:
+        _prev = tuple_field(0, "The node before this one (None for the empty history).")
+        _move = tuple_field(1, "The latest move (None for the empty history).")
+        _len = tuple_field(2, "How many moves.")
 
-    def __init__(self, prev: History | None = None, move: Move | None = None) -> None:
-        set_ = object.__setattr__
-        set_(self, "_prev", prev)
-        set_(self, "_move", move)
-        set_(self, "_len", 0 if prev is None else prev._len + 1)
-        # The hash is computed when first asked for (most states are never hashed).
-        set_(self, "_hash", 0x5EED if prev is None else _UNHASHED)
+    def __new__(cls, prev: History | None = None, move: Move | None = None) -> History:
+        return _tnew(cls, (prev, move, 0 if prev is None else prev._len + 1))
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("History is immutable")
 
+    __delattr__ = __setattr__  # type: ignore[assignment]
+
     def append(self, move: Move) -> History:
         """This history with ``move`` added at the end."""
-        node = _new(History)
-        _set_prev(node, self)
-        _set_move(node, move)
-        _set_len(node, self._len + 1)
-        _set_hash(node, _UNHASHED)
-        return node
+        return _tnew(History, (self, move, self._len + 1))
 
     def extend(self, moves: Iterable[Move]) -> History:
         """This history with ``moves`` added at the end, in order (one node for them all)."""
         more = tuple(moves)
         if len(more) < 2:
             return self.append(more[0]) if more else self
-        node = _new(_Segment)
-        _set_prev(node, self)
-        _set_move(node, more[-1])
-        _set_more(node, more[:-1])
-        _set_len(node, self._len + len(more))
-        _set_hash(node, _UNHASHED)
-        return node
+        return _tnew(_Segment, (self, more[-1], self._len + len(more), more[:-1]))
 
     @property
     def last(self) -> Move | None:
@@ -133,6 +125,18 @@ class History:
 
     def __iter__(self) -> Iterator[Move]:
         return iter(self.moves())
+
+    def __contains__(self, move: object) -> bool:
+        return move in self.moves()
+
+    def __getitem__(self, index: object) -> NoReturn:
+        raise TypeError("a History is not indexed: use moves() or newest_first()")
+
+    def _no_operator(self, _other: object) -> Any:
+        return NotImplemented
+
+    __lt__ = __le__ = __gt__ = __ge__ = _no_operator
+    __add__ = __mul__ = __rmul__ = _no_operator
 
     def newest_first(self) -> Iterator[Move]:
         """The moves from the latest back to the first, lazily (walk back only as far as needed)."""
@@ -177,30 +181,39 @@ class History:
         return tuple(out)
 
     def __hash__(self) -> int:
-        if self._hash != _UNHASHED:
-            return self._hash
-        # hash((prev's hash, move)) move by move, oldest first, without recursion.
+        # hash((prev's hash, move)) move by move, oldest first, without recursion,
+        # from the nearest node that knows its hash.  The node asked keeps its hash,
+        # and so does every 64th node on the way (a later walk is short) while the
+        # others stay without a __dict__.
+        value = self._cached_hash
+        if value is not None:
+            return value
         pending = []
         node: History = self
-        while node._hash == _UNHASHED:
+        value = 0x5EED  # the empty history's
+        while node._prev is not None:
+            known = node._cached_hash
+            if known is not None:
+                value = known
+                break
             pending.append(node)
-            assert node._prev is not None
             node = node._prev
-        value = node._hash
         for node in reversed(pending):
             if type(node) is _Segment:
                 for move in node._more:
                     value = hash((value, move))
             value = hash((value, node._move))
-            _set_hash(node, value)
+            if node is self or not node._len & 63:
+                _keep_hash(node, "_cached_hash", value)
         return value
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, History):
-            return NotImplemented
+            return False if isinstance(other, tuple) else NotImplemented
         if self._len != other._len:
             return False
-        if _UNHASHED != self._hash != other._hash != _UNHASHED:
+        mine, theirs = self._cached_hash, other._cached_hash
+        if mine is not None and theirs is not None and mine != theirs:
             return False
         a: History | None = self
         b: History | None = other
@@ -213,6 +226,10 @@ class History:
             a, b = a._prev, b._prev
         return True
 
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
     def __repr__(self) -> str:
         return f"<History of {self._len} moves>"
 
@@ -221,23 +238,21 @@ class History:
 
 
 class _Segment(History):
-    """A history node holding several moves: ``_more`` then ``_move`` (see :meth:`extend`)."""
+    """A history node holding several moves: ``_more`` then ``_move`` (see :meth:`extend`);
+    the tuple (previous node, move, length, more)."""
 
-    __slots__ = ("_more",)
-    _more: tuple[Move, ...]
+    if TYPE_CHECKING:
+        _more: tuple[Move, ...]
+    else:
+        _more = tuple_field(3, "The moves before ``_move`` in this node, in order.")
 
 
 def _history_of(moves: tuple[Move, ...]) -> History:
     return History.EMPTY.extend(moves)
 
 
-_UNHASHED = -1  # never a hash value: hash() maps -1 to -2
-_new = object.__new__
-_set_prev = History.__dict__["_prev"].__set__
-_set_move = History.__dict__["_move"].__set__
-_set_len = History.__dict__["_len"].__set__
-_set_hash = History.__dict__["_hash"].__set__
-_set_more = _Segment.__dict__["_more"].__set__
+_tnew = tuple.__new__
+_keep_hash = object.__setattr__
 
 History.EMPTY = History()
 
@@ -250,8 +265,7 @@ DealProgress: TypeAlias = DoublingWindow | ComplexDeal | TrixDeal
 (COMPLEX, TRICKS) or the TRIX deal (TRIX)."""
 
 
-@frozen(kw_only=True)
-class MatchState:
+class MatchState(TupleRecord, kw_only=True):
     """The whole match at one moment; build it with :func:`trixcomplex.new_match`.
 
     Fields (keyword-only):
@@ -274,7 +288,13 @@ class MatchState:
 
     Hands and the doubling window are secrets: give a seat a
     :func:`~trixcomplex.view`, never the state itself.
+
+    A frozen value (a :class:`~trixcomplex.tuplerecord.TupleRecord`: built in
+    one call, one per move): equal states compare and hash alike, ``attrs``'
+    ``fields``, ``evolve`` and ``asdict`` work on it, and it pickles.
     """
+
+    __slots__ = ()
 
     phase: Phase
     deal_number: int
@@ -287,6 +307,26 @@ class MatchState:
     results: tuple[DealResult, ...]
     history: History
     ruleset: Ruleset = PARTNERSHIP
+
+    def __new__(
+        cls,
+        *,
+        phase: Phase,
+        deal_number: int,
+        owner: int | None,
+        contract: Contract | None,
+        hands: tuple[int, int, int, int],
+        turn: int | None,
+        deal: DealProgress | None,
+        scores: tuple[int, int, int, int],
+        results: tuple[DealResult, ...],
+        history: History,
+        ruleset: Ruleset = PARTNERSHIP,
+    ) -> MatchState:
+        return _tnew(cls, (
+            phase, deal_number, owner, contract, hands, turn, deal, scores, results, history,
+            ruleset,
+        ))  # fmt: skip
 
     @property
     def window(self) -> DoublingWindow | None:
@@ -353,23 +393,6 @@ class MatchState:
         return self.phase is Phase.OVER
 
 
-# -- the engine's fast constructors ---------------------------------------------
-#
-# ``MatchState(...)`` runs attrs' generated ``__init__``, which sets each of the
-# slots through ``object.__setattr__`` by name.  The engine builds one state per
-# move, so its hot path calls the slot descriptors directly instead.  The result
-# is the same object ``MatchState(...)`` would build (same class, same slots,
-# equal and hashing alike); nothing outside the engine uses these.
-
-(
-    _set_phase, _set_deal_number, _set_owner, _set_contract, _set_hands, _set_turn,
-    _set_deal, _set_scores, _set_results, _set_history, _set_ruleset,
-) = (MatchState.__dict__[name].__set__ for name in (
-    "phase", "deal_number", "owner", "contract", "hands", "turn",
-    "deal", "scores", "results", "history", "ruleset",
-))  # fmt: skip
-
-
 def redeal_seat(state: MatchState) -> int | None:
     """The seat that may demand a redeal now (R-OPT-8), or ``None``.
 
@@ -384,35 +407,12 @@ def redeal_seat(state: MatchState) -> int | None:
     return bad_hand_seat(state.hands)
 
 
-def _match_state(
-    *,
-    phase: Phase,
-    deal_number: int,
-    owner: int | None,
-    contract: Contract | None,
-    hands: tuple[int, int, int, int],
-    turn: int | None,
-    deal: DealProgress | None,
-    scores: tuple[int, int, int, int],
-    results: tuple[DealResult, ...],
-    history: History,
-    ruleset: Ruleset,
-) -> MatchState:
-    """``MatchState(...)`` without attrs' ``__init__``; keyword-only, so no two fields
-    of one type (``hands``/``scores``, ``owner``/``turn``) can change places."""
-    state: MatchState = _new(MatchState)
-    _set_phase(state, phase)
-    _set_deal_number(state, deal_number)
-    _set_owner(state, owner)
-    _set_contract(state, contract)
-    _set_hands(state, hands)
-    _set_turn(state, turn)
-    _set_deal(state, deal)
-    _set_scores(state, scores)
-    _set_results(state, results)
-    _set_history(state, history)
-    _set_ruleset(state, ruleset)
-    return state
+# -- the engine's fast constructor ----------------------------------------------
+#
+# A state is a tuple of its fields in declaration order (TupleRecord): the engine
+# builds the state after a move inside a deal (one per card) with tuple.__new__.
+# The result is the object ``MatchState(...)`` builds (same class, equal, hashing
+# alike); nothing outside the engine uses it.
 
 
 def _next_in_deal(
@@ -425,16 +425,7 @@ def _next_in_deal(
     the four arguments that change are of four different types, so mypy
     catches any two given in each other's place.
     """
-    new: MatchState = _new(MatchState)
-    _set_phase(new, state.phase)
-    _set_deal_number(new, state.deal_number)
-    _set_owner(new, state.owner)
-    _set_contract(new, state.contract)
-    _set_hands(new, hands)
-    _set_turn(new, turn)
-    _set_deal(new, deal)
-    _set_scores(new, state.scores)
-    _set_results(new, state.results)
-    _set_history(new, history)
-    _set_ruleset(new, state.ruleset)
-    return new
+    return _tnew(MatchState, (
+        state.phase, state.deal_number, state.owner, state.contract, hands, turn, deal,
+        state.scores, state.results, history, state.ruleset,
+    ))  # fmt: skip

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from attrs import frozen
+from .tuplerecord import TupleRecord
 
 __all__ = [
     "TrixDeal",
@@ -23,6 +23,7 @@ __all__ = [
     "legal_cards",
     "next_to_lay",
     "playable",
+    "playable_after",
     "row_ends",
 ]
 
@@ -61,6 +62,20 @@ def playable(table: int) -> int:
     )
 
 
+def playable_after(can: int, table: int, card: int) -> int:
+    """``playable(table)``, given ``can``, what was playable before ``card`` was laid
+    to make ``table``: only the card's row is read again (R-TX-2; a playout's
+    per-card update).
+
+    >>> from trixcomplex.cards import parse_card
+    >>> js = parse_card("JS")
+    >>> playable_after(playable(0), 1 << js, js) == playable(1 << js)
+    True
+    """
+    shift = 13 * (card // 13)
+    return can & ~(0x1FFF << shift) | _NEXT[table >> shift & 0x1FFF] << shift
+
+
 def _playable_card(table: int, card: int) -> bool:
     """Whether ``card`` may be laid on ``table``: ``playable(table)`` for one card (hot path)."""
     suit, rank = divmod(card, 13)
@@ -74,11 +89,14 @@ def legal_cards(hand: int, table: int) -> int:
 
 def next_to_lay(hands: Sequence[int], seat: int) -> int:
     """The next seat after ``seat`` with cards in hand; empty hands are skipped (R-TX-1)."""
-    for step in (1, 2, 3):
-        nxt = (seat + step) % 4
-        if hands[nxt]:
-            return nxt
-    return seat
+    nxt = (seat + 1) & 3  # unrolled: once per card laid
+    if hands[nxt]:
+        return nxt
+    nxt = (seat + 2) & 3
+    if hands[nxt]:
+        return nxt
+    nxt = (seat + 3) & 3
+    return nxt if hands[nxt] else seat
 
 
 def gone_out(order: tuple[int, ...], seat: int) -> tuple[int, ...]:
@@ -128,24 +146,16 @@ def row_ends(table: int, suit: int) -> tuple[int, int] | None:
     return ((row & -row).bit_length() + 1, row.bit_length() + 1)
 
 
-@frozen
-class TrixDeal:
+class TrixDeal(TupleRecord):
     """The progress of a TRIX deal: the cards laid and who has gone out, in order."""
+
+    __slots__ = ()
 
     table: int
     finishing_order: tuple[int, ...]
 
-
-# The engine's fast constructor: what ``TrixDeal(...)`` builds, without attrs'
-# ``__init__`` (one per card laid; see state.py).
-_new = object.__new__
-_set_table = TrixDeal.__dict__["table"].__set__
-_set_finishing_order = TrixDeal.__dict__["finishing_order"].__set__
+    def __new__(cls, table: int, finishing_order: tuple[int, ...]) -> TrixDeal:
+        return _tnew(cls, (table, finishing_order))
 
 
-def _trix_deal(table: int, finishing_order: tuple[int, ...]) -> TrixDeal:
-    """``TrixDeal(table, finishing_order)`` for the hot path."""
-    deal: TrixDeal = _new(TrixDeal)
-    _set_table(deal, table)
-    _set_finishing_order(deal, finishing_order)
-    return deal
+_tnew = tuple.__new__

@@ -26,29 +26,54 @@ R-OPT-7, the redeals of R-OPT-8; see the "Hidden information" page).
 
 from __future__ import annotations
 
-from typing import TypeAlias
+from collections.abc import Callable, Sequence
+from operator import attrgetter
+from typing import TypeAlias, TypeVar
 
+import attrs
 from attrs import frozen
 
 from .cards import Card, Rank, Suit, cards_of
-from .engine import MatchState, Phase, Score, Trick, forced_move, legal_moves, score
-from .moves import Contract, Deal, Pass, Play, PlayerMove, Redeal
+from .engine import (
+    ComplexDeal,
+    MatchState,
+    Phase,
+    Score,
+    Trick,
+    TrixDeal,
+    forced_move,
+    legal_moves,
+    score,
+)
+from .moves import Contract, Deal, Double, Move, Pass, Play, PlayerMove, Redeal
 from .rules import SEVEN_OF_HEARTS, row_ends
 from .rules import trick_winner as _trick_winner
 from .rules import trix_playable as playable
 from .rulesets import Ruleset
 from .seats import check_seat
 
-__all__ = ["View", "known_voids", "points_this_deal", "trick_winner", "unseen_cards", "view"]
+__all__ = [
+    "View",
+    "known_voids",
+    "points_this_deal",
+    "trick_winner",
+    "unseen_cards",
+    "view",
+    "view_after",
+    "view_after_moves",
+]
 
 _TWOS = sum(1 << Card.of(Rank.TWO, suit) for suit in Suit)
 _NO_SUITS: frozenset[Suit] = frozenset()
 _NOT_HEARTS = frozenset(s for s in Suit if s is not Suit.HEARTS)
+_VOID_IN = tuple(frozenset((s,)) for s in Suit)
+_HEARTS = int(Suit.HEARTS)
 _TURN_PHASES = (Phase.CHOOSE, Phase.COMPLEX, Phase.TRICKS, Phase.TRIX)
 _PLAYING = (Phase.CHOOSE, Phase.DOUBLE, Phase.COMPLEX, Phase.TRICKS, Phase.TRIX)
 _Cards4: TypeAlias = tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
 
 _Row: TypeAlias = tuple[int, int] | None
+_T = TypeVar("_T")
 
 
 @frozen
@@ -177,6 +202,8 @@ def view(state: MatchState, seat: int | None) -> View:
     R-OPT-7 shows them; the doubling window only for ``seat``'s own part;
     and the history only for public moves: those of the current deal and
     the redeals demanded for it (never a :class:`~trixcomplex.Deal`'s deck).
+    Following a match move by move, :func:`view_after` gives the same view
+    for less.
 
     >>> import random
     >>> import trixcomplex as tc
@@ -191,9 +218,14 @@ def view(state: MatchState, seat: int | None) -> View:
     phase = state.phase
     hands = state.hands
     ruleset = state.ruleset
-    hand = state.hands[seat] if seat is not None else 0
-    moves = legal_moves(state, seat) if seat is not None else ()
-    forced = forced_move(state, seat) if seat is not None else None
+    hand = 0
+    moves: tuple[PlayerMove, ...] = ()
+    forced: PlayerMove | None = None
+    if seat is not None:
+        hand = hands[seat]
+        moves = legal_moves(state, seat)
+        if moves:
+            forced = forced_move(state, seat)
     redeals = _redeals(state) if ruleset.bad_hand_redeal else ()
 
     leader: int | None = None
@@ -204,18 +236,18 @@ def view(state: MatchState, seat: int | None) -> View:
     known = [0, 0, 0, 0]
     cannot = [0, 0, 0, 0]
     played = 0
-    deal = state.complex
-    if deal is not None:
+    points = _NO_POINTS
+    deal = state.deal
+    if type(deal) is ComplexDeal:
         leader, trick, tricks, doubled = deal.leader, deal.trick, deal.tricks, deal.doubled
+        points = deal.points
         rules = ruleset.trick_rules(state.contract)  # type: ignore[arg-type]
-        voids, cannot = _trick_deductions(
-            tricks, leader, trick, rules.no_heart_lead, rules.discard_first
-        )
+        no_heart_lead, discard_first = rules.no_heart_lead, rules.discard_first
         for t in tricks:
-            for card in t.cards:
-                played |= 1 << card
-        for card in trick:
-            played |= 1 << card
+            _show_trick_cards(voids, cannot, t.leader, t.cards, 0, no_heart_lead, discard_first)
+        if trick:
+            _show_trick_cards(voids, cannot, leader, trick, 0, no_heart_lead, discard_first)
+        played = _played_in_tricks(tricks, trick)
         for card, doubler in doubled:
             known[doubler] |= 1 << card
 
@@ -234,8 +266,8 @@ def view(state: MatchState, seat: int | None) -> View:
     passes: tuple[tuple[int, int], ...] = ()
     order: tuple[int, ...] = ()
     twos = [0, 0, 0, 0]
-    if state.trix is not None:
-        table, order = state.trix.table, state.trix.finishing_order
+    if type(deal) is TrixDeal:
+        table, order = deal.table, deal.finishing_order
         laid, passes, cannot = _trix_history(state)
         played = table
         if ruleset.show_twos and len(laid) + len(passes) >= 4:
@@ -254,18 +286,19 @@ def view(state: MatchState, seat: int | None) -> View:
     if first_deck and owner is not None and phase in _PLAYING and seven_unplayed:
         known[owner] |= 1 << SEVEN_OF_HEARTS  # R-MATCH-3: the owner was dealt 7♥
 
-    return View(
+    return _new_view(
+        None,
         seat=seat,
         ruleset=ruleset,
         phase=phase,
         deal_number=state.deal_number,
         kingdom=state.kingdom,
-        owner=state.owner,
+        owner=owner,
         contract=state.contract,
         remaining_contracts=state.remaining_contracts,
         redeals=redeals,
         score=score(state),
-        points=deal.points if deal is not None else (0, 0, 0, 0),
+        points=points,
         hand=cards_of(hand),
         hand_sizes=(
             hands[0].bit_count(),
@@ -285,7 +318,9 @@ def view(state: MatchState, seat: int | None) -> View:
         doublable=doublable,
         my_answer=answer,
         table=cards_of(table),
-        rows=(row_ends(table, 0), row_ends(table, 1), row_ends(table, 2), row_ends(table, 3)),
+        rows=(row_ends(table, 0), row_ends(table, 1), row_ends(table, 2), row_ends(table, 3))
+        if table
+        else _NO_ROWS,
         laid=laid,
         passes=passes,
         finishing_order=order,
@@ -296,8 +331,334 @@ def view(state: MatchState, seat: int | None) -> View:
     )
 
 
+def view_after(previous: View, move: Move, state: MatchState) -> View:
+    """The view of ``state``, the state just after ``move``, for ``previous.seat``,
+    given ``previous``: that seat's (or the spectator's) view of the state just before.
+
+    Always equal to ``view(state, previous.seat)``, and cheaper for the moves
+    inside a deal: a card played to a trick, a card laid or a pass in TRIX,
+    another seat's answer in the doubling window.  It changes only the
+    fields ``move`` changed, adding what the move shows of the mover's hand
+    (the very functions :func:`view` folds over the deal's moves); every
+    other field is the same object as in ``previous``, so a consumer may
+    test a field with ``is`` to know it is unchanged (the observation
+    tensors of :mod:`trixcomplex.rl` do).  The other moves (a deal, a
+    choice, the window's close, a deal's last card, a redeal) give
+    ``view(state, seat)``.  Of ``state`` it reads only what :func:`view`
+    reads: hidden information stays hidden the same way.
+    :func:`view_after_moves` catches up over several moves at once.
+
+    >>> import random
+    >>> import trixcomplex as tc
+    >>> state = tc.apply(tc.new_match(tc.CLASSIC), tc.Deal.shuffled(random.Random(4)))
+    >>> state = tc.apply(state, tc.Choose(state.owner, tc.Contract.DIAMONDS))
+    >>> seen = tc.view(state, 0)
+    >>> move = tc.legal_moves(state)[0]
+    >>> after = tc.apply(state, move)
+    >>> seen_after = tc.view_after(seen, move, after)
+    >>> seen_after == tc.view(after, 0), seen_after.trick == (move.card,)
+    (True, True)
+    >>> seen_after.score is seen.score, seen_after.hand_sizes is seen.hand_sizes
+    (True, False)
+    """
+    return view_after_moves(previous, (move,), state)
+
+
+def view_after_moves(previous: View, moves: Sequence[Move], state: MatchState) -> View:
+    """The view of ``state`` for ``previous.seat``, given ``previous``, that seat's view
+    of the state before ``moves`` (the moves since, oldest first; ``state`` is
+    the state after the last of them).
+
+    :func:`view_after` over several moves at once, building one view instead
+    of one per move: a seat's view brought up to date only when it is
+    needed.  Always equal to ``view(state, previous.seat)``; cheaper when
+    every move is a card played to a trick, a card laid or a pass in TRIX
+    of the deal ``previous`` shows, or another seat's answer in the
+    doubling window.
+
+    >>> import random
+    >>> import trixcomplex as tc
+    >>> state = tc.apply(tc.new_match(tc.CLASSIC), tc.Deal.shuffled(random.Random(4)))
+    >>> state = tc.apply(state, tc.Choose(state.owner, tc.Contract.DIAMONDS))
+    >>> seen, moves = tc.view(state, 0), []
+    >>> for _ in range(6):
+    ...     moves.append(tc.legal_moves(state)[0])
+    ...     state = tc.apply(state, moves[-1])
+    >>> tc.view_after_moves(seen, moves, state) == tc.view(state, 0)
+    True
+    """
+    if (
+        moves
+        and state.phase is previous.phase
+        and state.deal_number == previous.deal_number
+        and state.history.last is moves[-1]
+    ):
+        deal = state.deal
+        kinds = _kinds(moves)
+        if type(deal) is ComplexDeal and kinds is _PLAYS:
+            return _after_trick_cards(previous, moves, state, deal)  # type: ignore[arg-type]
+        if type(deal) is TrixDeal and (kinds is _PLAYS or kinds is _TRIX_TURNS):
+            return _after_trix_turns(previous, moves, state, deal)  # type: ignore[arg-type]
+        if kinds is _ANSWERS and previous.seat not in {m.seat for m in moves}:  # type: ignore[union-attr]
+            return previous  # other seats' secret answers: nothing seen changes (R-HID-2)
+    return _keeping(previous, view(state, previous.seat))
+
+
+def _keeping(previous: View, new: View) -> View:
+    """``new`` with every field equal to ``previous``'s replaced by ``previous``'s very
+    object, so that unchanged fields are shared after a full :func:`view` too."""
+    values = [
+        old if old is value or old == value else value
+        for old, value in zip(_ALL_FIELDS(previous), _ALL_FIELDS(new), strict=True)
+    ]
+    return _new_view(None, *values)
+
+
+_PLAYS, _TRIX_TURNS, _ANSWERS, _OTHERS = "plays", "trix turns", "answers", "others"
+
+
+def _kinds(moves: Sequence[Move]) -> str:
+    """What ``moves`` are: plays only, plays and passes, doubling answers only, or others."""
+    plays = passes = answers = False
+    for move in moves:
+        kind = type(move)
+        if kind is Play:
+            plays = True
+        elif kind is Pass:
+            passes = True
+        elif kind is Double:
+            answers = True
+        else:
+            return _OTHERS
+    if answers:
+        return _OTHERS if plays or passes else _ANSWERS
+    return _TRIX_TURNS if passes else _PLAYS
+
+
+def _after_trick_cards(
+    previous: View, moves: Sequence[Play], state: MatchState, deal: ComplexDeal
+) -> View:
+    """:func:`view_after_moves` for cards played to tricks of the deal in progress."""
+    seat = previous.seat
+    tricks, trick = deal.tricks, deal.trick
+    done = len(previous.tricks)
+    start = len(previous.trick)
+    if 4 * (len(tricks) - done) + len(trick) - start != len(moves) or (
+        done and tricks[done - 1] is not previous.last_trick
+    ):
+        return _keeping(
+            previous, view(state, seat)
+        )  # ``previous`` is not the view just before ``moves``
+    rules = state.ruleset.trick_rules(state.contract)  # type: ignore[arg-type]
+    no_heart_lead, discard_first = rules.no_heart_lead, rules.discard_first
+    voids = list(previous.voids)
+    shown = [0, 0, 0, 0]
+    for t in tricks[done:]:  # the trick in progress before, if finished since, then newer ones
+        _show_trick_cards(voids, shown, t.leader, t.cards, start, no_heart_lead, discard_first)
+        start = 0
+    if trick:
+        _show_trick_cards(voids, shown, deal.leader, trick, start, no_heart_lead, discard_first)
+    cards = [move.card for move in moves]
+    cannot_hold = _without(previous.cannot_hold, cards)
+    if any(shown):
+        cannot_hold = _with(cannot_hold, shown, _played_in_tricks(tricks, trick))
+    last_trick, points, seen_score = previous.last_trick, previous.points, previous.score
+    if len(tricks) != done:  # tricks were finished
+        last_trick = tricks[-1]
+        if deal.points != points:
+            points, seen_score = deal.points, score(state)
+    hand, sizes = _hand_and_sizes(previous, state)
+    legal, forced = _moves_kept(previous, state)
+    return _AFTER_TRICK_CARD(
+        previous,
+        hand,
+        sizes,
+        state.turn,
+        legal,
+        forced,
+        deal.leader,
+        trick,
+        previous.tricks if len(tricks) == done else tricks,
+        last_trick,
+        seen_score,
+        points,
+        _same_or_new(previous.voids, voids),
+        cannot_hold,
+        _without(previous.known_holdings, cards),
+    )
+
+
+def _after_trix_turns(
+    previous: View, moves: Sequence[Play | Pass], state: MatchState, deal: TrixDeal
+) -> View:
+    """:func:`view_after_moves` for cards laid and passes of the TRIX deal in progress."""
+    seat = previous.seat
+    laid, passes = previous.laid, previous.passes
+    turns = len(laid) + len(passes)
+    if previous.turn != moves[0].seat or (
+        state.ruleset.show_twos and turns < 4 <= turns + len(moves)  # R-OPT-7: 2s shown now
+    ):
+        return _keeping(previous, view(state, seat))
+    cards = [move.card for move in moves if type(move) is Play]
+    table = deal.table & ~_mask_of(cards)  # as ``previous`` saw it
+    if table.bit_count() != len(previous.table):
+        return _keeping(
+            previous, view(state, seat)
+        )  # ``previous`` is not the view just before ``moves``
+    new_laid: list[tuple[int, Card]] = []
+    new_passes: list[tuple[int, int]] = []
+    shown = [0, 0, 0, 0]
+    for move in moves:
+        if type(move) is Play:
+            table |= 1 << move.card
+            new_laid.append((move.seat, move.card))
+        else:
+            new_passes.append((move.seat, len(laid) + len(new_laid)))
+            shown[move.seat] |= _shown_by_pass(table)
+    cannot_hold, known = previous.cannot_hold, previous.known_holdings
+    table_cards, rows = previous.table, previous.rows
+    if cards:
+        laid += tuple(new_laid)
+        table_cards = cards_of(table)
+        ends = list(rows)
+        for card in cards:
+            ends[card // 13] = row_ends(table, card // 13)
+        rows = _same_or_new(rows, ends)
+        cannot_hold, known = _without(cannot_hold, cards), _without(known, cards)
+    if new_passes:
+        passes += tuple(new_passes)
+        cannot_hold = _with(cannot_hold, shown, table)
+    order = deal.finishing_order
+    hand, sizes = _hand_and_sizes(previous, state)
+    legal, forced = _moves_kept(previous, state)
+    return _AFTER_TRIX_TURN(
+        previous,
+        hand,
+        sizes,
+        state.turn,
+        legal,
+        forced,
+        table_cards,
+        rows,
+        laid,
+        passes,
+        previous.finishing_order if order == previous.finishing_order else order,
+        cannot_hold,
+        known,
+    )
+
+
+def _hand_and_sizes(
+    previous: View, state: MatchState
+) -> tuple[tuple[Card, ...], tuple[int, int, int, int]]:
+    """The viewer's hand and the hand sizes in ``state``: ``previous``'s where unchanged."""
+    hands = state.hands
+    sizes = (hands[0].bit_count(), hands[1].bit_count(), hands[2].bit_count(),
+             hands[3].bit_count())  # fmt: skip
+    seat = previous.seat
+    hand = previous.hand
+    if seat is not None and sizes[seat] != previous.hand_sizes[seat]:
+        hand = cards_of(hands[seat])
+    return hand, previous.hand_sizes if sizes == previous.hand_sizes else sizes
+
+
+def _moves_of(
+    state: MatchState, seat: int | None
+) -> tuple[tuple[PlayerMove, ...], PlayerMove | None]:
+    """``seat``'s legal moves and forced move, the engine's (none for the spectator)."""
+    if seat is None:
+        return (), None
+    moves = legal_moves(state, seat)
+    return moves, forced_move(state, seat) if moves else None
+
+
+def _moves_kept(
+    previous: View, state: MatchState
+) -> tuple[tuple[PlayerMove, ...], PlayerMove | None]:
+    """:func:`_moves_of` the viewer, ``previous.legal_moves`` itself if they are unchanged."""
+    moves, forced = _moves_of(state, previous.seat)
+    return (previous.legal_moves if moves == previous.legal_moves else moves), forced
+
+
+def _same_or_new(old: tuple[_T, _T, _T, _T], new: list[_T]) -> tuple[_T, _T, _T, _T]:
+    """``old`` if ``new`` holds its very four objects, else ``new`` as a tuple (the
+    callers replace an entry only when it changes)."""
+    if new[0] is old[0] and new[1] is old[1] and new[2] is old[2] and new[3] is old[3]:
+        return old
+    return (new[0], new[1], new[2], new[3])
+
+
+def _without(per_seat: _Cards4, cards: list[Card]) -> _Cards4:
+    """``per_seat`` without ``cards``, now played: known holdings and the cards a seat
+    cannot hold are of unplayed cards only (the very tuples that hold none of them)."""
+    out: list[tuple[Card, ...]] | None = None
+    for s, held in enumerate(per_seat):
+        if held:
+            for card in cards:
+                if card in held:
+                    if out is None:
+                        out = list(per_seat)
+                    out[s] = tuple(c for c in held if c not in cards)
+                    break
+    return per_seat if out is None else (out[0], out[1], out[2], out[3])
+
+
+def _with(per_seat: _Cards4, shown: list[int], played: int) -> _Cards4:
+    """``per_seat`` (cards each seat cannot hold) with the cards ``shown`` added, but
+    for those in ``played``."""
+    out = list(per_seat)
+    for s in range(4):
+        if shown[s]:
+            held = _mask_of(out[s])
+            more = shown[s] & ~held & ~played
+            if more:
+                out[s] = cards_of(held | more)
+    return _same_or_new(per_seat, out)
+
+
+def _view_builder(changed: tuple[str, ...]) -> Callable[..., View]:
+    """A fast constructor: ``build(previous, *values)`` is the :class:`View` equal to
+    ``previous`` but for the fields ``changed``, which are set to ``values``.
+
+    :func:`view_after` builds one view per move.  attrs' generated ``__init__``
+    sets each of the 33 slots by name through ``object.__setattr__``; the
+    function generated here (as attrs generates ``__init__``) sets them
+    through the slot descriptors, unrolled, taking the unchanged ones from
+    ``previous``: the very same objects.  What it builds is what
+    ``attrs.evolve(previous, **changes)`` builds (same class and slots, equal,
+    hashing alike).  With every field changed (``previous`` unused) it is
+    :func:`view`'s constructor.
+    """
+    lines = [f"def build(previous, {', '.join(changed)}):", "    built = new(View)"]
+    for name in _FIELDS:
+        lines.append(f"    set_{name}(built, {name if name in changed else 'previous.' + name})")
+    lines.append("    return built")
+    namespace: dict[str, object] = {"new": object.__new__, "View": View}
+    namespace.update({f"set_{name}": View.__dict__[name].__set__ for name in _FIELDS})
+    exec("\n".join(lines), namespace)  # generated from the field names only
+    return namespace["build"]  # type: ignore[return-value]
+
+
+_FIELDS = tuple(field.name for field in attrs.fields(View))
+_ALL_FIELDS = attrgetter(*_FIELDS)
+_new_view = _view_builder(_FIELDS)
+_AFTER_TRICK_CARD = _view_builder(
+    ("hand", "hand_sizes", "turn", "legal_moves", "forced_move", "leader", "trick", "tricks",
+     "last_trick", "score", "points", "voids", "cannot_hold", "known_holdings"),
+)  # fmt: skip
+_AFTER_TRIX_TURN = _view_builder(
+    ("hand", "hand_sizes", "turn", "legal_moves", "forced_move", "table", "rows", "laid",
+     "passes", "finishing_order", "cannot_hold", "known_holdings"),
+)  # fmt: skip
+_NO_POINTS = (0, 0, 0, 0)
+_NO_CARDS: _Cards4 = ((), (), (), ())
+_NO_ROWS: tuple[_Row, _Row, _Row, _Row] = (None, None, None, None)
+
+
 def _per_seat(masks: list[int], played: int) -> _Cards4:
     """Four card sets as sorted card tuples, without the cards in ``played``."""
+    if not (masks[0] | masks[1] | masks[2] | masks[3]):
+        return _NO_CARDS
     return (
         cards_of(masks[0] & ~played),
         cards_of(masks[1] & ~played),
@@ -331,36 +692,55 @@ def _redeals(state: MatchState) -> tuple[int, ...]:
     return tuple(seats)
 
 
-def _trick_deductions(
-    tricks: tuple[Trick, ...],
+def _show_trick_cards(
+    voids: list[frozenset[Suit]],
+    cannot: list[int],
     leader: int,
-    trick: tuple[Card, ...],
+    cards: tuple[Card, ...],
+    start: int,
     no_heart_lead: bool,
     discard_first: int,
-) -> tuple[list[frozenset[Suit]], list[int]]:
-    """What the plays of a trick contract tell about the hands.
+) -> None:
+    """Add to ``voids`` and ``cannot`` (per seat) what the cards ``cards[start:]`` of a
+    trick led by ``leader`` show of their players' hands.
 
     Voids: a seat that played off the led suit has none of it (R-CX-2); a
     seat that led a heart where hearts may not be led while holding another
     suit holds hearts only (R-CL-2).  Cannot-hold: a seat that discarded a
     card other than a penalty card, where penalty cards must be discarded
-    first, holds no penalty card (R-OPT-2).
+    first, holds no penalty card (R-OPT-2).  :func:`view` folds this over the
+    deal's tricks, :func:`view_after` calls it for the card just played; an
+    entry of ``voids`` is replaced only when it grows.
     """
-    out: list[set[Suit]] = [set(), set(), set(), set()]
-    cannot = [0, 0, 0, 0]
-    for first, cards in (*((t.leader, t.cards) for t in tricks), (leader, trick)):
-        if not cards:
-            continue
-        led = cards[0].suit
-        if no_heart_lead and led is Suit.HEARTS:
-            out[first] |= _NOT_HEARTS
-        for i, card in enumerate(cards[1:], start=1):
-            if card.suit is not led:
-                who = (first + i) % 4
-                out[who].add(led)
-                if discard_first and not discard_first >> card & 1:
-                    cannot[who] |= discard_first
-    return [frozenset(s) for s in out], cannot
+    led = cards[0] // 13
+    for i in range(start, len(cards)):
+        card = cards[i]
+        if not i:
+            if no_heart_lead and led == _HEARTS and not voids[leader] >= _NOT_HEARTS:
+                voids[leader] = voids[leader] | _NOT_HEARTS
+        elif card // 13 != led:
+            who = (leader + i) % 4
+            if led not in voids[who]:
+                voids[who] = voids[who] | _VOID_IN[led]
+            if discard_first and not discard_first >> card & 1:
+                cannot[who] |= discard_first
+
+
+def _shown_by_pass(table: int) -> int:
+    """The cards a seat that passes in TRIX with ``table`` laid cannot hold: every card
+    playable on it (R-TX-3).  :func:`view` and :func:`view_after` both ask this."""
+    return playable(table)
+
+
+def _played_in_tricks(tricks: tuple[Trick, ...], trick: tuple[Card, ...]) -> int:
+    """The cards played so far in a trick deal, as a set."""
+    played = 0
+    for t in tricks:
+        a, b, c, d = t.cards
+        played |= 1 << a | 1 << b | 1 << c | 1 << d
+    for card in trick:
+        played |= 1 << card
+    return played
 
 
 def _trix_history(
@@ -376,12 +756,12 @@ def _trix_history(
     cannot = [0, 0, 0, 0]
     table = 0
     for move in state.history.since_deal():
-        if isinstance(move, Play):
+        if type(move) is Play:
             laid.append((move.seat, move.card))
             table |= 1 << move.card
-        elif isinstance(move, Pass):
+        elif type(move) is Pass:
             passes.append((move.seat, len(laid)))
-            cannot[move.seat] |= playable(table)
+            cannot[move.seat] |= _shown_by_pass(table)
     return tuple(laid), tuple(passes), cannot
 
 
@@ -458,7 +838,7 @@ _ALL = (1 << 52) - 1
 _SUIT_MASKS = tuple(0x1FFF << (13 * s) for s in range(4))
 
 
-def _mask_of(cards: tuple[Card, ...]) -> int:
+def _mask_of(cards: Sequence[Card]) -> int:
     mask = 0
     for card in cards:
         mask |= 1 << card

@@ -2,7 +2,9 @@
 Gymnasium; the ``[openspiel]`` extra for :mod:`trixcomplex.rl.openspiel`).
 
 - :func:`observation_tensor`, :data:`OBSERVATION_SHAPE`, :func:`observation_string`:
-  a seat's :class:`~trixcomplex.View` as a fixed-shape float32 tensor and as text.
+  a seat's :class:`~trixcomplex.View` as a fixed-shape float32 tensor and as text;
+  :class:`Observer`: every seat's view and tensor of a match, kept up to date
+  incrementally.
 - :mod:`trixcomplex.rl.table`: the sequential table every adapter plays on.
 - :mod:`trixcomplex.rl.pettingzoo`: ``env()``, ``raw_env``, ``parallel_env()``.
 - :mod:`trixcomplex.rl.gymnasium`: ``SeatEnv``, one seat learning against bots.
@@ -18,6 +20,7 @@ from .observation import (
     OBSERVATION_LAYOUT,
     OBSERVATION_SHAPE,
     OBSERVATION_VERSION,
+    Observer,
     observation_string,
     observation_tensor,
     segment,
@@ -27,6 +30,7 @@ __all__ = [
     "OBSERVATION_LAYOUT",
     "OBSERVATION_SHAPE",
     "OBSERVATION_VERSION",
+    "Observer",
     "observation_string",
     "observation_tensor",
     "segment",

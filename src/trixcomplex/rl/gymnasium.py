@@ -40,7 +40,7 @@ from ..actions import NUM_ACTIONS
 from ..bots.base import Bot
 from ..render import table_text
 from ..rulesets import Ruleset
-from .observation import observation_tensor
+from .observation import Observer
 from .pettingzoo import _ruleset, observation_space
 from .table import CHANCE, Table
 
@@ -79,6 +79,7 @@ class SeatEnv(gymnasium.Env[_Obs, np.int64]):
         self.observation_space = observation_space()
         self.action_space = gymnasium.spaces.Discrete(NUM_ACTIONS)
         self.table = Table.new(self.ruleset)
+        self._observer = Observer()
         self._rng = random.Random(0)
         self._total = 0
 
@@ -86,7 +87,8 @@ class SeatEnv(gymnasium.Env[_Obs, np.int64]):
         mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
         if self.table.to_act == self.seat:
             mask[list(self.table.legal_actions())] = 1
-        return {"observation": observation_tensor(self.table.view(self.seat)), "action_mask": mask}
+        tensor = self._observer.tensor(self.table.state, self.seat)
+        return {"observation": tensor.copy(), "action_mask": mask}
 
     def _play_others(self) -> None:
         """Deal and let the bots move until the learning seat is to act or the match is over."""
@@ -96,7 +98,8 @@ class SeatEnv(gymnasium.Env[_Obs, np.int64]):
             if seat == CHANCE:
                 table = table.deal(self._rng)
                 continue
-            table = table.act(table.bot_action(self.bots[seat], self._rng))
+            seen = self._observer.view(table.state, seat)
+            table = table.act(table.bot_action(self.bots[seat], self._rng, seen))
         self.table = table
 
     def _reward(self) -> float:
@@ -112,6 +115,7 @@ class SeatEnv(gymnasium.Env[_Obs, np.int64]):
         super().reset(seed=seed)
         self._rng = random.Random(int(self.np_random.integers(2**62)))
         self.table = Table.new(self.ruleset)
+        self._observer = Observer()  # every seat's view, brought up to date when asked for
         self._total = 0
         self._play_others()
         self._reward()

@@ -54,7 +54,7 @@ from ..render import table_text
 from ..rulesets import RULESETS, Ruleset
 from ..serialize import to_json
 from ..worlds import sample_world
-from .observation import OBSERVATION_SHAPE, observation_tensor
+from .observation import OBSERVATION_SHAPE, Observer
 from .table import CHANCE, TERMINAL, Table
 
 __all__ = ["GAME_NAME", "TrixComplexGame", "TrixComplexState"]
@@ -124,6 +124,9 @@ class TrixComplexState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: TrixComplexGame) -> None:
         super().__init__(game)
         self.table = Table.new(game.ruleset, game.deals)
+        # The players' views and tensors, brought up to date when asked for; a clone
+        # (a deep copy) or an unpickled state starts with an empty one.
+        self.observer = Observer()
 
     def current_player(self) -> int:
         seat = self.table.to_act
@@ -167,7 +170,7 @@ class TrixComplexState(pyspiel.State):  # type: ignore[misc]
         answers the sample lacks double nothing when the round ends (R-DBL-3).
         """
         rng = random.Random(int(sampler() * 2**52))
-        world = sample_world(self.table.view(player), rng)
+        world = sample_world(self.observer.view(self.table.state, player), rng)
         state = TrixComplexState(self.get_game())
         state.table = evolve(self.table, state=world, held=None)
         return state
@@ -203,10 +206,10 @@ class ViewObserver:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: TrixComplexState, player: int) -> None:
-        self.tensor[:] = observation_tensor(state.table.view(player))
+        self.tensor[:] = state.observer.tensor(state.table.state, player)
 
     def string_from(self, state: TrixComplexState, player: int) -> str:
-        seen = state.table.view(player)
+        seen = state.observer.view(state.table.state, player)
         if self.information_state:
             return json.dumps(to_json(seen), sort_keys=True, separators=(",", ":"))
         return table_text(seen)

@@ -25,7 +25,9 @@
   :mod:`trixcomplex.rl.table`), so the turn order reveals nothing (R-HID-2).
 - Observations are ``{"observation": observation_tensor(view),
   "action_mask": int8 mask}``: the agent's own view only; the mask is all
-  zeros for an agent not to act.
+  zeros for an agent not to act.  Each agent's view and tensor are brought
+  up to date when it is observed, over the moves since its last
+  observation (:class:`~trixcomplex.rl.observation.Observer`).
 - Deals are chance, shuffled by the environment's RNG, seeded by
   ``seed`` (at construction or in :meth:`reset`).
 - Rewards are the changes of each seat's running total (its team's Team
@@ -51,7 +53,7 @@ from pettingzoo.utils import wrappers
 from ..actions import NUM_ACTIONS
 from ..render import table_text
 from ..rulesets import Ruleset
-from .observation import OBSERVATION_BOUND, OBSERVATION_SHAPE, observation_tensor
+from .observation import OBSERVATION_BOUND, OBSERVATION_SHAPE, Observer
 from .table import Table
 
 __all__ = ["AGENTS", "env", "raw_env"]
@@ -102,6 +104,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.action_spaces = dict.fromkeys(AGENTS, self._action_space)
         self._rng = random.Random(seed)
         self.table = Table.new(self.ruleset)
+        self._observer = Observer()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._observation_space
@@ -114,7 +117,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
         mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
         if self.table.to_act == seat:
             mask[list(self.table.legal_actions())] = 1
-        return {"observation": observation_tensor(self.table.view(seat)), "action_mask": mask}
+        tensor = self._observer.tensor(self.table.state, seat)
+        return {"observation": tensor.copy(), "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
@@ -122,6 +126,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._rng = random.Random(self._seed)
         self._action_space.seed(self._seed)
         self.table = Table.new(self.ruleset)
+        self._observer = Observer()  # each seat's view, brought up to date when observed
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0.0)
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)

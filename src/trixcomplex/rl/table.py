@@ -187,9 +187,10 @@ class Table:
         return evolve(self, state=state, dealt=(), window_seat=window, held=None,
                       redeal_seat=redeal)  # fmt: skip
 
-    def bot_action(self, bot: Bot, rng: random.Random) -> int:
-        """The action ``bot`` picks for the seat to act, from that seat's view and legal
-        moves only; in the redeal round it is asked :func:`~trixcomplex.bots.offer_redeal`."""
+    def bot_action(self, bot: Bot, rng: random.Random, seen: View | None = None) -> int:
+        """The action ``bot`` picks for the seat to act, from that seat's view (``seen``,
+        if given, must be ``self.view(seat)``) and legal moves only; in the redeal round
+        it is asked :func:`~trixcomplex.bots.offer_redeal`."""
         seat = self.to_act
         actions = self.legal_actions()
         if len(actions) == 1:
@@ -197,7 +198,7 @@ class Table:
         if self.redeal_seat is not None:
             return REDEAL if offer_redeal(bot, self.state, seat, rng) else PASS
         legal = [action_to_move(self.state, seat, a) for a in actions]
-        return move_to_action(bot.choose(self.view(seat), legal, rng))
+        return move_to_action(bot.choose(seen or self.view(seat), legal, rng))
 
     def chance_outcomes(self) -> tuple[Card, ...]:
         """The cards not dealt yet, each equally likely next (while dealing)."""
