@@ -5,18 +5,25 @@ Usage (from the repository root)::
     python benchmarks/strength.py --pair rule,random --matches 400 --seed 2026
     python benchmarks/strength.py --pair mc:8,rule --matches 400 --seed 2026 --out mc.jsonl
     python benchmarks/strength.py --pair rule,random --ruleset classic --out classic.jsonl
+    python benchmarks/strength.py --pair mc:16:random,rule --out mc-random.jsonl
     python benchmarks/strength.py --table mc.jsonl rule.jsonl      # the docs table
+    python benchmarks/strength.py --time mc:4 mc:8 mc mc:16:random  # ms per decision
 
-Each match is played by :func:`trixcomplex.simulate.play_numbered_match`:
-matches ``2k`` and ``2k+1`` share their eight shuffles with the sides' seats
-exchanged.  Every finished match is appended to the ``--out`` file (JSON
-lines), so a long run can be stopped at any time and summarized with
-``--table``; a rerun with the same file resumes where it stopped.  The
-results depend only on the seed and the bots, not on the machine (bots run
-without a time budget).  ``--ruleset NAME`` plays another game (a preset or
-a preset with options, as records name them); in an individual ruleset a
-side wins when the match's winner is one of its seats (see
-:mod:`trixcomplex.simulate`).
+``mc:N:random`` is a :class:`~trixcomplex.bots.MonteCarloBot` of N worlds
+with random playouts (``mc:N:rule``: rule playouts, as ``mc:N``); every
+other name is :func:`~trixcomplex.bots.bot_named`'s.  Each match is played
+by :func:`trixcomplex.simulate.play_numbered_match`: matches ``2k`` and
+``2k+1`` share their eight shuffles with the sides' seats exchanged.
+Every finished match is appended to the ``--out`` file (JSON lines), so a
+long run can be stopped at any time and summarized with ``--table``; a
+rerun with the same file resumes where it stopped.  The results depend
+only on the seed and the bots, not on the machine (bots run without a time
+budget).  ``--ruleset NAME`` plays another game (a preset or a preset with
+options, as records name them); in an individual ruleset a side wins when
+the match's winner is one of its seats (see :mod:`trixcomplex.simulate`).
+``--time`` gives each bot's CPU time per decision over the 12 card-play
+decisions of ``benchmarks/bench.py``'s Monte Carlo row (median and range
+of 5 passes), for the strength-vs-time table.
 """
 
 from __future__ import annotations
@@ -29,16 +36,27 @@ import time
 from pathlib import Path
 from typing import Any
 
-from trixcomplex.bots import bot_named
+from trixcomplex.bots import Bot, MonteCarloBot, bot_named
 from trixcomplex.records import Record
 from trixcomplex.rules import match_outcome
 from trixcomplex.rulesets import PARTNERSHIP, Ruleset
 from trixcomplex.simulate import MatchOutcome, play_numbered_match, summarize
 
 
+def bot(name: str) -> Bot:
+    """The bot called ``name``: ``mc:N:POLICY`` (POLICY ``rule`` or ``random``) or a
+    :func:`~trixcomplex.bots.bot_named` name."""
+    kind, _, policy = name.strip().lower().rpartition(":")
+    if kind.startswith("mc:") and policy in ("rule", "random"):
+        worlds = bot_named(kind)
+        assert isinstance(worlds, MonteCarloBot)
+        return MonteCarloBot(worlds=worlds.worlds, policy=policy)
+    return bot_named(name)
+
+
 def _run(pair: str, matches: int, seed: int, out: Path, ruleset: Ruleset) -> None:
     names = pair.split(",")
-    bots = [bot_named(n) for n in names]
+    bots = [bot(n) for n in names]
     done = (
         {json.loads(line)["index"] for line in out.read_text().splitlines()}
         if out.exists()
@@ -120,6 +138,29 @@ def _table(paths: list[Path]) -> None:
     print(rule)
 
 
+def _time(names: list[str], passes: int = 5) -> None:
+    """Print each bot's CPU milliseconds per decision (median [range] of ``passes``)."""
+    import functools
+    import random
+    import statistics
+
+    from bench import cpu, decisions  # the decisions of bench.py's Monte Carlo row
+
+    asked = decisions(range(1, 4), 12)
+
+    def decide(player: Bot) -> None:
+        rng = random.Random(1)
+        for v, legal in asked:
+            player.choose(v, legal, rng)
+
+    for name in names:
+        player = bot(name)
+        run = functools.partial(decide, player)
+        figures = [cpu(run)[1] / len(asked) * 1e3 for _ in range(passes)]
+        print(f"{name:<16} {statistics.median(figures):7.2f} ms per decision "
+              f"[{min(figures):.2f}–{max(figures):.2f}], {len(asked)} decisions")  # fmt: skip
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pair", help="side A,side B bot names (random, rule, mc, mc:N)")
@@ -128,7 +169,11 @@ def main() -> int:
     parser.add_argument("--out", type=Path, help="JSON-lines file of finished matches")
     parser.add_argument("--table", type=Path, nargs="+", help="print the table of these files")
     parser.add_argument("--ruleset", default="partnership", help="the game (default partnership)")
+    parser.add_argument("--time", nargs="+", help="time these bots per decision (ms)")
     args = parser.parse_args()
+    if args.time:
+        _time(args.time)
+        return 0
     if args.table:
         _table(args.table)
         return 0

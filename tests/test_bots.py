@@ -720,3 +720,14 @@ def test_r_opt_7_rule_bot_uses_the_shown_twos() -> None:
             if trix_card(seen) != trix_card(blind):
                 changed += 1
     assert changed > 0
+
+
+def test_r_cx_3_a_situation_naming_no_contract_plays_complex_in_any_ruleset() -> None:
+    """R-CX-2, R-CX-3: a hand-built situation that names no contract is played as the
+    COMPLEX of RULES.md, also in a ruleset without COMPLEX (classic), where asking the
+    ruleset for COMPLEX's rules used to raise ``KeyError`` on a lead."""
+    lead = attrs.evolve(_complex(0, "2S 9S KH", "", 0), ruleset=tc.CLASSIC)
+    assert lead.contract is None and lead.standard
+    assert complex_card(lead) == complex_card(_complex(0, "2S 9S KH", "", 0))
+    follow = attrs.evolve(_complex(1, "2S 9S KH", "AS", 0), ruleset=tc.CLASSIC)
+    assert complex_card(follow) == parse_card("9S")  # the highest spade under the Ace

@@ -419,3 +419,63 @@ def test_r_hid_1_every_consistent_deal_is_equally_likely(seed: int) -> None:
     z = 3.719  # the 1 - 1e-4 quantile of the normal law; Wilson-Hilferty approximation below
     critical = df * (1 - 2 / (9 * df) + z * (2 / (9 * df)) ** 0.5) ** 3
     assert chi2 < critical, (chi2, critical, sorted(counts.values()))
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=RULESET_IDS)
+def test_r_hid_1_a_views_kept_plan_draws_the_worlds_a_fresh_plan_draws(
+    ruleset: tc.Ruleset,
+) -> None:
+    """R-HID-1, issue 16 (deliverable 3): ``sample_world`` keeps the plan of the view it
+    sampled last (a bot samples many worlds of one view); the worlds drawn with the kept
+    plan are exactly those a fresh plan of the same view draws from the same generator,
+    and a different view (even an equal copy) never reuses another view's plan."""
+    states = redeal_heavy_match(ruleset, 3)
+    other = tc.view(states[1], 0)
+    checked = 0
+    for state in states[:: max(1, len(states) // 25)]:
+        if state.phase is tc.Phase.OVER:
+            continue
+        seat = state.turn if state.turn is not None else 0
+        v = tc.view(state, seat)
+        kept = random.Random(checked)
+        in_a_row = [tc.sample_world(v, kept) for _ in range(3)]  # one plan, kept
+        fresh = random.Random(checked)
+        one_by_one = []
+        for _ in range(3):
+            tc.sample_world(other, random.Random(99))  # another view's plan in between
+            one_by_one.append(tc.sample_world(attrs.evolve(v), fresh))  # an equal copy
+        assert in_a_row == one_by_one
+        assert all(tc.view(w, seat) == v for w in in_a_row)
+        checked += 1
+    assert checked >= 10
+
+
+def test_r_hid_1_an_impossible_view_is_refused_every_time_it_is_sampled() -> None:
+    """R-HID-1: a view that cannot be completed is refused on every call, whether its plan
+    fails (hand sizes) or its worlds do (points no play gives), never half remembered."""
+    state = next(s for s in random_match(13) if s.complex is not None and s.complex.tricks)
+    v = tc.view(state, 0)
+    a, b, c, d = v.hand_sizes
+    assert b < 13 and c > 0
+    sizes = attrs.evolve(v, hand_sizes=(a, b + 1, c - 1, d))  # in range, one card moved
+    points = attrs.evolve(v, points=(1, 2, 3, -6))
+    for _ in range(2):
+        for bad, why in ((sizes, "do not make 13 per seat"), (points, "no state shows")):
+            with pytest.raises(tc.TrixError, match=f"inconsistent view: .*{why}"):
+                tc.sample_world(bad, random.Random(1))
+    assert tc.view(tc.sample_world(v, random.Random(1)), 0) == v
+
+
+def test_r_hid_1_hidden_cards_no_seat_may_take_are_refused_even_in_one_class() -> None:
+    """R-HID-1: the split refuses rooms it cannot fill.  A single class that some seat with
+    room may not take from (every card ruled out for it) has no consistent deal; only a
+    class every seat may take from is known to have one without counting."""
+    from trixcomplex.worlds import _Split
+
+    cards = tc.ALL_CARDS[:9]
+    with pytest.raises(ValueError, match="cannot be dealt"):
+        _Split({0b011: cards}, [3, 3, 3], (1, 2, 3))  # the third seat may take none
+    split = _Split({0b111: cards}, [3, 3, 3], (1, 2, 3))
+    hands = split.draw([0, 0, 0, 0], random.Random(1))
+    assert [h.bit_count() for h in hands] == [0, 3, 3, 3]
+    assert hands[1] | hands[2] | hands[3] == mask_of(cards)

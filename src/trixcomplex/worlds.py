@@ -92,23 +92,143 @@ def sample_world(view: View, rng: random.Random) -> MatchState:
     ``view.inconsistent``, a ``ValueError``) with a one-line reason is raised instead if
     the view cannot be completed (a hand-made view whose facts contradict
     each other); a view of a reachable state always can.
+
+    What depends on the view alone (the state before the deal, the cards
+    played, the classes of the hidden cards and the count of their deals) is
+    worked out once and kept for the view sampled last, so many worlds of one
+    view in a row (a Monte Carlo decision) cost less than the first; the
+    worlds drawn are the same either way.
     """
-    seat = view.seat
-    check_view_ranges(view)
+    global _last_plan
+    plan = _last_plan
+    if plan is None or plan.view is not view:  # a new view: its plan, checked once
+        check_view_ranges(view)
+        try:
+            plan = _Plan(view)
+        except ValueError as exc:
+            raise _inconsistent(str(exc).removeprefix("inconsistent view: ")) from None
+        _last_plan = plan
     try:
-        if view.phase not in _PLAYING and not view.redeals:
-            state = _base(view, view.phase, view.deal_number, view.owner)
-        else:
-            state = _redealt_deals(view, _before_deal(view), rng)
-            if view.phase in _PLAYING:
-                state = _current_deal(view, state, rng)
+        state = plan.sample(rng)
     except IllegalMoveError as exc:
         raise _inconsistent(f"its public moves do not replay: {exc}") from None
     except ValueError as exc:
         raise _inconsistent(str(exc).removeprefix("inconsistent view: ")) from None
-    if view_of(state, seat) != view:
+    if view_of(state, view.seat) != view:
         raise _inconsistent("no state shows exactly this view")
     return state
+
+
+class _Plan:
+    """What :func:`sample_world` needs of one view that no draw changes, worked out once.
+
+    The state before the deal, the cards each seat has played, the hidden
+    cards' classes and the count of their consistent deals (the split), the
+    deal in progress and its moves: a Monte Carlo bot samples many worlds
+    from the same view, and only the drawing and the building are done for
+    each (the plan of the last view is kept).  Raises ``ValueError`` for a
+    view whose facts contradict each other.
+    """
+
+    __slots__ = (
+        "before", "choose", "deal", "doubles", "fixed", "forced", "moves", "own", "played",
+        "split", "view",
+    )  # fmt: skip
+
+    def __init__(self, view: View) -> None:
+        self.view = view
+        self.fixed: MatchState | None = None
+        if view.phase not in _PLAYING and not view.redeals:
+            self.fixed = _base(view, view.phase, view.deal_number, view.owner)
+            return
+        self.before = _before_deal(view)
+        if view.phase not in _PLAYING:
+            return
+        seat = view.seat
+        played = _played_by(view)
+        own = mask_of(view.hand)
+        seen = own | played[0] | played[1] | played[2] | played[3]
+        if own & (played[0] | played[1] | played[2] | played[3]):
+            raise ValueError("inconsistent view: a card is both in the hand and played")
+        if seat is not None and len(view.hand) != view.hand_sizes[seat]:
+            raise ValueError(
+                f"inconsistent view: seat {seat} holds {len(view.hand)} cards, not its size"
+            )
+        if any(view.hand_sizes[s] + played[s].bit_count() != 13 for s in range(4)):
+            # every world gives each seat its hand size (the split fills the rooms exactly)
+            raise ValueError(
+                "inconsistent view: hand sizes and played cards do not make 13 per seat"
+            )
+        self.played, self.own = played, own
+        self.forced, self.split = _hidden(view, ALL_MASK & ~seen)
+        self.moves: list[Move] = []
+        self.deal: ComplexDeal | TrixDeal | None = None
+        self.choose: Choose | None = None
+        self.doubles: list[Double] = []
+        owner, contract = view.owner, view.contract
+        if owner is None or contract is None or view.phase is Phase.CHOOSE:
+            return
+        self.choose = Choose(owner, contract)
+        if view.phase is Phase.DOUBLE:
+            if seat is not None and view.my_answer is not None:
+                self.doubles = [Double(seat, view.my_answer)]
+            return
+        by_doubler: dict[int, list[Card]] = {}
+        for card, doubler in view.doubled:
+            by_doubler.setdefault(doubler, []).append(card)
+        self.doubles = [Double(doubler, cards) for doubler, cards in sorted(by_doubler.items())]
+        self.moves, self.deal = _cards_played(view)
+
+    def sample(self, rng: random.Random) -> MatchState:
+        """A world drawn from ``rng`` (the redeals' decks, then the hidden hands)."""
+        if self.fixed is not None:
+            return self.fixed
+        view = self.view
+        state = _redealt_deals(view, self.before, rng) if view.redeals else self.before
+        if view.phase in _PLAYING:
+            state = self._current_deal(state, rng)
+        return state
+
+    def _current_deal(self, state: MatchState, rng: random.Random) -> MatchState:
+        """Deal the sampled hands and replay the deal's public moves on ``state``."""
+        view = self.view
+        seat = view.seat
+        hands = self.split.draw(self.forced, rng)
+        if seat is not None:
+            hands[seat] = self.own
+        played = self.played
+        state = apply(state, _deck_of([hands[s] | played[s] for s in range(4)]))
+        if self.choose is None:  # choosing, or no contract known
+            return state
+        if state.phase is Phase.CHOOSE:
+            state = apply(state, self.choose)
+        if state.phase is Phase.DOUBLE:
+            for double in self.doubles:
+                state = apply(state, double)
+            if view.phase is Phase.DOUBLE:
+                return state
+            if state.phase is Phase.DOUBLE:  # the doublers' answers did not close it
+                state = apply(state, _TIMEOUT)
+        if not self.moves or self.deal is None:
+            return state
+        return MatchState(
+            phase=state.phase,
+            deal_number=state.deal_number,
+            owner=state.owner,
+            contract=state.contract,
+            hands=(hands[0], hands[1], hands[2], hands[3]),
+            turn=view.turn,
+            deal=self.deal,
+            scores=state.scores,
+            results=state.results,
+            history=state.history.extend(self.moves),
+            ruleset=state.ruleset,
+        )
+
+
+_TIMEOUT = Timeout()
+_last_plan: _Plan | None = None
+"""The plan of the view sampled last (a bot samples many worlds of one view in a row)."""
 
 
 def _inconsistent(reason: str) -> TrixError:
@@ -152,92 +272,33 @@ def _deck_with(fixed: dict[Card, int], rng: random.Random) -> Deal:
     return _deck_of(start)
 
 
-def _current_deal(view: View, state: MatchState, rng: random.Random) -> MatchState:
-    """Deal the sampled hands and replay the deal's public moves on ``state``."""
-    seat = view.seat
-    played = _played_by(view)
-    own = mask_of(view.hand)
-    seen = own | played[0] | played[1] | played[2] | played[3]
-    if own & (played[0] | played[1] | played[2] | played[3]):
-        raise ValueError("inconsistent view: a card is both in the hand and played")
-    others = tuple(s for s in range(4) if s != seat)
-    if seat is not None and len(view.hand) != view.hand_sizes[seat]:
-        raise ValueError(
-            f"inconsistent view: seat {seat} holds {len(view.hand)} cards, not its size"
-        )
-    hands = _deal_hidden(view, others, ALL_MASK & ~seen, rng)
-    if seat is not None:
-        hands[seat] = own
+def _cards_played(view: View) -> tuple[list[Move], ComplexDeal | TrixDeal]:
+    """The view's plays and passes of the deal in progress, and the deal they make.
 
-    start = [hands[s] | played[s] for s in range(4)]
-    if any(m.bit_count() != 13 for m in start):
-        raise ValueError("inconsistent view: hand sizes and played cards do not make 13 per seat")
-    state = apply(state, _deck_of(start))
-    owner, contract = view.owner, view.contract
-    if view.phase is Phase.CHOOSE or owner is None or contract is None:
-        return state
-    if state.phase is Phase.CHOOSE:
-        state = apply(state, Choose(owner, contract))
-    if state.phase is Phase.DOUBLE:
-        if view.phase is Phase.DOUBLE:
-            if seat is not None and view.my_answer is not None:
-                state = apply(state, Double(seat, view.my_answer))
-            return state
-        by_doubler: dict[int, list[Card]] = {}
-        for card, doubler in view.doubled:
-            by_doubler.setdefault(doubler, []).append(card)
-        for doubler, cards in sorted(by_doubler.items()):
-            state = apply(state, Double(doubler, cards))
-        if state.phase is Phase.DOUBLE:  # the doublers' answers did not close it
-            state = apply(state, Timeout())
-    return _cards_played(view, state, (hands[0], hands[1], hands[2], hands[3]))
-
-
-def _cards_played(view: View, state: MatchState, hands: tuple[int, int, int, int]) -> MatchState:
-    """``state`` (waiting for the deal's first card) after the view's plays and passes.
-
-    Built at once rather than replayed move by move: the deal in progress is
-    exactly what the view shows (the trick deal's leader, trick, tricks,
-    doubles and points; the TRIX table and finishing order), the hands are
-    the sampled ones and the history gets the moves as one node.  The final
-    check of :func:`sample_world` (the world's view is ``view``) covers it.
+    The state is built at once rather than replayed move by move: the deal in
+    progress is exactly what the view shows (the trick deal's leader, trick,
+    tricks, doubles and points; the TRIX table and finishing order), the hands
+    are the sampled ones and the history gets the moves as one node.  The
+    final check of :func:`sample_world` (the world's view is ``view``) covers it.
     """
-    deal: ComplexDeal | TrixDeal
     if view.contract is Contract.TRIX:
-        moves = _trix_moves(view)
-        deal = TrixDeal(mask_of(view.table), view.finishing_order)
-    else:
-        moves = []
-        plays = _PLAYS
-        for trick in view.tricks:
-            first, second, third, fourth = trick.cards
-            by = trick.leader
-            moves += (
-                plays[by][first],
-                plays[by + 1][second],
-                plays[by + 2][third],
-                plays[by + 3][fourth],
-            )
-        leader = view.leader
-        if leader is None:
-            raise ValueError("inconsistent view: a trick deal with nobody to lead")
-        moves.extend(plays[leader + i][card] for i, card in enumerate(view.trick))
-        deal = ComplexDeal(leader, view.trick, view.tricks, view.doubled, view.points)
-    if not moves:
-        return state
-    return MatchState(
-        phase=state.phase,
-        deal_number=state.deal_number,
-        owner=state.owner,
-        contract=state.contract,
-        hands=hands,
-        turn=view.turn,
-        deal=deal,
-        scores=state.scores,
-        results=state.results,
-        history=state.history.extend(moves),
-        ruleset=state.ruleset,
-    )
+        return _trix_moves(view), TrixDeal(mask_of(view.table), view.finishing_order)
+    moves: list[Move] = []
+    plays = _PLAYS
+    for trick in view.tricks:
+        first, second, third, fourth = trick.cards
+        by = trick.leader
+        moves += (
+            plays[by][first],
+            plays[by + 1][second],
+            plays[by + 2][third],
+            plays[by + 3][fourth],
+        )
+    leader = view.leader
+    if leader is None:
+        raise ValueError("inconsistent view: a trick deal with nobody to lead")
+    moves.extend(plays[leader + i][card] for i, card in enumerate(view.trick))
+    return moves, ComplexDeal(leader, view.trick, view.tricks, view.doubled, view.points)
 
 
 _PLAYS = tuple(tuple(plays_of(seat % 4, 1 << c)[0] for c in range(52)) for seat in range(7))
@@ -276,8 +337,10 @@ def _played_by(view: View) -> list[int]:
     return played
 
 
-def _deal_hidden(view: View, others: tuple[int, ...], unseen: int, rng: random.Random) -> list[int]:
-    """Deal the ``unseen`` cards to ``others``, respecting every public fact."""
+def _hidden(view: View, unseen: int) -> tuple[list[int], _Split]:
+    """How the ``unseen`` cards go to the other seats: the cards each is known to hold,
+    and the split of the rest respecting every public fact."""
+    others = tuple(s for s in range(4) if s != view.seat)
     hands = [0, 0, 0, 0]
     caps: list[int] = []
     forced_all = 0
@@ -298,16 +361,18 @@ def _deal_hidden(view: View, others: tuple[int, ...], unseen: int, rng: random.R
             raise ValueError(f"inconsistent view: seat {who} must hold a card it cannot hold")
 
     free = unseen & ~forced_all
-    by_class: dict[int, list[Card]] = {}
+    by_class: dict[int, tuple[Card, ...]] = {}
+    if not any(forbidden):  # every seat may hold every card: one class
+        if free:
+            by_class[(1 << len(others)) - 1] = cards_of(free)
+        return hands, _Split(by_class, caps, others)
     for k in range(1 << len(others)):  # the cards exactly the seats in ``k`` may hold
         cards = free
         for i, mask in enumerate(forbidden):
             cards &= ~mask if k >> i & 1 else mask
         if cards:
-            by_class[k] = list(cards_of(cards))
-    for i, share in enumerate(_uniform_split(by_class, caps, rng)):
-        hands[others[i]] |= share
-    return hands
+            by_class[k] = cards_of(cards)
+    return hands, _Split(by_class, caps, others)
 
 
 def _forbidden(view: View, who: int) -> int:
@@ -317,74 +382,95 @@ def _forbidden(view: View, who: int) -> int:
     return mask
 
 
-def _uniform_split(
-    by_class: dict[int, list[Card]], caps: list[int], rng: random.Random
-) -> list[int]:
+_Rooms = tuple[int, ...]
+
+
+class _Split:
     """Deal the cards to the seats, every consistent deal exactly equally likely.
 
     ``by_class[k]`` are the cards that may go to the seats in the bit set
     ``k`` (bits index ``caps``); seat ``i`` takes exactly ``caps[i]`` cards.
     A deal is a split of each class's count among its seats, then which cards
     go where inside the class.  The number of deals that complete each
-    partial split is counted (memoised over the rooms left), each class's
-    split drawn with probability proportional to it, and the class's cards
-    shuffled and cut by the split: so each consistent deal has probability
-    one over their number.  The largest class goes last, where its split is
-    forced (it must fill the rooms left).
+    partial split is counted (memoised over the rooms left, once for all the
+    draws of a view), each class's split drawn with probability proportional
+    to it, and the class's cards shuffled and cut by the split: so each
+    consistent deal has probability one over their number.  The largest class
+    goes last, where its split is forced (it must fill the rooms left).
+    Raises ``ValueError`` if no deal is consistent.
     """
-    n = len(caps)
-    groups = sorted(by_class.items(), key=lambda item: len(item[1]))
-    last = len(groups) - 1
-    if sum(caps) != sum(len(cards) for _, cards in groups) or min(caps, default=0) < 0:
-        raise ValueError("inconsistent view: the unseen cards cannot be dealt to the other seats")
-    Split = tuple[int, ...]
-    memo: dict[tuple[int, Split], tuple[int, list[tuple[int, Split]]]] = {}
 
-    def completions(j: int, rooms: Split) -> int:
+    __slots__ = ("caps", "groups", "last", "memo", "n", "others")
+
+    def __init__(
+        self, by_class: dict[int, tuple[Card, ...]], caps: list[int], others: tuple[int, ...]
+    ) -> None:
+        self.n = len(caps)
+        self.caps = tuple(caps)
+        self.others = others
+        self.groups = sorted(by_class.items(), key=lambda item: len(item[1]))
+        self.last = len(self.groups) - 1
+        self.memo: dict[tuple[int, _Rooms], tuple[int, list[tuple[int, _Rooms]]]] = {}
+        if sum(caps) != sum(len(cards) for _, cards in self.groups) or min(caps, default=0) < 0:
+            raise ValueError(
+                "inconsistent view: the unseen cards cannot be dealt to the other seats"
+            )
+        nothing = self.last < 0 and not any(caps)  # no card to deal, no room: one deal
+        # one class may go to every seat: the sizes add up, so a deal exists (no count)
+        if self.last == 0 and self.groups[0][0] == (1 << self.n) - 1:
+            return
+        if not nothing and (self.last < 0 or self.completions(0, self.caps) == 0):
+            raise ValueError(
+                "inconsistent view: the unseen cards cannot be dealt to the other seats"
+            )
+
+    def completions(self, j: int, rooms: _Rooms) -> int:
         """The deals of classes ``j``… filling ``rooms`` exactly."""
-        if j == last:
-            k, cards = groups[j]
+        if j == self.last:
+            k, cards = self.groups[j]
             if any(room and not k >> i & 1 for i, room in enumerate(rooms)):
                 return 0
             return _multinomial(len(cards), rooms)
-        return options(j, rooms)[0]
+        return self.options(j, rooms)[0]
 
-    def options(j: int, rooms: Split) -> tuple[int, list[tuple[int, Split]]]:
+    def options(self, j: int, rooms: _Rooms) -> tuple[int, list[tuple[int, _Rooms]]]:
         """Class ``j``'s splits with their numbers of completions, and their total."""
         key = (j, rooms)
-        known = memo.get(key)
+        known = self.memo.get(key)
         if known is None:
-            k, cards = groups[j]
+            k, cards = self.groups[j]
             count = len(cards)
             weighted, total = [], 0
-            for split in _splits(count, [i for i in range(n) if k >> i & 1], rooms):
-                weight = completions(j + 1, tuple(r - t for r, t in zip(rooms, split, strict=True)))
+            for split in _splits(count, [i for i in range(self.n) if k >> i & 1], rooms):
+                left = tuple(r - t for r, t in zip(rooms, split, strict=True))
+                weight = self.completions(j + 1, left)
                 if weight:
                     weight *= _multinomial(count, split)
                     weighted.append((weight, split))
                     total += weight
-            known = memo[key] = (total, weighted)
+            known = self.memo[key] = (total, weighted)
         return known
 
-    if last < 0 or completions(0, tuple(caps)) == 0:
-        if last < 0 and not any(caps):
-            return [0] * n
-        raise ValueError("inconsistent view: the unseen cards cannot be dealt to the other seats")
-    shares = [0] * n
-    rooms = tuple(caps)
-    for j, (_, cards) in enumerate(groups):
-        split = rooms if j == last else _draw(*options(j, rooms), rng)
-        rng.shuffle(cards)
-        at = 0
-        for i, take in enumerate(split):
-            if take:
-                share = 0
-                for card in cards[at : at + take]:
-                    share |= _BIT[card]
-                shares[i] |= share
-                at += take
-        rooms = tuple(r - t for r, t in zip(rooms, split, strict=True))
-    return shares
+    def draw(self, forced: list[int], rng: random.Random) -> list[int]:
+        """The four hands: ``forced`` (the cards known held) plus one deal drawn from ``rng``."""
+        hands = list(forced)
+        others = self.others
+        rooms = self.caps
+        last = self.last
+        for j, (_, dealt) in enumerate(self.groups):
+            split = rooms if j == last else _draw(*self.options(j, rooms), rng)
+            cards = list(dealt)
+            rng.shuffle(cards)
+            at = 0
+            for i, take in enumerate(split):
+                if take:
+                    share = 0
+                    for card in cards[at : at + take]:
+                        share |= _BIT[card]
+                    hands[others[i]] |= share
+                    at += take
+            rooms = tuple(r - t for r, t in zip(rooms, split, strict=True))
+        return hands
 
 
 def _draw(
@@ -400,9 +486,19 @@ def _draw(
 
 
 def _splits(count: int, allowed: list[int], rooms: tuple[int, ...]) -> list[tuple[int, ...]]:
-    """Every way to share ``count`` cards among the ``allowed`` seats within their ``rooms``."""
+    """Every way to share ``count`` cards among the ``allowed`` seats within their ``rooms``,
+    by the first seat's share, then the second's … (smallest first)."""
     out: list[tuple[int, ...]] = []
     take = [0] * len(rooms)
+    if len(allowed) <= 2:  # one or two seats (the usual classes), without recursion
+        first, second = (allowed[0], None) if len(allowed) == 1 else allowed
+        room = 0 if second is None else rooms[second]
+        for amount in range(max(0, count - room), min(count, rooms[first]) + 1):
+            take[first] = amount
+            if second is not None:
+                take[second] = count - amount
+            out.append(tuple(take))
+        return out
 
     def fill(at: int, left: int) -> None:
         if at == len(allowed):
@@ -438,19 +534,23 @@ def _deck_of(start: list[int]) -> Deal:
     """
     if start[0] | start[1] | start[2] | start[3] != ALL_MASK:
         raise ValueError("inconsistent view: a card is in two places")
-    four = zip(*(cards_of(m) for m in start), strict=True)
+    deck: list[Card] = [ALL_CARDS[0]] * 52
+    for seat in range(4):  # seat s gets deck[s], deck[s + 4], … (13 cards each: checked)
+        deck[seat::4] = cards_of(start[seat])
     deal: Deal = object.__new__(Deal)
-    object.__setattr__(deal, "deck", sum(four, ()))
+    object.__setattr__(deal, "deck", tuple(deck))
     return deal
 
 
 def _trix_moves(view: View) -> list[Move]:
     """The TRIX deal's plays and passes, interleaved as the view records them."""
     moves: list[Move] = []
-    passes = list(view.passes)
+    passes = view.passes
+    at = 0  # the next pass
     for index, (who, card) in enumerate(view.laid):
-        while passes and passes[0][1] == index:
-            moves.append(PASSES[passes.pop(0)[0]][0])
+        while at < len(passes) and passes[at][1] == index:
+            moves.append(PASSES[passes[at][0]][0])
+            at += 1
         moves.append(_PLAYS[who][card])
-    moves.extend(PASSES[who][0] for who, _ in passes)
+    moves.extend(PASSES[who][0] for who, _ in passes[at:])
     return moves

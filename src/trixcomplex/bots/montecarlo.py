@@ -11,6 +11,13 @@ the others' average, negated under reversed scores (R-OPT-6) so that the
 bot always plays to win the ruleset's way.  Every candidate is tried on
 the same worlds, so their differences are not blurred by the luck of the
 sampling.
+
+A decision reuses its work: the worlds of one view share
+:func:`~trixcomplex.sample_world`'s plan, the rule playouts play their
+cards on the engine's fast :func:`~trixcomplex.playout`, and RuleBot's card
+in a situation met again (in another world, or after another candidate) is
+remembered rather than worked out again.  The moves are those of the plain
+host loop asking RuleBot every move (``tests/test_search_equivalence.py``).
 """
 
 from __future__ import annotations
@@ -25,9 +32,11 @@ from attrs.converters import optional as optional_converter
 from attrs.validators import ge, in_, instance_of
 
 from ..engine import MatchState, Phase, apply
-from ..host import run
+from ..host import next_move
 from ..moves import Double, PlayerMove
+from ..playout import PlayoutState, Policy
 from ..playout import playout as fast_playout
+from ..rules import redeal_seat
 from .rule_bot import rule_move
 from .tactics import Situation
 
@@ -44,14 +53,76 @@ def playout(state: MatchState, rng: random.Random, policy: str = "rule") -> Matc
     own situation in the world) or ``"random"``.  Returns the state right
     after the deal is scored (phase DEAL, or OVER after the 8th deal).
     """
+    return _playout(state, rng, policy, {})
+
+
+_Known = dict[tuple[object, ...], dict[tuple[object, ...], PlayerMove]]
+"""RuleBot's card plays already found in one decision's playouts: per contract and
+doubles, by what else they depend on."""
+
+
+def _playout(state: MatchState, rng: random.Random, policy: str, known: _Known) -> MatchState:
+    """:func:`playout`, remembering the rule playouts' card plays in ``known`` (for reuse
+    by the other playouts of the same decision)."""
     if policy == "random":  # the engine's fast playout plays exactly these moves
         return fast_playout(state, rng) if state.phase not in (Phase.DEAL, Phase.OVER) else state
-    return run(state, _rule_policy)  # the host loop, to the end of the deal
+    while state.phase not in (Phase.DEAL, Phase.OVER):
+        phase = state.phase
+        if phase.plays_tricks or (phase is Phase.TRIX and redeal_seat(state) is None):
+            # the card play, on the engine's fast playout: the moves the host loop would ask
+            return fast_playout(state, rng, _card_policy(state, known))
+        state = apply(state, next_move(state, _rule_policy))  # contract, doubles, a redeal
+    return state
+
+
+class _NoDraws(random.Random):
+    """The generator handed to rule playouts, which draw nothing (RuleBot never does):
+    seeding a fresh one per playout would cost more than the playout's first moves."""
+
+    def random(self) -> float:
+        raise AssertionError("a rule playout drew a random number")
+
+    def getrandbits(self, k: int, /) -> int:
+        raise AssertionError("a rule playout drew a random number")
+
+
+_NO_DRAWS = _NoDraws(0)
 
 
 def _rule_policy(world: MatchState, seat: int, legal: Sequence[PlayerMove]) -> PlayerMove:
     """RuleBot's move for ``seat`` in a world the bot imagined (its own to search)."""
     return rule_move(Situation.of_world(world, seat), legal)
+
+
+def _card_policy(state: MatchState, known: _Known) -> Policy:
+    """RuleBot's card play from ``state`` on, as a playout policy.
+
+    The deal's contract, doubles and remaining contracts do not change while
+    its cards are played, and RuleBot's card depends on nothing else but the
+    seat, its hand, the cards still held, the trick (and its leader) or the
+    TRIX table: so a situation met again, in another world of the same
+    decision or after another candidate move, gets the card found the first
+    time (from ``known``) without thinking again.
+    """
+    remaining = state.remaining_contracts
+    deal = state.complex
+    doubled = deal.doubled if deal is not None else ()
+    seen = known.setdefault((state.contract, doubled), {})
+
+    def policy(game: PlayoutState, moves: tuple[PlayerMove, ...], rng: random.Random) -> PlayerMove:
+        if len(moves) == 1:  # forced: the host loop plays it without asking (R-TX-5)
+            return moves[0]
+        seat = game.turn
+        assert seat is not None
+        hands = game.hands
+        key = (seat, hands[seat], hands[0] | hands[1] | hands[2] | hands[3],
+               game.trick, game.leader, game.table)  # fmt: skip
+        move = seen.get(key)
+        if move is None:
+            move = seen[key] = rule_move(Situation.of_game(game, seat, remaining), moves)
+        return move
+
+    return policy
 
 
 def gain(before: MatchState, after: MatchState, seat: int) -> int:
@@ -120,11 +191,13 @@ class MonteCarloBot:
         assert seat is not None, "a bot plays a seat, not the spectator's view"
         totals = [0] * len(moves)
         deadline = None if self.time_budget is None else time.monotonic() + self.time_budget
+        known: _Known = {}  # shared by every playout of this decision
         for _ in range(self.worlds):
             world = sample_world(view, rng)
             seed = rng.getrandbits(64)
             for i, move in enumerate(moves):
-                after = playout(apply(world, move), random.Random(seed), self.policy)
+                draws = random.Random(seed) if self.policy == "random" else _NO_DRAWS
+                after = _playout(apply(world, move), draws, self.policy, known)
                 totals[i] += gain(world, after, seat)
             if deadline is not None and time.monotonic() > deadline:
                 break
@@ -143,11 +216,13 @@ class MonteCarloBot:
         seat = view.seat
         assert seat is not None, "a bot plays a seat, not the spectator's view"
         total = 0
+        known: _Known = {}
         deadline = None if self.time_budget is None else time.monotonic() + self.time_budget
         for _ in range(self.worlds):
             world = sample_world(view, rng)
             seed = rng.getrandbits(64)
-            total += gain(world, playout(world, random.Random(seed), self.policy), seat)
+            draws = random.Random(seed) if self.policy == "random" else _NO_DRAWS
+            total += gain(world, _playout(world, draws, self.policy, known), seat)
             if deadline is not None and time.monotonic() > deadline:
                 break
         return total < 0

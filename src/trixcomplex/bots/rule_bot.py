@@ -51,13 +51,23 @@ def rule_move(
         doubles = choose_doubles(sit, asked)
         move = Double(seat, [c for c in range(52) if doubles >> c & 1])
     elif sit.phase.plays_tricks:
-        move = Play(seat, complex_card(sit))
-    elif Redeal(seat) in legal and wants_redeal(sit):
+        return _play(legal, seat, complex_card(sit))
+    elif any(type(m) is Redeal and m.seat == seat for m in legal) and wants_redeal(sit):
         move = Redeal(seat)
     else:
         card = trix_card(sit)
-        move = Pass(seat) if card is None else Play(seat, card)
+        if card is not None:
+            return _play(legal, seat, card)
+        move = Pass(seat)
     return move if move in legal else legal[0]
+
+
+def _play(legal: Sequence[PlayerMove], seat: int, card: int) -> PlayerMove:
+    """``Play(seat, card)`` as ``legal`` lists it (the engine's own object), else ``legal[0]``."""
+    for move in legal:
+        if type(move) is Play and move.card == card and move.seat == seat:
+            return move
+    return legal[0]
 
 
 @frozen(repr=False)

@@ -17,6 +17,7 @@ from attrs import frozen
 from ..cards import ALL_CARDS, ALL_MASK, Card, Rank, Suit, cards_of, suit_mask
 from ..engine import MatchState, Phase
 from ..moves import Contract
+from ..playout import PlayoutState
 from ..rules import (
     DIAMONDS,
     KING_OF_HEARTS,
@@ -115,18 +116,22 @@ class Situation:
     @classmethod
     def of_world(cls, state: MatchState, seat: int) -> Situation:
         """The situation of ``seat`` in a world (a state) the bot imagined itself."""
-        hands = state.hands
-        held = hands[0] | hands[1] | hands[2] | hands[3]
-        deal = state.complex
-        trick: tuple[Card, ...] = deal.trick if deal is not None else ()
-        leader = deal.leader if deal is not None else (state.owner or 0)
-        doubled = deal.doubled if deal is not None else ()
-        table = state.trix.table if state.trix is not None else 0
-        sizes = tuple(h.bit_count() for h in hands)
-        owner = state.owner if state.owner is not None else seat
+        return cls.of_game(PlayoutState(state), seat, state.remaining_contracts)
+
+    @classmethod
+    def of_game(cls, game: PlayoutState, seat: int, remaining: tuple[Contract, ...]) -> Situation:
+        """The situation of ``seat`` in a playout's game (a world the bot imagined),
+        the Kingdom's ``remaining`` contracts given (they are the same all deal long)."""
+        hands = game.hands
+        h0, h1, h2, h3 = hands
+        owner = game.owner
+        leader = game.leader
         return cls(
-            seat, state.phase, owner, hands[seat], ALL_MASK & ~held, trick, leader, doubled,
-            table, sizes, state.contract, state.ruleset, state.remaining_contracts,
+            seat, game.phase, seat if owner is None else owner, hands[seat],
+            ALL_MASK & ~(h0 | h1 | h2 | h3), game.trick, (owner or 0) if leader is None else leader,
+            game.doubled, game.table,
+            (h0.bit_count(), h1.bit_count(), h2.bit_count(), h3.bit_count()),
+            game.contract, game.ruleset, remaining,
         )  # fmt: skip
 
     @property
@@ -158,8 +163,7 @@ class Situation:
     @property
     def standard(self) -> bool:
         """Whether this is COMPLEX exactly as RULES.md (the original tactics, unchanged)."""
-        c = self.trick_contract
-        return c is Contract.COMPLEX and self.ruleset.trick_rules(c).standard
+        return self.trick_contract is Contract.COMPLEX and self.rules.standard
 
 
 def _rank(card: int) -> int:
@@ -175,6 +179,11 @@ def _above(card: int) -> int:
 def _below(card: int) -> int:
     """The cards of ``card``'s suit ranking below it."""
     return _SUITS[card // 13] & ((1 << card) - 1)
+
+
+_ABOVE = tuple(_above(card) for card in range(52))
+_BELOW = tuple(_below(card) for card in range(52))
+"""``_ABOVE[card]``, ``_BELOW[card]``: :func:`_above` and :func:`_below` as tables (hot loops)."""
 
 
 def _highest(mask: int) -> Card:
@@ -392,8 +401,7 @@ class _Costs:
 _COMPLEX_RULES = PARTNERSHIP.trick_rules(Contract.COMPLEX)
 
 
-def _costs(sit: Situation) -> _Costs:
-    rules = sit.rules
+def _costs(rules: TrickRules) -> _Costs:
     diamond, queen, king = abs(rules.diamond), abs(rules.queen), abs(rules.king_of_hearts)
     cards = (DIAMONDS if diamond else 0) | (QUEENS if queen else 0) | (_KH if king else 0)
     return _Costs(abs(rules.trick), diamond, queen, king, cards)
@@ -405,52 +413,77 @@ def _deal_cost(c: _Costs) -> int:
     return 13 * c.trick + 13 * c.diamond + 4 * c.queen + c.king
 
 
-def _penalty(card: int, sit: Situation, costs: _Costs | None = None) -> int:
+def _card_penalty(card: int, c: _Costs, doubled: tuple[tuple[Card, int], ...]) -> int:
     """What ``card`` costs the taker of the trick it falls in (doubled cards cost double).
 
     The values are the contract's: in COMPLEX K♥ 75, a Queen 25, a diamond 10;
     in King of Hearts only K♥, in Queens only the Queens, in Diamonds only the
     diamonds, in Ltoosh nothing but the trick itself (R-CL-2 … R-CL-5).
     """
-    c = costs if costs is not None else _costs(sit)
     bit = 1 << card
     value = c.diamond if bit & DIAMONDS else 0
     if bit & _KH:
         value += c.king
     elif bit & QUEENS:
         value += c.queen
-    if bit & (_KH | QUEENS) and any(d == card for d, _ in sit.doubled):
+    if bit & (_KH | QUEENS) and any(d == card for d, _ in doubled):
         value += c.king if bit & _KH else c.queen
     return value
 
 
-def _doubler(card: int, sit: Situation) -> int | None:
-    for c, d in sit.doubled:
-        if c == card:
-            return d
-    return None
+class _Facts:
+    """What the cards of one trick deal are worth: its rules, costs, each card's
+    penalty and each doubled card's doubler.  They depend only on the ruleset,
+    the contract and the doubles, which no card play changes, so they are
+    computed once (:func:`_facts`) and shared by every situation of the deal:
+    every move of every playout of a Monte Carlo decision."""
+
+    __slots__ = ("costs", "doubler", "penalty", "rules", "ruleset", "standard")
+
+    def __init__(self, sit: Situation) -> None:
+        self.ruleset = sit.ruleset  # kept alive while cached: its id stays its own
+        self.rules = sit.rules
+        self.standard = sit.standard
+        self.costs = _costs(self.rules)
+        self.penalty = tuple(_card_penalty(card, self.costs, sit.doubled) for card in range(52))
+        self.doubler: dict[int, int] = {}
+        for card, doubler in sit.doubled:
+            self.doubler.setdefault(card, doubler)
 
 
-def _dump_value(card: int, sit: Situation, taker: int, costs: _Costs | None = None) -> int:
+_FACTS: dict[tuple[int, int, tuple[tuple[Card, int], ...]], _Facts] = {}
+
+
+def _facts(sit: Situation) -> _Facts:
+    """The :class:`_Facts` of ``sit``'s deal, from the cache (kept small)."""
+    key = (id(sit.ruleset), id(sit.contract), sit.doubled)  # ids: quicker than hashes
+    facts = _FACTS.get(key)
+    if facts is None:
+        if len(_FACTS) >= 256:
+            _FACTS.clear()
+        facts = _FACTS[key] = _Facts(sit)
+    return facts
+
+
+def _dump_value(card: int, sit: Situation, taker: int, facts: _Facts) -> int:
     """What dumping ``card`` on ``taker``'s trick is worth to my side (+ good, - bad).
 
     My side is my team in a partnership ruleset and myself alone otherwise.
     """
-    costs = costs if costs is not None else _costs(sit)
-    pen = _penalty(card, sit, costs)
-    doubler = _doubler(card, sit)
+    pen = facts.penalty[card]
+    doubler = facts.doubler.get(card)
     value = -pen if sit.ally(taker) else pen
     if doubler is not None:  # the doubler earns the plain value (R-DBL-4 case 1)
+        costs = facts.costs
         plain = costs.king if card == KING_OF_HEARTS else costs.queen
         value += plain if sit.ally(doubler) else -plain
     return value
 
 
-def _liability(card: int, sit: Situation) -> int:
-    """How likely ``card`` is to win a trick later: unseen lower cards, none above."""
-    unseen = sit.unseen
-    above = (_above(card) & unseen).bit_count()
-    below = (_below(card) & unseen).bit_count()
+def _liability(card: int, unseen: int) -> int:
+    """How likely ``card`` is to win a trick later: ``unseen`` lower cards, none above."""
+    above = (_ABOVE[card] & unseen).bit_count()
+    below = (_BELOW[card] & unseen).bit_count()
     if not below:
         return 0
     return below * 2 if above == 0 else max(0, below - 2 * above)
@@ -472,69 +505,72 @@ def complex_card(sit: Situation) -> Card:
     trick's current winner decides); in an individual ruleset every other
     seat is an opponent.
     """
-    legal = trick_legal_cards(sit.hand, sit.trick, sit.rules)
+    facts = _facts(sit)
+    legal = trick_legal_cards(sit.hand, sit.trick, facts.rules)
     if legal & (legal - 1) == 0:
         return _highest(legal)
     if not sit.trick:
-        return _lead(sit, legal) if sit.standard else _classic_lead(sit, legal)
-    k = _costs(sit)
+        return _lead(sit, legal, facts) if facts.standard else _classic_lead(sit, legal, facts)
+    pen = facts.penalty
     win_card, winner = _trick_winner(sit)
     later = 3 - len(sit.trick)
     led = sit.trick[0] // 13
     opponent_wins = not sit.ally(winner)
-    sure = later == 0 or not (_above(win_card) & sit.unseen)
+    unseen = sit.unseen
+    sure = later == 0 or not (_ABOVE[win_card] & unseen)
     if legal & _SUITS[led]:
-        below = legal & _below(win_card)
+        below = legal & _BELOW[win_card]
         if below:
             cands = cards_of(below)
             if opponent_wins and sure:
-                return max(cands, key=lambda c: (_dump_value(c, sit, winner, k), c))
+                return max(cands, key=lambda c: (_dump_value(c, sit, winner, facts), c))
             if not opponent_wins:
-                return max(cands, key=lambda c: (-_penalty(c, sit, k), c))
-            return max(cands, key=lambda c: (-_penalty(c, sit, k) if later else 0, c))
+                return max(cands, key=lambda c: (-pen[c], c))
+            return max(cands, key=lambda c: (-pen[c] if later else 0, c))
         # every card of the suit wins for now: take it with the highest non-penalty card
         cands = cards_of(legal)
-        return max(cands, key=lambda c: (-_penalty(c, sit, k), c))
+        return max(cands, key=lambda c: (-pen[c], c))
     # void in the led suit: shed
     cands = cards_of(legal)
     if opponent_wins:
-        scale = 1.0 if sit.standard else _deal_cost(k) / 500
+        scale = 1.0 if facts.standard else _deal_cost(facts.costs) / 500
         return max(
-            cands, key=lambda c: (_dump_value(c, sit, winner, k) + scale * _liability(c, sit), c)
+            cands,
+            key=lambda c: (_dump_value(c, sit, winner, facts) + scale * _liability(c, unseen), c),
         )
-    safe = [c for c in cands if _penalty(c, sit, k) == 0]
+    safe = [c for c in cands if pen[c] == 0]
     if safe:
-        return max(safe, key=lambda c: (_liability(c, sit), c))
-    return min(cands, key=lambda c: (_penalty(c, sit, k), c))
+        return max(safe, key=lambda c: (_liability(c, unseen), c))
+    return min(cands, key=lambda c: (pen[c], c))
 
 
 def _win_chance(card: int, unseen: int) -> float:
     """A rough chance that leading ``card`` takes the trick."""
-    above = (_above(card) & unseen).bit_count()
-    below = (_below(card) & unseen).bit_count()
+    above = (_ABOVE[card] & unseen).bit_count()
+    below = (_BELOW[card] & unseen).bit_count()
     in_suit = above + below
     if not in_suit:
         return 1.0  # nobody can follow: the trick is mine
     return 1.0 if above == 0 else (below + 1) / (in_suit + 1) / (1 + above)
 
 
-def _lead(sit: Situation, legal: int) -> Card:
+def _lead(sit: Situation, legal: int, facts: _Facts) -> Card:
     """Lead the card least likely to win, away from penalties (COMPLEX)."""
     unseen = sit.unseen
-    k = _costs(sit)
+    pen = facts.penalty
     best: Card | None = None
     best_key: tuple[float, ...] = ()
     for card in cards_of(legal):
         win = _win_chance(card, unseen)
-        cost = 15 + _penalty(card, sit, k) + (10 if (1 << card) & DIAMONDS else 0)
-        key = (-win * cost, -_penalty(card, sit, k), -card)
+        cost = 15 + pen[card] + (10 if (1 << card) & DIAMONDS else 0)
+        key = (-win * cost, -pen[card], -card)
         if best is None or key > best_key:
             best, best_key = card, key
     assert best is not None
     return best
 
 
-def _classic_lead(sit: Situation, legal: int) -> Card:
+def _classic_lead(sit: Situation, legal: int, facts: _Facts) -> Card:
     """Lead in a classic trick contract (or a COMPLEX house rule).
 
     The expected cost of a lead is its chance to take the trick times what
@@ -548,7 +584,8 @@ def _classic_lead(sit: Situation, legal: int) -> Card:
       Queen, diamonds), a low lead in it is good: it flushes them out while
       someone else takes the trick.
     """
-    costs = _costs(sit)
+    costs = facts.costs
+    pen = facts.penalty
     unseen = sit.unseen
     hand = sit.hand
     held_penalties = hand & costs.penalty_cards
@@ -558,15 +595,15 @@ def _classic_lead(sit: Situation, legal: int) -> Card:
         suit = _SUITS[card // 13]
         win = _win_chance(card, unseen)
         others = cards_of(unseen & suit & costs.penalty_cards)
-        out_there = sum(_penalty(c, sit, costs) for c in others)
-        expected = win * (costs.trick + _penalty(card, sit, costs) + out_there / 2)
+        out_there = sum(pen[c] for c in others)
+        expected = win * (costs.trick + pen[card] + out_there / 2)
         flush = 0.0
         if out_there and not hand & suit & costs.penalty_cards & ~(1 << card):
             flush = (1 - win) * out_there / 4
         short = 0
         if held_penalties and not (1 << card) & costs.penalty_cards:
             short = -(hand & suit).bit_count()
-        key = (flush - expected, short, -_penalty(card, sit, costs), -(card % 13), -card)
+        key = (flush - expected, short, -pen[card], -(card % 13), -card)
         if best is None or key > best_key:
             best, best_key = card, key
     assert best is not None
@@ -576,7 +613,7 @@ def _classic_lead(sit: Situation, legal: int) -> Card:
 # -- TRIX play (R-TX-2, R-TX-3) -------------------------------------------------
 
 
-def _beyond(card: int, table: int) -> int:
+def _beyond(card: int) -> int:
     """The cards of ``card``'s row that become reachable only through ``card``."""
     suit = _SUITS[card // 13]
     if (1 << card) & _JACKS:
@@ -585,6 +622,10 @@ def _beyond(card: int, table: int) -> int:
     if card > jack:
         return _above(card)
     return _below(card)
+
+
+_BEYOND = tuple(_beyond(card) for card in range(52))
+"""``_BEYOND[card]``: :func:`_beyond` as a table."""
 
 
 def trix_card(sit: Situation) -> Card | None:
@@ -603,19 +644,24 @@ def trix_card(sit: Situation) -> Card | None:
         return _highest(legal)
     hand = sit.hand
     others = sit.unseen
+    table = sit.table
+    now = playable(table)
+    shown = sit.shown_twos
+    any_shown = shown[0] | shown[1] | shown[2] | shown[3]
     best: Card | None = None
     best_key = (-1e9, 0)
     for card in cards_of(legal):
-        after = sit.table | (1 << card)
-        opened = playable(after) & ~playable(sit.table) & ~(1 << card)
-        behind = _beyond(card, sit.table)
+        bit = 1 << card
+        opened = playable(table | bit) & ~now & ~bit
+        behind = _BEYOND[card]
         score = 3.0 * (opened & hand).bit_count()
         score += 1.2 * (behind & hand).bit_count()
         score -= 0.3 * (opened & others).bit_count()
         score -= 0.1 * (behind & others).bit_count()
-        for seat, twos in enumerate(sit.shown_twos):  # R-OPT-7: whose 2s this row leads to
-            if seat != sit.seat and behind & twos:
-                score += 1.0 if sit.ally(seat) else -1.0
+        if behind & any_shown:  # R-OPT-7: whose 2s this row leads to
+            for seat, twos in enumerate(shown):
+                if seat != sit.seat and behind & twos:
+                    score += 1.0 if sit.ally(seat) else -1.0
         key = (score, -card)
         if key > best_key:
             best, best_key = card, key
