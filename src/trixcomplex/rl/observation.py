@@ -37,6 +37,7 @@ from ..cards import Card, Suit, cards_of
 from ..engine import ComplexDeal, History, MatchState, Phase, Score, Trick, TrixDeal
 from ..moves import Double, Move, Pass, Play
 from ..render import table_text
+from ..rulesets import Ruleset
 from ..seats import check_seat
 from ..views import View, show_trick_cards_since, shown_by_pass, view, view_after_moves
 
@@ -226,8 +227,10 @@ def _encode_laid(laid: Sequence[tuple[int, Card]], out: _Buffer, me: int) -> Non
 
 
 def _encode_voids(view: View, out: _Buffer, me: int) -> None:
+    voids = view.voids
     for seat in range(4):
-        _encode_void_row(seat, view.voids[seat], out, me)
+        if voids[seat]:
+            _encode_void_row(seat, voids[seat], out, me)
 
 
 def _encode_void_row(seat: int, suits: frozenset[Suit], out: _Buffer, me: int) -> None:
@@ -248,7 +251,8 @@ def _encode_per_seat_cards(
     per_seat: tuple[tuple[Card, ...], ...], base: int, out: _Buffer, me: int
 ) -> None:
     for seat in range(4):
-        _encode_card_row(per_seat[seat], out, base + 52 * ((seat - me) % 4))
+        if per_seat[seat]:
+            _encode_card_row(per_seat[seat], out, base + 52 * ((seat - me) % 4))
 
 
 def _encode_card_row(cards: Sequence[Card], out: _Buffer, row: int) -> None:
@@ -365,11 +369,19 @@ def _encode_redeals(view: View, out: _Buffer, me: int) -> None:
         out[_REDEALS + (seat - me) % 4] = 1.0
 
 
+_OPTIONS_ON: dict[Ruleset, tuple[int, ...]] = {}
+"""Per ruleset, the indices of its options that are on (read once per ruleset)."""
+
+
 def _encode_ruleset(view: View, out: _Buffer, me: int) -> None:
     """ruleset and is_spectator."""
-    for i, option in enumerate(RULESET_OPTIONS):
-        if getattr(view.ruleset, option):
-            out[_RULESET + i] = 1.0
+    options = _OPTIONS_ON.get(view.ruleset)
+    if options is None:
+        options = _OPTIONS_ON[view.ruleset] = tuple(
+            i for i, option in enumerate(RULESET_OPTIONS) if getattr(view.ruleset, option)
+        )
+    for i in options:
+        out[_RULESET + i] = 1.0
     if view.seat is None:
         out[_SPECTATOR] = 1.0
 
@@ -541,6 +553,7 @@ def _passes_since(view: View, before: View, out: _Buffer, me: int) -> bool:
 
 _TRICK_PHASES = (Phase.COMPLEX, Phase.TRICKS)
 _CATCH_UP = 64
+_NOTHING_SHOWN = [0, 0, 0, 0]
 """At most this many moves are followed one by one; a longer gap is encoded in full."""
 
 
@@ -598,8 +611,8 @@ class TensorTracker:
 
     def tensor(self, state: MatchState) -> npt.NDArray[np.float32]:
         """``observation_tensor(view(state, seat))``, a new array the caller owns."""
-        if state is not self._state:
-            seen = self._state
+        seen = self._state
+        if state is not seen:
             if seen is None or not self._follow(seen, state):
                 self._encode_in_full(state)
             self._state = state
@@ -616,15 +629,16 @@ class TensorTracker:
         self._out = out = _encode_all(seen)
         self._np = np.frombuffer(out, np.float32)
         self._voids = list(seen.voids)
-        self._cannot = [_mask(cards) for cards in seen.cannot_hold]
-        marked = 0
-        for cards in seen.cannot_hold + seen.known_holdings:
-            marked |= _mask(cards)
+        self._cannot = [_mask(cards) if cards else 0 for cards in seen.cannot_hold]
+        marked = self._cannot[0] | self._cannot[1] | self._cannot[2] | self._cannot[3]
+        for cards in seen.known_holdings:
+            if cards:
+                marked |= _mask(cards)
         self._marked = marked
-        self._played = _mask(seen.table)
+        played = _mask(seen.table) | _mask(seen.trick)
         for t in seen.tricks:
-            self._played |= _mask(t.cards)
-        self._played |= _mask(seen.trick)
+            played |= _mask(t.cards)
+        self._played = played
         self._done, self._start = len(seen.tricks), len(seen.trick)
         self._turns, self._places = len(seen.laid) + len(seen.passes), len(seen.finishing_order)
         self._turn, self._points = seen.turn, seen.points
@@ -644,9 +658,19 @@ class TensorTracker:
             or state.scores is not seen.scores
         ):
             return False
-        moves = _moves_since(seen.history, state.history)
-        if moves is None:
+        moves: list[Move] = []  # back from state to seen: the nodes, not the moves, compared
+        node: History | None = state.history
+        last = seen.history
+        for _ in range(_CATCH_UP):
+            if type(node) is not History:  # one node per move only (not a segment, not None)
+                return False
+            moves.append(node._move)  # type: ignore[arg-type]
+            node = node._prev
+            if node is last:
+                break
+        else:
             return False
+        moves.reverse()
         if phase in _TRICK_PHASES:
             return self._after_trick_cards(moves, state)
         if phase is Phase.TRIX:
@@ -663,19 +687,18 @@ class TensorTracker:
         done, start = self._done, self._start
         if 4 * (len(tricks) - done) + len(trick) - start != len(moves):
             return False
-        out, me, seat, rel = self._out, self._me, self.seat, self._rel
+        out, me, seat = self._out, self._me, self.seat
         played, marked = self._played, self._marked
         for move in moves:
             if type(move) is not Play:
                 return False
             card = move.card
-            if played >> card & 1:
-                return False
-            played |= 1 << card
+            bit = 1 << card
+            played |= bit
             if move.seat == seat:
                 out[card] = 0.0  # _HAND
-            if marked >> card & 1:
-                marked &= ~(1 << card)
+            if marked & bit:
+                marked ^= bit
                 _clear_column(out, card)
         self._played = played
         if len(tricks) != done:
@@ -685,22 +708,34 @@ class TensorTracker:
             if deal.points != self._points:  # the cumulative scores change only between deals
                 self._points = deal.points
                 _encode_deal_points(deal.points, out, me)
+            self._done = len(tricks)
         else:
             _encode_trick_cards(deal.leader, trick, out, me, start)
+        self._start = len(trick)
         voids = self._voids
-        before = tuple(voids)
+        before = voids[:]
         shown = [0, 0, 0, 0]
-        show_trick_cards_since(voids, shown, deal, done, start, *self._rules)
-        for s in range(4):
-            if voids[s] is not before[s]:
-                _encode_void_row(s, voids[s] - before[s], out, me)
-            if shown[s]:
-                marked |= self._cannot_hold(s, shown[s], played, out)
+        no_heart_lead, discard_first = self._rules
+        show_trick_cards_since(voids, shown, deal, done, start, no_heart_lead, discard_first)
+        if voids != before:
+            for s in range(4):
+                if voids[s] is not before[s]:
+                    _encode_void_row(s, voids[s] - before[s], out, me)
+        if shown != _NOTHING_SHOWN:
+            for s in range(4):
+                if shown[s]:
+                    marked |= self._cannot_hold(s, shown[s], played, out)
         self._marked = marked
-        self._done, self._start = len(tricks), len(trick)
         hands = state.hands
-        _encode_hand_sizes([hands[s].bit_count() for s in range(4)], out, me)
-        self._move_turn(state.turn, out, rel)
+        _encode_hand_sizes(
+            (hands[0].bit_count(), hands[1].bit_count(), hands[2].bit_count(),
+             hands[3].bit_count()), out, me)  # fmt: skip
+        turn = state.turn
+        if turn != self._turn:
+            if self._turn is not None:
+                out[_TURN + self._rel[self._turn]] = 0.0
+            _encode_turn_of(turn, out, me)
+            self._turn = turn
         return True
 
     def _after_trix_turns(self, moves: list[Move], state: MatchState) -> bool:
@@ -710,7 +745,7 @@ class TensorTracker:
         turns = self._turns
         if state.ruleset.show_twos and turns < 4 <= turns + len(moves):
             return False  # R-OPT-7: the 2s are shown now
-        out, me, seat, rel = self._out, self._me, self.seat, self._rel
+        out, me, seat = self._out, self._me, self.seat
         table, marked, final = self._played, self._marked, deal.table
         laid: list[tuple[int, Card]] = []
         for move in moves:
@@ -740,8 +775,15 @@ class TensorTracker:
             _encode_places(order, out, me, self._places)
             self._places = len(order)
         hands = state.hands
-        _encode_hand_sizes([hands[s].bit_count() for s in range(4)], out, me)
-        self._move_turn(state.turn, out, rel)
+        _encode_hand_sizes(
+            (hands[0].bit_count(), hands[1].bit_count(), hands[2].bit_count(),
+             hands[3].bit_count()), out, me)  # fmt: skip
+        turn = state.turn
+        if turn != self._turn:
+            if self._turn is not None:
+                out[_TURN + self._rel[self._turn]] = 0.0
+            _encode_turn_of(turn, out, me)
+            self._turn = turn
         return True
 
     def _cannot_hold(self, seat: int, shown: int, played: int, out: _Buffer) -> int:
@@ -753,13 +795,6 @@ class TensorTracker:
             _encode_card_row(cards_of(more), out, _CANNOT + 52 * self._rel[seat])
         return more
 
-    def _move_turn(self, turn: int | None, out: _Buffer, rel: tuple[int, ...]) -> None:
-        if turn != self._turn:
-            if self._turn is not None:
-                out[_TURN + rel[self._turn]] = 0.0
-            _encode_turn_of(turn, out, self._me)
-            self._turn = turn
-
 
 def _clear_column(out: _Buffer, card: Card) -> None:
     """Take the card just played out of every seat's cannot_hold and known_holdings:
@@ -768,26 +803,6 @@ def _clear_column(out: _Buffer, card: Card) -> None:
         out[row + card] = 0.0
     for row in _KNOWN, _KNOWN + 52, _KNOWN + 104, _KNOWN + 156:
         out[row + card] = 0.0
-
-
-def _moves_since(seen: History, history: History) -> list[Move] | None:
-    """The moves from ``seen`` to ``history``, oldest first, if ``history`` is ``seen``
-    followed by at most ``_CATCH_UP`` single moves; else ``None``.  The nodes are
-    compared, not the moves (a move object may be played in two branches)."""
-    since = len(history) - len(seen)
-    if since <= 0 or since > _CATCH_UP:
-        return None
-    moves: list[Move] = []
-    node = history
-    for _ in range(since):
-        if type(node) is not History or node._prev is None:  # one node per move only
-            return None
-        moves.append(node._move)  # type: ignore[arg-type]
-        node = node._prev
-    if node is not seen:
-        return None
-    moves.reverse()
-    return moves
 
 
 def _mask(cards: Sequence[Card]) -> int:
