@@ -738,7 +738,7 @@ def show_trick_cards_since(
 
     The one step from a trick deal's earlier moment to its present that
     :func:`view_after` and the observation tensors of
-    :class:`trixcomplex.rl.TensorTracker` both take (:func:`view` folds the
+    :class:`trixcomplex.rl.observation.TensorTracker` both take (:func:`view` folds the
     same ``_show_trick_cards`` over the whole deal).
     """
     for t in deal.tricks[done:]:  # the trick in progress before, if finished since, newer ones
@@ -753,7 +753,7 @@ def show_trick_cards_since(
 def shown_by_pass(table: int) -> int:
     """The cards a seat that passes in TRIX with ``table`` laid cannot hold: every card
     playable on it (R-TX-3).  :func:`view`, :func:`view_after` and the observation
-    tensors of :class:`trixcomplex.rl.TensorTracker` all ask this."""
+    tensors of :class:`trixcomplex.rl.observation.TensorTracker` all ask this."""
     return playable(table)
 
 
