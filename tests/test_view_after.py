@@ -159,7 +159,9 @@ def test_view_after_moves_catches_up_over_any_stretch(
         assert observer.view(states[j], seat) == tc.view(states[j], seat)
         tensor = observer.tensor(states[j], seat)
         assert same(tensor, observation_tensor(tc.view(states[j], seat)))
-        assert not tensor.flags.writeable  # the observer's own: read-only
+        assert tensor.flags.writeable and tensor.flags.owndata  # the caller's own copy
+        tensor[:] = -1.0  # changing it changes nothing the observer keeps
+        assert same(observer.tensor(states[j], seat), observation_tensor(tc.view(states[j], seat)))
 
 
 def test_view_after_of_another_seats_answer_is_the_previous_view_itself() -> None:

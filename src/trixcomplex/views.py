@@ -453,11 +453,7 @@ def _after_trick_cards(
     no_heart_lead, discard_first = rules.no_heart_lead, rules.discard_first
     voids = list(previous.voids)
     shown = [0, 0, 0, 0]
-    for t in tricks[done:]:  # the trick in progress before, if finished since, then newer ones
-        _show_trick_cards(voids, shown, t.leader, t.cards, start, no_heart_lead, discard_first)
-        start = 0
-    if trick:
-        _show_trick_cards(voids, shown, deal.leader, trick, start, no_heart_lead, discard_first)
+    show_trick_cards_since(voids, shown, deal, done, start, no_heart_lead, discard_first)
     cards = [move.card for move in moves]
     cannot_hold = _without(previous.cannot_hold, cards)
     if any(shown):
@@ -514,7 +510,7 @@ def _after_trix_turns(
             new_laid.append((move.seat, move.card))
         else:
             new_passes.append((move.seat, len(laid) + len(new_laid)))
-            shown[move.seat] |= _shown_by_pass(table)
+            shown[move.seat] |= shown_by_pass(table)
     cannot_hold, known = previous.cannot_hold, previous.known_holdings
     table_cards, rows = previous.table, previous.rows
     if cards:
@@ -726,9 +722,38 @@ def _show_trick_cards(
                 cannot[who] |= discard_first
 
 
-def _shown_by_pass(table: int) -> int:
+def show_trick_cards_since(
+    voids: list[frozenset[Suit]],
+    cannot: list[int],
+    deal: ComplexDeal,
+    done: int,
+    start: int,
+    no_heart_lead: bool,
+    discard_first: int,
+) -> None:
+    """Add to ``voids`` and ``cannot`` (per seat) what the cards played in ``deal`` since
+    ``done`` tricks were finished and ``start`` cards played to the next one show of
+    their players' hands (R-CX-2, R-CL-2, R-OPT-2): the rest of that trick, the
+    tricks finished since, the trick in progress.
+
+    The one step from a trick deal's earlier moment to its present that
+    :func:`view_after` and the observation tensors of
+    :class:`trixcomplex.rl.observation.TensorTracker` both take (:func:`view` folds the
+    same ``_show_trick_cards`` over the whole deal).
+    """
+    for t in deal.tricks[done:]:  # the trick in progress before, if finished since, newer ones
+        _show_trick_cards(voids, cannot, t.leader, t.cards, start, no_heart_lead, discard_first)
+        start = 0
+    if deal.trick:
+        _show_trick_cards(
+            voids, cannot, deal.leader, deal.trick, start, no_heart_lead, discard_first
+        )
+
+
+def shown_by_pass(table: int) -> int:
     """The cards a seat that passes in TRIX with ``table`` laid cannot hold: every card
-    playable on it (R-TX-3).  :func:`view` and :func:`view_after` both ask this."""
+    playable on it (R-TX-3).  :func:`view`, :func:`view_after` and the observation
+    tensors of :class:`trixcomplex.rl.observation.TensorTracker` all ask this."""
     return playable(table)
 
 
@@ -761,7 +786,7 @@ def _trix_history(
             table |= 1 << move.card
         elif type(move) is Pass:
             passes.append((move.seat, len(laid)))
-            cannot[move.seat] |= _shown_by_pass(table)
+            cannot[move.seat] |= shown_by_pass(table)
     return tuple(laid), tuple(passes), cannot
 
 

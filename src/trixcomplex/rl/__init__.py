@@ -3,6 +3,7 @@ Gymnasium; the ``[openspiel]`` extra for :mod:`trixcomplex.rl.openspiel`).
 
 - :func:`observation_tensor`, :data:`OBSERVATION_SHAPE`, :func:`observation_string`:
   a seat's :class:`~trixcomplex.View` as a fixed-shape float32 tensor and as text;
+  :class:`TensorTracker`: one seat's tensor kept up to date from the moves;
   :class:`Observer`: every seat's view and tensor of a match, kept up to date
   incrementally.
 - :mod:`trixcomplex.rl.table`: the sequential table every adapter plays on.
@@ -21,6 +22,7 @@ from .observation import (
     OBSERVATION_SHAPE,
     OBSERVATION_VERSION,
     Observer,
+    TensorTracker,
     observation_string,
     observation_tensor,
     segment,
@@ -31,6 +33,7 @@ __all__ = [
     "OBSERVATION_SHAPE",
     "OBSERVATION_VERSION",
     "Observer",
+    "TensorTracker",
     "observation_string",
     "observation_tensor",
     "segment",

@@ -87,8 +87,8 @@ class SeatEnv(gymnasium.Env[_Obs, np.int64]):
         mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
         if self.table.to_act == self.seat:
             mask[list(self.table.legal_actions())] = 1
-        tensor = self._observer.tensor(self.table.state, self.seat)
-        return {"observation": tensor.copy(), "action_mask": mask}
+        tensor = self._observer.tensor(self.table.state, self.seat)  # a new array, the caller's
+        return {"observation": tensor, "action_mask": mask}
 
     def _play_others(self) -> None:
         """Deal and let the bots move until the learning seat is to act or the match is over."""
@@ -115,7 +115,7 @@ class SeatEnv(gymnasium.Env[_Obs, np.int64]):
         super().reset(seed=seed)
         self._rng = random.Random(int(self.np_random.integers(2**62)))
         self.table = Table.new(self.ruleset)
-        self._observer = Observer()  # every seat's view, brought up to date when asked for
+        self._observer = Observer()  # every seat's view and tensor, up to date when asked for
         self._total = 0
         self._play_others()
         self._reward()

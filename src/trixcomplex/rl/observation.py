@@ -33,10 +33,13 @@ import numpy as np
 import numpy.typing as npt
 
 from ..actions import CONTRACTS, DOUBLABLE_CARDS
-from ..cards import Card
-from ..engine import MatchState, Phase, Trick
+from ..cards import Card, Suit, cards_of
+from ..engine import ComplexDeal, History, MatchState, Phase, Score, Trick, TrixDeal
+from ..moves import Double, Move, Pass, Play
 from ..render import table_text
-from ..views import View, view, view_after_moves
+from ..rulesets import Ruleset
+from ..seats import check_seat
+from ..views import View, show_trick_cards_since, shown_by_pass, view, view_after_moves
 
 __all__ = [
     "OBSERVATION_BOUND",
@@ -45,6 +48,7 @@ __all__ = [
     "OBSERVATION_VERSION",
     "RULESET_OPTIONS",
     "Observer",
+    "TensorTracker",
     "observation_string",
     "observation_tensor",
     "segment",
@@ -202,9 +206,14 @@ def _encode_tricks(tricks: Sequence[Trick], out: _Buffer, me: int) -> None:
 
 def _encode_trick(view: View, out: _Buffer, me: int, start: int = 0) -> None:
     """The trick in progress (its cards from ``start``) and its leader."""
-    leader = view.leader
-    assert leader is not None
-    cards = view.trick
+    assert view.leader is not None
+    _encode_trick_cards(view.leader, view.trick, out, me, start)
+
+
+def _encode_trick_cards(
+    leader: int, cards: Sequence[Card], out: _Buffer, me: int, start: int = 0
+) -> None:
+    """:func:`_encode_trick` of the trick ``cards`` led by ``leader``."""
     for i in range(start, len(cards)):
         who = 52 * ((leader + i - me) % 4) + cards[i]
         out[_PLAYED + who] = 1.0
@@ -218,10 +227,16 @@ def _encode_laid(laid: Sequence[tuple[int, Card]], out: _Buffer, me: int) -> Non
 
 
 def _encode_voids(view: View, out: _Buffer, me: int) -> None:
+    voids = view.voids
     for seat in range(4):
-        row = _VOIDS + 4 * ((seat - me) % 4)
-        for suit in view.voids[seat]:
-            out[row + suit] = 1.0
+        if voids[seat]:
+            _encode_void_row(seat, voids[seat], out, me)
+
+
+def _encode_void_row(seat: int, suits: frozenset[Suit], out: _Buffer, me: int) -> None:
+    row = _VOIDS + 4 * ((seat - me) % 4)
+    for suit in suits:
+        out[row + suit] = 1.0
 
 
 def _encode_cannot_hold(view: View, out: _Buffer, me: int) -> None:
@@ -236,26 +251,39 @@ def _encode_per_seat_cards(
     per_seat: tuple[tuple[Card, ...], ...], base: int, out: _Buffer, me: int
 ) -> None:
     for seat in range(4):
-        row = base + 52 * ((seat - me) % 4)
-        for card in per_seat[seat]:
-            out[row + card] = 1.0
+        if per_seat[seat]:
+            _encode_card_row(per_seat[seat], out, base + 52 * ((seat - me) % 4))
+
+
+def _encode_card_row(cards: Sequence[Card], out: _Buffer, row: int) -> None:
+    for card in cards:
+        out[row + card] = 1.0
 
 
 def _encode_sizes(view: View, out: _Buffer, me: int) -> None:
-    sizes = view.hand_sizes
+    _encode_hand_sizes(view.hand_sizes, out, me)
+
+
+def _encode_hand_sizes(sizes: Sequence[int], out: _Buffer, me: int) -> None:
     for seat in range(4):
         out[_SIZES + (seat - me) % 4] = sizes[seat] / 13
 
 
 def _encode_points(view: View, out: _Buffer, me: int) -> None:
-    points = view.points
+    _encode_deal_points(view.points, out, me)
+
+
+def _encode_deal_points(points: Sequence[int], out: _Buffer, me: int) -> None:
     for seat in range(4):
         out[_POINTS + (seat - me) % 4] = points[seat] / POINTS_SCALE
 
 
 def _encode_scores(view: View, out: _Buffer, me: int) -> None:
     """scores and teams: the cumulative scores, the viewer's team first."""
-    score = view.score
+    _encode_score(view.score, out, me)
+
+
+def _encode_score(score: Score, out: _Buffer, me: int) -> None:
     for seat in range(4):
         out[_SCORES + (seat - me) % 4] = score.seats[seat] / SCORE_SCALE
     mine = me % 2
@@ -284,13 +312,23 @@ def _encode_passes(view: View, out: _Buffer, me: int, start: int = 0) -> None:
     """The TRIX passes (from the ``start``-th): one more pass for each passer."""
     passes = view.passes
     for i in range(start, len(passes)):
-        at = _PASSES + (passes[i][0] - me) % 4
-        out[at] = _COUNT[_COUNT_OF[out[at]] + 1]
+        _count_pass(passes[i][0], out, me)
+
+
+def _count_pass(seat: int, out: _Buffer, me: int) -> None:
+    """One more TRIX pass by ``seat``."""
+    at = _PASSES + (seat - me) % 4
+    out[at] = _COUNT[_COUNT_OF[out[at]] + 1]
 
 
 def _encode_order(view: View, out: _Buffer, me: int) -> None:
-    for place, seat in enumerate(view.finishing_order):
-        out[_ORDER + 4 * ((seat - me) % 4) + place] = 1.0
+    _encode_places(view.finishing_order, out, me)
+
+
+def _encode_places(order: Sequence[int], out: _Buffer, me: int, start: int = 0) -> None:
+    """The finishing order (its places from the ``start``-th)."""
+    for place in range(start, len(order)):
+        out[_ORDER + 4 * ((order[place] - me) % 4) + place] = 1.0
 
 
 def _encode_contracts(view: View, out: _Buffer, me: int) -> None:
@@ -318,8 +356,12 @@ def _encode_progress(view: View, out: _Buffer, me: int) -> None:
 
 
 def _encode_turn(view: View, out: _Buffer, me: int) -> None:
-    if view.turn is not None:
-        out[_TURN + (view.turn - me) % 4] = 1.0
+    _encode_turn_of(view.turn, out, me)
+
+
+def _encode_turn_of(turn: int | None, out: _Buffer, me: int) -> None:
+    if turn is not None:
+        out[_TURN + (turn - me) % 4] = 1.0
 
 
 def _encode_redeals(view: View, out: _Buffer, me: int) -> None:
@@ -327,11 +369,19 @@ def _encode_redeals(view: View, out: _Buffer, me: int) -> None:
         out[_REDEALS + (seat - me) % 4] = 1.0
 
 
+_OPTIONS_ON: dict[Ruleset, tuple[int, ...]] = {}
+"""Per ruleset, the indices of its options that are on (read once per ruleset)."""
+
+
 def _encode_ruleset(view: View, out: _Buffer, me: int) -> None:
     """ruleset and is_spectator."""
-    for i, option in enumerate(RULESET_OPTIONS):
-        if getattr(view.ruleset, option):
-            out[_RULESET + i] = 1.0
+    options = _OPTIONS_ON.get(view.ruleset)
+    if options is None:
+        options = _OPTIONS_ON[view.ruleset] = tuple(
+            i for i, option in enumerate(RULESET_OPTIONS) if getattr(view.ruleset, option)
+        )
+    for i in options:
+        out[_RULESET + i] = 1.0
     if view.seat is None:
         out[_SPECTATOR] = 1.0
 
@@ -410,10 +460,7 @@ def observation_tensor(
     """
     me = view.seat if view.seat is not None else 0
     if previous is None or previous[0].seat != view.seat:
-        out = array("f", _ZERO_BYTES)
-        for _, _, encode in _SECTIONS:
-            encode(view, out, me)
-        return np.frombuffer(out, np.float32)
+        return np.frombuffer(_encode_all(view), np.float32)
     before, tensor = previous
     out = _copy(tensor)
     if before is view:
@@ -432,6 +479,15 @@ def observation_tensor(
             out[part] = _ZEROS[part.stop - part.start]
         encode(view, out, me)
     return np.frombuffer(out, np.float32)
+
+
+def _encode_all(view: View) -> _Buffer:
+    """A new buffer holding the whole tensor of ``view``: every section encoded."""
+    me = view.seat if view.seat is not None else 0
+    out = array("f", _ZERO_BYTES)
+    for _, _, encode in _SECTIONS:
+        encode(view, out, me)
+    return out
 
 
 def _copy(tensor: npt.NDArray[np.float32]) -> _Buffer:
@@ -482,8 +538,7 @@ def _per_seat_since(view: View, before: View, out: _Buffer, me: int, field: str,
         if new[seat] is not old[seat]:
             row = base + 52 * ((seat - me) % 4)
             out[row : row + 52] = zeros
-            for card in new[seat]:
-                out[row + card] = 1.0
+            _encode_card_row(new[seat], out, row)
 
 
 def _passes_since(view: View, before: View, out: _Buffer, me: int) -> bool:
@@ -496,6 +551,267 @@ def _passes_since(view: View, before: View, out: _Buffer, me: int) -> bool:
     return True
 
 
+_TRICK_PHASES = (Phase.COMPLEX, Phase.TRICKS)
+_CATCH_UP = 64
+_NOTHING_SHOWN = [0, 0, 0, 0]
+"""At most this many moves are followed one by one; a longer gap is encoded in full."""
+
+
+class TensorTracker:
+    """One seat's (or the spectator's, ``seat=None``) observation tensor of a match,
+    kept up to date from the moves themselves rather than from views.
+
+    :meth:`tensor` is always bit-identical to
+    ``observation_tensor(view(state, seat))``.  Asked with a state that follows
+    the one it saw last (any number of moves later), it walks the history back
+    to that state and, when every move since is a card played to a trick, a
+    card laid or a pass in TRIX, or another seat's answer in the doubling
+    window of the same deal, writes into its tensor only the entries those
+    moves change: the hand, the cards played, the trick and its leader, the
+    tricks taken, the hand sizes, the turn, the passes and the finishing order;
+    the points and scores when a trick changes them (the engine's
+    ``deal.points`` and :func:`~trixcomplex.score`); and the voids and cards a
+    seat cannot hold, deduced by the very functions :func:`~trixcomplex.view`
+    uses (``views.show_trick_cards_since`` and ``views.shown_by_pass``).
+    Anything else (a deal, a choice, the window's close, a deal's last card,
+    a redeal, the 2s shown by R-OPT-7, a state of another branch or match, a
+    seat's own doubling answer) encodes the seat's full :func:`~trixcomplex.view`.
+
+    Each call hands out a new array the caller owns; the tracker's own buffer
+    is never shared.  A deep copy or a pickle is a new, empty tracker.
+
+    >>> import random
+    >>> import numpy as np
+    >>> import trixcomplex as tc
+    >>> tracker = TensorTracker(2)
+    >>> state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(5)))
+    >>> for _ in range(30):
+    ...     tensor = tracker.tensor(state)
+    ...     state = tc.apply(state, tc.legal_moves(state)[0])
+    >>> np.array_equal(tracker.tensor(state), observation_tensor(tc.view(state, 2)))
+    True
+    """
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self._me = me = seat if seat is not None else 0
+        self._rel = tuple((s - me) % 4 for s in range(4))
+        self._state: MatchState | None = None
+        self._out = array("f", _ZERO_BYTES)
+        self._np = np.frombuffer(self._out, np.float32)
+        # What the moves since are read against (set by _encode_in_full):
+        self._voids: list[frozenset[Suit]] = []
+        self._cannot = [0, 0, 0, 0]  # cards each seat cannot hold (played ones may be left)
+        self._marked = 0  # cards in some seat's cannot_hold or known_holdings row
+        self._played = 0  # cards played this deal (to tricks, or laid)
+        self._done = self._start = self._turns = self._places = 0
+        self._turn: int | None = None
+        self._points: tuple[int, ...] = ()
+        self._rules = (False, 0)  # the trick contract's no_heart_lead, discard_first
+
+    def tensor(self, state: MatchState) -> npt.NDArray[np.float32]:
+        """``observation_tensor(view(state, seat))``, a new array the caller owns."""
+        seen = self._state
+        if state is not seen:
+            if seen is None or not self._follow(seen, state):
+                self._encode_in_full(state)
+            self._state = state
+        return self._np.copy()
+
+    def __deepcopy__(self, memo: dict[int, object]) -> TensorTracker:
+        return TensorTracker(self.seat)
+
+    def __reduce__(self) -> tuple[type[TensorTracker], tuple[int | None]]:
+        return (TensorTracker, (self.seat,))
+
+    def _encode_in_full(self, state: MatchState) -> None:
+        seen = view(state, self.seat)
+        self._out = out = _encode_all(seen)
+        self._np = np.frombuffer(out, np.float32)
+        self._voids = list(seen.voids)
+        self._cannot = [_mask(cards) if cards else 0 for cards in seen.cannot_hold]
+        marked = self._cannot[0] | self._cannot[1] | self._cannot[2] | self._cannot[3]
+        for cards in seen.known_holdings:
+            if cards:
+                marked |= _mask(cards)
+        self._marked = marked
+        played = _mask(seen.table) | _mask(seen.trick)
+        for t in seen.tricks:
+            played |= _mask(t.cards)
+        self._played = played
+        self._done, self._start = len(seen.tricks), len(seen.trick)
+        self._turns, self._places = len(seen.laid) + len(seen.passes), len(seen.finishing_order)
+        self._turn, self._points = seen.turn, seen.points
+        if state.phase in _TRICK_PHASES:
+            rules = state.ruleset.trick_rules(state.contract)  # type: ignore[arg-type]
+            self._rules = (rules.no_heart_lead, rules.discard_first)
+
+    def _follow(self, seen: MatchState, state: MatchState) -> bool:
+        """Bring the tensor from ``seen`` to ``state`` move by move; ``False`` (the
+        tensor then to be encoded in full) unless ``state`` follows ``seen`` in the
+        same deal by moves of the kinds followed."""
+        phase = state.phase
+        if (
+            phase is not seen.phase
+            or state.deal_number != seen.deal_number
+            or state.ruleset is not seen.ruleset
+            or state.scores is not seen.scores
+        ):
+            return False
+        moves: list[Move] = []  # back from state to seen: the nodes, not the moves, compared
+        node: History | None = state.history
+        last = seen.history
+        for _ in range(_CATCH_UP):
+            if type(node) is not History:  # one node per move only (not a segment, not None)
+                return False
+            moves.append(node._move)  # type: ignore[arg-type]
+            node = node._prev
+            if node is last:
+                break
+        else:
+            return False
+        moves.reverse()
+        if phase in _TRICK_PHASES:
+            return self._after_trick_cards(moves, state)
+        if phase is Phase.TRIX:
+            return self._after_trix_turns(moves, state)
+        if phase is Phase.DOUBLE:  # other seats' secret answers change nothing seen (R-HID-2)
+            return all(type(m) is Double and m.seat != self.seat for m in moves)
+        return False
+
+    def _after_trick_cards(self, moves: list[Move], state: MatchState) -> bool:
+        deal = state.deal
+        if type(deal) is not ComplexDeal:
+            return False
+        tricks, trick = deal.tricks, deal.trick
+        done, start = self._done, self._start
+        if 4 * (len(tricks) - done) + len(trick) - start != len(moves):
+            return False
+        out, me, seat = self._out, self._me, self.seat
+        played, marked = self._played, self._marked
+        for move in moves:
+            if type(move) is not Play:
+                return False
+            card = move.card
+            bit = 1 << card
+            played |= bit
+            if move.seat == seat:
+                out[card] = 0.0  # _HAND
+            if marked & bit:
+                marked ^= bit
+                _clear_column(out, card)
+        self._played = played
+        if len(tricks) != done:
+            out[_TRICK_AND_LEADER] = _ZEROS[_TRICK_AND_LEADER.stop - _TRICK_AND_LEADER.start]
+            _encode_tricks(tricks[done:], out, me)
+            _encode_trick_cards(deal.leader, trick, out, me)
+            if deal.points != self._points:  # the cumulative scores change only between deals
+                self._points = deal.points
+                _encode_deal_points(deal.points, out, me)
+            self._done = len(tricks)
+        else:
+            _encode_trick_cards(deal.leader, trick, out, me, start)
+        self._start = len(trick)
+        voids = self._voids
+        before = voids[:]
+        shown = [0, 0, 0, 0]
+        no_heart_lead, discard_first = self._rules
+        show_trick_cards_since(voids, shown, deal, done, start, no_heart_lead, discard_first)
+        if voids != before:
+            for s in range(4):
+                if voids[s] is not before[s]:
+                    _encode_void_row(s, voids[s] - before[s], out, me)
+        if shown != _NOTHING_SHOWN:
+            for s in range(4):
+                if shown[s]:
+                    marked |= self._cannot_hold(s, shown[s], played, out)
+        self._marked = marked
+        hands = state.hands
+        _encode_hand_sizes(
+            (hands[0].bit_count(), hands[1].bit_count(), hands[2].bit_count(),
+             hands[3].bit_count()), out, me)  # fmt: skip
+        turn = state.turn
+        if turn != self._turn:
+            if self._turn is not None:
+                out[_TURN + self._rel[self._turn]] = 0.0
+            _encode_turn_of(turn, out, me)
+            self._turn = turn
+        return True
+
+    def _after_trix_turns(self, moves: list[Move], state: MatchState) -> bool:
+        deal = state.deal
+        if type(deal) is not TrixDeal:
+            return False
+        turns = self._turns
+        if state.ruleset.show_twos and turns < 4 <= turns + len(moves):
+            return False  # R-OPT-7: the 2s are shown now
+        out, me, seat = self._out, self._me, self.seat
+        table, marked, final = self._played, self._marked, deal.table
+        laid: list[tuple[int, Card]] = []
+        for move in moves:
+            if type(move) is Play:
+                card = move.card
+                if table >> card & 1:
+                    return False
+                table |= 1 << card
+                laid.append((move.seat, card))
+                if move.seat == seat:
+                    out[card] = 0.0  # _HAND
+                if marked >> card & 1:
+                    marked &= ~(1 << card)
+                    _clear_column(out, card)
+            elif type(move) is Pass:
+                who = move.seat
+                _count_pass(who, out, me)
+                marked |= self._cannot_hold(who, shown_by_pass(table), final, out)
+            else:
+                return False
+        if table != final:
+            return False
+        _encode_laid(laid, out, me)
+        self._played, self._marked, self._turns = table, marked, turns + len(moves)
+        order = deal.finishing_order
+        if len(order) != self._places:
+            _encode_places(order, out, me, self._places)
+            self._places = len(order)
+        hands = state.hands
+        _encode_hand_sizes(
+            (hands[0].bit_count(), hands[1].bit_count(), hands[2].bit_count(),
+             hands[3].bit_count()), out, me)  # fmt: skip
+        turn = state.turn
+        if turn != self._turn:
+            if self._turn is not None:
+                out[_TURN + self._rel[self._turn]] = 0.0
+            _encode_turn_of(turn, out, me)
+            self._turn = turn
+        return True
+
+    def _cannot_hold(self, seat: int, shown: int, played: int, out: _Buffer) -> int:
+        """Add the cards ``shown`` (but those ``played``) to what ``seat`` cannot hold;
+        the cards added."""
+        more = shown & ~self._cannot[seat] & ~played
+        if more:
+            self._cannot[seat] |= more
+            _encode_card_row(cards_of(more), out, _CANNOT + 52 * self._rel[seat])
+        return more
+
+
+def _clear_column(out: _Buffer, card: Card) -> None:
+    """Take the card just played out of every seat's cannot_hold and known_holdings:
+    they are of unplayed cards only."""
+    for row in _CANNOT, _CANNOT + 52, _CANNOT + 104, _CANNOT + 156:
+        out[row + card] = 0.0
+    for row in _KNOWN, _KNOWN + 52, _KNOWN + 104, _KNOWN + 156:
+        out[row + card] = 0.0
+
+
+def _mask(cards: Sequence[Card]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
 def observation_string(view: View) -> str:
     """The plain-text form of ``view``: the table as its seat sees it
     (:func:`trixcomplex.render.table_text`), built from the view only."""
@@ -504,14 +820,15 @@ def observation_string(view: View) -> str:
 
 class Observer:
     """The seats' (and the spectator's) views and tensors of one match, each brought up
-    to date only when asked for: by :func:`~trixcomplex.view_after_moves` over the
-    moves since that seat's last one, and :func:`observation_tensor` incrementally.
+    to date only when asked for: a view by :func:`~trixcomplex.view_after_moves`
+    over the moves since that seat's last one, a tensor by that seat's
+    :class:`TensorTracker`, from the moves themselves.
 
     Follow one match forward: ask with its successive states (any state of it,
-    not each one); a state of another match needs a new observer.  Equal to
-    ``view(state, seat)`` and ``observation_tensor(view(state, seat))`` always.
-    The tensors it keeps are read-only; copy one before changing it.  A
-    deep copy (OpenSpiel's ``clone``) or a pickle starts afresh, empty.
+    not each one); a state of another branch or match is seen in full.  Equal
+    to ``view(state, seat)`` and ``observation_tensor(view(state, seat))``
+    always.  Each tensor handed out is a new array the caller owns.  A deep
+    copy (OpenSpiel's ``clone``) or a pickle starts afresh, empty.
 
     >>> import random
     >>> import numpy as np
@@ -529,7 +846,7 @@ class Observer:
 
     def __init__(self) -> None:
         self._views: dict[int | None, tuple[MatchState, View]] = {}
-        self._tensors: dict[int | None, tuple[View, npt.NDArray[np.float32]]] = {}
+        self._trackers: dict[int | None, TensorTracker] = {}
 
     def view(self, state: MatchState, seat: int | None) -> View:
         """``view(state, seat)``, from this seat's last view if there is one."""
@@ -550,15 +867,14 @@ class Observer:
         return new
 
     def tensor(self, state: MatchState, seat: int | None) -> npt.NDArray[np.float32]:
-        """``observation_tensor(view(state, seat))`` (read-only), from this seat's last one."""
-        seen = self.view(state, seat)
-        kept = self._tensors.get(seat)
-        if kept is not None and kept[0] is seen:
-            return kept[1]
-        tensor = observation_tensor(seen, previous=kept)
-        tensor.flags.writeable = False
-        self._tensors[seat] = (seen, tensor)
-        return tensor
+        """``observation_tensor(view(state, seat))``, kept up to date by this seat's
+        :class:`TensorTracker`: a new array the caller owns."""
+        tracker = self._trackers.get(seat)
+        if tracker is None:
+            if seat is not None:
+                check_seat(seat)
+            tracker = self._trackers[seat] = TensorTracker(seat)
+        return tracker.tensor(state)
 
     def __deepcopy__(self, memo: dict[int, object]) -> Observer:
         return Observer()

@@ -117,8 +117,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
         mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
         if self.table.to_act == seat:
             mask[list(self.table.legal_actions())] = 1
-        tensor = self._observer.tensor(self.table.state, seat)
-        return {"observation": tensor.copy(), "action_mask": mask}
+        tensor = self._observer.tensor(self.table.state, seat)  # a new array, the caller's
+        return {"observation": tensor, "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
@@ -126,7 +126,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._rng = random.Random(self._seed)
         self._action_space.seed(self._seed)
         self.table = Table.new(self.ruleset)
-        self._observer = Observer()  # each seat's view, brought up to date when observed
+        self._observer = Observer()  # each seat's tensor, brought up to date when observed
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0.0)
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)

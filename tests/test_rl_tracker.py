@@ -1,0 +1,214 @@
+"""TensorTracker: one seat's observation tensor kept up to date from the moves (issue 14,
+deliverable 6).
+
+The contract: ``TensorTracker(seat).tensor(state)`` is bit-identical (float32, same
+shape) to ``observation_tensor(view(state, seat))`` whatever states it is asked
+with: every move, random stretches of moves, a state of another branch, of another
+match, an earlier one; and it keeps hidden information hidden the same way (R-HID-1
+… R-HID-3): worlds a seat cannot tell apart give it identical tensors.  The
+deductions it writes (voids R-CX-2, R-CL-2; cannot-hold R-OPT-2, R-TX-3; known
+holdings R-DBL-3, R-MATCH-3, R-OPT-7) are checked against the full view's at every
+move, and each test also checks that the moves were followed, not encoded in full.
+"""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import trixcomplex as tc
+from builders import VIEWERS
+from test_view_after import IDS, RULESETS, match_of, same
+from test_views import current_deck, deal_start, hidden_swaps, swapped
+from trixcomplex.rl.observation import (
+    OBSERVATION_LAYOUT,
+    TensorTracker,
+    observation_tensor,
+    segment,
+)
+
+
+class CountingTracker(TensorTracker):
+    """A TensorTracker that counts the states it encoded in full, by phase."""
+
+    def __init__(self, seat: int | None) -> None:
+        super().__init__(seat)
+        self.full: Counter[tc.Phase] = Counter()
+
+    def _encode_in_full(self, state: tc.MatchState) -> None:
+        self.full[state.phase] += 1
+        super()._encode_in_full(state)
+
+
+def full(state: tc.MatchState, seat: int | None) -> np.ndarray:
+    return observation_tensor(tc.view(state, seat))
+
+
+def differing(a: np.ndarray, b: np.ndarray) -> list[str]:
+    """The segments in which two tensors differ (for the failure message)."""
+    return [name for name, _ in OBSERVATION_LAYOUT if not np.array_equal(segment(a, name),
+            segment(b, name))]  # fmt: skip
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=IDS)
+def test_tracked_tensor_is_the_full_tensor_after_every_move(ruleset: tc.Ruleset) -> None:
+    """Issue 14 (6): a tracker per seat and the spectator, asked after every move of a
+    random match, gives the full tensor of that seat's view, bit for bit: the hand,
+    the cards played, the trick, the voids (R-CX-2, R-CL-2), what a seat cannot hold
+    (R-OPT-2, R-TX-3), its known holdings (R-DBL-3, R-MATCH-3, R-OPT-7), passes,
+    finishing order, sizes, turn and points.  Most moves are followed, not encoded
+    in full."""
+    trackers = {seat: CountingTracker(seat) for seat in VIEWERS}
+    states = match_of(ruleset, 1)
+    for n, state in enumerate(states):
+        for seat, tracker in trackers.items():
+            tensor = tracker.tensor(state)
+            expected = full(state, seat)
+            assert same(tensor, expected), (n, seat, type(state.history.last).__name__,
+                                            differing(tensor, expected))  # fmt: skip
+    fulls = sum(trackers[0].full.values())
+    assert fulls < len(states) / 4, (fulls, len(states))  # the moves were followed
+
+
+@settings(max_examples=25, deadline=None)
+@given(ruleset=st.sampled_from(RULESETS), seed=st.integers(0, 10**6), picks=st.integers())
+def test_tracked_tensor_catches_up_over_any_stretch_and_any_branch(
+    ruleset: tc.Ruleset, seed: int, picks: int
+) -> None:
+    """Issue 14 (6): a tracker asked at random moments (stretches of 1 to 20 moves, a
+    step back, a state of another branch played from an earlier one, a state of
+    another match) gives the full tensor every time."""
+    pick = random.Random(picks)
+    states = match_of(ruleset, seed)
+    others = match_of(ruleset, seed + 1)
+    seat = pick.choice(VIEWERS)
+    tracker = TensorTracker(seat)
+    i = 0
+    while i < len(states) - 1:
+        roll = pick.random()
+        if roll < 0.08:  # another branch: a different legal move from an earlier state
+            base = states[pick.randrange(max(0, i - 8), i + 1)]
+            moves = tc.legal_moves(base)
+            if moves:
+                branch = tc.apply(base, pick.choice(moves))
+                assert same(tracker.tensor(branch), full(branch, seat))
+        elif roll < 0.12:  # a step back, or another match
+            back = pick.choice((states[max(0, i - pick.randrange(1, 6))], pick.choice(others)))
+            assert same(tracker.tensor(back), full(back, seat))
+        i = min(len(states) - 1, i + pick.randrange(1, 21))
+        assert same(tracker.tensor(states[i]), full(states[i], seat)), i
+
+
+def test_a_branch_sharing_the_very_move_objects_is_not_taken_for_a_descendant() -> None:
+    """Issue 14 (6): two branches from one state (in trick contracts and in TRIX), each
+    followed by the same move object, are told apart by their histories' nodes: a
+    tracker that saw one gives the other's own tensor."""
+    rng = random.Random(11)
+    found = Counter[tc.Phase]()
+    for seed in range(40):
+        states = match_of(tc.CLASSIC, seed)
+        for k, state in enumerate(states[:-2]):
+            if not state.phase.plays_cards or found[state.phase] >= 3 or rng.random() < 0.9:
+                continue
+            firsts = tc.legal_moves(state)
+            if len(firsts) < 2:
+                continue
+            a, b = (tc.apply(state, m) for m in rng.sample(firsts, 2))
+            shared = [m for m in tc.legal_moves(a) if m in tc.legal_moves(b)]
+            if not shared:
+                continue
+            a2, b2 = tc.apply(a, shared[0]), tc.apply(b, shared[0])
+            if not tc.legal_moves(b2):
+                continue
+            b3 = tc.apply(b2, tc.legal_moves(b2)[0])  # b2's last move is a2's very object
+            for seat in VIEWERS:
+                for later in (b2, b3):
+                    tracker = TensorTracker(seat)
+                    tracker.tensor(a)
+                    tracker.tensor(a2)
+                    assert same(tracker.tensor(later), full(later, seat)), (seed, k, seat)
+            found[state.phase] += 1
+    assert found[tc.Phase.TRIX] and found[tc.Phase.TRICKS], found
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    ruleset=st.sampled_from(RULESETS),
+    seed=st.integers(0, 10**6),
+    pick=st.randoms(use_true_random=False),
+)
+def test_r_hid_1_tracked_tensors_cannot_tell_unseen_worlds_apart(
+    ruleset: tc.Ruleset, seed: int, pick: random.Random
+) -> None:
+    """R-HID-1 … R-HID-3: a seat's tracker follows a deal move by move in the real world,
+    another in a world with two unseen cards of other seats swapped at the deal; at
+    every step both give bit-identical tensors, as the spectator's do, while the
+    moves are followed (not encoded in full)."""
+    states = match_of(ruleset, seed)
+    i = pick.choice([k for k, s in enumerate(states) if s.phase.plays_cards])
+    seat = pick.choice([0, 1, 2, 3])
+    start = deal_start(states, i)
+    moves = states[i].history.since_deal()[1:]
+    for a, b in hidden_swaps(states[i], seat, pick):
+        other = [tc.apply(states[start], tc.Deal(swapped(current_deck(states[i]), a, b)))]
+        try:
+            for move in moves:
+                other.append(tc.apply(other[-1], move))
+        except tc.IllegalMoveError:
+            continue  # a past move was illegal there: not a world the seat could be in
+        real = states[start + 1 : i + 1]
+        for who in (seat, None):
+            ours, theirs = CountingTracker(who), CountingTracker(who)
+            for here, there in zip(real, other, strict=True):
+                assert same(ours.tensor(here), theirs.tensor(there))
+            assert sum(ours.full.values()) <= 6 + len(real) // 20, ours.full
+        holders = [h for h in range(4) if (states[i].hands[h] >> a | states[i].hands[h] >> b) & 1]
+        for h in holders:
+            ours, theirs = TensorTracker(h), TensorTracker(h)
+            for here, there in zip(real, other, strict=True):
+                ours.tensor(here), theirs.tensor(there)
+            assert not same(ours.tensor(real[-1]), theirs.tensor(other[-1]))  # holders see it
+        return
+
+
+def test_the_tensor_handed_out_is_the_callers_and_copies_start_afresh() -> None:
+    """Issue 14 (6): each tensor is a new array the caller owns (changing it changes
+    nothing the tracker keeps); a deep copy or a pickle of a tracker is a new, empty
+    tracker with a buffer of its own."""
+    states = match_of(tc.CLASSIC, 3)
+    tracker = TensorTracker(1)
+    for state in states[:40]:
+        tensor = tracker.tensor(state)
+        assert tensor.flags.writeable and tensor.flags.owndata
+        tensor[:] = 5.0
+        assert same(tracker.tensor(state), full(state, 1))
+    for twin in (copy.deepcopy(tracker), pickle.loads(pickle.dumps(tracker))):
+        assert type(twin) is TensorTracker and twin.seat == 1
+        for state in states[40:60]:
+            assert same(twin.tensor(state), full(state, 1))
+        assert same(tracker.tensor(states[39]), full(states[39], 1))  # untouched by the twin
+        assert same(tracker.tensor(states[41]), full(states[41], 1))
+
+
+def test_the_moves_of_every_kind_followed_are_followed() -> None:
+    """Issue 14 (6): over whole matches the cards played to tricks, the TRIX turns and
+    the other seats' doubling answers are followed move by move: a tracker asked after
+    every move encodes in full only at a deal's, a choice's or the window's first
+    look (a handful per deal), never in mid-trick or mid-TRIX."""
+    for ruleset in (tc.CLASSIC, tc.Ruleset.from_name("partnership")):
+        states = match_of(ruleset, 5)
+        deals = sum(1 for s in states if s.phase is tc.Phase.DEAL)
+        for seat in VIEWERS:
+            tracker = CountingTracker(seat)
+            for state in states:
+                tracker.tensor(state)
+            assert tracker.full[tc.Phase.TRIX] <= deals + 1, tracker.full
+            assert tracker.full[tc.Phase.COMPLEX] + tracker.full[tc.Phase.TRICKS] <= 2 * deals
+            assert tracker.full[tc.Phase.DOUBLE] <= deals
