@@ -726,16 +726,7 @@ class TensorTracker:
                 if shown[s]:
                     marked |= self._cannot_hold(s, shown[s], played, out)
         self._marked = marked
-        hands = state.hands
-        _encode_hand_sizes(
-            (hands[0].bit_count(), hands[1].bit_count(), hands[2].bit_count(),
-             hands[3].bit_count()), out, me)  # fmt: skip
-        turn = state.turn
-        if turn != self._turn:
-            if self._turn is not None:
-                out[_TURN + self._rel[self._turn]] = 0.0
-            _encode_turn_of(turn, out, me)
-            self._turn = turn
+        self._sizes_and_turn(state)
         return True
 
     def _after_trix_turns(self, moves: list[Move], state: MatchState) -> bool:
@@ -774,7 +765,12 @@ class TensorTracker:
         if len(order) != self._places:
             _encode_places(order, out, me, self._places)
             self._places = len(order)
-        hands = state.hands
+        self._sizes_and_turn(state)
+        return True
+
+    def _sizes_and_turn(self, state: MatchState) -> None:
+        """Re-encode the hand sizes and move the turn mark, after any followed moves."""
+        out, me, hands = self._out, self._me, state.hands
         _encode_hand_sizes(
             (hands[0].bit_count(), hands[1].bit_count(), hands[2].bit_count(),
              hands[3].bit_count()), out, me)  # fmt: skip
@@ -784,7 +780,6 @@ class TensorTracker:
                 out[_TURN + self._rel[self._turn]] = 0.0
             _encode_turn_of(turn, out, me)
             self._turn = turn
-        return True
 
     def _cannot_hold(self, seat: int, shown: int, played: int, out: _Buffer) -> int:
         """Add the cards ``shown`` (but those ``played``) to what ``seat`` cannot hold;
