@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 import trixcomplex as tc
 from builders import VIEWERS
 from test_view_after import IDS, RULESETS, match_of, same
-from test_views import current_deck, deal_start, hidden_swaps, swapped
+from test_views import deal_start, unseen_deals
 from trixcomplex.rl.observation import (
     OBSERVATION_LAYOUT,
     TensorTracker,
@@ -154,16 +154,8 @@ def test_r_hid_1_tracked_tensors_cannot_tell_unseen_worlds_apart(
     states = match_of(ruleset, seed)
     i = pick.choice([k for k, s in enumerate(states) if s.phase.plays_cards])
     seat = pick.choice([0, 1, 2, 3])
-    start = deal_start(states, i)
-    moves = states[i].history.since_deal()[1:]
-    for a, b in hidden_swaps(states[i], seat, pick):
-        other = [tc.apply(states[start], tc.Deal(swapped(current_deck(states[i]), a, b)))]
-        try:
-            for move in moves:
-                other.append(tc.apply(other[-1], move))
-        except tc.IllegalMoveError:
-            continue  # a past move was illegal there: not a world the seat could be in
-        real = states[start + 1 : i + 1]
+    real = states[deal_start(states, i) + 1 : i + 1]
+    for other, a, b in unseen_deals(states, i, seat, pick):
         for who in (seat, None):
             ours, theirs = CountingTracker(who), CountingTracker(who)
             for here, there in zip(real, other, strict=True):

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 import trixcomplex as tc
 from builders import VIEW_RULESETS, VIEWERS, random_match, redeal_heavy_match
-from test_views import current_deck, deal_start, hidden_swaps, swapped
+from test_views import deal_start, unseen_deals
 from trixcomplex.rl.observation import Observer, observation_tensor
 
 _OPTIONS = (
@@ -210,16 +210,8 @@ def test_r_hid_1_incremental_views_and_tensors_cannot_tell_unseen_worlds_apart(
     states = match_of(ruleset, seed)
     i = pick.choice([k for k, s in enumerate(states) if s.phase.plays_cards])
     seat = pick.choice([0, 1, 2, 3])
-    start = deal_start(states, i)
-    moves = states[i].history.since_deal()[1:]
-    for a, b in hidden_swaps(states[i], seat, pick):
-        other = [tc.apply(states[start], tc.Deal(swapped(current_deck(states[i]), a, b)))]
-        try:
-            for move in moves:
-                other.append(tc.apply(other[-1], move))
-        except tc.IllegalMoveError:
-            continue  # a past move was illegal there: not a world the seat could be in
-        real = states[start + 1 : i + 1]
+    real = states[deal_start(states, i) + 1 : i + 1]
+    for other, a, b in unseen_deals(states, i, seat, pick):
         ours, theirs = Observer(), Observer()
         for here, there in zip(real, other, strict=True):
             for who in (seat, None):

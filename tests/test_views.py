@@ -122,6 +122,25 @@ def unseen_worlds(
             continue
 
 
+def unseen_deals(
+    states: list[tc.MatchState], i: int, seat: int, rng: random.Random
+) -> Iterator[tuple[list[tc.MatchState], tc.Card, tc.Card]]:
+    """The deal of ``states[i]`` replayed move by move with each of :func:`hidden_swaps`
+    made at its :class:`~trixcomplex.Deal`: the states after the Deal up to the one of
+    ``states[i]`` (as ``states[deal_start(states, i) + 1 : i + 1]`` are in the real
+    world), and the two cards swapped; swaps that make a past move illegal are skipped."""
+    start = deal_start(states, i)
+    moves = states[i].history.since_deal()[1:]
+    for a, b in hidden_swaps(states[i], seat, rng):
+        other = [tc.apply(states[start], tc.Deal(swapped(current_deck(states[i]), a, b)))]
+        try:
+            for move in moves:
+                other.append(tc.apply(other[-1], move))
+        except tc.IllegalMoveError:
+            continue  # a past move was illegal there: not a world the seat could be in
+        yield other, a, b
+
+
 # -- basic shape ------------------------------------------------------------------
 
 
