@@ -55,7 +55,7 @@ import random
 from collections.abc import Callable
 from typing import Literal, TypeVar
 
-from .cards import ALL_CARDS, Card
+from .cards import ALL_CARDS, ALL_MASK, Card
 from .engine import ComplexDeal, DealResult, DoublingWindow, MatchState, Phase, TrixDeal
 from .match import PASSES, apply, finish_deal, legal_moves, new_trick, plays_of
 from .moves import Contract, Deal, Move, Play, PlayerMove
@@ -188,26 +188,83 @@ def playout(
     """
     if until not in ("deal", "match"):
         raise ValueError(f"until must be 'deal' or 'match', not {until!r}")
+    bits = _plain_bits(rng)
+    draw = bits if policy is None else None  # the card loops draw inline
     deal_ended = False
     while True:
         phase = state.phase
         if phase.plays_tricks:  # any trick contract, under any ruleset
-            state = _complex(state, rng, policy)
+            state = _complex(state, rng, policy, draw)
             deal_ended = True
         elif phase is Phase.TRIX:
             if redeal_seat(state) is None:  # no Redeal among the moves, now or later
-                state = _trix(state, rng, policy)
+                state = _trix(state, rng, policy, draw)
             else:  # a bad hand may demand a redeal (R-OPT-8)
                 state = _stepped(state, rng, policy)
             deal_ended = True
         elif phase is Phase.DEAL:
             if deal_ended and until == "deal":
                 return state
-            state = apply(state, _shuffled(rng))
+            state = apply(state, _shuffled(rng, bits))
         elif phase is Phase.OVER:
             return state
         else:  # CHOOSE, DOUBLE: a handful of moves per deal, stepped through apply
             state = _step(state, rng, policy)
+
+
+# -- drawing as random.Random draws -------------------------------------------
+#
+# The card loops and the shuffle call the generator's ``getrandbits`` directly,
+# exactly as ``random.Random.choice`` and ``shuffle`` do, instead of calling
+# them: ``choice(seq)`` is ``seq[self._randbelow(len(seq))]`` and
+# ``_randbelow_with_getrandbits(n)`` is ``k = n.bit_length(); r =
+# getrandbits(k); while r >= n: r = getrandbits(k)``; ``shuffle(x)`` swaps
+# ``x[i]`` with ``x[_randbelow(i + 1)]`` for i from len(x) - 1 down to 1.  This
+# is the code of CPython 3.11, 3.12 and 3.13 alike (Lib/random.py).  It saves
+# two Python calls per card (``choice`` and ``_randbelow``) and lets the card
+# loops pick the card from the legal set without listing the moves first
+# (the r-th card in card order is the r-th move of ``plays_of``).  Measured
+# gain: see docs/performance.rst (the playout row).  It is used only when
+# ``rng.choice``, ``rng._randbelow`` and ``rng.shuffle`` are those very
+# functions (:func:`_plain_bits`); any other generator is called as it is.
+
+_K = tuple(n.bit_length() for n in range(53))
+"""``_K[n]``: ``n.bit_length()``, the bits ``_randbelow(n)`` asks for (a lookup per card)."""
+
+_SWAPS = tuple((i, i + 1, _K[i + 1]) for i in range(51, 0, -1))
+"""``rng.shuffle`` of the deck: swap ``deck[i]`` with ``deck[_randbelow(n)]``, ``n = i + 1``."""
+
+_PLAYS = tuple(plays_of(seat, ALL_MASK) for seat in range(4))
+"""``_PLAYS[seat][card]``: the engine's interned :class:`Play` of ``seat``."""
+
+_RANDBELOW = random.Random._randbelow_with_getrandbits
+
+
+def _plain_bits(rng: random.Random) -> Callable[[int], int] | None:
+    """``rng.getrandbits`` if ``rng.choice`` and ``rng.shuffle`` draw as the code of
+    :class:`random.Random` does (so the playout may draw that way itself),
+    else ``None``: a subclass or an instance that replaces ``choice``,
+    ``shuffle`` or ``_randbelow`` (one that defines only ``random()`` gets
+    ``_randbelow_without_getrandbits``) is called through its own methods.
+
+    >>> _plain_bits(random.Random(1)) is not None
+    True
+    >>> class Loaded(random.Random):
+    ...     def choice(self, seq):
+    ...         return seq[0]
+    >>> _plain_bits(Loaded(1)) is None
+    True
+    """
+    cls = type(rng)
+    own = getattr(rng, "__dict__", {})
+    if (
+        getattr(cls, "choice", None) is random.Random.choice
+        and getattr(cls, "shuffle", None) is random.Random.shuffle
+        and getattr(cls, "_randbelow", None) is _RANDBELOW
+        and not own.keys() & {"choice", "shuffle", "_randbelow"}
+    ):
+        return rng.getrandbits
+    return None
 
 
 def _stepped(state: MatchState, rng: random.Random, policy: Policy | None) -> MatchState:
@@ -231,14 +288,22 @@ _new = object.__new__
 _set_deck = Deal.__dict__["deck"].__set__
 
 
-def _shuffled(rng: random.Random) -> Deal:
+def _shuffled(rng: random.Random, bits: Callable[[int], int] | None = None) -> Deal:
     """``Deal.shuffled(rng)`` without re-checking the 52 cards it is built from.
 
     The same calls to ``rng`` in the same order (``tests/test_playout.py``
-    holds the two to equality).
+    holds the two to equality); with ``bits`` (:func:`_plain_bits`) the
+    shuffle is ``rng.shuffle``'s own loop, drawing from ``bits``.
     """
     deck = list(ALL_CARDS)
-    rng.shuffle(deck)
+    if bits is None:
+        rng.shuffle(deck)
+    else:
+        for i, n, k in _SWAPS:  # rng.shuffle(deck), inline (see _plain_bits)
+            j = bits(k)
+            while j >= n:
+                j = bits(k)
+            deck[i], deck[j] = deck[j], deck[i]
     deal: Deal = _new(Deal)
     _set_deck(deal, tuple(deck))
     return deal
@@ -258,13 +323,19 @@ def _chosen(
     return move
 
 
-def _complex(state: MatchState, rng: random.Random, policy: Policy | None) -> MatchState:
+def _complex(
+    state: MatchState,
+    rng: random.Random,
+    policy: Policy | None,
+    draw: Callable[[int], int] | None,
+) -> MatchState:
     """Play the trick contract of ``state`` to its end; the state after its last trick.
 
     Every decision is the engine's own function: the legal cards
     (``complex.legal_cards`` with the contract's
     :class:`~trixcomplex.TrickRules`), the taker (``trick_winner``), the cost
-    (``trick_points``) and the end of the deal (``trick_deal_over``).
+    (``trick_points``) and the end of the deal (``trick_deal_over``).  With
+    ``draw`` (:func:`_plain_bits`, no policy) the card is drawn inline.
     """
     deal = state.complex
     contract = state.contract
@@ -276,49 +347,71 @@ def _complex(state: MatchState, rng: random.Random, policy: Policy | None) -> Ma
     trick = list(deal.trick)
     tricks = list(deal.tricks)
     doubled = deal.doubled
-    points = list(deal.points)
+    charged = [deal.points]  # each trick's points, summed at the end
     played: list[Move] = []
-    append, choice, plays = played.append, rng.choice, plays_of
+    append, k, plays = played.append, _K, _PLAYS
     seen = PlayoutState(state) if policy is not None else None
     while True:
         hand = hands[turn]
-        moves = plays(turn, legal_cards(hand, trick, rules))
-        if seen is None:
-            move = choice(moves)
+        legal = legal_cards(hand, trick, rules)
+        if draw is not None:  # rng.choice(plays_of(turn, legal)), inline (see _plain_bits)
+            n = legal.bit_count()
+            r = draw(k[n])
+            while r >= n:
+                r = draw(k[n])
+            while r:  # the r-th card of legal, in card order
+                legal &= legal - 1
+                r -= 1
+            bit = legal & -legal
+            move = plays[turn][bit.bit_length() - 1]
         else:
-            seen.hands = (hands[0], hands[1], hands[2], hands[3])
-            seen.turn = turn
-            seen.leader = leader
-            seen.trick = tuple(trick)
-            seen.tricks = len(tricks)
-            seen.points = (points[0], points[1], points[2], points[3])
-            move = _chosen(policy, seen, moves, rng)
-        card = move.card
-        hands[turn] = hand ^ (1 << card)
-        trick.append(card)
+            if seen is None:
+                move = rng.choice(plays_of(turn, legal))
+            else:
+                seen.hands = (hands[0], hands[1], hands[2], hands[3])
+                seen.turn = turn
+                seen.leader = leader
+                seen.trick = tuple(trick)
+                seen.tricks = len(tricks)
+                seen.points = _summed(charged)
+                move = _chosen(policy, seen, plays_of(turn, legal), rng)
+            bit = 1 << move.card
+        hands[turn] = hand ^ bit
+        trick.append(move.card)
         append(move)
         if len(trick) < 4:
             turn = (turn + 1) & 3
             continue
         cards = (trick[0], trick[1], trick[2], trick[3])
         taker = trick_winner(leader, cards)
-        p = trick_points(cards, leader, taker, doubled, rules)
-        points = [points[0] + p[0], points[1] + p[1], points[2] + p[2], points[3] + p[3]]
+        charged.append(trick_points(cards, leader, taker, doubled, rules))
         tricks.append(new_trick(leader, cards, taker))
         leader = turn = taker
         trick = []
         if trick_deal_over(len(tricks), hands[0] | hands[1] | hands[2] | hands[3], rules):
             break
-    total = (points[0], points[1], points[2], points[3])
+    total = _summed(charged)
     return finish_deal(state, played, ComplexDeal(leader, (), tuple(tricks), doubled, total))
 
 
-def _trix(state: MatchState, rng: random.Random, policy: Policy | None) -> MatchState:
+def _summed(points: list[tuple[int, int, int, int]]) -> tuple[int, int, int, int]:
+    """The four seats' totals of a list of four seats' points."""
+    a, b, c, d = map(sum, zip(*points, strict=True))
+    return (a, b, c, d)
+
+
+def _trix(
+    state: MatchState,
+    rng: random.Random,
+    policy: Policy | None,
+    draw: Callable[[int], int] | None,
+) -> MatchState:
     """Play the TRIX deal of ``state`` to its end; the state after its last card.
 
     The legal cards are ``trix.playable`` held (R-TX-2; the pass when there
     are none, R-TX-3), the next seat ``trix.next_to_lay`` and the finishing
-    order ``trix.gone_out``: the engine's own functions.
+    order ``trix.gone_out``: the engine's own functions.  With ``draw``
+    (:func:`_plain_bits`, no policy) the move is drawn inline.
     """
     deal = state.trix
     assert deal is not None and state.turn is not None
@@ -327,24 +420,39 @@ def _trix(state: MatchState, rng: random.Random, policy: Policy | None) -> Match
     table = deal.table
     order = deal.finishing_order
     played: list[Move] = []
-    append, choice, plays = played.append, rng.choice, plays_of
+    append, k, plays = played.append, _K, _PLAYS
     seen = PlayoutState(state) if policy is not None else None
     can = playable(table)  # what may be laid now (R-TX-2), kept up to date
     while True:
         hand = hands[turn]
         legal = hand & can  # trix.legal_cards(hand, table)
-        options: tuple[PlayerMove, ...] = plays(turn, legal) if legal else PASSES[turn]  # R-TX-3
-        if seen is None:
-            move = choice(options)
+        move: PlayerMove
+        if draw is not None:  # rng.choice of the plays, or of the pass: inline (see _plain_bits)
+            n = legal.bit_count() or 1  # R-TX-3: without a card to lay, the pass is the one move
+            r = draw(k[n])
+            while r >= n:
+                r = draw(k[n])
+            if legal:
+                while r:  # the r-th card of legal, in card order
+                    legal &= legal - 1
+                    r -= 1
+                bit = legal & -legal
+                move = plays[turn][bit.bit_length() - 1]
+            else:
+                bit, move = 0, PASSES[turn][0]
         else:
-            seen.hands = (hands[0], hands[1], hands[2], hands[3])
-            seen.turn = turn
-            seen.table = table
-            seen.finishing_order = order
-            move = _chosen(policy, seen, options, rng)
+            options: tuple[PlayerMove, ...] = plays_of(turn, legal) if legal else PASSES[turn]
+            if seen is None:
+                move = rng.choice(options)
+            else:
+                seen.hands = (hands[0], hands[1], hands[2], hands[3])
+                seen.turn = turn
+                seen.table = table
+                seen.finishing_order = order
+                move = _chosen(policy, seen, options, rng)
+            bit = 1 << move.card if type(move) is Play else 0
         append(move)
-        if type(move) is Play:
-            bit = 1 << move.card
+        if bit:
             hand ^= bit
             hands[turn] = hand
             table |= bit
