@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 import trixcomplex as tc
 from builders import random_match
-from trixcomplex.playout import PlayoutState, _shuffled
+from trixcomplex.playout import PlayoutState, _below, _plain_bits, _shuffled
 
 END = (tc.Phase.DEAL, tc.Phase.OVER)
 
@@ -63,8 +63,10 @@ def starts(seed: int) -> list[tc.MatchState]:
     return list(chosen.values())
 
 
-def assert_same(state: tc.MatchState, seed: int, until: str) -> None:
-    rng_fast, rng_step = random.Random(seed), random.Random(seed)
+def assert_same(
+    state: tc.MatchState, seed: int, until: str, make: type[random.Random] = random.Random
+) -> None:
+    rng_fast, rng_step = make(seed), make(seed)
     fast = tc.playout(state, rng_fast, until=until)  # type: ignore[arg-type]
     slow = stepped(state, rng_step, until)
     assert fast == slow
@@ -206,13 +208,112 @@ def test_policy_choosing_an_illegal_move_is_rejected() -> None:
         tc.playout(tc.new_match(), random.Random(2), cheat, until="match")
 
 
+@pytest.mark.parametrize("inline", [False, True])
 @pytest.mark.parametrize("seed", range(5))
-def test_fast_shuffle_is_deal_shuffled(seed: int) -> None:
-    """R-MATCH-2: the playout's shuffle is ``Deal.shuffled``: same deck, same rng calls."""
+def test_fast_shuffle_is_deal_shuffled(seed: int, inline: bool) -> None:
+    """R-MATCH-2: the playout's shuffle is ``Deal.shuffled``: same deck, same rng calls,
+    through ``rng.shuffle`` or drawing from ``getrandbits`` itself."""
     a, b = random.Random(seed), random.Random(seed)
-    fast, slow = _shuffled(a), tc.Deal.shuffled(b)
+    fast = _shuffled(a, a.getrandbits if inline else None)
+    slow = tc.Deal.shuffled(b)
     assert fast == slow and hash(fast) == hash(slow) and type(fast) is tc.Deal
     assert a.getstate() == b.getstate()
+
+
+# -- drawing as random.Random draws -------------------------------------------------
+
+
+def test_below_draws_as_rng_choice_for_every_length() -> None:
+    """R-MATCH-2: ``seq[_below(rng.getrandbits, len(seq))]`` is ``rng.choice(seq)`` for
+    every length 1…60 (a trick's legal cards, TRIX moves, doubling answers), over many
+    seeds: the same values and the generator left in the same state."""
+    for seed in range(40):
+        a, b = random.Random(seed), random.Random(seed)
+        for n in range(1, 61):
+            seq = tuple(range(100, 100 + n))
+            for _ in range(6):
+                assert seq[_below(a.getrandbits, n)] == b.choice(seq)
+        assert a.getstate() == b.getstate()
+
+
+class CountingBits(random.Random):
+    """Draws as ``random.Random`` does, counting its ``getrandbits`` calls and sizes."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.calls: list[int] = []
+
+    def getrandbits(self, k: int) -> int:
+        self.calls.append(k)
+        return super().getrandbits(k)
+
+
+class FirstChoice(random.Random):
+    """Replaces ``choice``: always the first move (the playout must call it)."""
+
+    def choice(self, seq):  # type: ignore[no-untyped-def]
+        super().random()  # and moves the generator on, differently from Random.choice
+        return seq[0]
+
+
+class ReversedShuffle(random.Random):
+    """Replaces ``shuffle``: the deck reversed after Random's shuffle."""
+
+    def shuffle(self, x):  # type: ignore[no-untyped-def]
+        super().shuffle(x)
+        x.reverse()
+
+
+class OnlyRandom(random.Random):
+    """Defines ``random()`` only: ``random.Random`` then draws integers without
+    ``getrandbits`` (``_randbelow_without_getrandbits``)."""
+
+    def random(self) -> float:
+        return super().random()
+
+
+class OwnRandbelow(random.Random):
+    """Replaces ``_randbelow``: every index is drawn from the top."""
+
+    def _randbelow(self, n: int) -> int:
+        return n - 1 - super()._randbelow(n)
+
+
+def test_plain_bits_only_for_generators_drawing_as_random() -> None:
+    """The playout draws itself only from a generator whose ``choice``, ``shuffle`` and
+    ``_randbelow`` are ``random.Random``'s; ``getrandbits`` may be anything (it is called)."""
+    plain = random.Random(1)
+    assert _plain_bits(plain) == plain.getrandbits
+    counting = CountingBits(1)
+    assert _plain_bits(counting) == counting.getrandbits
+    assert _plain_bits(random.SystemRandom()) is not None
+    for cls in (FirstChoice, ReversedShuffle, OnlyRandom, OwnRandbelow):
+        assert _plain_bits(cls(1)) is None, cls
+    patched = random.Random(1)
+    patched.choice = lambda seq: seq[0]  # type: ignore[method-assign]
+    assert _plain_bits(patched) is None
+
+
+@pytest.mark.parametrize(
+    "make", [CountingBits, FirstChoice, ReversedShuffle, OnlyRandom, OwnRandbelow]
+)
+def test_playout_equals_stepping_with_other_generators(make: type[random.Random]) -> None:
+    """R-MATCH-2: with a subclass of ``random.Random`` the playout still equals stepping
+    with ``rng.choice`` and ``Deal.shuffled(rng)``: its own methods are called, or drawn
+    exactly as they draw."""
+    for k, state in enumerate(starts(3)[::2]):
+        assert_same(state, k, "match", make)
+    a, b = CountingBits(5), CountingBits(5)
+    fast = tc.playout(tc.new_match(), a, until="match")
+    assert fast == stepped(tc.new_match(), b, "match")
+    assert a.calls == b.calls and len(a.calls) > 1000  # the same getrandbits calls, in order
+
+
+def test_playout_equals_stepping_over_many_matches() -> None:
+    """R-MATCH-1…5, R-CX-1…6, R-TX-1…4: whole matches from many seeds, drawn inline,
+    equal the stepped ones (every length of legal set met many times)."""
+    for seed in range(100, 140):
+        assert_same(tc.new_match(), seed, "match")
 
 
 def test_history_extend_is_a_run_of_appends() -> None:

@@ -200,7 +200,7 @@ def playout(
             if redeal_seat(state) is None:  # no Redeal among the moves, now or later
                 state = _trix(state, rng, policy, draw)
             else:  # a bad hand may demand a redeal (R-OPT-8)
-                state = _stepped(state, rng, policy)
+                state = _stepped(state, rng, policy, draw)
             deal_ended = True
         elif phase is Phase.DEAL:
             if deal_ended and until == "deal":
@@ -209,7 +209,7 @@ def playout(
         elif phase is Phase.OVER:
             return state
         else:  # CHOOSE, DOUBLE: a handful of moves per deal, stepped through apply
-            state = _step(state, rng, policy)
+            state = _step(state, rng, policy, draw)
 
 
 # -- drawing as random.Random draws -------------------------------------------
@@ -267,18 +267,42 @@ def _plain_bits(rng: random.Random) -> Callable[[int], int] | None:
     return None
 
 
-def _stepped(state: MatchState, rng: random.Random, policy: Policy | None) -> MatchState:
+def _below(bits: Callable[[int], int], n: int) -> int:
+    """``random.Random._randbelow_with_getrandbits(n)`` drawing from ``bits``: with
+    ``bits = rng.getrandbits`` (see :func:`_plain_bits`), ``seq[_below(bits,
+    len(seq))]`` is ``rng.choice(seq)``, the same value from the same calls.
+    The card loops and the shuffle run this body inline.
+
+    >>> a, b = random.Random(7), random.Random(7)
+    >>> [_below(a.getrandbits, 13) for _ in range(5)] == [b.choice(range(13)) for _ in range(5)]
+    True
+    """
+    k = n.bit_length()
+    r = bits(k)
+    while r >= n:
+        r = bits(k)
+    return r
+
+
+def _stepped(
+    state: MatchState, rng: random.Random, policy: Policy | None, draw: Callable[[int], int] | None
+) -> MatchState:
     """Play the deal of ``state`` move by move through the engine until it ends
     (scored, or cancelled by a :class:`~trixcomplex.Redeal`): the general path
     for every ruleset, drawing from ``rng`` exactly as the fast loops do."""
     while state.phase.plays_cards:
-        state = _step(state, rng, policy)
+        state = _step(state, rng, policy, draw)
     return state
 
 
-def _step(state: MatchState, rng: random.Random, policy: Policy | None) -> MatchState:
-    """One move through the engine: ``rng.choice`` of the legal moves, or the policy's."""
+def _step(
+    state: MatchState, rng: random.Random, policy: Policy | None, draw: Callable[[int], int] | None
+) -> MatchState:
+    """One move through the engine: ``rng.choice`` of the legal moves (drawn by
+    :func:`_below` with ``draw``), or the policy's."""
     moves = legal_moves(state)
+    if draw is not None:
+        return apply(state, moves[_below(draw, len(moves))])
     if policy is None:
         return apply(state, rng.choice(moves))
     return apply(state, _chosen(policy, PlayoutState(state), moves, rng))
@@ -299,7 +323,7 @@ def _shuffled(rng: random.Random, bits: Callable[[int], int] | None = None) -> D
     if bits is None:
         rng.shuffle(deck)
     else:
-        for i, n, k in _SWAPS:  # rng.shuffle(deck), inline (see _plain_bits)
+        for i, n, k in _SWAPS:  # rng.shuffle(deck): j = _below(bits, n), inline
             j = bits(k)
             while j >= n:
                 j = bits(k)
@@ -354,7 +378,7 @@ def _complex(
     while True:
         hand = hands[turn]
         legal = legal_cards(hand, trick, rules)
-        if draw is not None:  # rng.choice(plays_of(turn, legal)), inline (see _plain_bits)
+        if draw is not None:  # rng.choice(plays_of(turn, legal)): r = _below(draw, n), inline
             n = legal.bit_count()
             r = draw(k[n])
             while r >= n:
@@ -427,7 +451,7 @@ def _trix(
         hand = hands[turn]
         legal = hand & can  # trix.legal_cards(hand, table)
         move: PlayerMove
-        if draw is not None:  # rng.choice of the plays, or of the pass: inline (see _plain_bits)
+        if draw is not None:  # rng.choice of the plays, or of the pass: _below, inline
             n = legal.bit_count() or 1  # R-TX-3: without a card to lay, the pass is the one move
             r = draw(k[n])
             while r >= n:
