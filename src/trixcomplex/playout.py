@@ -16,8 +16,9 @@ move instead.
 The result is *exactly* the state that stepping would give: with no policy,
 each player move is ``rng.choice(legal_moves(state))`` and each shuffle is
 ``Deal.shuffled(rng)``, so the random number generator is called in the same
-sequence, and the returned state equals (``==``, history included) the state
-reached by
+sequence (for a plain :class:`random.Random` the playout calls its
+``getrandbits`` itself, just as ``choice`` and ``shuffle`` do), and the
+returned state equals (``==``, history included) the state reached by
 
 .. code-block:: python
 
@@ -224,9 +225,12 @@ def playout(
 # two Python calls per card (``choice`` and ``_randbelow``) and lets the card
 # loops pick the card from the legal set without listing the moves first
 # (the r-th card in card order is the r-th move of ``plays_of``).  Measured
-# gain: see docs/performance.rst (the playout row).  It is used only when
-# ``rng.choice``, ``rng._randbelow`` and ``rng.shuffle`` are those very
-# functions (:func:`_plain_bits`); any other generator is called as it is.
+# (``benchmarks/bench.py --passes 9 --only playout``, three runs alternating
+# with the code before): the playout row went from 0.368x to 0.479x the
+# yardstick, all of it from this draw and pick (docs/performance.rst).  It
+# is used only when ``rng.choice``, ``rng._randbelow`` and ``rng.shuffle``
+# are those very functions (:func:`_plain_bits`); any other generator is
+# called through its own methods.
 
 _K = tuple(n.bit_length() for n in range(53))
 """``_K[n]``: ``n.bit_length()``, the bits ``_randbelow(n)`` asks for (a lookup per card)."""
@@ -237,7 +241,7 @@ _SWAPS = tuple((i, i + 1, _K[i + 1]) for i in range(51, 0, -1))
 _PLAYS = tuple(plays_of(seat, ALL_MASK) for seat in range(4))
 """``_PLAYS[seat][card]``: the engine's interned :class:`Play` of ``seat``."""
 
-_RANDBELOW = random.Random._randbelow_with_getrandbits
+_RANDBELOW = vars(random.Random)["_randbelow_with_getrandbits"]
 
 
 def _plain_bits(rng: random.Random) -> Callable[[int], int] | None:
@@ -461,7 +465,8 @@ def _trix(
                     legal &= legal - 1
                     r -= 1
                 bit = legal & -legal
-                move = plays[turn][bit.bit_length() - 1]
+                card = bit.bit_length() - 1
+                move = plays[turn][card]
             else:
                 bit, move = 0, PASSES[turn][0]
         else:
@@ -474,13 +479,17 @@ def _trix(
                 seen.table = table
                 seen.finishing_order = order
                 move = _chosen(policy, seen, options, rng)
-            bit = 1 << move.card if type(move) is Play else 0
+            if type(move) is Play:
+                card = move.card
+                bit = 1 << card
+            else:
+                bit = 0
         append(move)
         if bit:
             hand ^= bit
             hands[turn] = hand
             table |= bit
-            can = playable_after(can, table, move.card)  # playable(table), one row read again
+            can = playable_after(can, table, card)  # playable(table), one row read again
             if not hand:
                 order = gone_out(order, turn)
                 if len(order) == 4:
