@@ -375,7 +375,7 @@ def _complex(
     trick = list(deal.trick)
     tricks = list(deal.tricks)
     doubled = deal.doubled
-    charged = [deal.points]  # each trick's points, summed at the end
+    p0, p1, p2, p3 = deal.points  # the four seats' points so far
     played: list[Move] = []
     append, k, plays = played.append, _K, _PLAYS
     seen = PlayoutState(state) if policy is not None else None
@@ -398,10 +398,7 @@ def _complex(
             else:
                 seen.hands = (hands[0], hands[1], hands[2], hands[3])
                 seen.turn = turn
-                seen.leader = leader
                 seen.trick = tuple(trick)
-                seen.tricks = len(tricks)
-                seen.points = _summed(charged)
                 move = _chosen(policy, seen, plays_of(turn, legal), rng)
             bit = 1 << move.card
         hands[turn] = hand ^ bit
@@ -412,20 +409,19 @@ def _complex(
             continue
         cards = (trick[0], trick[1], trick[2], trick[3])
         taker = trick_winner(leader, cards)
-        charged.append(trick_points(cards, leader, taker, doubled, rules))
+        a, b, c, d = trick_points(cards, leader, taker, doubled, rules)
+        p0, p1, p2, p3 = p0 + a, p1 + b, p2 + c, p3 + d
         tricks.append(new_trick(leader, cards, taker))
         leader = turn = taker
         trick = []
+        if seen is not None:  # the policy's view of what changes once a trick
+            seen.leader = leader
+            seen.tricks = len(tricks)
+            seen.points = (p0, p1, p2, p3)
         if trick_deal_over(len(tricks), hands[0] | hands[1] | hands[2] | hands[3], rules):
             break
-    total = _summed(charged)
+    total = (p0, p1, p2, p3)
     return finish_deal(state, played, ComplexDeal(leader, (), tuple(tricks), doubled, total))
-
-
-def _summed(points: list[tuple[int, int, int, int]]) -> tuple[int, int, int, int]:
-    """The four seats' totals of a list of four seats' points."""
-    a, b, c, d = map(sum, zip(*points, strict=True))
-    return (a, b, c, d)
 
 
 def _trix(
