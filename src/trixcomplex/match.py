@@ -16,7 +16,7 @@ choice, and the hand-over between the contract modules.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from .cards import ALL_CARDS, Card, Suit, cards_of, hand_mask
@@ -50,6 +50,7 @@ from .trix import playable as trix_playable
 
 __all__ = [
     "apply",
+    "apply_moves",
     "forced_move",
     "is_legal",
     "legal_moves",
@@ -269,6 +270,155 @@ def apply(state: MatchState, move: Move) -> MatchState:
     if handler is None:
         raise TypeError(f"not a move: {move!r}")
     return handler(state, move)
+
+
+def apply_moves(state: MatchState, moves: Iterable[Move]) -> MatchState:
+    """The state after ``moves``, applied in order; ``state`` itself is never changed.
+
+    Equal (``==``, history included) to applying them one at a time with
+    :func:`apply`, with the same checks, and made for replaying a record or a
+    saved game: a run of card plays (and TRIX passes) within a deal is played
+    on plain locals, each move checked by the rule functions :func:`apply`
+    uses, and the state is built once at the end of the run (or of the deal,
+    scored as :func:`apply` scores it).
+
+    An illegal move raises the :class:`IllegalMoveError` that :func:`apply`
+    raises for it, with ``index`` set to its 0-based position in ``moves``.
+
+    >>> import random
+    >>> import trixcomplex as tc
+    >>> rng = random.Random(3)
+    >>> state, moves = tc.new_match(), []
+    >>> while len(moves) < 60:
+    ...     move = tc.Deal.shuffled(rng) if state.phase is tc.Phase.DEAL else (
+    ...         rng.choice(tc.legal_moves(state)))
+    ...     state = tc.apply(state, move)
+    ...     moves.append(move)
+    >>> tc.apply_moves(tc.new_match(), moves) == state
+    True
+    >>> try:
+    ...     tc.apply_moves(tc.new_match(), moves[:3] + moves[:1])
+    ... except tc.IllegalMoveError as exc:
+    ...     print(exc.index, exc.rule, exc.reason)
+    3 R-TX-1 not allowed now: a TRIX deal is being played
+    """
+    listed = moves if type(moves) is list or type(moves) is tuple else list(moves)
+    index, count = 0, len(listed)
+    while index < count:
+        move = listed[index]
+        deal = state.deal
+        if type(deal) is ComplexDeal and type(move) is Play:
+            state, ran = _trick_run(state, listed, index, deal)
+        elif type(deal) is TrixDeal and (type(move) is Play or type(move) is Pass):
+            state, ran = _trix_run(state, listed, index, deal)
+        else:
+            ran = 0
+        if ran:
+            index += ran
+            continue
+        try:
+            state = apply(state, move)
+        except IllegalMoveError as exc:
+            exc.index = index
+            raise
+        index += 1
+    return state
+
+
+def _trick_run(
+    state: MatchState, moves: Sequence[Move], start: int, deal: ComplexDeal
+) -> tuple[MatchState, int]:
+    """Play the card plays ``moves[start:]`` of the trick deal of ``state`` on locals,
+    as :func:`_play_trick` plays them one at a time: until a move that is not a
+    legal play (left to :func:`apply`), the end of ``moves`` or the end of the
+    deal.  The state after them, and how many moves were played (0: none)."""
+    contract = state.contract
+    assert contract is not None and state.turn is not None
+    rules = state.ruleset._rules[contract]
+    hands = list(state.hands)
+    turn = state.turn
+    leader, trick, tricks = deal.leader, list(deal.trick), list(deal.tricks)
+    doubled, points = deal.doubled, deal.points
+    index, count = start, len(moves)
+    while index < count:
+        move = moves[index]
+        if type(move) is not Play or move.seat != turn:
+            break
+        card = move.card
+        bit = 1 << card
+        hand = hands[turn]
+        if not legal_cards(hand, trick, rules) & bit:  # not held, or not legal now
+            break
+        hands[turn] = hand ^ bit
+        trick.append(card)
+        index += 1
+        if len(trick) < 4:
+            turn = (turn + 1) & 3  # R-SEAT-1
+            continue
+        cards = (trick[0], trick[1], trick[2], trick[3])
+        taker = trick_winner(leader, cards)  # R-CX-3
+        p = trick_points(cards, leader, taker, doubled, rules)
+        points = (points[0] + p[0], points[1] + p[1], points[2] + p[2], points[3] + p[3])
+        tricks.append(_trick(leader, cards, taker))
+        leader = turn = taker
+        trick = []
+        if trick_deal_over(len(tricks), hands[0] | hands[1] | hands[2] | hands[3], rules):
+            done = ComplexDeal(leader, (), tuple(tricks), doubled, points)
+            return finish_deal(state, moves[start:index], done), index - start
+    if index == start:
+        return state, 0
+    return _tnew(MatchState, (
+        state.phase, state.deal_number, state.owner, contract,
+        (hands[0], hands[1], hands[2], hands[3]), turn,
+        ComplexDeal(leader, tuple(trick), tuple(tricks), doubled, points), state.scores,
+        state.results, state.history.extend(moves[start:index]), state.ruleset,
+    )), index - start  # fmt: skip
+
+
+def _trix_run(
+    state: MatchState, moves: Sequence[Move], start: int, deal: TrixDeal
+) -> tuple[MatchState, int]:
+    """Lay the TRIX plays and passes ``moves[start:]`` on locals, as :func:`_play_trix`
+    and :func:`_apply_pass` do one at a time (see :func:`_trick_run`).  With a
+    redeal possible (R-OPT-8) each move goes through :func:`apply`."""
+    if state.ruleset.bad_hand_redeal:
+        return state, 0
+    assert state.turn is not None
+    hands = list(state.hands)
+    turn = state.turn
+    table, order = deal.table, deal.finishing_order
+    index, count = start, len(moves)
+    while index < count:
+        move = moves[index]
+        if type(move) is Pass:
+            if move.seat != turn or trix_legal_cards(hands[turn], table):  # R-TX-1, R-TX-3
+                break
+        elif type(move) is Play and move.seat == turn:
+            card = move.card
+            bit = 1 << card
+            hand = hands[turn]
+            if not hand & bit or not _playable_card(table, card):  # R-MATCH-2, R-TX-2
+                break
+            hand ^= bit
+            hands[turn] = hand
+            table |= bit
+            if not hand:
+                order = gone_out(order, turn)
+                if len(order) == 4:  # R-TX-4
+                    index += 1
+                    done = TrixDeal(table, order)
+                    return finish_deal(state, moves[start:index], done), index - start
+        else:
+            break
+        index += 1
+        turn = next_to_lay(hands, turn)  # R-TX-1
+    if index == start:
+        return state, 0
+    return _tnew(MatchState, (
+        state.phase, state.deal_number, state.owner, state.contract,
+        (hands[0], hands[1], hands[2], hands[3]), turn, TrixDeal(table, order), state.scores,
+        state.results, state.history.extend(moves[start:index]), state.ruleset,
+    )), index - start  # fmt: skip
 
 
 _PHASE_RULES = {
