@@ -196,9 +196,9 @@ def legal_moves(state: MatchState, seat: int | None = None) -> tuple[PlayerMove,
         if seat is not None and seat != turn:
             return ()
         choices = _CHOICES[turn]
-        return tuple(
+        return tuple([
             choices[c] for c in choosable_contracts(state.remaining_contracts, state.ruleset)
-        )
+        ])  # fmt: skip
     return ()
 
 
@@ -440,7 +440,8 @@ def _wrong_phase(state: MatchState, move: Move) -> IllegalMoveError:
 def _apply_deal(state: MatchState, move: Deal) -> MatchState:
     if state.phase is not _DEAL:
         raise _wrong_phase(state, move)
-    hands = [hand_mask(move.hand(seat)) for seat in _SEATS]  # R-MATCH-2
+    a, b, c, d = move.hands()  # R-MATCH-2
+    hands = (hand_mask(a), hand_mask(b), hand_mask(c), hand_mask(d))
     ruleset = state.ruleset
     redeal = type(state.history.last) is Redeal  # R-OPT-8: the same deal again
     if redeal:
@@ -453,7 +454,7 @@ def _apply_deal(state: MatchState, move: Deal) -> MatchState:
         deal_number=number,
         owner=owner,
         contract=None,
-        hands=(hands[0], hands[1], hands[2], hands[3]),
+        hands=hands,
         turn=owner,
         deal=None,
         scores=state.scores,
@@ -467,16 +468,18 @@ def _apply_deal(state: MatchState, move: Deal) -> MatchState:
     return _start(base, remaining[0])  # R-MATCH-5, R-OPT-5
 
 
-def _start(state: MatchState, contract: Contract) -> MatchState:
+def _start(state: MatchState, contract: Contract, move: Move | None = None) -> MatchState:
     """The state once ``contract`` is known: open the doubling window, start the
-    tricks (no doubling in this contract) or start TRIX."""
+    tricks (no doubling in this contract) or start TRIX.  ``move`` (the choice or
+    the timeout that settled the contract) is added to the history."""
     owner = state.owner
     assert owner is not None
+    history = state.history if move is None else state.history.append(move)
     if contract is Contract.TRIX:  # the owner lays first (R-TX-1)
         return MatchState(
             phase=_TRIX, deal_number=state.deal_number, owner=owner, contract=contract,
             hands=state.hands, turn=owner, deal=_NEW_TRIX,
-            scores=state.scores, results=state.results, history=state.history,
+            scores=state.scores, results=state.results, history=history,
             ruleset=state.ruleset,
         )  # fmt: skip
     doublable = state.ruleset.trick_rules(contract).doublable
@@ -485,12 +488,12 @@ def _start(state: MatchState, contract: Contract) -> MatchState:
             phase=_trick_phase(contract), deal_number=state.deal_number, owner=owner,
             contract=contract, hands=state.hands, turn=owner,
             deal=ComplexDeal(owner, (), (), (), _ZERO), scores=state.scores,
-            results=state.results, history=state.history, ruleset=state.ruleset,
+            results=state.results, history=history, ruleset=state.ruleset,
         )  # fmt: skip
     return MatchState(
         phase=_DOUBLE, deal_number=state.deal_number, owner=owner, contract=contract,
         hands=state.hands, turn=None, deal=open_window(state.hands, doublable),
-        scores=state.scores, results=state.results, history=state.history,
+        scores=state.scores, results=state.results, history=history,
         ruleset=state.ruleset,
     )  # fmt: skip
 
@@ -513,21 +516,12 @@ def _apply_choose(state: MatchState, move: Choose) -> MatchState:
         else:
             why, rule = "is not a contract of this game", "R-MATCH-1"
         raise IllegalMoveError(move, f"{contract.value} {why}; choose {names}", rule)
-    return _start(_with_history(state, move), move.contract)
-
-
-def _with_history(state: MatchState, move: Move) -> MatchState:
-    return MatchState(
-        phase=state.phase, deal_number=state.deal_number, owner=state.owner,
-        contract=state.contract, hands=state.hands, turn=state.turn, deal=state.deal,
-        scores=state.scores, results=state.results,
-        history=state.history.append(move), ruleset=state.ruleset,
-    )  # fmt: skip
+    return _start(state, move.contract, move)
 
 
 def _apply_timeout(state: MatchState, move: Timeout) -> MatchState:
     if state.phase is _CHOOSE:  # R-MATCH-6, R-SET-2: the first remaining contract
-        return _start(_with_history(state, move), state.remaining_contracts[0])
+        return _start(state, state.remaining_contracts[0], move)
     if state.phase is _DOUBLE:
         return _close_window(state, state.history.append(move))
     raise IllegalMoveError(
