@@ -236,6 +236,10 @@ def test_below_draws_as_rng_choice_for_every_length() -> None:
         assert a.getstate() == b.getstate()
 
 
+class PlainSubclass(random.Random):
+    """A subclass that changes nothing about drawing: the playout draws itself."""
+
+
 class CountingBits(random.Random):
     """Draws as ``random.Random`` does, counting its ``getrandbits`` calls and sizes."""
 
@@ -280,27 +284,28 @@ class OwnRandbelow(random.Random):
 
 
 def test_plain_bits_only_for_generators_drawing_as_random() -> None:
-    """The playout draws itself only from a generator whose ``choice``, ``shuffle`` and
-    ``_randbelow`` are ``random.Random``'s; ``getrandbits`` may be anything (it is called)."""
+    """The playout draws itself only from a generator whose ``choice``, ``shuffle``,
+    ``_randbelow`` and ``getrandbits`` are ``random.Random``'s, on the class and the
+    instance; any other is called through its own methods."""
     plain = random.Random(1)
     assert _plain_bits(plain) == plain.getrandbits
-    counting = CountingBits(1)
-    assert _plain_bits(counting) == counting.getrandbits
-    assert _plain_bits(random.SystemRandom()) is not None
-    for cls in (FirstChoice, ReversedShuffle, OnlyRandom, OwnRandbelow):
+    assert _plain_bits(PlainSubclass(1)) is not None
+    for cls in (CountingBits, FirstChoice, ReversedShuffle, OnlyRandom, OwnRandbelow):
         assert _plain_bits(cls(1)) is None, cls
-    patched = random.Random(1)
-    patched.choice = lambda seq: seq[0]  # type: ignore[method-assign]
-    assert _plain_bits(patched) is None
+    assert _plain_bits(random.SystemRandom()) is None
+    for name in ("choice", "shuffle", "_randbelow", "getrandbits"):
+        patched = random.Random(1)
+        setattr(patched, name, getattr(patched, name))  # the same method, on the instance
+        assert _plain_bits(patched) is None, name
 
 
 @pytest.mark.parametrize(
-    "make", [CountingBits, FirstChoice, ReversedShuffle, OnlyRandom, OwnRandbelow]
+    "make", [PlainSubclass, CountingBits, FirstChoice, ReversedShuffle, OnlyRandom, OwnRandbelow]
 )
 def test_playout_equals_stepping_with_other_generators(make: type[random.Random]) -> None:
-    """R-MATCH-2: with a subclass of ``random.Random`` the playout still equals stepping
-    with ``rng.choice`` and ``Deal.shuffled(rng)``: its own methods are called, or drawn
-    exactly as they draw."""
+    """R-MATCH-2: with a subclass of ``random.Random`` that changes how it draws, the
+    playout still equals stepping with ``rng.choice`` and ``Deal.shuffled(rng)``: its
+    own methods are called, with the same ``getrandbits`` calls in the same order."""
     for k, state in enumerate(starts(3)[::2]):
         assert_same(state, k, "match", make)
     a, b = CountingBits(5), CountingBits(5)

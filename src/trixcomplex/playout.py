@@ -228,9 +228,9 @@ def playout(
 # (``benchmarks/bench.py --passes 9 --only playout``, three runs alternating
 # with the code before): the playout row went from 0.368x to 0.479x the
 # yardstick, all of it from this draw and pick (docs/performance.rst).  It
-# is used only when ``rng.choice``, ``rng._randbelow`` and ``rng.shuffle``
-# are those very functions (:func:`_plain_bits`); any other generator is
-# called through its own methods.
+# is used only when ``rng.choice``, ``rng.shuffle``, ``rng._randbelow`` and
+# ``rng.getrandbits`` are those very functions (:func:`_plain_bits`); any
+# other generator is called through its own methods.
 
 _K = tuple(n.bit_length() for n in range(53))
 """``_K[n]``: ``n.bit_length()``, the bits ``_randbelow(n)`` asks for (a lookup per card)."""
@@ -245,11 +245,15 @@ _RANDBELOW = vars(random.Random)["_randbelow_with_getrandbits"]
 
 
 def _plain_bits(rng: random.Random) -> Callable[[int], int] | None:
-    """``rng.getrandbits`` if ``rng.choice`` and ``rng.shuffle`` draw as the code of
-    :class:`random.Random` does (so the playout may draw that way itself),
-    else ``None``: a subclass or an instance that replaces ``choice``,
-    ``shuffle`` or ``_randbelow`` (one that defines only ``random()`` gets
-    ``_randbelow_without_getrandbits``) is called through its own methods.
+    """``rng.getrandbits`` if ``rng`` draws as :class:`random.Random` itself
+    does (so the playout may draw that way itself), else ``None``.
+
+    The class's and the instance's ``choice``, ``shuffle``, ``_randbelow``
+    and ``getrandbits`` must all be :class:`random.Random`'s own, so every
+    draw is ``_randbelow_with_getrandbits`` over the C generator (a class
+    defining only ``random()`` gets ``_randbelow_without_getrandbits``).  A
+    generator replacing any of them is called through its own ``choice`` and
+    ``shuffle`` instead.
 
     >>> _plain_bits(random.Random(1)) is not None
     True
@@ -262,13 +266,18 @@ def _plain_bits(rng: random.Random) -> Callable[[int], int] | None:
     cls = type(rng)
     own = getattr(rng, "__dict__", {})
     if (
-        getattr(cls, "choice", None) is random.Random.choice
-        and getattr(cls, "shuffle", None) is random.Random.shuffle
+        getattr(cls, "choice", None) is _RANDOM.choice
+        and getattr(cls, "shuffle", None) is _RANDOM.shuffle
         and getattr(cls, "_randbelow", None) is _RANDBELOW
-        and not own.keys() & {"choice", "shuffle", "_randbelow"}
+        and getattr(cls, "getrandbits", None) is _RANDOM.getrandbits
+        and not own.keys() & _DRAWING
     ):
         return rng.getrandbits
     return None
+
+
+_RANDOM = random.Random
+_DRAWING = frozenset(("choice", "shuffle", "_randbelow", "getrandbits"))
 
 
 def _below(bits: Callable[[int], int], n: int) -> int:
