@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 
 import trixcomplex as tc
 from builders import random_match
-from trixcomplex.playout import PlayoutState, _below, _plain_bits, _shuffled
+from trixcomplex.match import plays_of
+from trixcomplex.playout import _PLAYS, PlayoutState, _below, _plain_bits, _shuffled
 
 END = (tc.Phase.DEAL, tc.Phase.OVER)
 
@@ -234,6 +235,24 @@ def test_below_draws_as_rng_choice_for_every_length() -> None:
             for _ in range(6):
                 assert seq[_below(a.getrandbits, n)] == b.choice(seq)
         assert a.getstate() == b.getstate()
+
+
+def test_r_cx_2_the_card_drawn_is_the_move_listed_at_that_index() -> None:
+    """R-CX-2, R-TX-2: the playout's pick (the r-th card of the legal set, the engine's
+    interned play of it) is the r-th move ``legal_moves`` lists for that set."""
+    rng = random.Random(4)
+    for seat in range(4):
+        assert len(_PLAYS[seat]) == 52
+        for card in range(52):
+            assert _PLAYS[seat][card] is plays_of(seat, 1 << card)[0]
+        for _ in range(200):
+            legal = rng.getrandbits(52) & rng.getrandbits(52)
+            listed = plays_of(seat, legal)
+            for r, move in enumerate(listed):
+                mask = legal
+                for _ in range(r):
+                    mask &= mask - 1
+                assert _PLAYS[seat][(mask & -mask).bit_length() - 1] is move
 
 
 class PlainSubclass(random.Random):
