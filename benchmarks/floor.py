@@ -24,6 +24,8 @@ from collections import _tuplegetter  # type: ignore[attr-defined]
 
 from bench import _TABLE
 
+from trixcomplex.rules import trix_playable_after as playable_after
+
 _tnew = tuple.__new__
 _SUITS = tuple(0x1FFF << (13 * s) for s in range(4))
 _JACKS = sum(1 << (13 * s + 9) for s in range(4))
@@ -128,7 +130,8 @@ def apply(state: State, move: Play | Pass) -> State:
             deal = _tnew(TrickDeal, (turn, (), tricks, (), (0, 0, 0, 0)))
     else:
         table = deal.table | 1 << card  # type: ignore[attr-defined]
-        deal = _tnew(TrixDeal, (table, _playable(deal.playable, card), deal.out + (not hand)))  # type: ignore[attr-defined]
+        can = playable_after(deal.playable, table, card)  # type: ignore[attr-defined]
+        deal = _tnew(TrixDeal, (table, can, deal.out + (not hand)))  # type: ignore[attr-defined]
         turn = _next(hands, seat)
     return _tnew(State, (
         s.phase, s.number, s.owner, s.contract, hands, turn, deal,  # type: ignore[attr-defined]
@@ -149,20 +152,6 @@ def _next(hands: tuple[int, ...], seat: int) -> int:
         if hands[(seat + step) & 3]:
             return (seat + step) & 3
     return seat
-
-
-def _playable(playable: int, card: int) -> int:
-    """The playable set after ``card`` is laid (the yardstick's incremental update)."""
-    rank = card % 13
-    playable ^= 1 << card
-    if rank == 9:
-        playable |= 0b101 << (card - 1)
-    elif rank < 9:
-        if rank:
-            playable |= 1 << (card - 1)
-    elif rank < 12:
-        playable |= 1 << (card + 1)
-    return playable
 
 
 def _dealt(deck: list[int], deal: object) -> State:
