@@ -53,6 +53,12 @@ def test_r_match_2_apply_moves_equals_apply_one_at_a_time(ruleset: tc.Ruleset) -
             got = tc.apply_moves(states[start], moves[start:stop])
             assert got == states[stop], (seed, start, stop)
             assert list(got.history) == list(states[stop].history)
+            # what a seat sees of it, and what comes next, are the same too (R-HID-1)
+            for seat in (0, 1, 2, 3, None):
+                assert tc.view(got, seat) == tc.view(states[stop], seat)
+            assert tc.legal_moves(got) == tc.legal_moves(states[stop])
+            if stop < len(moves):
+                assert tc.apply(got, moves[stop]) == states[stop + 1]
 
 
 def test_r_match_2_apply_moves_takes_any_iterable_and_no_moves() -> None:
