@@ -29,10 +29,25 @@ from test_view_after import IDS, RULESETS, match_of, same
 from test_views import deal_start, unseen_deals
 from trixcomplex.rl.observation import (
     OBSERVATION_LAYOUT,
+    SeatsTracker,
     TensorTracker,
     observation_tensor,
     segment,
 )
+
+
+class CountingSeats(SeatsTracker):
+    """A SeatsTracker that counts, by phase, the states at which it encoded everything in
+    full (the spectator's view: each seat's own part is then encoded again too)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.full: Counter[tc.Phase] = Counter()
+
+    def _encode_in_full(self, state: tc.MatchState, seat: int | None) -> None:
+        if seat is None:
+            self.full[state.phase] += 1
+        super()._encode_in_full(state, seat)
 
 
 class CountingTracker(TensorTracker):
@@ -40,11 +55,11 @@ class CountingTracker(TensorTracker):
 
     def __init__(self, seat: int | None) -> None:
         super().__init__(seat)
-        self.full: Counter[tc.Phase] = Counter()
+        self._tracker = CountingSeats()
 
-    def _encode_in_full(self, state: tc.MatchState) -> None:
-        self.full[state.phase] += 1
-        super()._encode_in_full(state)
+    @property
+    def full(self) -> Counter[tc.Phase]:
+        return self._tracker.full  # type: ignore[attr-defined, no-any-return]
 
 
 def full(state: tc.MatchState, seat: int | None) -> np.ndarray:
