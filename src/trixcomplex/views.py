@@ -232,6 +232,36 @@ def view_without_moves(state: MatchState, seat: int | None) -> View:
     return _view(state, seat, False)
 
 
+def own_part(
+    state: MatchState, seat: int
+) -> tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...] | None]:
+    """What ``seat`` sees of ``state`` and the spectator does not: the ``hand``,
+    ``doublable`` and ``my_answer`` of its :func:`view` (its own cards, and its
+    part of the doubling window: the cards it may still double, or those it
+    doubled once it answered, R-HID-2).  Every other field of a seat's view
+    but its ``seat`` and legal moves is the spectator's: the observation
+    tensors of :class:`trixcomplex.rl.observation.SeatsTracker` are built on it.
+
+    >>> import random
+    >>> import trixcomplex as tc
+    >>> state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(3)))
+    >>> state = tc.apply(state, tc.Choose(state.owner, tc.Contract.COMPLEX))
+    >>> hand, doublable, answer = own_part(state, 1)
+    >>> hand == tc.view(state, 1).hand, doublable == tc.view(state, 1).doublable, answer
+    (True, True, None)
+    """
+    doublable: tuple[Card, ...] = ()
+    answer: tuple[Card, ...] | None = None
+    window = state.window
+    if window is not None:
+        mine = window.answers[seat]
+        if mine is None:
+            doublable = cards_of(window.asked[seat])
+        else:
+            answer = cards_of(mine)
+    return cards_of(state.hands[seat]), doublable, answer
+
+
 def _view(state: MatchState, seat: int | None, listing: bool) -> View:
     """:func:`view`, its legal moves listed only if ``listing``."""
     if seat is not None:
@@ -239,11 +269,13 @@ def _view(state: MatchState, seat: int | None, listing: bool) -> View:
     phase = state.phase
     hands = state.hands
     ruleset = state.ruleset
-    hand = 0
+    hand: tuple[Card, ...] = ()
+    doublable: tuple[Card, ...] = ()
+    answer: tuple[Card, ...] | None = None
     moves: tuple[PlayerMove, ...] = ()
     forced: PlayerMove | None = None
     if seat is not None:
-        hand = hands[seat]
+        hand, doublable, answer = own_part(state, seat)
         if listing:
             moves = legal_moves(state, seat)
             if moves:
@@ -270,16 +302,7 @@ def _view(state: MatchState, seat: int | None, listing: bool) -> View:
         for card, doubler in doubled:
             known[doubler] |= 1 << card
 
-    doublable: tuple[Card, ...] = ()
-    answer: tuple[Card, ...] | None = None
     window = state.window
-    if window is not None and seat is not None:
-        mine = window.answers[seat]
-        if mine is None:
-            doublable = cards_of(window.asked[seat])
-        else:
-            answer = cards_of(mine)
-
     table = 0
     laid: tuple[tuple[int, Card], ...] = ()
     passes: tuple[tuple[int, int], ...] = ()
@@ -318,7 +341,7 @@ def _view(state: MatchState, seat: int | None, listing: bool) -> View:
         redeals=redeals,
         score=score(state),
         points=points,
-        hand=cards_of(hand),
+        hand=hand,
         hand_sizes=(
             hands[0].bit_count(),
             hands[1].bit_count(),

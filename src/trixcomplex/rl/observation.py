@@ -42,6 +42,7 @@ from ..seats import check_seat
 from ..views import (
     View,
     played_in_tricks,
+    own_part,
     show_trick_cards_since,
     shown_by_pass,
     view,
@@ -309,11 +310,16 @@ def _encode_window(view: View, out: _Buffer, me: int) -> None:
     """doubling_open, doublable and my_answer: the doubling window as this seat sees it."""
     if view.doubling_open:
         out[_OPEN] = 1.0
-    for card in view.doublable:
+    _encode_answer(view.doublable, view.my_answer, out)
+
+
+def _encode_answer(doublable: Sequence[Card], answer: Sequence[Card] | None, out: _Buffer) -> None:
+    """doublable and my_answer: the seat's own part of the doubling window."""
+    for card in doublable:
         out[_DOUBLABLE + _DOUBLE_INDEX[card]] = 1.0
-    if view.my_answer is not None:
+    if answer is not None:
         out[_ANSWER] = 1.0
-        for card in view.my_answer:
+        for card in answer:
             out[_ANSWER + 1 + _DOUBLE_INDEX[card]] = 1.0
 
 
@@ -572,9 +578,9 @@ _SEAT_ROWS = frozenset({
 })  # fmt: skip
 """The segments with a row (or an entry) per seat: relative to the viewer, the
 viewer's own first (``kingdom`` is a Kingdom's number, not a seat)."""
-_OWN = ((_slice("hand"),), (_slice("doublable", "my_answer"),))
-"""What a seat sees that the spectator does not: its hand, its part of the doubling
-window (and ``is_spectator``, 0); everything else it sees as the spectator does."""
+_OWN_ZEROS = bytes(4 * _slice("my_answer").stop)
+"""A seat's own part (hand, doublable, my_answer: ``views.own_part``) is encoded where
+a tensor has it, in a buffer this long."""
 
 
 def _gather(seat: int | None) -> npt.NDArray[np.intp]:
@@ -694,16 +700,17 @@ class SeatsTracker:
     def _encode_in_full(self, state: MatchState, seat: int | None) -> None:
         """Encode the spectator's tensor (``seat=None``) or ``seat``'s own part from its
         full view of ``state``."""
-        seen = view_without_moves(state, seat)
         if seat is None:
+            seen = view_without_moves(state, None)
             self._out[:_SIZE] = _encode_all(seen)
             self._take_stock(state, seen)
             self._fresh = 1
             return
-        own = array("f", _ZERO_BYTES)
-        _encode_hand(seen, own, seat)
-        _encode_window(seen, own, seat)
-        self._out[(1 + seat) * _SIZE : (2 + seat) * _SIZE] = own
+        hand, doublable, answer = own_part(state, seat)
+        own = array("f", _OWN_ZEROS)
+        _encode_card_row(hand, own, _HAND)
+        _encode_answer(doublable, answer, own)
+        self._out[(1 + seat) * _SIZE : (1 + seat) * _SIZE + len(own)] = own
         self._fresh |= 2 << seat
 
     def _take_stock(self, state: MatchState, seen: View) -> None:
