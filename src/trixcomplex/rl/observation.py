@@ -578,7 +578,7 @@ _SEAT_ROWS = frozenset({
 })  # fmt: skip
 """The segments with a row (or an entry) per seat: relative to the viewer, the
 viewer's own first (``kingdom`` is a Kingdom's number, not a seat)."""
-_OWN_ZEROS = bytes(4 * _slice("my_answer").stop)
+_OWN_ZEROS = array("f", bytes(4 * _slice("my_answer").stop))
 """A seat's own part (hand, doublable, my_answer: ``views.own_part``) is encoded where
 a tensor has it, in a buffer this long."""
 
@@ -660,6 +660,9 @@ class SeatsTracker:
     True
     """
 
+    __slots__ = ("_out", "_np", "_state", "_fresh", "_voids", "_cannot", "_marked", "_played",
+                 "_done", "_start", "_turns", "_places", "_turn", "_points", "_rules")  # fmt: skip
+
     def __init__(self) -> None:
         # The spectator's tensor, then each seat's own part (in a tensor of its own):
         self._out = array("f", bytes(4 * 5 * _SIZE))
@@ -707,7 +710,7 @@ class SeatsTracker:
             self._fresh = 1
             return
         hand, doublable, answer = own_part(state, seat)
-        own = array("f", _OWN_ZEROS)
+        own = _OWN_ZEROS[:]
         _encode_card_row(hand, own, _HAND)
         _encode_answer(doublable, answer, own)
         self._out[(1 + seat) * _SIZE : (1 + seat) * _SIZE + len(own)] = own
@@ -749,19 +752,24 @@ class SeatsTracker:
             or state.scores is not seen.scores
         ):
             return False
-        moves: list[Move] = []  # back from state to seen: the nodes, not the moves, compared
+        # Back from state to seen: the nodes, not the moves, compared; one node per move
+        # only (not a segment, not None).
         node: History | None = state.history
         last = seen.history
-        for _ in range(_CATCH_UP):
-            if type(node) is not History:  # one node per move only (not a segment, not None)
-                return False
-            moves.append(node._move)  # type: ignore[arg-type]
-            node = node._prev
-            if node is last:
-                break
+        if type(node) is History and node._prev is last:  # one move since: a game loop's step
+            moves: list[Move] = [node._move]  # type: ignore[list-item]
         else:
-            return False
-        moves.reverse()
+            moves = []
+            for _ in range(_CATCH_UP):
+                if type(node) is not History:
+                    return False
+                moves.append(node._move)  # type: ignore[arg-type]
+                node = node._prev
+                if node is last:
+                    break
+            else:
+                return False
+            moves.reverse()
         if phase in _TRICK_PHASES:
             return self._after_trick_cards(moves, state)
         if phase is Phase.TRIX:
@@ -828,7 +836,11 @@ class SeatsTracker:
                 if shown[s]:
                     marked |= self._cannot_hold(s, shown[s], played)
         self._marked = marked
-        self._move_turn(state.turn)
+        turn = state.turn
+        if turn != self._turn:  # the turn mark moved
+            out[_TURN + self._turn] = 0.0  # type: ignore[operator]
+            out[_TURN + turn] = 1.0  # type: ignore[operator]
+            self._turn = turn
         return True
 
     def _after_trix_turns(self, moves: list[Move], state: MatchState) -> bool:
