@@ -759,6 +759,7 @@ def show_trick_cards_since(
     grew = 0
     tricks = deal.tricks
     last = len(tricks)
+    cards: tuple[Card, ...]
     for k in range(done, last + 1):  # the trick in progress before, newer ones, the present one
         if k < last:
             leader, cards = tricks[k].leader, tricks[k].cards

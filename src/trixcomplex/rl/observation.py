@@ -41,8 +41,8 @@ from ..rulesets import Ruleset
 from ..seats import check_seat
 from ..views import (
     View,
-    played_in_tricks,
     own_part,
+    played_in_tricks,
     show_trick_cards_since,
     shown_by_pass,
     view,
@@ -606,7 +606,9 @@ def _gather(seat: int | None) -> npt.NDArray[np.intp]:
     return np.array(at, dtype=np.intp)
 
 
-_GATHER: dict[int | None, npt.NDArray[np.intp]] = {seat: _gather(seat) for seat in (None, 0, 1, 2, 3)}
+_GATHER: dict[int | None, npt.NDArray[np.intp]] = {
+    seat: _gather(seat) for seat in (None, 0, 1, 2, 3)
+}
 _PLAYED_ROW = tuple(_PLAYED + 52 * s for s in range(4))
 _TRICK_ROW = tuple(_TRICK + 52 * s for s in range(4))
 _TAKEN_ROW = tuple(_TAKEN + 52 * s for s in range(4))
@@ -660,8 +662,23 @@ class SeatsTracker:
     True
     """
 
-    __slots__ = ("_out", "_np", "_state", "_fresh", "_voids", "_cannot", "_marked", "_played",
-                 "_done", "_start", "_turns", "_places", "_turn", "_points", "_rules")  # fmt: skip
+    __slots__ = (
+        "_cannot",
+        "_done",
+        "_fresh",
+        "_marked",
+        "_np",
+        "_out",
+        "_places",
+        "_played",
+        "_points",
+        "_rules",
+        "_start",
+        "_state",
+        "_turn",
+        "_turns",
+        "_voids",
+    )  # fmt: skip
 
     def __init__(self) -> None:
         # The spectator's tensor, then each seat's own part (in a tensor of its own):
@@ -684,10 +701,17 @@ class SeatsTracker:
         gather = _GATHER.get(seat) if seat is None or type(seat) is int else None
         if gather is None:
             check_seat(seat)
-        if state is not self._state:
-            if not self._fresh or not self._follow(self._state, state):  # type: ignore[arg-type]
-                self._fresh = 0
+        seen = self._state
+        if state is not seen:
             self._state = state
+            if not self._fresh:
+                pass
+            elif type(node := state.history) is History and node._prev is seen.history:  # type: ignore[union-attr]
+                # One move since, a game loop's step: followed without walking back.
+                if not self._after([node._move], state, seen):  # type: ignore[list-item, arg-type]
+                    self._fresh = 0
+            elif not self._follow(seen, state):  # type: ignore[arg-type]
+                self._fresh = 0
         if not self._fresh & 1:
             self._encode_in_full(state, None)
         if seat is not None and not self._fresh >> 1 + seat & 1:
@@ -744,6 +768,24 @@ class SeatsTracker:
         """Bring the tensors from ``seen`` to ``state`` move by move; ``False`` (all then
         to be encoded in full) unless ``state`` follows ``seen`` in the same deal by
         moves of the kinds followed."""
+        moves: list[Move] = []  # back from state to seen: the nodes, not the moves, compared
+        node: History | None = state.history
+        last = seen.history
+        for _ in range(_CATCH_UP):
+            if type(node) is not History:  # one node per move only (not a segment, not None)
+                return False
+            moves.append(node._move)  # type: ignore[arg-type]
+            node = node._prev
+            if node is last:
+                break
+        else:
+            return False
+        moves.reverse()
+        return self._after(moves, state, seen)
+
+    def _after(self, moves: list[Move], state: MatchState, seen: MatchState) -> bool:
+        """Bring the tensors from ``seen`` to ``state``, the state after ``moves``; ``False``
+        unless both are of the same deal and phase and the moves of the kinds followed."""
         phase = state.phase
         if (
             phase is not seen.phase
@@ -752,24 +794,6 @@ class SeatsTracker:
             or state.scores is not seen.scores
         ):
             return False
-        # Back from state to seen: the nodes, not the moves, compared; one node per move
-        # only (not a segment, not None).
-        node: History | None = state.history
-        last = seen.history
-        if type(node) is History and node._prev is last:  # one move since: a game loop's step
-            moves: list[Move] = [node._move]  # type: ignore[list-item]
-        else:
-            moves = []
-            for _ in range(_CATCH_UP):
-                if type(node) is not History:
-                    return False
-                moves.append(node._move)  # type: ignore[arg-type]
-                node = node._prev
-                if node is last:
-                    break
-            else:
-                return False
-            moves.reverse()
         if phase in _TRICK_PHASES:
             return self._after_trick_cards(moves, state)
         if phase is Phase.TRIX:
@@ -822,7 +846,7 @@ class SeatsTracker:
                 _encode_deal_points(deal.points, out, 0)
             self._done = len(tricks)
         for move in in_trick:
-            out[_TRICK_ROW[move.seat] + move.card] = 1.0  # type: ignore[attr-defined]
+            out[_TRICK_ROW[move.seat] + move.card] = 1.0  # type: ignore[union-attr]
         self._start = len(trick)
         voids, shown = self._voids, [0, 0, 0, 0]
         no_heart_lead, discard_first = self._rules
@@ -853,9 +877,8 @@ class SeatsTracker:
         out, hands = self._out, state.hands
         table, marked, final = self._played, self._marked, deal.table
         for move in moves:
-            kind = type(move)
-            if kind is Play:
-                card, who = move.card, move.seat  # type: ignore[attr-defined]
+            if type(move) is Play:
+                card, who = move.card, move.seat
                 bit = 1 << card
                 if table & bit:
                     return False
@@ -866,8 +889,8 @@ class SeatsTracker:
                 if marked & bit:
                     marked ^= bit
                     _clear_column(out, card)
-            elif kind is Pass:
-                who = move.seat  # type: ignore[attr-defined]
+            elif type(move) is Pass:
+                who = move.seat
                 _count_pass(who, out, 0)
                 marked |= self._cannot_hold(who, shown_by_pass(table), final)
             else:
