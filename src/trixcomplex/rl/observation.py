@@ -313,14 +313,17 @@ def _encode_window(view: View, out: _Buffer, me: int) -> None:
     _encode_answer(view.doublable, view.my_answer, out)
 
 
-def _encode_answer(doublable: Sequence[Card], answer: Sequence[Card] | None, out: _Buffer) -> None:
-    """doublable and my_answer: the seat's own part of the doubling window."""
+def _encode_answer(
+    doublable: Sequence[Card], answer: Sequence[Card] | None, out: _Buffer, base: int = 0
+) -> None:
+    """doublable and my_answer: the seat's own part of the doubling window (of the tensor
+    at ``base`` in ``out``)."""
     for card in doublable:
-        out[_DOUBLABLE + _DOUBLE_INDEX[card]] = 1.0
+        out[base + _DOUBLABLE + _DOUBLE_INDEX[card]] = 1.0
     if answer is not None:
-        out[_ANSWER] = 1.0
+        out[base + _ANSWER] = 1.0
         for card in answer:
-            out[_ANSWER + 1 + _DOUBLE_INDEX[card]] = 1.0
+            out[base + _ANSWER + 1 + _DOUBLE_INDEX[card]] = 1.0
 
 
 def _encode_passes(view: View, out: _Buffer, me: int, start: int = 0) -> None:
@@ -578,9 +581,9 @@ _SEAT_ROWS = frozenset({
 })  # fmt: skip
 """The segments with a row (or an entry) per seat: relative to the viewer, the
 viewer's own first (``kingdom`` is a Kingdom's number, not a seat)."""
-_OWN_ZEROS = array("f", bytes(4 * _slice("my_answer").stop))
-"""A seat's own part (hand, doublable, my_answer: ``views.own_part``) is encoded where
-a tensor has it, in a buffer this long."""
+_WINDOW = _slice("doublable", "my_answer")
+"""A seat's own part (``views.own_part``) is its hand and this part of its tensor."""
+_ZEROS[_WINDOW.stop - _WINDOW.start] = array("f", bytes(4 * (_WINDOW.stop - _WINDOW.start)))
 
 
 def _gather(seat: int | None) -> npt.NDArray[np.intp]:
@@ -734,10 +737,11 @@ class SeatsTracker:
             self._fresh = 1
             return
         hand, doublable, answer = own_part(state, seat)
-        own = _OWN_ZEROS[:]
-        _encode_card_row(hand, own, _HAND)
-        _encode_answer(doublable, answer, own)
-        self._out[(1 + seat) * _SIZE : (1 + seat) * _SIZE + len(own)] = own
+        out, base = self._out, (1 + seat) * _SIZE
+        out[base + _HAND : base + _HAND + 52] = _ZEROS[52]
+        out[base + _WINDOW.start : base + _WINDOW.stop] = _ZEROS[_WINDOW.stop - _WINDOW.start]
+        _encode_card_row(hand, out, base + _HAND)
+        _encode_answer(doublable, answer, out, base)
         self._fresh |= 2 << seat
 
     def _take_stock(self, state: MatchState, seen: View) -> None:
@@ -824,13 +828,13 @@ class SeatsTracker:
             bit = 1 << card
             played |= bit
             out[_PLAYED_ROW[who] + card] = 1.0
+            out[_TRICK_ROW[who] + card] = 1.0
             out[_SIZES + who] = hands[who].bit_count() / 13
             out[_HAND_AT[who] + card] = 0.0
             if marked & bit:
                 marked ^= bit
                 _clear_column(out, card)
         self._played = played
-        in_trick = moves
         if finished:  # the tricks finished since: taken by their takers; a new trick led
             out[_TRICK_AND_LEADER] = _TRICK_AND_LEADER_ZEROS
             for t in tricks[done:]:
@@ -839,14 +843,14 @@ class SeatsTracker:
                     out[row + card] = 1.0
                 at = _TRICKS_TAKEN + t.taker
                 out[at] = _COUNT[_COUNT_OF[out[at]] + 1]
-            out[_LEADER + deal.leader] = 1.0
-            in_trick = moves[len(moves) - len(trick) :] if trick else []
+            leader = deal.leader
+            out[_LEADER + leader] = 1.0
+            for i, card in enumerate(trick):  # the new trick's cards, if any
+                out[_TRICK_ROW[(leader + i) % 4] + card] = 1.0
             if deal.points != self._points:  # the cumulative scores change only between deals
                 self._points = deal.points
                 _encode_deal_points(deal.points, out, 0)
             self._done = len(tricks)
-        for move in in_trick:
-            out[_TRICK_ROW[move.seat] + move.card] = 1.0  # type: ignore[union-attr]
         self._start = len(trick)
         voids, shown = self._voids, [0, 0, 0, 0]
         no_heart_lead, discard_first = self._rules
