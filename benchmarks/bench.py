@@ -35,6 +35,13 @@ taken within the pass; the median pass and the range (lowest–highest) are
 printed.  Times are CPU times of this process (``time.process_time``), so
 waiting for a core is not counted.  ``--hearts`` adds OpenSpiel's C++ Hearts
 driven from Python, as a reference ratio (needs ``open_spiel``).
+
+**The floor** (``benchmarks/floor.py``, the reference row printed first):
+the yardstick's very games (the same draws, the same count of card plays,
+checked at the start of the run) played through a ``legal_moves`` and an
+``apply`` that build a new frozen state per move, as a public API of
+immutable values must, with no checks, no scoring and one trick rule: the
+ratio a pure-Python engine of immutable states can approach.
 """
 
 from __future__ import annotations
@@ -396,6 +403,20 @@ def main(argv: list[str] | None = None) -> int:
         return args.only is None or args.only in name
 
     partnership = tc.PARTNERSHIP
+    if wanted("floor"):
+        from floor import floor
+
+        assert floor(random.Random(args.seed), 4) == yardstick(random.Random(args.seed), 4)
+        ratios = []
+        for _ in range(passes):
+            yard_rate = bench.yard_rate()
+            plays, seconds = cpu(lambda: floor(random.Random(args.seed), bench.yard_deals))
+            assert isinstance(plays, int)
+            ratios.append(plays / seconds / yard_rate)
+        print(
+            f"{'(reference) immutable floor (floor.py)':<44} "
+            f"{statistics.median(ratios):>8.3f}x  [{min(ratios):.3f}–{max(ratios):.3f}]"
+        )
     if wanted("self-play"):
         bench.ratio_row("public API random self-play", lambda: selfplay(seeds, partnership), 0.30)
     if wanted("playout"):

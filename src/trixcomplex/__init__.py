@@ -24,7 +24,7 @@ from .errors import IllegalMoveError, TrixError
 from .events import events
 from .hosting import SubmitError, submit, timeout_move
 from .ledger import LedgerEntry, ledger
-from .match import apply, forced_move, is_legal, legal_moves, new_match, score
+from .match import apply, apply_moves, forced_move, is_legal, legal_moves, new_match, score
 from .moves import (
     Choose,
     Contract,
@@ -114,6 +114,7 @@ __all__ = [
     "View",
     "__version__",
     "apply",
+    "apply_moves",
     "events",
     "forced_move",
     "format_scoresheet",

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .complex import ComplexDeal, Trick
 from .doubling import DoublingWindow
-from .match import apply, forced_move, is_legal, legal_moves, new_match, score
+from .match import apply, apply_moves, forced_move, is_legal, legal_moves, new_match, score
 from .scoring import DealResult, DoubledCard, MatchResult, Score, SeatBreakdown
 from .state import History, MatchState, Phase
 from .trix import TrixDeal
@@ -32,6 +32,7 @@ __all__ = [
     "Trick",
     "TrixDeal",
     "apply",
+    "apply_moves",
     "forced_move",
     "is_legal",
     "legal_moves",

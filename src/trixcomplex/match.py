@@ -16,7 +16,7 @@ choice, and the hand-over between the contract modules.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from .cards import ALL_CARDS, Card, Suit, cards_of, hand_mask
@@ -50,6 +50,7 @@ from .trix import playable as trix_playable
 
 __all__ = [
     "apply",
+    "apply_moves",
     "forced_move",
     "is_legal",
     "legal_moves",
@@ -195,9 +196,9 @@ def legal_moves(state: MatchState, seat: int | None = None) -> tuple[PlayerMove,
         if seat is not None and seat != turn:
             return ()
         choices = _CHOICES[turn]
-        return tuple(
+        return tuple([
             choices[c] for c in choosable_contracts(state.remaining_contracts, state.ruleset)
-        )
+        ])  # fmt: skip
     return ()
 
 
@@ -271,6 +272,155 @@ def apply(state: MatchState, move: Move) -> MatchState:
     return handler(state, move)
 
 
+def apply_moves(state: MatchState, moves: Iterable[Move]) -> MatchState:
+    """The state after ``moves``, applied in order; ``state`` itself is never changed.
+
+    Equal (``==``, history included) to applying them one at a time with
+    :func:`apply`, with the same checks, and made for replaying a record or a
+    saved game: a run of card plays (and TRIX passes) within a deal is played
+    on plain locals, each move checked by the rule functions :func:`apply`
+    uses, and the state is built once at the end of the run (or of the deal,
+    scored as :func:`apply` scores it).
+
+    An illegal move raises the :class:`IllegalMoveError` that :func:`apply`
+    raises for it, with ``index`` set to its 0-based position in ``moves``.
+
+    >>> import random
+    >>> import trixcomplex as tc
+    >>> rng = random.Random(3)
+    >>> state, moves = tc.new_match(), []
+    >>> while len(moves) < 60:
+    ...     move = tc.Deal.shuffled(rng) if state.phase is tc.Phase.DEAL else (
+    ...         rng.choice(tc.legal_moves(state)))
+    ...     state = tc.apply(state, move)
+    ...     moves.append(move)
+    >>> tc.apply_moves(tc.new_match(), moves) == state
+    True
+    >>> try:
+    ...     tc.apply_moves(tc.new_match(), moves[:3] + moves[:1])
+    ... except tc.IllegalMoveError as exc:
+    ...     print(exc.index, exc.rule, exc.reason)
+    3 R-TX-1 not allowed now: a TRIX deal is being played
+    """
+    listed = moves if type(moves) is list or type(moves) is tuple else list(moves)
+    index, count = 0, len(listed)
+    while index < count:
+        move = listed[index]
+        deal = state.deal
+        if type(deal) is ComplexDeal and type(move) is Play:
+            state, ran = _trick_run(state, listed, index, deal)
+        elif type(deal) is TrixDeal and (type(move) is Play or type(move) is Pass):
+            state, ran = _trix_run(state, listed, index, deal)
+        else:
+            ran = 0
+        if ran:
+            index += ran
+            continue
+        try:
+            state = apply(state, move)
+        except IllegalMoveError as exc:
+            exc.index = index
+            raise
+        index += 1
+    return state
+
+
+def _trick_run(
+    state: MatchState, moves: Sequence[Move], start: int, deal: ComplexDeal
+) -> tuple[MatchState, int]:
+    """Play the card plays ``moves[start:]`` of the trick deal of ``state`` on locals,
+    as :func:`_play_trick` plays them one at a time: until a move that is not a
+    legal play (left to :func:`apply`), the end of ``moves`` or the end of the
+    deal.  The state after them, and how many moves were played (0: none)."""
+    contract = state.contract
+    assert contract is not None and state.turn is not None
+    rules = state.ruleset._rules[contract]
+    hands = list(state.hands)
+    turn = state.turn
+    leader, trick, tricks = deal.leader, list(deal.trick), list(deal.tricks)
+    doubled, points = deal.doubled, deal.points
+    index, count = start, len(moves)
+    while index < count:
+        move = moves[index]
+        if type(move) is not Play or move.seat != turn:
+            break
+        card = move.card
+        bit = 1 << card
+        hand = hands[turn]
+        if not legal_cards(hand, trick, rules) & bit:  # not held, or not legal now
+            break
+        hands[turn] = hand ^ bit
+        trick.append(card)
+        index += 1
+        if len(trick) < 4:
+            turn = (turn + 1) & 3  # R-SEAT-1
+            continue
+        cards = (trick[0], trick[1], trick[2], trick[3])
+        taker = trick_winner(leader, cards)  # R-CX-3
+        p = trick_points(cards, leader, taker, doubled, rules)
+        points = (points[0] + p[0], points[1] + p[1], points[2] + p[2], points[3] + p[3])
+        tricks.append(_trick(leader, cards, taker))
+        leader = turn = taker
+        trick = []
+        if trick_deal_over(len(tricks), hands[0] | hands[1] | hands[2] | hands[3], rules):
+            done = ComplexDeal(leader, (), tuple(tricks), doubled, points)
+            return finish_deal(state, moves[start:index], done), index - start
+    if index == start:
+        return state, 0
+    return _tnew(MatchState, (
+        state.phase, state.deal_number, state.owner, contract,
+        (hands[0], hands[1], hands[2], hands[3]), turn,
+        ComplexDeal(leader, tuple(trick), tuple(tricks), doubled, points), state.scores,
+        state.results, state.history.extend(moves[start:index]), state.ruleset,
+    )), index - start  # fmt: skip
+
+
+def _trix_run(
+    state: MatchState, moves: Sequence[Move], start: int, deal: TrixDeal
+) -> tuple[MatchState, int]:
+    """Lay the TRIX plays and passes ``moves[start:]`` on locals, as :func:`_play_trix`
+    and :func:`_apply_pass` do one at a time (see :func:`_trick_run`).  With a
+    redeal possible (R-OPT-8) each move goes through :func:`apply`."""
+    if state.ruleset.bad_hand_redeal:
+        return state, 0
+    assert state.turn is not None
+    hands = list(state.hands)
+    turn = state.turn
+    table, order = deal.table, deal.finishing_order
+    index, count = start, len(moves)
+    while index < count:
+        move = moves[index]
+        if type(move) is Pass:
+            if move.seat != turn or trix_legal_cards(hands[turn], table):  # R-TX-1, R-TX-3
+                break
+        elif type(move) is Play and move.seat == turn:
+            card = move.card
+            bit = 1 << card
+            hand = hands[turn]
+            if not hand & bit or not _playable_card(table, card):  # R-MATCH-2, R-TX-2
+                break
+            hand ^= bit
+            hands[turn] = hand
+            table |= bit
+            if not hand:
+                order = gone_out(order, turn)
+                if len(order) == 4:  # R-TX-4
+                    index += 1
+                    done = TrixDeal(table, order)
+                    return finish_deal(state, moves[start:index], done), index - start
+        else:
+            break
+        index += 1
+        turn = next_to_lay(hands, turn)  # R-TX-1
+    if index == start:
+        return state, 0
+    return _tnew(MatchState, (
+        state.phase, state.deal_number, state.owner, state.contract,
+        (hands[0], hands[1], hands[2], hands[3]), turn, TrixDeal(table, order), state.scores,
+        state.results, state.history.extend(moves[start:index]), state.ruleset,
+    )), index - start  # fmt: skip
+
+
 _PHASE_RULES = {
     Phase.DEAL: ("the match is waiting for a deal", "R-MATCH-2"),
     Phase.CHOOSE: ("the Kingdom owner is choosing the contract", "R-MATCH-5"),
@@ -290,7 +440,8 @@ def _wrong_phase(state: MatchState, move: Move) -> IllegalMoveError:
 def _apply_deal(state: MatchState, move: Deal) -> MatchState:
     if state.phase is not _DEAL:
         raise _wrong_phase(state, move)
-    hands = [hand_mask(move.hand(seat)) for seat in _SEATS]  # R-MATCH-2
+    a, b, c, d = move.hands()  # R-MATCH-2
+    hands = (hand_mask(a), hand_mask(b), hand_mask(c), hand_mask(d))
     ruleset = state.ruleset
     redeal = type(state.history.last) is Redeal  # R-OPT-8: the same deal again
     if redeal:
@@ -303,7 +454,7 @@ def _apply_deal(state: MatchState, move: Deal) -> MatchState:
         deal_number=number,
         owner=owner,
         contract=None,
-        hands=(hands[0], hands[1], hands[2], hands[3]),
+        hands=hands,
         turn=owner,
         deal=None,
         scores=state.scores,
@@ -317,16 +468,18 @@ def _apply_deal(state: MatchState, move: Deal) -> MatchState:
     return _start(base, remaining[0])  # R-MATCH-5, R-OPT-5
 
 
-def _start(state: MatchState, contract: Contract) -> MatchState:
+def _start(state: MatchState, contract: Contract, move: Move | None = None) -> MatchState:
     """The state once ``contract`` is known: open the doubling window, start the
-    tricks (no doubling in this contract) or start TRIX."""
+    tricks (no doubling in this contract) or start TRIX.  ``move`` (the choice or
+    the timeout that settled the contract) is added to the history."""
     owner = state.owner
     assert owner is not None
+    history = state.history if move is None else state.history.append(move)
     if contract is Contract.TRIX:  # the owner lays first (R-TX-1)
         return MatchState(
             phase=_TRIX, deal_number=state.deal_number, owner=owner, contract=contract,
             hands=state.hands, turn=owner, deal=_NEW_TRIX,
-            scores=state.scores, results=state.results, history=state.history,
+            scores=state.scores, results=state.results, history=history,
             ruleset=state.ruleset,
         )  # fmt: skip
     doublable = state.ruleset.trick_rules(contract).doublable
@@ -335,12 +488,12 @@ def _start(state: MatchState, contract: Contract) -> MatchState:
             phase=_trick_phase(contract), deal_number=state.deal_number, owner=owner,
             contract=contract, hands=state.hands, turn=owner,
             deal=ComplexDeal(owner, (), (), (), _ZERO), scores=state.scores,
-            results=state.results, history=state.history, ruleset=state.ruleset,
+            results=state.results, history=history, ruleset=state.ruleset,
         )  # fmt: skip
     return MatchState(
         phase=_DOUBLE, deal_number=state.deal_number, owner=owner, contract=contract,
         hands=state.hands, turn=None, deal=open_window(state.hands, doublable),
-        scores=state.scores, results=state.results, history=state.history,
+        scores=state.scores, results=state.results, history=history,
         ruleset=state.ruleset,
     )  # fmt: skip
 
@@ -363,21 +516,12 @@ def _apply_choose(state: MatchState, move: Choose) -> MatchState:
         else:
             why, rule = "is not a contract of this game", "R-MATCH-1"
         raise IllegalMoveError(move, f"{contract.value} {why}; choose {names}", rule)
-    return _start(_with_history(state, move), move.contract)
-
-
-def _with_history(state: MatchState, move: Move) -> MatchState:
-    return MatchState(
-        phase=state.phase, deal_number=state.deal_number, owner=state.owner,
-        contract=state.contract, hands=state.hands, turn=state.turn, deal=state.deal,
-        scores=state.scores, results=state.results,
-        history=state.history.append(move), ruleset=state.ruleset,
-    )  # fmt: skip
+    return _start(state, move.contract, move)
 
 
 def _apply_timeout(state: MatchState, move: Timeout) -> MatchState:
     if state.phase is _CHOOSE:  # R-MATCH-6, R-SET-2: the first remaining contract
-        return _start(_with_history(state, move), state.remaining_contracts[0])
+        return _start(state, state.remaining_contracts[0], move)
     if state.phase is _DOUBLE:
         return _close_window(state, state.history.append(move))
     raise IllegalMoveError(

@@ -175,7 +175,17 @@ class Deal:
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         """The 13 cards this deal gives ``seat``, in deck order."""
-        return self.deck[check_seat(seat) :: 4]
+        return self.hands()[check_seat(seat)]
+
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        """The four hands this deal gives, seat by seat: the card at position ``i``
+        of the deck goes to seat ``i % 4`` (R-MATCH-2), each hand in deck order.
+
+        >>> [len(h) for h in Deal.shuffled(random.Random(1)).hands()]
+        [13, 13, 13, 13]
+        """
+        deck = self.deck
+        return (deck[0::4], deck[1::4], deck[2::4], deck[3::4])
 
     def __str__(self) -> str:
         return "deal"

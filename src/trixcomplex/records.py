@@ -46,14 +46,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Mapping
-from itertools import islice
-from typing import Any
+from itertools import islice, repeat
+from operator import is_
+from typing import Any, cast
 
 from attrs import field, frozen
 
 from .cards import ALL_CARDS, Card
 from .convert import MOVE_CLASSES, converter, describe_error, make_converter
-from .engine import MatchState, Phase, apply, new_match, score
+from .engine import MatchState, Phase, apply, apply_moves, new_match, score
 from .errors import IllegalMoveError, TrixError, one_line
 from .jsonio import MAX_DEPTH, brief, check_json, json_depth
 from .match import PASSES, plays_of
@@ -287,15 +288,6 @@ def _structure_move_at(index: int, raw: object) -> Move:
     except (ValueError, TypeError, RecursionError) as exc:
         raise RecordError(
             describe_error(exc), index=index, move=raw, code="record.bad-move"
-        ) from None
-
-
-def _apply_at(state: MatchState, index: int, move: Move, raw: object) -> MatchState:
-    try:
-        return apply(state, move)
-    except IllegalMoveError as exc:
-        raise RecordError(
-            exc.reason, index=index, move=raw, rule=exc.rule, code="record.illegal-move"
         ) from None
 
 
@@ -566,7 +558,8 @@ class Record:
 
 
 def replay(record: Record) -> MatchState:
-    """The state a record leads to: a fold of :func:`~trixcomplex.apply` over its moves.
+    """The state a record leads to: its moves applied in order to a new match
+    (:func:`~trixcomplex.apply_moves`, a fold of :func:`~trixcomplex.apply`).
 
     The first illegal step raises :class:`RecordError` naming its index,
     the move and the rule (from the engine's
@@ -581,10 +574,11 @@ def replay(record: Record) -> MatchState:
     0 R-MATCH-2 record.illegal-move
     move 0 {"move": "pass", "seat": 1}: not allowed now: the match is waiting for a deal (R-MATCH-2)
     """
-    state = new_match(ruleset_of(record.ruleset))
-    for index, move in enumerate(record.moves):
-        state = _apply_at(state, index, move, move)
-    return state
+    try:
+        return apply_moves(new_match(ruleset_of(record.ruleset)), record.moves)
+    except IllegalMoveError as exc:
+        assert exc.index is not None
+        raise _illegal(exc, exc.index, record.moves[exc.index]) from None
 
 
 def replay_json(obj: object) -> MatchState:
@@ -610,17 +604,18 @@ def replay_raw_moves(moves: Iterable[object], ruleset: Ruleset | None = None) ->
     state = new_match() if ruleset is None else new_match(ruleset)
     start = 0
     if type(moves) is list and len(moves) <= MAX_MOVES:
+        canonical = list(map(_canonical_move, moves))
+        missing = list(map(is_, canonical, repeat(None)))  # by identity: no __eq__ calls
+        if True in missing:  # not canonical from there on: read it move by move
+            canonical = canonical[: missing.index(True)]
         try:
-            for move in list(map(_canonical_move, moves)):
-                if move is None:  # not canonical: read from here on move by move
-                    break
-                state = apply(state, move)
-            else:
-                return state
+            state = apply_moves(state, cast(list[Move], canonical))
         except IllegalMoveError as exc:
-            index = len(state.history)
-            raise _illegal(exc, index, moves[index]) from None
-        start = len(state.history)  # one history entry per move applied
+            assert exc.index is not None
+            raise _illegal(exc, exc.index, moves[exc.index]) from None
+        if len(canonical) == len(moves):
+            return state
+        start = len(canonical)
     index, read = start - 1, _read_move
     try:
         for index, raw in enumerate(islice(moves, start, None), start):

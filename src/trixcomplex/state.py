@@ -367,7 +367,7 @@ class MatchState(TupleRecord, kw_only=True):
         played = kingdom_after(self.results, self.ruleset)[1]
         if self.contract is not None:
             played = played.union(self.contract.parts)
-        return tuple(c for c in self.ruleset.contracts if c not in played)
+        return tuple([c for c in self.ruleset.contracts if c not in played])
 
     @property
     def to_act(self) -> frozenset[int]:
