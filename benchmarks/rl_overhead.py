@@ -15,9 +15,10 @@ the same run, interleaved round by round, best of ``--repeat`` rounds
    moves since its last one (``Observer.view``), its tensor re-encoded only
    where the view changed (``observation_tensor(view, previous=...)``);
 4. ``raw + tracker``: the same observations kept up to date from the moves:
-   each seat's :class:`~trixcomplex.rl.observation.TensorTracker` (through
-   ``Observer.tensor``, what the adapters do) writes only the entries the
-   moves since its last look changed;
+   the :class:`~trixcomplex.rl.observation.SeatsTracker` of an ``Observer``
+   (``Observer.tensor``, what the adapters do) writes only the entries the
+   moves since the last look changed, once for all four seats, and gathers
+   the mover's tensor from the spectator's and the mover's own part;
 5. ``table``: the adapters' shared :class:`~trixcomplex.rl.table.Table`
    (legal action ids, ``act``), without observations;
 6. ``pettingzoo``: the AEC env, ``last()`` (observation tensor and action

@@ -29,10 +29,25 @@ from test_view_after import IDS, RULESETS, match_of, same
 from test_views import deal_start, unseen_deals
 from trixcomplex.rl.observation import (
     OBSERVATION_LAYOUT,
+    SeatsTracker,
     TensorTracker,
     observation_tensor,
     segment,
 )
+
+
+class CountingSeats(SeatsTracker):
+    """A SeatsTracker that counts, by phase, the states at which it encoded everything in
+    full (the spectator's view: each seat's own part is then encoded again too)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.full: Counter[tc.Phase] = Counter()
+
+    def _encode_in_full(self, state: tc.MatchState, seat: int | None) -> None:
+        if seat is None:
+            self.full[state.phase] += 1
+        super()._encode_in_full(state, seat)
 
 
 class CountingTracker(TensorTracker):
@@ -40,11 +55,11 @@ class CountingTracker(TensorTracker):
 
     def __init__(self, seat: int | None) -> None:
         super().__init__(seat)
-        self.full: Counter[tc.Phase] = Counter()
+        self._tracker = CountingSeats()
 
-    def _encode_in_full(self, state: tc.MatchState) -> None:
-        self.full[state.phase] += 1
-        super()._encode_in_full(state)
+    @property
+    def full(self) -> Counter[tc.Phase]:
+        return self._tracker.full  # type: ignore[attr-defined, no-any-return]
 
 
 def full(state: tc.MatchState, seat: int | None) -> np.ndarray:
@@ -204,3 +219,112 @@ def test_the_moves_of_every_kind_followed_are_followed() -> None:
             assert tracker.full[tc.Phase.TRIX] <= deals + 1, tracker.full
             assert tracker.full[tc.Phase.COMPLEX] + tracker.full[tc.Phase.TRICKS] <= 2 * deals
             assert tracker.full[tc.Phase.DOUBLE] <= deals
+
+
+# -- SeatsTracker: every seat and the spectator from one tracker ----------------------
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=IDS)
+def test_one_seats_tracker_gives_every_viewer_the_full_tensor(ruleset: tc.Ruleset) -> None:
+    """Issue 14 (6): one SeatsTracker asked, after every move of a random match, for the
+    mover's tensor (what a game loop asks), now and then for other seats' and the
+    spectator's, in any order, gives each the full tensor of its view bit for bit:
+    the seat rows turned to the seat, its team first, its own hand and doubling
+    answer (R-HID-2) and nobody else's; the moves are followed, the spectator's
+    tensor encoded in full only a few times a deal."""
+    pick = random.Random(ruleset.name)
+    tracker = CountingSeats()
+    states = match_of(ruleset, 2)
+    for n, state in enumerate(states):
+        movers = [m.seat for m in tc.legal_moves(state)]
+        asked = movers[:1] + pick.sample(VIEWERS, pick.choice((0, 0, 1, 2, 5)))
+        for seat in asked:
+            tensor = tracker.tensor(state, seat)
+            expected = full(state, seat)
+            assert same(tensor, expected), (n, seat, type(state.history.last).__name__,
+                                            differing(tensor, expected))  # fmt: skip
+    fulls = sum(tracker.full.values())
+    deals = sum(1 for s in states if s.phase is tc.Phase.DEAL)
+    assert fulls <= 4 * deals + 2 < len(states) / 4, (fulls, deals, len(states))
+
+
+@settings(max_examples=25, deadline=None)
+@given(ruleset=st.sampled_from(RULESETS), seed=st.integers(0, 10**6), picks=st.integers())
+def test_seats_tracker_catches_up_over_any_stretch_and_any_branch_for_any_seat(
+    ruleset: tc.Ruleset, seed: int, picks: int
+) -> None:
+    """Issue 14 (6): one SeatsTracker asked at random moments (stretches of 1 to 20 moves,
+    a step back, another branch, another match) for a random seat or the spectator
+    each time gives that viewer's full tensor every time."""
+    pick = random.Random(picks)
+    states = match_of(ruleset, seed)
+    others = match_of(ruleset, seed + 1)
+    tracker = SeatsTracker()
+    i = 0
+    while i < len(states) - 1:
+        roll, seat = pick.random(), pick.choice(VIEWERS)
+        if roll < 0.08:
+            base = states[pick.randrange(max(0, i - 8), i + 1)]
+            moves = tc.legal_moves(base)
+            if moves:
+                branch = tc.apply(base, pick.choice(moves))
+                assert same(tracker.tensor(branch, seat), full(branch, seat))
+        elif roll < 0.12:
+            back = pick.choice((states[max(0, i - pick.randrange(1, 6))], pick.choice(others)))
+            assert same(tracker.tensor(back, seat), full(back, seat))
+        i = min(len(states) - 1, i + pick.randrange(1, 21))
+        for seat in pick.sample(VIEWERS, pick.randrange(1, 3)):
+            assert same(tracker.tensor(states[i], seat), full(states[i], seat)), (i, seat)
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    ruleset=st.sampled_from(RULESETS),
+    seed=st.integers(0, 10**6),
+    pick=st.randoms(use_true_random=False),
+)
+def test_r_hid_1_a_shared_tracker_shows_no_seat_another_seats_hand(
+    ruleset: tc.Ruleset, seed: int, pick: random.Random
+) -> None:
+    """R-HID-1 … R-HID-3: one SeatsTracker asked for every seat's tensor at every step
+    (the holders of two swapped cards among them) in the real world, another in a
+    world with those two cards, unseen by ``seat``, swapped at the deal: ``seat``'s
+    tensors and the spectator's stay bit-identical across the worlds; the holders'
+    differ.  Sharing the tracker leaks no hand and no doubling answer."""
+    states = match_of(ruleset, seed)
+    i = pick.choice([k for k, s in enumerate(states) if s.phase.plays_cards])
+    seat = pick.choice([0, 1, 2, 3])
+    real = states[deal_start(states, i) + 1 : i + 1]
+    for other, a, b in unseen_deals(states, i, seat, pick):
+        ours, theirs = CountingSeats(), CountingSeats()
+        for here, there in zip(real, other, strict=True):
+            for who in pick.sample(VIEWERS, len(VIEWERS)):
+                mine, yours = ours.tensor(here, who), theirs.tensor(there, who)
+                if who in (seat, None):
+                    assert same(mine, yours), who
+        assert sum(ours.full.values()) <= 6 + len(real) // 20, ours.full
+        holders = [h for h in range(4) if (states[i].hands[h] >> a | states[i].hands[h] >> b) & 1]
+        assert holders and all(
+            not same(ours.tensor(real[-1], h), theirs.tensor(other[-1], h)) for h in holders
+        )
+        return
+
+
+def test_seats_tracker_rejects_a_bad_seat_and_copies_start_afresh() -> None:
+    """Issue 14 (6): a seat that is not 0-3 or None raises ValueError, naming it; each
+    tensor is the caller's; a deep copy or a pickle is a new, empty tracker."""
+    states = match_of(tc.CLASSIC, 4)
+    tracker = SeatsTracker()
+    for bad in (4, -1, True, "1", 1.0):
+        with pytest.raises(ValueError, match="seat is an int from 0 to 3"):
+            tracker.tensor(states[5], bad)  # type: ignore[arg-type]
+    for state in states[:30]:
+        tensor = tracker.tensor(state, 3)
+        assert tensor.flags.writeable and tensor.flags.owndata
+        tensor[:] = 5.0
+        assert same(tracker.tensor(state, 3), full(state, 3))
+    for twin in (copy.deepcopy(tracker), pickle.loads(pickle.dumps(tracker))):
+        assert type(twin) is SeatsTracker and twin._state is None
+        for state in states[30:50]:
+            assert same(twin.tensor(state, None), full(state, None))
+        assert same(tracker.tensor(states[31], 0), full(states[31], 0))  # untouched by the twin

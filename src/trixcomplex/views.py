@@ -213,19 +213,73 @@ def view(state: MatchState, seat: int | None) -> View:
     >>> seen.phase, seen.doubling_open, seen.turn, seen.doubled
     (<Phase.DOUBLE: 'DOUBLE'>, True, None, ())
     """
+    return _view(state, seat, True)
+
+
+def view_without_moves(state: MatchState, seat: int | None) -> View:
+    """:func:`view` but for its ``legal_moves`` (``()``) and ``forced_move`` (``None``),
+    not listed: for a reader of what the seat has seen only (the observation
+    tensors of :mod:`trixcomplex.rl`), to whom the listing is about a fifth of
+    the view's cost for nothing.
+
+    >>> import random
+    >>> import trixcomplex as tc
+    >>> state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(3)))
+    >>> seen, full = view_without_moves(state, state.owner), tc.view(state, state.owner)
+    >>> seen.legal_moves, seen == attrs.evolve(full, legal_moves=(), forced_move=None)
+    ((), True)
+    """
+    return _view(state, seat, False)
+
+
+def own_part(
+    state: MatchState, seat: int
+) -> tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...] | None]:
+    """What ``seat`` sees of ``state`` and the spectator does not: the ``hand``,
+    ``doublable`` and ``my_answer`` of its :func:`view` (its own cards, and its
+    part of the doubling window: the cards it may still double, or those it
+    doubled once it answered, R-HID-2).  Every other field of a seat's view
+    but its ``seat`` and legal moves is the spectator's: the observation
+    tensors of :class:`trixcomplex.rl.observation.SeatsTracker` are built on it.
+
+    >>> import random
+    >>> import trixcomplex as tc
+    >>> state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(3)))
+    >>> state = tc.apply(state, tc.Choose(state.owner, tc.Contract.COMPLEX))
+    >>> hand, doublable, answer = own_part(state, 1)
+    >>> hand == tc.view(state, 1).hand, doublable == tc.view(state, 1).doublable, answer
+    (True, True, None)
+    """
+    doublable: tuple[Card, ...] = ()
+    answer: tuple[Card, ...] | None = None
+    window = state.window
+    if window is not None:
+        mine = window.answers[seat]
+        if mine is None:
+            doublable = cards_of(window.asked[seat])
+        else:
+            answer = cards_of(mine)
+    return cards_of(state.hands[seat]), doublable, answer
+
+
+def _view(state: MatchState, seat: int | None, listing: bool) -> View:
+    """:func:`view`, its legal moves listed only if ``listing``."""
     if seat is not None:
         check_seat(seat)
     phase = state.phase
     hands = state.hands
     ruleset = state.ruleset
-    hand = 0
+    hand: tuple[Card, ...] = ()
+    doublable: tuple[Card, ...] = ()
+    answer: tuple[Card, ...] | None = None
     moves: tuple[PlayerMove, ...] = ()
     forced: PlayerMove | None = None
     if seat is not None:
-        hand = hands[seat]
-        moves = legal_moves(state, seat)
-        if moves:
-            forced = forced_move(state, seat)
+        hand, doublable, answer = own_part(state, seat)
+        if listing:
+            moves = legal_moves(state, seat)
+            if moves:
+                forced = forced_move(state, seat)
     redeals = _redeals(state) if ruleset.bad_hand_redeal else ()
 
     leader: int | None = None
@@ -243,24 +297,12 @@ def view(state: MatchState, seat: int | None) -> View:
         points = deal.points
         rules = ruleset.trick_rules(state.contract)  # type: ignore[arg-type]
         no_heart_lead, discard_first = rules.no_heart_lead, rules.discard_first
-        for t in tricks:
-            _show_trick_cards(voids, cannot, t.leader, t.cards, 0, no_heart_lead, discard_first)
-        if trick:
-            _show_trick_cards(voids, cannot, leader, trick, 0, no_heart_lead, discard_first)
-        played = _played_in_tricks(tricks, trick)
+        show_trick_cards_since(voids, cannot, deal, 0, 0, no_heart_lead, discard_first)
+        played = played_in_tricks(tricks, trick)
         for card, doubler in doubled:
             known[doubler] |= 1 << card
 
-    doublable: tuple[Card, ...] = ()
-    answer: tuple[Card, ...] | None = None
     window = state.window
-    if window is not None and seat is not None:
-        mine = window.answers[seat]
-        if mine is None:
-            doublable = cards_of(window.asked[seat])
-        else:
-            answer = cards_of(mine)
-
     table = 0
     laid: tuple[tuple[int, Card], ...] = ()
     passes: tuple[tuple[int, int], ...] = ()
@@ -299,7 +341,7 @@ def view(state: MatchState, seat: int | None) -> View:
         redeals=redeals,
         score=score(state),
         points=points,
-        hand=cards_of(hand),
+        hand=hand,
         hand_sizes=(
             hands[0].bit_count(),
             hands[1].bit_count(),
@@ -457,7 +499,7 @@ def _after_trick_cards(
     cards = [move.card for move in moves]
     cannot_hold = _without(previous.cannot_hold, cards)
     if any(shown):
-        cannot_hold = _with(cannot_hold, shown, _played_in_tricks(tricks, trick))
+        cannot_hold = _with(cannot_hold, shown, played_in_tricks(tricks, trick))
     last_trick, points, seen_score = previous.last_trick, previous.points, previous.score
     if len(tricks) != done:  # tricks were finished
         last_trick = tricks[-1]
@@ -688,40 +730,6 @@ def _redeals(state: MatchState) -> tuple[int, ...]:
     return tuple(seats)
 
 
-def _show_trick_cards(
-    voids: list[frozenset[Suit]],
-    cannot: list[int],
-    leader: int,
-    cards: tuple[Card, ...],
-    start: int,
-    no_heart_lead: bool,
-    discard_first: int,
-) -> None:
-    """Add to ``voids`` and ``cannot`` (per seat) what the cards ``cards[start:]`` of a
-    trick led by ``leader`` show of their players' hands.
-
-    Voids: a seat that played off the led suit has none of it (R-CX-2); a
-    seat that led a heart where hearts may not be led while holding another
-    suit holds hearts only (R-CL-2).  Cannot-hold: a seat that discarded a
-    card other than a penalty card, where penalty cards must be discarded
-    first, holds no penalty card (R-OPT-2).  :func:`view` folds this over the
-    deal's tricks, :func:`view_after` calls it for the card just played; an
-    entry of ``voids`` is replaced only when it grows.
-    """
-    led = cards[0] // 13
-    for i in range(start, len(cards)):
-        card = cards[i]
-        if not i:
-            if no_heart_lead and led == _HEARTS and not voids[leader] >= _NOT_HEARTS:
-                voids[leader] = voids[leader] | _NOT_HEARTS
-        elif card // 13 != led:
-            who = (leader + i) % 4
-            if led not in voids[who]:
-                voids[who] = voids[who] | _VOID_IN[led]
-            if discard_first and not discard_first >> card & 1:
-                cannot[who] |= discard_first
-
-
 def show_trick_cards_since(
     voids: list[frozenset[Suit]],
     cannot: list[int],
@@ -730,24 +738,52 @@ def show_trick_cards_since(
     start: int,
     no_heart_lead: bool,
     discard_first: int,
-) -> None:
+) -> int:
     """Add to ``voids`` and ``cannot`` (per seat) what the cards played in ``deal`` since
     ``done`` tricks were finished and ``start`` cards played to the next one show of
-    their players' hands (R-CX-2, R-CL-2, R-OPT-2): the rest of that trick, the
-    tricks finished since, the trick in progress.
+    their players' hands: the rest of that trick, the tricks finished since, the
+    trick in progress.  The seats whose entry of ``voids`` grew (each is
+    replaced only when it grows), as a set of bits (``1 << seat``).
 
-    The one step from a trick deal's earlier moment to its present that
+    Voids: a seat that played off the led suit has none of it (R-CX-2); a
+    seat that led a heart where hearts may not be led while holding another
+    suit holds hearts only (R-CL-2).  Cannot-hold: a seat that discarded a
+    card other than a penalty card, where penalty cards must be discarded
+    first, holds no penalty card (R-OPT-2).
+
+    :func:`view` takes it over the whole deal (``done=start=0``);
     :func:`view_after` and the observation tensors of
-    :class:`trixcomplex.rl.observation.TensorTracker` both take (:func:`view` folds the
-    same ``_show_trick_cards`` over the whole deal).
+    :class:`trixcomplex.rl.observation.TensorTracker` take it from an earlier
+    moment of the deal to its present.
     """
-    for t in deal.tricks[done:]:  # the trick in progress before, if finished since, newer ones
-        _show_trick_cards(voids, cannot, t.leader, t.cards, start, no_heart_lead, discard_first)
+    grew = 0
+    tricks = deal.tricks
+    last = len(tricks)
+    cards: tuple[Card, ...]
+    for k in range(done, last + 1):  # the trick in progress before, newer ones, the present one
+        if k < last:
+            leader, cards = tricks[k].leader, tricks[k].cards
+        else:
+            leader, cards = deal.leader, deal.trick
+            if not cards:
+                break
+        led = cards[0] // 13
+        if not start:
+            if no_heart_lead and led == _HEARTS and not voids[leader] >= _NOT_HEARTS:
+                voids[leader] = voids[leader] | _NOT_HEARTS
+                grew |= 1 << leader
+            start = 1
+        for i in range(start, len(cards)):
+            card = cards[i]
+            if card // 13 != led:
+                who = (leader + i) % 4
+                if led not in voids[who]:
+                    voids[who] = voids[who] | _VOID_IN[led]
+                    grew |= 1 << who
+                if discard_first and not discard_first >> card & 1:
+                    cannot[who] |= discard_first
         start = 0
-    if deal.trick:
-        _show_trick_cards(
-            voids, cannot, deal.leader, deal.trick, start, no_heart_lead, discard_first
-        )
+    return grew
 
 
 def shown_by_pass(table: int) -> int:
@@ -757,8 +793,11 @@ def shown_by_pass(table: int) -> int:
     return playable(table)
 
 
-def _played_in_tricks(tricks: tuple[Trick, ...], trick: tuple[Card, ...]) -> int:
-    """The cards played so far in a trick deal, as a set."""
+def played_in_tricks(tricks: tuple[Trick, ...], trick: tuple[Card, ...]) -> int:
+    """The cards played so far in a trick deal (its finished ``tricks`` and the ``trick``
+    in progress), as a set: what :func:`view` and the observation tensors of
+    :class:`trixcomplex.rl.observation.TensorTracker` take out of the cards a seat
+    cannot hold or is known to hold."""
     played = 0
     for t in tricks:
         a, b, c, d = t.cards

@@ -4,6 +4,7 @@ Gymnasium; the ``[openspiel]`` extra for :mod:`trixcomplex.rl.openspiel`).
 - :func:`observation_tensor`, :data:`OBSERVATION_SHAPE`, :func:`observation_string`:
   a seat's :class:`~trixcomplex.View` as a fixed-shape float32 tensor and as text;
   :class:`TensorTracker`: one seat's tensor kept up to date from the moves;
+  :class:`SeatsTracker`: several seats' tensors kept up to date together;
   :class:`Observer`: every seat's view and tensor of a match, kept up to date
   incrementally.
 - :mod:`trixcomplex.rl.table`: the sequential table every adapter plays on.
@@ -22,6 +23,7 @@ from .observation import (
     OBSERVATION_SHAPE,
     OBSERVATION_VERSION,
     Observer,
+    SeatsTracker,
     TensorTracker,
     observation_string,
     observation_tensor,
@@ -33,6 +35,7 @@ __all__ = [
     "OBSERVATION_SHAPE",
     "OBSERVATION_VERSION",
     "Observer",
+    "SeatsTracker",
     "TensorTracker",
     "observation_string",
     "observation_tensor",

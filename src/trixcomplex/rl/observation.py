@@ -39,7 +39,16 @@ from ..moves import Double, Move, Pass, Play
 from ..render import table_text
 from ..rulesets import Ruleset
 from ..seats import check_seat
-from ..views import View, show_trick_cards_since, shown_by_pass, view, view_after_moves
+from ..views import (
+    View,
+    own_part,
+    played_in_tricks,
+    show_trick_cards_since,
+    shown_by_pass,
+    view,
+    view_after_moves,
+    view_without_moves,
+)
 
 __all__ = [
     "OBSERVATION_BOUND",
@@ -48,6 +57,7 @@ __all__ = [
     "OBSERVATION_VERSION",
     "RULESET_OPTIONS",
     "Observer",
+    "SeatsTracker",
     "TensorTracker",
     "observation_string",
     "observation_tensor",
@@ -300,12 +310,20 @@ def _encode_window(view: View, out: _Buffer, me: int) -> None:
     """doubling_open, doublable and my_answer: the doubling window as this seat sees it."""
     if view.doubling_open:
         out[_OPEN] = 1.0
-    for card in view.doublable:
-        out[_DOUBLABLE + _DOUBLE_INDEX[card]] = 1.0
-    if view.my_answer is not None:
-        out[_ANSWER] = 1.0
-        for card in view.my_answer:
-            out[_ANSWER + 1 + _DOUBLE_INDEX[card]] = 1.0
+    _encode_answer(view.doublable, view.my_answer, out)
+
+
+def _encode_answer(
+    doublable: Sequence[Card], answer: Sequence[Card] | None, out: _Buffer, base: int = 0
+) -> None:
+    """doublable and my_answer: the seat's own part of the doubling window (of the tensor
+    at ``base`` in ``out``)."""
+    for card in doublable:
+        out[base + _DOUBLABLE + _DOUBLE_INDEX[card]] = 1.0
+    if answer is not None:
+        out[base + _ANSWER] = 1.0
+        for card in answer:
+            out[base + _ANSWER + 1 + _DOUBLE_INDEX[card]] = 1.0
 
 
 def _encode_passes(view: View, out: _Buffer, me: int, start: int = 0) -> None:
@@ -425,7 +443,7 @@ _ZEROS = {part.stop - part.start: array("f", bytes(4 * (part.stop - part.start))
           for parts, _, _ in _SECTIONS for part in parts}  # fmt: skip
 _ZEROS[52] = array("f", bytes(4 * 52))
 _TRICK_AND_LEADER = _slice("trick", "leader")
-_ZEROS[_TRICK_AND_LEADER.stop - _TRICK_AND_LEADER.start] = array(
+_TRICK_AND_LEADER_ZEROS = _ZEROS[_TRICK_AND_LEADER.stop - _TRICK_AND_LEADER.start] = array(
     "f", bytes(4 * (_TRICK_AND_LEADER.stop - _TRICK_AND_LEADER.start))
 )
 
@@ -521,7 +539,7 @@ def _plays_since(view: View, before: View, out: _Buffer, me: int) -> bool:
                 return False
             _encode_trick(view, out, me, start=len(before.trick))
         else:
-            out[_TRICK_AND_LEADER] = _ZEROS[_TRICK_AND_LEADER.stop - _TRICK_AND_LEADER.start]
+            out[_TRICK_AND_LEADER] = _TRICK_AND_LEADER_ZEROS
             _encode_tricks(tricks[done:], out, me)
             _encode_trick(view, out, me)
     if len(view.laid) != laid:
@@ -553,32 +571,372 @@ def _passes_since(view: View, before: View, out: _Buffer, me: int) -> bool:
 
 _TRICK_PHASES = (Phase.COMPLEX, Phase.TRICKS)
 _CATCH_UP = 64
-_NOTHING_SHOWN = [0, 0, 0, 0]
 """At most this many moves are followed one by one; a longer gap is encoded in full."""
+_NOTHING_SHOWN = [0, 0, 0, 0]
+
+_SEAT_ROWS = frozenset({
+    "played", "trick", "leader", "taken", "tricks_taken", "voids", "cannot_hold",
+    "known_holdings", "doubled", "passes", "finishing_order", "hand_sizes", "owner", "turn",
+    "redeals", "scores", "points",
+})  # fmt: skip
+"""The segments with a row (or an entry) per seat: relative to the viewer, the
+viewer's own first (``kingdom`` is a Kingdom's number, not a seat)."""
+_WINDOW = _slice("doublable", "my_answer")
+"""A seat's own part (``views.own_part``) is its hand and this part of its tensor."""
+_ZEROS[_WINDOW.stop - _WINDOW.start] = array("f", bytes(4 * (_WINDOW.stop - _WINDOW.start)))
+
+
+def _gather(seat: int | None) -> npt.NDArray[np.intp]:
+    """Where each entry of ``seat``'s tensor is in a :class:`SeatsTracker`'s buffer: the
+    spectator's tensor (seat 0's seats first) with its seat rows turned to
+    ``seat``'s, its team first, and ``seat``'s own part (hand, doubling answer)
+    from that seat's region."""
+    if seat is None:
+        return np.arange(_SIZE, dtype=np.intp)
+    at: list[int] = []
+    for name, shape in OBSERVATION_LAYOUT:
+        start = _OFFSET[name][0]
+        width = int(np.prod(shape[1:])) if len(shape) > 1 else 1
+        size = int(np.prod(shape))
+        if name in _SEAT_ROWS:
+            at += [start + width * ((j // width + seat) % 4) + j % width for j in range(size)]
+        elif name == "teams":  # the viewer's team first
+            at += [start + seat % 2, start + 1 - seat % 2]
+        elif name in ("hand", "doublable", "my_answer", "is_spectator"):
+            at += [(1 + seat) * _SIZE + start + j for j in range(size)]
+        else:
+            at += [start + j for j in range(size)]
+    return np.array(at, dtype=np.intp)
+
+
+_GATHER: dict[int | None, npt.NDArray[np.intp]] = {
+    seat: _gather(seat) for seat in (None, 0, 1, 2, 3)
+}
+_PLAYED_ROW = tuple(_PLAYED + 52 * s for s in range(4))
+_TRICK_ROW = tuple(_TRICK + 52 * s for s in range(4))
+_TAKEN_ROW = tuple(_TAKEN + 52 * s for s in range(4))
+_CANNOT_ROW = tuple(_CANNOT + 52 * s for s in range(4))
+_HAND_AT = tuple((1 + s) * _SIZE + _HAND for s in range(4))
+
+
+class SeatsTracker:
+    """Every seat's and the spectator's observation tensor of one match, kept up to date
+    from the moves themselves: each move is read once and written once, whoever
+    is asked for.
+
+    ``tensor(state, seat)`` is always bit-identical to
+    ``observation_tensor(view(state, seat))``.  The tracker keeps the
+    spectator's tensor and, for each seat asked for, what that seat sees and
+    the spectator does not (its hand and its part of the doubling window); a
+    seat's tensor is gathered from the two, the seat rows turned to the seat
+    (:func:`~trixcomplex.view` shows every seat the same public facts).
+
+    Asked with a state that follows the one it saw last (any number of moves
+    later), it walks the history back to that state and, when every move
+    since is a card played to a trick, a card laid or a pass in TRIX, or an
+    answer in the doubling window of the same deal, writes only the entries
+    those moves change: the hand, the cards played, the trick and its leader,
+    the tricks taken, the hand sizes, the turn, the passes and the finishing
+    order; the points when a trick changes them (the engine's
+    ``deal.points``); and the voids and cards a seat cannot hold, deduced by
+    the very functions :func:`~trixcomplex.view` uses
+    (``views.show_trick_cards_since`` and ``views.shown_by_pass``).  Anything
+    else (a deal, a choice, the window's close, a deal's last card, a redeal,
+    the 2s shown by R-OPT-7, a state of another branch or match) encodes the
+    spectator's full :func:`~trixcomplex.view` again, and each seat's own
+    part when it is next asked for, as a seat's own doubling answer does for
+    that seat.
+
+    A game loop asks for the mover's tensor at every move (what the adapters of
+    :mod:`trixcomplex.rl` do through :class:`Observer`); one tracker serves
+    all four seats for the work of one.  Each call hands out a new array the
+    caller owns.  A deep copy or a pickle is a new, empty tracker.
+
+    >>> import random
+    >>> import numpy as np
+    >>> import trixcomplex as tc
+    >>> tracker = SeatsTracker()
+    >>> state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(5)))
+    >>> for _ in range(30):
+    ...     move = tc.legal_moves(state)[0]
+    ...     tensor = tracker.tensor(state, move.seat)  # the mover's
+    ...     state = tc.apply(state, move)
+    >>> np.array_equal(tracker.tensor(state, 2), observation_tensor(tc.view(state, 2)))
+    True
+    """
+
+    __slots__ = (
+        "_cannot",
+        "_done",
+        "_fresh",
+        "_marked",
+        "_np",
+        "_out",
+        "_places",
+        "_played",
+        "_points",
+        "_rules",
+        "_start",
+        "_state",
+        "_turn",
+        "_turns",
+        "_voids",
+    )  # fmt: skip
+
+    def __init__(self) -> None:
+        # The spectator's tensor, then each seat's own part (in a tensor of its own):
+        self._out = array("f", bytes(4 * 5 * _SIZE))
+        self._np = np.frombuffer(self._out, np.float32)
+        self._state: MatchState | None = None
+        self._fresh = 0  # bit 0: the spectator's tensor is up to date; bit 1 + s: seat s's part
+        # What the moves since are read against (set by _take_stock):
+        self._voids: list[frozenset[Suit]] = []
+        self._cannot = [0, 0, 0, 0]  # cards each seat cannot hold (played ones may be left)
+        self._marked = 0  # cards in some seat's cannot_hold or known_holdings row
+        self._played = 0  # cards played this deal (to tricks, or laid)
+        self._done = self._start = self._turns = self._places = 0
+        self._turn: int | None = None
+        self._points: tuple[int, ...] = ()
+        self._rules = (False, 0)  # the trick contract's no_heart_lead, discard_first
+
+    def tensor(self, state: MatchState, seat: int | None) -> npt.NDArray[np.float32]:
+        """``observation_tensor(view(state, seat))``, a new array the caller owns."""
+        gather = _GATHER.get(seat) if seat is None or type(seat) is int else None
+        if gather is None:
+            check_seat(seat)
+        seen = self._state
+        if state is not seen:
+            self._state = state
+            if not self._fresh:
+                pass
+            elif type(node := state.history) is History and node._prev is seen.history:  # type: ignore[union-attr]
+                # One move since, a game loop's step: followed without walking back.
+                if not self._after([node._move], state, seen):  # type: ignore[list-item, arg-type]
+                    self._fresh = 0
+            elif not self._follow(seen, state):  # type: ignore[arg-type]
+                self._fresh = 0
+        if not self._fresh & 1:
+            self._encode_in_full(state, None)
+        if seat is not None and not self._fresh >> 1 + seat & 1:
+            self._encode_in_full(state, seat)
+        return self._np.take(gather)  # type: ignore[arg-type]
+
+    def __deepcopy__(self, memo: dict[int, object]) -> SeatsTracker:
+        return SeatsTracker()
+
+    def __reduce__(self) -> tuple[type[SeatsTracker], tuple[()]]:
+        return (SeatsTracker, ())
+
+    def _encode_in_full(self, state: MatchState, seat: int | None) -> None:
+        """Encode the spectator's tensor (``seat=None``) or ``seat``'s own part from its
+        full view of ``state``."""
+        if seat is None:
+            seen = view_without_moves(state, None)
+            self._out[:_SIZE] = _encode_all(seen)
+            self._take_stock(state, seen)
+            self._fresh = 1
+            return
+        hand, doublable, answer = own_part(state, seat)
+        out, base = self._out, (1 + seat) * _SIZE
+        out[base + _HAND : base + _HAND + 52] = _ZEROS[52]
+        out[base + _WINDOW.start : base + _WINDOW.stop] = _ZEROS[_WINDOW.stop - _WINDOW.start]
+        _encode_card_row(hand, out, base + _HAND)
+        _encode_answer(doublable, answer, out, base)
+        self._fresh |= 2 << seat
+
+    def _take_stock(self, state: MatchState, seen: View) -> None:
+        """Read from the spectator's view ``seen`` what the moves from ``state`` on are to
+        be read against."""
+        self._voids = list(seen.voids)
+        self._cannot = cannot = [_mask(cards) for cards in seen.cannot_hold]
+        known = seen.known_holdings
+        self._marked = (
+            cannot[0] | cannot[1] | cannot[2] | cannot[3]
+            | _mask(known[0]) | _mask(known[1]) | _mask(known[2]) | _mask(known[3])
+        )  # fmt: skip
+        deal = state.deal
+        if type(deal) is TrixDeal:
+            self._played = deal.table
+        elif type(deal) is ComplexDeal:
+            self._played = played_in_tricks(deal.tricks, deal.trick)
+        else:
+            self._played = 0
+        self._done, self._start = len(seen.tricks), len(seen.trick)
+        self._turns, self._places = len(seen.laid) + len(seen.passes), len(seen.finishing_order)
+        self._turn, self._points = seen.turn, seen.points
+        if state.phase in _TRICK_PHASES:
+            rules = state.ruleset.trick_rules(state.contract)  # type: ignore[arg-type]
+            self._rules = (rules.no_heart_lead, rules.discard_first)
+
+    def _follow(self, seen: MatchState, state: MatchState) -> bool:
+        """Bring the tensors from ``seen`` to ``state`` move by move; ``False`` (all then
+        to be encoded in full) unless ``state`` follows ``seen`` in the same deal by
+        moves of the kinds followed."""
+        moves: list[Move] = []  # back from state to seen: the nodes, not the moves, compared
+        node: History | None = state.history
+        last = seen.history
+        for _ in range(_CATCH_UP):
+            if type(node) is not History:  # one node per move only (not a segment, not None)
+                return False
+            moves.append(node._move)  # type: ignore[arg-type]
+            node = node._prev
+            if node is last:
+                break
+        else:
+            return False
+        moves.reverse()
+        return self._after(moves, state, seen)
+
+    def _after(self, moves: list[Move], state: MatchState, seen: MatchState) -> bool:
+        """Bring the tensors from ``seen`` to ``state``, the state after ``moves``; ``False``
+        unless both are of the same deal and phase and the moves of the kinds followed."""
+        phase = state.phase
+        if (
+            phase is not seen.phase
+            or state.deal_number != seen.deal_number
+            or state.ruleset is not seen.ruleset
+            or state.scores is not seen.scores
+        ):
+            return False
+        if phase in _TRICK_PHASES:
+            return self._after_trick_cards(moves, state)
+        if phase is Phase.TRIX:
+            return self._after_trix_turns(moves, state)
+        if phase is Phase.DOUBLE:  # a secret answer changes only what its seat sees (R-HID-2)
+            for move in moves:
+                if type(move) is not Double:
+                    return False
+                self._fresh &= ~(2 << move.seat)
+            return True
+        return False
+
+    def _after_trick_cards(self, moves: list[Move], state: MatchState) -> bool:
+        deal = state.deal
+        if type(deal) is not ComplexDeal:
+            return False
+        tricks, trick = deal.tricks, deal.trick
+        done, start = self._done, self._start
+        finished = len(tricks) - done
+        if 4 * finished + len(trick) - start != len(moves):
+            return False
+        out, hands = self._out, state.hands
+        played, marked = self._played, self._marked
+        for move in moves:
+            if type(move) is not Play:
+                return False
+            card, who = move.card, move.seat
+            bit = 1 << card
+            played |= bit
+            out[_PLAYED_ROW[who] + card] = 1.0
+            out[_TRICK_ROW[who] + card] = 1.0
+            out[_SIZES + who] = hands[who].bit_count() / 13
+            out[_HAND_AT[who] + card] = 0.0
+            if marked & bit:
+                marked ^= bit
+                _clear_column(out, card)
+        self._played = played
+        if finished:  # the tricks finished since: taken by their takers; a new trick led
+            out[_TRICK_AND_LEADER] = _TRICK_AND_LEADER_ZEROS
+            for t in tricks[done:]:
+                row = _TAKEN_ROW[t.taker]
+                for card in t.cards:
+                    out[row + card] = 1.0
+                at = _TRICKS_TAKEN + t.taker
+                out[at] = _COUNT[_COUNT_OF[out[at]] + 1]
+            leader = deal.leader
+            out[_LEADER + leader] = 1.0
+            for i, card in enumerate(trick):  # the new trick's cards, if any
+                out[_TRICK_ROW[(leader + i) % 4] + card] = 1.0
+            if deal.points != self._points:  # the cumulative scores change only between deals
+                self._points = deal.points
+                _encode_deal_points(deal.points, out, 0)
+            self._done = len(tricks)
+        self._start = len(trick)
+        voids, shown = self._voids, [0, 0, 0, 0]
+        no_heart_lead, discard_first = self._rules
+        grew = show_trick_cards_since(voids, shown, deal, done, start, no_heart_lead, discard_first)
+        if grew:
+            for s in range(4):
+                if grew >> s & 1:
+                    _encode_void_row(s, voids[s], out, 0)
+        if shown != _NOTHING_SHOWN:
+            for s in range(4):
+                if shown[s]:
+                    marked |= self._cannot_hold(s, shown[s], played)
+        self._marked = marked
+        turn = state.turn
+        if turn != self._turn:  # the turn mark moved
+            out[_TURN + self._turn] = 0.0  # type: ignore[operator]
+            out[_TURN + turn] = 1.0  # type: ignore[operator]
+            self._turn = turn
+        return True
+
+    def _after_trix_turns(self, moves: list[Move], state: MatchState) -> bool:
+        deal = state.deal
+        if type(deal) is not TrixDeal:
+            return False
+        turns = self._turns
+        if state.ruleset.show_twos and turns < 4 <= turns + len(moves):
+            return False  # R-OPT-7: the 2s are shown now
+        out, hands = self._out, state.hands
+        table, marked, final = self._played, self._marked, deal.table
+        for move in moves:
+            if type(move) is Play:
+                card, who = move.card, move.seat
+                bit = 1 << card
+                if table & bit:
+                    return False
+                table |= bit
+                out[_PLAYED_ROW[who] + card] = 1.0
+                out[_SIZES + who] = hands[who].bit_count() / 13
+                out[_HAND_AT[who] + card] = 0.0
+                if marked & bit:
+                    marked ^= bit
+                    _clear_column(out, card)
+            elif type(move) is Pass:
+                who = move.seat
+                _count_pass(who, out, 0)
+                marked |= self._cannot_hold(who, shown_by_pass(table), final)
+            else:
+                return False
+        if table != final:
+            return False
+        self._played, self._marked, self._turns = table, marked, turns + len(moves)
+        order = deal.finishing_order
+        if len(order) != self._places:
+            _encode_places(order, out, 0, self._places)
+            self._places = len(order)
+        self._move_turn(state.turn)
+        return True
+
+    def _move_turn(self, turn: int | None) -> None:
+        """Move the turn mark to ``turn``, after any followed moves."""
+        if turn != self._turn:
+            if self._turn is not None:
+                self._out[_TURN + self._turn] = 0.0
+            if turn is not None:
+                self._out[_TURN + turn] = 1.0
+            self._turn = turn
+
+    def _cannot_hold(self, seat: int, shown: int, played: int) -> int:
+        """Add the cards ``shown`` (but those ``played``) to what ``seat`` cannot hold;
+        the cards added."""
+        more = shown & ~self._cannot[seat] & ~played
+        if more:
+            self._cannot[seat] |= more
+            _encode_card_row(cards_of(more), self._out, _CANNOT_ROW[seat])
+        return more
 
 
 class TensorTracker:
     """One seat's (or the spectator's, ``seat=None``) observation tensor of a match,
-    kept up to date from the moves themselves rather than from views.
+    kept up to date from the moves themselves: a :class:`SeatsTracker` asked for
+    that one seat.
 
     :meth:`tensor` is always bit-identical to
-    ``observation_tensor(view(state, seat))``.  Asked with a state that follows
-    the one it saw last (any number of moves later), it walks the history back
-    to that state and, when every move since is a card played to a trick, a
-    card laid or a pass in TRIX, or another seat's answer in the doubling
-    window of the same deal, writes into its tensor only the entries those
-    moves change: the hand, the cards played, the trick and its leader, the
-    tricks taken, the hand sizes, the turn, the passes and the finishing order;
-    the points and scores when a trick changes them (the engine's
-    ``deal.points`` and :func:`~trixcomplex.score`); and the voids and cards a
-    seat cannot hold, deduced by the very functions :func:`~trixcomplex.view`
-    uses (``views.show_trick_cards_since`` and ``views.shown_by_pass``).
-    Anything else (a deal, a choice, the window's close, a deal's last card,
-    a redeal, the 2s shown by R-OPT-7, a state of another branch or match, a
-    seat's own doubling answer) encodes the seat's full :func:`~trixcomplex.view`.
-
-    Each call hands out a new array the caller owns; the tracker's own buffer
-    is never shared.  A deep copy or a pickle is a new, empty tracker.
+    ``observation_tensor(view(state, seat))``; see :class:`SeatsTracker` for
+    the moves it follows and what it encodes in full.  Each call hands out a
+    new array the caller owns.  A deep copy or a pickle is a new, empty tracker.
 
     >>> import random
     >>> import numpy as np
@@ -593,202 +951,20 @@ class TensorTracker:
     """
 
     def __init__(self, seat: int | None) -> None:
+        if seat is not None:
+            check_seat(seat)
         self.seat = seat
-        self._me = me = seat if seat is not None else 0
-        self._rel = tuple((s - me) % 4 for s in range(4))
-        self._state: MatchState | None = None
-        self._out = array("f", _ZERO_BYTES)
-        self._np = np.frombuffer(self._out, np.float32)
-        # What the moves since are read against (set by _encode_in_full):
-        self._voids: list[frozenset[Suit]] = []
-        self._cannot = [0, 0, 0, 0]  # cards each seat cannot hold (played ones may be left)
-        self._marked = 0  # cards in some seat's cannot_hold or known_holdings row
-        self._played = 0  # cards played this deal (to tricks, or laid)
-        self._done = self._start = self._turns = self._places = 0
-        self._turn: int | None = None
-        self._points: tuple[int, ...] = ()
-        self._rules = (False, 0)  # the trick contract's no_heart_lead, discard_first
+        self._tracker = SeatsTracker()
 
     def tensor(self, state: MatchState) -> npt.NDArray[np.float32]:
         """``observation_tensor(view(state, seat))``, a new array the caller owns."""
-        seen = self._state
-        if state is not seen:
-            if seen is None or not self._follow(seen, state):
-                self._encode_in_full(state)
-            self._state = state
-        return self._np.copy()
+        return self._tracker.tensor(state, self.seat)
 
     def __deepcopy__(self, memo: dict[int, object]) -> TensorTracker:
         return TensorTracker(self.seat)
 
     def __reduce__(self) -> tuple[type[TensorTracker], tuple[int | None]]:
         return (TensorTracker, (self.seat,))
-
-    def _encode_in_full(self, state: MatchState) -> None:
-        seen = view(state, self.seat)
-        self._out = out = _encode_all(seen)
-        self._np = np.frombuffer(out, np.float32)
-        self._voids = list(seen.voids)
-        self._cannot = [_mask(cards) if cards else 0 for cards in seen.cannot_hold]
-        marked = self._cannot[0] | self._cannot[1] | self._cannot[2] | self._cannot[3]
-        for cards in seen.known_holdings:
-            if cards:
-                marked |= _mask(cards)
-        self._marked = marked
-        played = _mask(seen.table) | _mask(seen.trick)
-        for t in seen.tricks:
-            played |= _mask(t.cards)
-        self._played = played
-        self._done, self._start = len(seen.tricks), len(seen.trick)
-        self._turns, self._places = len(seen.laid) + len(seen.passes), len(seen.finishing_order)
-        self._turn, self._points = seen.turn, seen.points
-        if state.phase in _TRICK_PHASES:
-            rules = state.ruleset.trick_rules(state.contract)  # type: ignore[arg-type]
-            self._rules = (rules.no_heart_lead, rules.discard_first)
-
-    def _follow(self, seen: MatchState, state: MatchState) -> bool:
-        """Bring the tensor from ``seen`` to ``state`` move by move; ``False`` (the
-        tensor then to be encoded in full) unless ``state`` follows ``seen`` in the
-        same deal by moves of the kinds followed."""
-        phase = state.phase
-        if (
-            phase is not seen.phase
-            or state.deal_number != seen.deal_number
-            or state.ruleset is not seen.ruleset
-            or state.scores is not seen.scores
-        ):
-            return False
-        moves: list[Move] = []  # back from state to seen: the nodes, not the moves, compared
-        node: History | None = state.history
-        last = seen.history
-        for _ in range(_CATCH_UP):
-            if type(node) is not History:  # one node per move only (not a segment, not None)
-                return False
-            moves.append(node._move)  # type: ignore[arg-type]
-            node = node._prev
-            if node is last:
-                break
-        else:
-            return False
-        moves.reverse()
-        if phase in _TRICK_PHASES:
-            return self._after_trick_cards(moves, state)
-        if phase is Phase.TRIX:
-            return self._after_trix_turns(moves, state)
-        if phase is Phase.DOUBLE:  # other seats' secret answers change nothing seen (R-HID-2)
-            return all(type(m) is Double and m.seat != self.seat for m in moves)
-        return False
-
-    def _after_trick_cards(self, moves: list[Move], state: MatchState) -> bool:
-        deal = state.deal
-        if type(deal) is not ComplexDeal:
-            return False
-        tricks, trick = deal.tricks, deal.trick
-        done, start = self._done, self._start
-        if 4 * (len(tricks) - done) + len(trick) - start != len(moves):
-            return False
-        out, me, seat = self._out, self._me, self.seat
-        played, marked = self._played, self._marked
-        for move in moves:
-            if type(move) is not Play:
-                return False
-            card = move.card
-            bit = 1 << card
-            played |= bit
-            if move.seat == seat:
-                out[card] = 0.0  # _HAND
-            if marked & bit:
-                marked ^= bit
-                _clear_column(out, card)
-        self._played = played
-        if len(tricks) != done:
-            out[_TRICK_AND_LEADER] = _ZEROS[_TRICK_AND_LEADER.stop - _TRICK_AND_LEADER.start]
-            _encode_tricks(tricks[done:], out, me)
-            _encode_trick_cards(deal.leader, trick, out, me)
-            if deal.points != self._points:  # the cumulative scores change only between deals
-                self._points = deal.points
-                _encode_deal_points(deal.points, out, me)
-            self._done = len(tricks)
-        else:
-            _encode_trick_cards(deal.leader, trick, out, me, start)
-        self._start = len(trick)
-        voids = self._voids
-        before = voids[:]
-        shown = [0, 0, 0, 0]
-        no_heart_lead, discard_first = self._rules
-        show_trick_cards_since(voids, shown, deal, done, start, no_heart_lead, discard_first)
-        if voids != before:
-            for s in range(4):
-                if voids[s] is not before[s]:
-                    _encode_void_row(s, voids[s] - before[s], out, me)
-        if shown != _NOTHING_SHOWN:
-            for s in range(4):
-                if shown[s]:
-                    marked |= self._cannot_hold(s, shown[s], played, out)
-        self._marked = marked
-        self._sizes_and_turn(state)
-        return True
-
-    def _after_trix_turns(self, moves: list[Move], state: MatchState) -> bool:
-        deal = state.deal
-        if type(deal) is not TrixDeal:
-            return False
-        turns = self._turns
-        if state.ruleset.show_twos and turns < 4 <= turns + len(moves):
-            return False  # R-OPT-7: the 2s are shown now
-        out, me, seat = self._out, self._me, self.seat
-        table, marked, final = self._played, self._marked, deal.table
-        laid: list[tuple[int, Card]] = []
-        for move in moves:
-            if type(move) is Play:
-                card = move.card
-                if table >> card & 1:
-                    return False
-                table |= 1 << card
-                laid.append((move.seat, card))
-                if move.seat == seat:
-                    out[card] = 0.0  # _HAND
-                if marked >> card & 1:
-                    marked &= ~(1 << card)
-                    _clear_column(out, card)
-            elif type(move) is Pass:
-                who = move.seat
-                _count_pass(who, out, me)
-                marked |= self._cannot_hold(who, shown_by_pass(table), final, out)
-            else:
-                return False
-        if table != final:
-            return False
-        _encode_laid(laid, out, me)
-        self._played, self._marked, self._turns = table, marked, turns + len(moves)
-        order = deal.finishing_order
-        if len(order) != self._places:
-            _encode_places(order, out, me, self._places)
-            self._places = len(order)
-        self._sizes_and_turn(state)
-        return True
-
-    def _sizes_and_turn(self, state: MatchState) -> None:
-        """Re-encode the hand sizes and move the turn mark, after any followed moves."""
-        out, me, hands = self._out, self._me, state.hands
-        _encode_hand_sizes(
-            (hands[0].bit_count(), hands[1].bit_count(), hands[2].bit_count(),
-             hands[3].bit_count()), out, me)  # fmt: skip
-        turn = state.turn
-        if turn != self._turn:
-            if self._turn is not None:
-                out[_TURN + self._rel[self._turn]] = 0.0
-            _encode_turn_of(turn, out, me)
-            self._turn = turn
-
-    def _cannot_hold(self, seat: int, shown: int, played: int, out: _Buffer) -> int:
-        """Add the cards ``shown`` (but those ``played``) to what ``seat`` cannot hold;
-        the cards added."""
-        more = shown & ~self._cannot[seat] & ~played
-        if more:
-            self._cannot[seat] |= more
-            _encode_card_row(cards_of(more), out, _CANNOT + 52 * self._rel[seat])
-        return more
 
 
 def _clear_column(out: _Buffer, card: Card) -> None:
@@ -816,8 +992,8 @@ def observation_string(view: View) -> str:
 class Observer:
     """The seats' (and the spectator's) views and tensors of one match, each brought up
     to date only when asked for: a view by :func:`~trixcomplex.view_after_moves`
-    over the moves since that seat's last one, a tensor by that seat's
-    :class:`TensorTracker`, from the moves themselves.
+    over the moves since that seat's last one, a tensor by one
+    :class:`SeatsTracker` for them all, from the moves themselves.
 
     Follow one match forward: ask with its successive states (any state of it,
     not each one); a state of another branch or match is seen in full.  Equal
@@ -841,7 +1017,7 @@ class Observer:
 
     def __init__(self) -> None:
         self._views: dict[int | None, tuple[MatchState, View]] = {}
-        self._trackers: dict[int | None, TensorTracker] = {}
+        self._tracker = SeatsTracker()
 
     def view(self, state: MatchState, seat: int | None) -> View:
         """``view(state, seat)``, from this seat's last view if there is one."""
@@ -862,14 +1038,9 @@ class Observer:
         return new
 
     def tensor(self, state: MatchState, seat: int | None) -> npt.NDArray[np.float32]:
-        """``observation_tensor(view(state, seat))``, kept up to date by this seat's
-        :class:`TensorTracker`: a new array the caller owns."""
-        tracker = self._trackers.get(seat)
-        if tracker is None:
-            if seat is not None:
-                check_seat(seat)
-            tracker = self._trackers[seat] = TensorTracker(seat)
-        return tracker.tensor(state)
+        """``observation_tensor(view(state, seat))``, kept up to date by the observer's
+        :class:`SeatsTracker`: a new array the caller owns."""
+        return self._tracker.tensor(state, seat)
 
     def __deepcopy__(self, memo: dict[int, object]) -> Observer:
         return Observer()
