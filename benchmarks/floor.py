@@ -24,6 +24,7 @@ from collections import _tuplegetter  # type: ignore[attr-defined]
 
 from bench import _TABLE
 
+from trixcomplex.match import _replace  # the engine's own one-hand update
 from trixcomplex.rules import trix_playable_after as playable_after
 
 _tnew = tuple.__new__
@@ -92,16 +93,6 @@ def legal_moves(state: State) -> tuple[Play | Pass, ...]:
         return plays_of(turn, legal or hand)
     legal = hand & deal.playable  # type: ignore[attr-defined]
     return plays_of(turn, legal) if legal else _PASSES[turn]
-
-
-def _replace(hands: tuple[int, ...], seat: int, hand: int) -> tuple[int, ...]:
-    if seat == 0:
-        return (hand, hands[1], hands[2], hands[3])
-    if seat == 1:
-        return (hands[0], hand, hands[2], hands[3])
-    if seat == 2:
-        return (hands[0], hands[1], hand, hands[3])
-    return (hands[0], hands[1], hands[2], hand)
 
 
 def apply(state: State, move: Play | Pass) -> State:
