@@ -23,6 +23,7 @@ from .scoring import (
     DealResult,
     DoubledCard,
     SeatBreakdown,
+    _deal_result,
     _taken,
     doubled_card_points,
 )
@@ -32,8 +33,10 @@ __all__ = [
     "TRICKS_PER_DEAL",
     "ComplexDeal",
     "Trick",
+    "card_set",
     "complex_result",
     "legal_cards",
+    "taken_result",
     "trick_deal_over",
     "trick_winner",
 ]
@@ -171,17 +174,12 @@ def complex_result(
     rules: TrickRules,
 ) -> DealResult:
     """The :class:`DealResult` of a finished trick deal of ``contract``, played
-    with ``rules`` in Kingdom ``kingdom``."""
-    # One pass over the tricks: what each seat took, as a card set, and the
-    # doubled cards with the trick that carried them; the breakdown is read
-    # from the sets (cards_of lists a set in card order: sorted already).
+    with ``rules`` in Kingdom ``kingdom``: what each seat took, tallied from
+    ``deal.tricks``, scored by :func:`taken_result`."""
     tricks = [0, 0, 0, 0]
     won = [0, 0, 0, 0]
-    doubled_by = dict(deal.doubled)
-    doubled_set = 0
-    for card in doubled_by:
-        doubled_set |= 1 << card
-    doubled: list[DoubledCard] = []
+    carried: list[Trick] = []
+    doubled_set = card_set(deal.doubled)
     for trick in deal.tricks:
         taker = trick.taker
         tricks[taker] += 1
@@ -189,30 +187,76 @@ def complex_result(
         mask = 1 << a | 1 << b | 1 << c | 1 << d
         won[taker] |= mask
         if mask & doubled_set:
-            for card in cards_of(mask & doubled_set):
-                doubler, leader = doubled_by[card], trick.leader
-                case, points = doubled_card_points(card, doubler, taker, leader, rules)
-                doubled.append(DoubledCard(card, doubler, taker, leader, case, points))
-    seats = []
-    for s in range(4):
-        taken = won[s]
-        queens = taken & QUEENS
-        seats.append(_taken(
-            SeatBreakdown, tricks[s], (taken & DIAMONDS).bit_count(),
-            cards_of(queens) if queens else (), bool(taken & _KING_OF_HEARTS),
-            cards_of(queens & doubled_set) if queens & doubled_set else (),
-            bool(taken & _KING_OF_HEARTS & doubled_set),
-        ))  # fmt: skip
-    doubled.sort(key=_by_card)
-    return DealResult(
-        number=number,
-        kingdom=kingdom,
-        contract=contract,
-        owner=owner,
-        points=deal.points,
-        seats=(seats[0], seats[1], seats[2], seats[3]),
-        doubled=tuple(doubled),
+            carried.append(trick)
+    return taken_result(
+        number, owner, contract, kingdom, rules, deal.points, deal.doubled, tricks, won, carried
     )
+
+
+def card_set(pairs: Sequence[tuple[Card, int]]) -> int:
+    """The set of the cards of ``(card, seat)`` pairs (a deal's doubles).
+
+    >>> card_set(((Card(10), 1), (Card(24), 3))) == 1 << 10 | 1 << 24
+    True
+    """
+    cards = 0
+    for card, _ in pairs:
+        cards |= 1 << card
+    return cards
+
+
+def taken_result(
+    number: int,
+    owner: int,
+    contract: Contract,
+    kingdom: int,
+    rules: TrickRules,
+    points: tuple[int, int, int, int],
+    doubled: tuple[tuple[Card, int], ...],
+    tricks: Sequence[int],
+    won: Sequence[int],
+    carried: Sequence[Trick],
+) -> DealResult:
+    """The :class:`DealResult` of a finished trick deal from what each seat took.
+
+    ``tricks[s]`` and ``won[s]`` are how many tricks seat ``s`` took and the
+    set of their cards; ``carried`` the tricks holding a doubled card, in play
+    order; ``points`` the deal's points; ``doubled`` its doubles as ``(card,
+    doubler)`` pairs.  What each doubled card cost (R-DBL-4) is read from the
+    trick that carried it.  :func:`complex_result` tallies a deal's tricks
+    into these; the fast playout tallies them as it plays.
+    """
+    doubled_set = card_set(doubled)
+    costs: list[DoubledCard] = []
+    if carried:
+        doubled_by = dict(doubled)
+        for trick in carried:
+            taker, leader = trick.taker, trick.leader
+            a, b, c, d = trick.cards
+            for card in cards_of((1 << a | 1 << b | 1 << c | 1 << d) & doubled_set):
+                doubler = doubled_by[card]
+                case, cost = doubled_card_points(card, doubler, taker, leader, rules)
+                costs.append(DoubledCard(card, doubler, taker, leader, case, cost))
+        costs.sort(key=_by_card)
+    seats = (
+        _breakdown(tricks[0], won[0], doubled_set),
+        _breakdown(tricks[1], won[1], doubled_set),
+        _breakdown(tricks[2], won[2], doubled_set),
+        _breakdown(tricks[3], won[3], doubled_set),
+    )
+    return _deal_result(number, kingdom, contract, owner, points, seats, tuple(costs), ())
+
+
+def _breakdown(tricks: int, taken: int, doubled: int) -> SeatBreakdown:
+    """What a seat took, as a :class:`SeatBreakdown`: ``tricks`` tricks holding the
+    card set ``taken``, the doubled cards among them named apart (``doubled``:
+    the deal's doubled cards)."""
+    queens = taken & QUEENS
+    return _taken(
+        SeatBreakdown, tricks, (taken & DIAMONDS).bit_count(), cards_of(queens) if queens else (),
+        bool(taken & _KING_OF_HEARTS), cards_of(queens & doubled) if queens & doubled else (),
+        bool(taken & _KING_OF_HEARTS & doubled),
+    )  # fmt: skip
 
 
 # The engine's fast constructor: what ``Trick(...)`` builds, in one call without

@@ -22,9 +22,11 @@ from typing import Any
 from .cards import ALL_CARDS, Card, Suit, cards_of, hand_mask
 from .complex import (
     ComplexDeal,
+    Trick,
     _trick,
     complex_result,
     legal_cards,
+    taken_result,
     trick_deal_over,
     trick_winner,
 )
@@ -38,12 +40,13 @@ from .scoring import (
     MatchResult,
     Score,
     SeatBreakdown,
+    _deal_result,
     match_outcome,
     team_totals,
     trick_points,
     trix_points,
 )
-from .state import History, MatchState, Phase, _next_in_deal, redeal_seat
+from .state import DealProgress, History, MatchState, Phase, _next_in_deal, redeal_seat
 from .trix import TrixDeal, _playable_card, gone_out, next_to_lay
 from .trix import legal_cards as trix_legal_cards
 from .trix import playable as trix_playable
@@ -69,6 +72,7 @@ _DEAL, _CHOOSE, _DOUBLE = Phase.DEAL, Phase.CHOOSE, Phase.DOUBLE
 _COMPLEX, _TRICKS, _TRIX, _OVER = Phase.COMPLEX, Phase.TRICKS, Phase.TRIX, Phase.OVER
 _NO_HANDS = (0, 0, 0, 0)
 _NEW_TRIX = TrixDeal(0, ())
+_TRIX_CONTRACT = Contract.TRIX
 
 # Interned player moves for the hot path: _PLAYS[seat][card], PASSES[seat].
 _PLAYS = tuple(tuple(Play(seat, card) for card in ALL_CARDS) for seat in range(4))
@@ -449,19 +453,10 @@ def _apply_deal(state: MatchState, move: Deal) -> MatchState:
     else:
         number = state.deal_number + 1
         owner = deal_owner(number, move.deck, state.owner, ruleset, state.results)  # R-MATCH-3, -4
-    base = MatchState(
-        phase=_CHOOSE,
-        deal_number=number,
-        owner=owner,
-        contract=None,
-        hands=hands,
-        turn=owner,
-        deal=None,
-        scores=state.scores,
-        results=state.results,
-        history=state.history.append(move),
-        ruleset=ruleset,
-    )
+    base = _tnew(MatchState, (
+        _CHOOSE, number, owner, None, hands, owner, None, state.scores, state.results,
+        state.history.append(move), ruleset,
+    ))  # fmt: skip  # MatchState(...), its fields in order (one per deal)
     remaining = base.remaining_contracts
     if len(remaining) > 1 and not ruleset.fixed_order:
         return base  # the owner chooses (R-MATCH-5, R-SET-2)
@@ -475,27 +470,21 @@ def _start(state: MatchState, contract: Contract, move: Move | None = None) -> M
     owner = state.owner
     assert owner is not None
     history = state.history if move is None else state.history.append(move)
-    if contract is Contract.TRIX:  # the owner lays first (R-TX-1)
-        return MatchState(
-            phase=_TRIX, deal_number=state.deal_number, owner=owner, contract=contract,
-            hands=state.hands, turn=owner, deal=_NEW_TRIX,
-            scores=state.scores, results=state.results, history=history,
-            ruleset=state.ruleset,
-        )  # fmt: skip
-    doublable = state.ruleset.trick_rules(contract).doublable
-    if not doublable:  # R-OPT-1, R-CL-7: no window; the owner leads (R-CX-1)
-        return MatchState(
-            phase=_trick_phase(contract), deal_number=state.deal_number, owner=owner,
-            contract=contract, hands=state.hands, turn=owner,
-            deal=ComplexDeal(owner, (), (), (), _ZERO), scores=state.scores,
-            results=state.results, history=history, ruleset=state.ruleset,
-        )  # fmt: skip
-    return MatchState(
-        phase=_DOUBLE, deal_number=state.deal_number, owner=owner, contract=contract,
-        hands=state.hands, turn=None, deal=open_window(state.hands, doublable),
-        scores=state.scores, results=state.results, history=history,
-        ruleset=state.ruleset,
-    )  # fmt: skip
+    hands, ruleset = state.hands, state.ruleset
+    turn: int | None = owner
+    deal: DealProgress
+    if contract is _TRIX_CONTRACT:  # the owner lays first (R-TX-1)
+        phase, deal = _TRIX, _NEW_TRIX
+    else:
+        doublable = ruleset.trick_rules(contract).doublable
+        if doublable:  # R-DBL-2: the holders of doublable cards answer first
+            phase, turn, deal = _DOUBLE, None, open_window(hands, doublable)
+        else:  # R-OPT-1, R-CL-7: no window; the owner leads (R-CX-1)
+            phase, deal = _trick_phase(contract), _tnew(ComplexDeal, (owner, (), (), (), _ZERO))
+    return _tnew(MatchState, (
+        phase, state.deal_number, owner, contract, hands, turn, deal, state.scores,
+        state.results, history, ruleset,
+    ))  # fmt: skip  # MatchState(...), its fields in order
 
 
 def _apply_choose(state: MatchState, move: Choose) -> MatchState:
@@ -560,12 +549,10 @@ def _apply_double(state: MatchState, move: Double) -> MatchState:
     history = state.history.append(move)
     if not window.waiting():
         return _close_window(state, history, window.revealed())
-    return MatchState(
-        phase=_DOUBLE, deal_number=state.deal_number, owner=state.owner,
-        contract=state.contract, hands=state.hands, turn=None, deal=window,
-        scores=state.scores, results=state.results, history=history,
-        ruleset=state.ruleset,
-    )  # fmt: skip
+    return _tnew(MatchState, (
+        _DOUBLE, state.deal_number, state.owner, state.contract, state.hands, None, window,
+        state.scores, state.results, history, state.ruleset,
+    ))  # fmt: skip  # MatchState(...), its fields in order
 
 
 def _close_window(
@@ -580,12 +567,11 @@ def _close_window(
         doubled = window.revealed()
     owner, contract = state.owner, state.contract
     assert owner is not None and contract is not None
-    return MatchState(
-        phase=_trick_phase(contract), deal_number=state.deal_number, owner=owner,
-        contract=contract, hands=state.hands, turn=owner,
-        deal=ComplexDeal(owner, (), (), doubled, _ZERO), scores=state.scores,
-        results=state.results, history=history, ruleset=state.ruleset,
-    )  # fmt: skip
+    return _tnew(MatchState, (
+        _trick_phase(contract), state.deal_number, owner, contract, state.hands, owner,
+        _tnew(ComplexDeal, (owner, (), (), doubled, _ZERO)), state.scores, state.results,
+        history, state.ruleset,
+    ))  # fmt: skip  # MatchState(...) and ComplexDeal(...), their fields in order
 
 
 def _turn_error(state: MatchState, move: Play | Pass) -> IllegalMoveError:
@@ -782,19 +768,30 @@ def _check_pass(state: MatchState, move: Pass, deal: TrixDeal) -> None:
 def _trix_result(state: MatchState, order: tuple[int, ...]) -> DealResult:
     """The result of the TRIX deal of ``state`` with the finishing order ``order`` (R-TX-4)."""
     assert state.owner is not None
-    places = [_PLACES[order.index(s)] for s in range(4)]
-    return DealResult(
-        number=state.deal_number,
-        kingdom=state.kingdom,
-        contract=Contract.TRIX,
-        owner=state.owner,
-        points=trix_points(order, state.ruleset.trix_places),
-        seats=(places[0], places[1], places[2], places[3]),
-        finishing_order=order,
-    )
+    places = _PLACES_BY_ORDER.get(order)
+    if places is None:
+        places = _places(order)
+    return _deal_result(
+        state.deal_number, state.kingdom, _TRIX_CONTRACT, state.owner,
+        trix_points(order, state.ruleset.trix_places), places, (), order,
+    )  # fmt: skip
 
 
 _PLACES = tuple(SeatBreakdown(place=p) for p in (1, 2, 3, 4))  # frozen values: shared
+_Places = tuple[SeatBreakdown, SeatBreakdown, SeatBreakdown, SeatBreakdown]
+
+
+def _places(order: tuple[int, ...]) -> _Places:
+    """The four seats' breakdowns (their places) for a TRIX finishing order of all
+    four seats; kept for the next deal with that order (there are 24)."""
+    a, b, c, d = (_PLACES[order.index(s)] for s in range(4))
+    places = (a, b, c, d)
+    if len(_PLACES_BY_ORDER) < 24:
+        _PLACES_BY_ORDER[order] = places
+    return places
+
+
+_PLACES_BY_ORDER: dict[tuple[int, ...], _Places] = {}
 
 
 def _end_deal(state: MatchState, result: DealResult, history: History) -> MatchState:
@@ -802,12 +799,12 @@ def _end_deal(state: MatchState, result: DealResult, history: History) -> MatchS
     s, p = state.scores, result.points
     scores = (s[0] + p[0], s[1] + p[1], s[2] + p[2], s[3] + p[3])
     results = state.results + (result,)
-    over = match_finished(results, state.ruleset)  # R-MATCH-1, R-MATCH-8, R-OPT-9
-    return MatchState(
-        phase=_OVER if over else _DEAL, deal_number=state.deal_number, owner=state.owner,
-        contract=None, hands=_NO_HANDS, turn=None, deal=None,
-        scores=scores, results=results, history=history, ruleset=state.ruleset,
-    )  # fmt: skip
+    ruleset = state.ruleset
+    over = match_finished(results, ruleset)  # R-MATCH-1, R-MATCH-8, R-OPT-9
+    return _tnew(MatchState, (
+        _OVER if over else _DEAL, state.deal_number, state.owner, None, _NO_HANDS, None,
+        None, scores, results, history, ruleset,
+    ))  # fmt: skip  # MatchState(...), its fields in order
 
 
 new_trick = _trick
@@ -831,6 +828,32 @@ def finish_deal(
     assert type(deal) is ComplexDeal and state.contract is not None
     rules = state.ruleset.trick_rules(state.contract)
     return _end_deal(state, _trick_deal_result(state, deal, rules), history)
+
+
+def finish_trick_deal(
+    state: MatchState,
+    moves: Sequence[Move],
+    points: tuple[int, int, int, int],
+    tricks: Sequence[int],
+    won: Sequence[int],
+    carried: Sequence[Trick],
+) -> MatchState:
+    """:func:`finish_deal` for a trick deal of ``state`` played to its end by
+    ``moves``, given as what each seat took (see :func:`~trixcomplex.complex.taken_result`):
+    the deal's ``points``, ``tricks[s]`` and ``won[s]`` (seat ``s``'s tricks and
+    their cards) and the tricks that ``carried`` a doubled card.
+
+    For :mod:`trixcomplex.playout`, which tallies these as it plays instead of
+    keeping every trick.
+    """
+    deal = state.deal
+    contract = state.contract
+    assert type(deal) is ComplexDeal and contract is not None and state.owner is not None
+    result = taken_result(
+        state.deal_number, state.owner, contract, state.kingdom,
+        state.ruleset.trick_rules(contract), points, deal.doubled, tricks, won, carried,
+    )  # fmt: skip
+    return _end_deal(state, result, state.history.extend(moves))
 
 
 _HANDLERS: dict[type, Callable[[MatchState, Any], MatchState]] = {

@@ -57,8 +57,9 @@ from collections.abc import Callable
 from typing import Literal, TypeVar
 
 from .cards import ALL_CARDS, ALL_MASK, Card
-from .engine import ComplexDeal, DealResult, DoublingWindow, MatchState, Phase, TrixDeal
-from .match import PASSES, apply, finish_deal, legal_moves, new_trick, plays_of
+from .engine import DealResult, DoublingWindow, MatchState, Phase, TrixDeal
+from .complex import card_set
+from .match import PASSES, apply, finish_deal, finish_trick_deal, legal_moves, new_trick, plays_of
 from .moves import Contract, Deal, Move, Play, PlayerMove
 from .rules import (
     gone_out,
@@ -382,9 +383,20 @@ def _complex(
     turn = state.turn
     leader = deal.leader
     trick = list(deal.trick)
-    tricks = list(deal.tricks)
     doubled = deal.doubled
     p0, p1, p2, p3 = deal.points  # the four seats' points so far
+    # What each seat took, tallied for the deal's result (finish_trick_deal): the
+    # count and the cards of its tricks, and the tricks carrying a doubled card.
+    taken, won, carried = [0, 0, 0, 0], [0, 0, 0, 0], []
+    doubled_set = card_set(doubled)
+    for done in deal.tricks:
+        a, b, c, d = done.cards
+        mask = 1 << a | 1 << b | 1 << c | 1 << d
+        taken[done.taker] += 1
+        won[done.taker] |= mask
+        if mask & doubled_set:
+            carried.append(done)
+    count = len(deal.tricks)
     played: list[Move] = []
     append, k, plays = played.append, _K, _PLAYS
     seen = PlayoutState(state) if policy is not None else None
@@ -416,21 +428,26 @@ def _complex(
         if len(trick) < 4:
             turn = (turn + 1) & 3
             continue
-        cards = (trick[0], trick[1], trick[2], trick[3])
+        a, b, c, d = trick
+        cards = (a, b, c, d)
         taker = trick_winner(leader, cards)
+        mask = 1 << a | 1 << b | 1 << c | 1 << d
+        taken[taker] += 1
+        won[taker] |= mask
+        if mask & doubled_set:
+            carried.append(new_trick(leader, cards, taker))
         a, b, c, d = trick_points(cards, leader, taker, doubled, rules)
         p0, p1, p2, p3 = p0 + a, p1 + b, p2 + c, p3 + d
-        tricks.append(new_trick(leader, cards, taker))
         leader = turn = taker
         trick = []
+        count += 1
         if seen is not None:  # the policy's view of what changes once a trick
             seen.leader = leader
-            seen.tricks = len(tricks)
+            seen.tricks = count
             seen.points = (p0, p1, p2, p3)
-        if trick_deal_over(len(tricks), hands[0] | hands[1] | hands[2] | hands[3], rules):
+        if trick_deal_over(count, hands[0] | hands[1] | hands[2] | hands[3], rules):
             break
-    total = (p0, p1, p2, p3)
-    return finish_deal(state, played, ComplexDeal(leader, (), tuple(tricks), doubled, total))
+    return finish_trick_deal(state, played, (p0, p1, p2, p3), taken, won, carried)
 
 
 def _trix(

@@ -30,7 +30,8 @@ Tricks: :func:`trick_winner` (the current winner, and a full trick's taker,
 R-CX-3), :func:`trick_points` (what a trick costs: R-CX-5, R-DBL-4, R-DBL-5,
 R-CL-2 … R-CL-7; every number read from the rules), :func:`combine_trick_rules`
 (a combined deal's rules, R-OPT-9),
-:func:`doubled_card_points`, :func:`plain_penalty`, :func:`trick_deal_over`
+:func:`doubled_card_points`, :func:`plain_penalty`, :func:`plain_penalties`,
+:func:`trick_deal_over`
 (R-CX-4, R-CL-2 … R-CL-4), :data:`TRICKS_PER_DEAL`.
 
 TRIX: :func:`next_to_lay` (R-TX-1), :func:`gone_out` (the finishing order
@@ -69,6 +70,7 @@ from .rulesets import DIAMONDS, DOUBLABLE, KING_OF_HEARTS, QUEENS, combine_trick
 from .scoring import (
     doubled_card_points,
     match_outcome,
+    plain_penalties,
     plain_penalty,
     team_totals,
     trick_points,
@@ -100,6 +102,7 @@ __all__ = [
     "match_outcome",
     "next_to_lay",
     "owner_before",
+    "plain_penalties",
     "plain_penalty",
     "played_in_kingdom",
     "redeal_seat",

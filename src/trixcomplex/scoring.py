@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from attrs import field, frozen
 
-from .cards import Card, Rank, cards_of
+from .cards import Card, cards_of
 from .moves import Contract
 from .rulesets import DIAMONDS, DOUBLABLE, KING_OF_HEARTS, QUEENS, Ruleset, TrickRules
 from .seats import TEAMS, team_of
@@ -38,6 +38,7 @@ __all__ = [
     "doubled_card_points",
     "match_outcome",
     "match_result",
+    "plain_penalties",
     "plain_penalty",
     "team_totals",
     "trick_points",
@@ -54,9 +55,21 @@ def plain_penalty(card: Card, rules: TrickRules) -> int:
     >>> plain_penalty(KING_OF_HEARTS, PARTNERSHIP.trick_rules(Contract.COMPLEX))
     -75
     """
-    if card == KING_OF_HEARTS:
-        return rules.king_of_hearts
-    return rules.queen if card.rank is Rank.QUEEN else 0
+    return plain_penalties(1 << card, rules)
+
+
+def plain_penalties(cards: int, rules: TrickRules) -> int:
+    """The undoubled points of the K♥ and Queens among the card set ``cards`` under
+    ``rules``, together (other cards cost nothing here; R-CX-5, R-CL-3, R-CL-4).
+
+    >>> from trixcomplex.cards import parse_card
+    >>> from trixcomplex.rulesets import PARTNERSHIP
+    >>> rules = PARTNERSHIP.trick_rules(Contract.COMPLEX)
+    >>> plain_penalties(1 << parse_card("KH") | 1 << parse_card("QS") | 1 << parse_card("2S"), rules)
+    -100
+    """
+    points = rules.queen * (cards & QUEENS).bit_count()
+    return points + rules.king_of_hearts if cards >> KING_OF_HEARTS & 1 else points
 
 
 def doubled_card_points(
@@ -109,19 +122,36 @@ def trick_points(
     mask = 1 << a | 1 << b | 1 << c | 1 << d
     value = rules.trick + rules.diamond * (mask & DIAMONDS).bit_count()
     charged = mask & DOUBLABLE
-    if not charged or not (rules.queen or rules.king_of_hearts):  # most tricks: the taker pays
-        if taker == 0:
-            return (value, 0, 0, 0)
-        if taker == 1:
-            return (0, value, 0, 0)
-        return (0, 0, value, 0) if taker == 2 else (0, 0, 0, value)
+    if charged and (rules.queen or rules.king_of_hearts):  # a Queen or K♥ that costs
+        for card, _ in doubled:
+            if charged >> card & 1:  # a doubled one: the seats share the cost (R-DBL-4)
+                return _doubled_trick_points(charged, value, leader, taker, doubled, rules)
+        value += plain_penalties(charged, rules)  # undoubled: the taker pays them (R-CX-5)
+    if taker == 0:
+        return (value, 0, 0, 0)
+    if taker == 1:
+        return (0, value, 0, 0)
+    return (0, 0, value, 0) if taker == 2 else (0, 0, 0, value)
+
+
+def _doubled_trick_points(
+    charged: int,
+    value: int,
+    leader: int,
+    taker: int,
+    doubled: Sequence[tuple[Card, int]],
+    rules: TrickRules,
+) -> tuple[int, int, int, int]:
+    """:func:`trick_points` of a trick carrying a doubled card: the taker's ``value``
+    (trick and diamonds), each undoubled card of ``charged`` charged plainly and
+    each doubled one by its case (R-DBL-4, R-DBL-5)."""
     points = [0, 0, 0, 0]
     points[taker] = value
     doublers = dict(doubled)
     for card in cards_of(charged):
         doubler = doublers.get(card)
         if doubler is None:
-            points[taker] += plain_penalty(card, rules)
+            points[taker] += plain_penalties(1 << card, rules)
         else:
             _, extra = doubled_card_points(card, doubler, taker, leader, rules)
             for seat in range(4):
@@ -373,6 +403,38 @@ class DealResult:
     seats: tuple[SeatBreakdown, SeatBreakdown, SeatBreakdown, SeatBreakdown]
     doubled: tuple[DoubledCard, ...] = ()
     finishing_order: tuple[int, ...] = ()
+
+
+(
+    _set_number, _set_kingdom, _set_contract, _set_owner, _set_points, _set_seats,
+    _set_doubled, _set_finishing_order,
+) = (DealResult.__dict__[name].__set__ for name in (
+    "number", "kingdom", "contract", "owner", "points", "seats", "doubled", "finishing_order",
+))  # fmt: skip
+
+
+def _deal_result(
+    number: int,
+    kingdom: int,
+    contract: Contract,
+    owner: int,
+    points: tuple[int, int, int, int],
+    seats: tuple[SeatBreakdown, SeatBreakdown, SeatBreakdown, SeatBreakdown],
+    doubled: tuple[DoubledCard, ...],
+    finishing_order: tuple[int, ...],
+) -> DealResult:
+    """``DealResult(...)``, positional, its slots set directly: the engine's constructor
+    at every deal end (attrs' ``__init__`` costs about half as much again)."""
+    made: DealResult = _new(DealResult)
+    _set_number(made, number)
+    _set_kingdom(made, kingdom)
+    _set_contract(made, contract)
+    _set_owner(made, owner)
+    _set_points(made, points)
+    _set_seats(made, seats)
+    _set_doubled(made, doubled)
+    _set_finishing_order(made, finishing_order)
+    return made
 
 
 @frozen
