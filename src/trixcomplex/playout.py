@@ -57,8 +57,8 @@ from collections.abc import Callable
 from typing import Literal, TypeVar
 
 from .cards import ALL_CARDS, ALL_MASK, Card
-from .engine import DealResult, DoublingWindow, MatchState, Phase, TrixDeal
 from .complex import card_set
+from .engine import DealResult, DoublingWindow, MatchState, Phase, TrixDeal
 from .match import PASSES, apply, finish_deal, finish_trick_deal, legal_moves, new_trick, plays_of
 from .moves import Contract, Deal, Move, Play, PlayerMove
 from .rules import (

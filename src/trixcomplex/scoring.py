@@ -65,7 +65,8 @@ def plain_penalties(cards: int, rules: TrickRules) -> int:
     >>> from trixcomplex.cards import parse_card
     >>> from trixcomplex.rulesets import PARTNERSHIP
     >>> rules = PARTNERSHIP.trick_rules(Contract.COMPLEX)
-    >>> plain_penalties(1 << parse_card("KH") | 1 << parse_card("QS") | 1 << parse_card("2S"), rules)
+    >>> kh, qs, two = (parse_card(c) for c in ("KH", "QS", "2S"))
+    >>> plain_penalties(1 << kh | 1 << qs | 1 << two, rules)   # R-CX-5: -75 -25
     -100
     """
     points = rules.queen * (cards & QUEENS).bit_count()
