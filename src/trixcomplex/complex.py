@@ -24,6 +24,7 @@ from .scoring import (
     DoubledCard,
     SeatBreakdown,
     _deal_result,
+    _doubled_card,
     _taken,
     doubled_card_points,
 )
@@ -229,15 +230,17 @@ def taken_result(
     doubled_set = card_set(doubled)
     costs: list[DoubledCard] = []
     if carried:
-        doubled_by = dict(doubled)
-        for trick in carried:
-            taker, leader = trick.taker, trick.leader
-            a, b, c, d = trick.cards
-            for card in cards_of((1 << a | 1 << b | 1 << c | 1 << d) & doubled_set):
-                doubler = doubled_by[card]
-                case, cost = doubled_card_points(card, doubler, taker, leader, rules)
-                costs.append(DoubledCard(card, doubler, taker, leader, case, cost))
-        costs.sort(key=_by_card)
+        for card, doubler in doubled:  # each doubled card, and the trick that carried it
+            bit = 1 << card
+            for trick in carried:
+                a, b, c, d = trick.cards
+                if (1 << a | 1 << b | 1 << c | 1 << d) & bit:
+                    taker, leader = trick.taker, trick.leader
+                    case, cost = doubled_card_points(card, doubler, taker, leader, rules)
+                    costs.append(_doubled_card(card, doubler, taker, leader, case, cost))
+                    break
+        if len(costs) > 1:
+            costs.sort(key=_by_card)
     seats = (
         _breakdown(tricks[0], won[0], doubled_set),
         _breakdown(tricks[1], won[1], doubled_set),
@@ -253,10 +256,17 @@ def _breakdown(tricks: int, taken: int, doubled: int) -> SeatBreakdown:
     the deal's doubled cards)."""
     queens = taken & QUEENS
     return _taken(
-        SeatBreakdown, tricks, (taken & DIAMONDS).bit_count(), cards_of(queens) if queens else (),
-        bool(taken & _KING_OF_HEARTS), cards_of(queens & doubled) if queens & doubled else (),
+        SeatBreakdown, tricks, (taken & DIAMONDS).bit_count(), _QUEENS_OF[queens],
+        bool(taken & _KING_OF_HEARTS), _QUEENS_OF[queens & doubled],
         bool(taken & _KING_OF_HEARTS & doubled),
     )  # fmt: skip
+
+
+# _QUEENS_OF[queens]: cards_of(queens) for each of the 16 sets of Queens (read four
+# times a trick deal; cards_of reads a 52-bit set a byte at a time).
+_QUEENS_OF = {mask: cards_of(mask) for mask in range(1 << 4) for mask in [
+    sum(1 << q for i, q in enumerate(cards_of(QUEENS)) if mask >> i & 1)
+]}  # fmt: skip
 
 
 # The engine's fast constructor: what ``Trick(...)`` builds, in one call without

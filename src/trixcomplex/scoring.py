@@ -144,20 +144,20 @@ def _doubled_trick_points(
     rules: TrickRules,
 ) -> tuple[int, int, int, int]:
     """:func:`trick_points` of a trick carrying a doubled card: the taker's ``value``
-    (trick and diamonds), each undoubled card of ``charged`` charged plainly and
-    each doubled one by its case (R-DBL-4, R-DBL-5)."""
-    points = [0, 0, 0, 0]
-    points[taker] = value
-    doublers = dict(doubled)
-    for card in cards_of(charged):
-        doubler = doublers.get(card)
-        if doubler is None:
-            points[taker] += plain_penalties(1 << card, rules)
-        else:
-            _, extra = doubled_card_points(card, doubler, taker, leader, rules)
-            for seat in range(4):
-                points[seat] += extra[seat]
-    return (points[0], points[1], points[2], points[3])
+    (trick and diamonds), each doubled card of ``charged`` by its case (R-DBL-4,
+    R-DBL-5) and the others plainly (R-CX-5)."""
+    p0 = p1 = p2 = p3 = 0
+    for card, doubler in doubled:
+        if charged >> card & 1:
+            charged ^= 1 << card
+            _, (a, b, c, d) = doubled_card_points(card, doubler, taker, leader, rules)
+            p0, p1, p2, p3 = p0 + a, p1 + b, p2 + c, p3 + d
+    value += plain_penalties(charged, rules)  # the undoubled ones left
+    if taker == 0:
+        return (p0 + value, p1, p2, p3)
+    if taker == 1:
+        return (p0, p1 + value, p2, p3)
+    return (p0, p1, p2 + value, p3) if taker == 2 else (p0, p1, p2, p3 + value)
 
 
 def trix_points(finishing_order: Sequence[int], places: Sequence[int]) -> tuple[int, int, int, int]:
@@ -295,6 +295,26 @@ class DoubledCard:
     leader: int
     case: int
     points: tuple[int, int, int, int]
+
+
+def _doubled_card(
+    card: Card, doubler: int, taker: int, leader: int, case: int, points: tuple[int, int, int, int]
+) -> DoubledCard:
+    """``DoubledCard(...)``, positional, its slots set directly (at deal ends)."""
+    made: DoubledCard = _new(DoubledCard)
+    _card(made, card)
+    _doubler(made, doubler)
+    _taker(made, taker)
+    _leader(made, leader)
+    _case(made, case)
+    _points(made, points)
+    return made
+
+
+_card, _doubler, _taker, _leader, _case, _points = (
+    DoubledCard.__dict__[name].__set__
+    for name in ("card", "doubler", "taker", "leader", "case", "points")
+)
 
 
 @frozen
