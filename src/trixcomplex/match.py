@@ -545,7 +545,13 @@ def _apply_double(state: MatchState, move: Double) -> MatchState:
         raise IllegalMoveError(
             move, f"seat {seat} cannot double {wrong}: only the K♥ and Queens it holds", "R-DBL-1"
         )
-    window = window.answer(seat, cards)
+    return _answered(state, window, move, cards)
+
+
+def _answered(state: MatchState, window: DoublingWindow, move: Double, cards: int) -> MatchState:
+    """The state after ``move``, a legal answer doubling the set ``cards`` in the
+    ``window`` of ``state``; the last answer closes the window (R-DBL-2, R-DBL-3)."""
+    window = window.answer(move.seat, cards)
     history = state.history.append(move)
     if not window.waiting():
         return _close_window(state, history, window.revealed())
@@ -553,6 +559,28 @@ def _apply_double(state: MatchState, move: Double) -> MatchState:
         _DOUBLE, state.deal_number, state.owner, state.contract, state.hands, None, window,
         state.scores, state.results, history, state.ruleset,
     ))  # fmt: skip  # MatchState(...), its fields in order
+
+
+def apply_listed(state: MatchState, move: PlayerMove) -> MatchState:
+    """``apply(state, move)`` for a ``move`` that :func:`legal_moves` listed for ``state``:
+    the same state, without deciding again that the move is legal.
+
+    For :mod:`trixcomplex.playout`, which draws its moves from those very lists:
+    a contract choice starts the contract and a doubling answer is recorded
+    without their checks (R-MATCH-5, R-DBL-1, R-DBL-2); any other move goes
+    through :func:`apply`.  A move not listed for ``state`` is not allowed here.
+    """
+    kind = type(move)
+    if kind is Choose:
+        return _start(state, move.contract, move)  # type: ignore[union-attr]
+    if kind is Double:
+        window = state.deal
+        assert type(window) is DoublingWindow
+        cards = 0
+        for card in move.cards:  # type: ignore[union-attr]
+            cards |= 1 << card
+        return _answered(state, window, move, cards)  # type: ignore[arg-type]
+    return apply(state, move)
 
 
 def _close_window(

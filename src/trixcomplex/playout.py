@@ -59,7 +59,16 @@ from typing import Literal, TypeVar
 from .cards import ALL_CARDS, ALL_MASK, Card
 from .complex import card_set
 from .engine import DealResult, DoublingWindow, MatchState, Phase, TrixDeal
-from .match import PASSES, apply, finish_deal, finish_trick_deal, legal_moves, new_trick, plays_of
+from .match import (
+    PASSES,
+    apply,
+    apply_listed,
+    finish_deal,
+    finish_trick_deal,
+    legal_moves,
+    new_trick,
+    plays_of,
+)
 from .moves import Contract, Deal, Move, Play, PlayerMove
 from .rules import (
     gone_out,
@@ -193,24 +202,32 @@ def playout(
     bits = _plain_bits(rng)
     draw = bits if policy is None else None  # the card loops draw inline
     deal_ended = False
+    k = _K
     while True:
         phase = state.phase
-        if phase.plays_tricks:  # any trick contract, under any ruleset
+        if phase is _COMPLEX or phase is _TRICKS:  # any trick contract, under any ruleset
             state = _complex(state, rng, policy, draw)
             deal_ended = True
-        elif phase is Phase.TRIX:
+        elif phase is _TRIX:
             if redeal_seat(state) is None:  # no Redeal among the moves, now or later
                 state = _trix(state, rng, policy, draw)
             else:  # a bad hand may demand a redeal (R-OPT-8)
                 state = _stepped(state, rng, policy, draw)
             deal_ended = True
-        elif phase is Phase.DEAL:
+        elif phase is _DEAL:
             if deal_ended and until == "deal":
                 return state
             state = apply(state, _shuffled(rng, bits))
-        elif phase is Phase.OVER:
+        elif phase is _OVER:
             return state
-        else:  # CHOOSE, DOUBLE: a handful of moves per deal, stepped through apply
+        elif draw is not None:  # CHOOSE, DOUBLE: rng.choice(legal_moves(state)), inline
+            moves = legal_moves(state)
+            n = len(moves)
+            r = draw(k[n])
+            while r >= n:
+                r = draw(k[n])
+            state = apply_listed(state, moves[r])
+        else:  # CHOOSE, DOUBLE with a policy or another generator: through apply
             state = _step(state, rng, policy, draw)
 
 
@@ -243,6 +260,11 @@ _PLAYS = tuple(plays_of(seat, ALL_MASK) for seat in range(4))
 """``_PLAYS[seat][card]``: the engine's interned :class:`Play` of ``seat``."""
 
 _RANDBELOW = vars(random.Random)["_randbelow_with_getrandbits"]
+
+# The phases as module constants (an enum member read through its class costs a
+# lookup in the enum machinery, paid once per phase change of the loop above).
+_DEAL, _COMPLEX, _TRICKS = Phase.DEAL, Phase.COMPLEX, Phase.TRICKS
+_TRIX, _OVER = Phase.TRIX, Phase.OVER
 
 
 def _plain_bits(rng: random.Random) -> Callable[[int], int] | None:

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from attrs import field, frozen
 
-from .cards import Card, cards_of
+from .cards import Card
 from .moves import Contract
 from .rulesets import DIAMONDS, DOUBLABLE, KING_OF_HEARTS, QUEENS, Ruleset, TrickRules
 from .seats import TEAMS, team_of
