@@ -16,6 +16,7 @@ Kingdom, and ownership passes to the next seat after each Kingdom.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING
 
 from .cards import Card, Rank, Suit
@@ -110,16 +111,54 @@ def _kingdom_after(
     results: Sequence[DealResult], ruleset: Ruleset
 ) -> tuple[int, frozenset[Contract]]:
     if not results:
-        return 1, frozenset()
+        return 1, _NONE
     kingdom = results[-1].kingdom
     used: set[Contract] = set()
     for result in reversed(results):
         if result.kingdom != kingdom:
             break
         used.update(result.contract.parts)
+    return _kingdom_and_used(kingdom, used, ruleset)
+
+
+def _kingdom_and_used(
+    kingdom: int, used: AbstractSet[Contract], ruleset: Ruleset
+) -> tuple[int, frozenset[Contract]]:
+    """The answer of :func:`kingdom_after` once Kingdom ``kingdom`` has used the
+    contracts ``used``: the next Kingdom, when all of them are used up."""
     if len(used) >= len(ruleset.contracts):
-        return kingdom + 1, frozenset()
+        return kingdom + 1, _NONE
     return kingdom, frozenset(used)
+
+
+_NONE: frozenset[Contract] = frozenset()
+
+
+def results_after(
+    results: tuple[DealResult, ...], result: DealResult, ruleset: Ruleset
+) -> tuple[DealResult, ...]:
+    """``results + (result,)``, the finished deals once ``result`` is added, with
+    :func:`kingdom_after`'s answer for them worked out from its answer for
+    ``results`` (the engine asks it next, at every deal end).
+
+    ``result`` adds its contracts to the Kingdom the deals before it left open,
+    when it was played in that Kingdom; otherwise the answer is left to be
+    counted afresh.
+
+    >>> from trixcomplex.rulesets import PARTNERSHIP
+    >>> import random, trixcomplex as tc
+    >>> done = tc.playout(tc.new_match(), random.Random(1), until="match").results
+    >>> more = results_after(done[:3], done[3], PARTNERSHIP)
+    >>> more == done[:4], kingdom_after(more, PARTNERSHIP) == _kingdom_after(more, PARTNERSHIP)
+    (True, True)
+    """
+    global _last_answer
+    more = results + (result,)
+    kingdom, used = kingdom_after(results, ruleset)
+    if result.kingdom == kingdom:  # the trailing Kingdom of ``more`` is ``result``'s
+        answer = _kingdom_and_used(kingdom, used.union(result.contract.parts), ruleset)
+        _last_answer = (more, ruleset, answer)
+    return more
 
 
 def match_finished(results: Sequence[DealResult], ruleset: Ruleset) -> bool:

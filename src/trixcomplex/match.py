@@ -32,7 +32,7 @@ from .complex import (
 )
 from .doubling import DoublingWindow, doubling_subsets, open_window
 from .errors import IllegalMoveError
-from .kingdoms import choosable_contracts, deal_owner, match_finished
+from .kingdoms import choosable_contracts, deal_owner, match_finished, results_after
 from .moves import Choose, Contract, Deal, Double, Move, Pass, Play, PlayerMove, Redeal, Timeout
 from .rulesets import DOUBLABLE, PARTNERSHIP, Ruleset, TrickRules
 from .scoring import (
@@ -826,8 +826,8 @@ def _end_deal(state: MatchState, result: DealResult, history: History) -> MatchS
     """Score a finished deal; the match waits for the next deal or is over."""
     s, p = state.scores, result.points
     scores = (s[0] + p[0], s[1] + p[1], s[2] + p[2], s[3] + p[3])
-    results = state.results + (result,)
     ruleset = state.ruleset
+    results = results_after(state.results, result, ruleset)
     over = match_finished(results, ruleset)  # R-MATCH-1, R-MATCH-8, R-OPT-9
     return _tnew(MatchState, (
         _OVER if over else _DEAL, state.deal_number, state.owner, None, _NO_HANDS, None,
