@@ -288,6 +288,87 @@ def hearts_selfplay(games: int, seed: int) -> int:
     return plays
 
 
+def move_kind(state: tc.MatchState, move: tc.Move) -> str:
+    """What kind of move ``move`` is at ``state``, for :func:`by_move`."""
+    deal = state.deal
+    if type(move) is tc.Play and type(deal) is tc.ComplexDeal:
+        if len(deal.trick) < 3:
+            return f"trick card {len(deal.trick) + 1}"
+        nxt = tc.apply(state, move)
+        return "a trick deal's last card" if nxt.deal is None else "trick card 4"
+    if type(move) is tc.Play:
+        return "TRIX card" if tc.apply(state, move).deal is not None else "a TRIX deal's last card"
+    return {tc.Pass: "TRIX pass", tc.Double: "doubling answer", tc.Choose: "contract choice"}.get(
+        type(move), type(move).__name__
+    )
+
+
+def by_move(seeds: range, ruleset: tc.Ruleset, passes: int) -> None:
+    """Print what ``legal_moves`` + ``apply`` cost per kind of move over random matches
+    (the self-play row's moves; ``--by-move``).
+
+    Every (state, move) of the matches is recorded first; each kind's moves are
+    then timed together (``legal_moves(state)`` then ``apply(state, move)``; a
+    Deal is only applied), median of ``passes``, with the garbage collector
+    paused.  Timed apart, each kind runs a little faster than mixed in a match.
+    """
+    pairs: list[tuple[tc.MatchState, tc.Move]] = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = tc.new_match(ruleset)
+        while not state.is_over:
+            if state.phase is tc.Phase.DEAL:
+                move: tc.Move = tc.Deal.shuffled(rng)
+            else:
+                moves = tc.legal_moves(state)
+                move = rng.choice(moves) if len(moves) > 1 else moves[0]
+            pairs.append((state, move))
+            state = tc.apply(state, move)
+    plays = sum(type(m) is tc.Play for _, m in pairs)
+    kinds: dict[str, list[tuple[tc.MatchState, tc.Move]]] = {}
+    for state, move in pairs:
+        kinds.setdefault(move_kind(state, move), []).append((state, move))
+    legal_moves, apply, deal = tc.legal_moves, tc.apply, tc.Deal
+
+    def step(group: list[tuple[tc.MatchState, tc.Move]]) -> None:
+        for state, move in group:
+            if type(move) is not deal:
+                legal_moves(state)
+            apply(state, move)
+
+    def median_seconds(group: list[tuple[tc.MatchState, tc.Move]]) -> float:
+        times = []
+        for _ in range(passes):
+            start = time.process_time()
+            step(group)
+            times.append(time.process_time() - start)
+        return statistics.median(times)
+
+    gc.collect()
+    gc.disable()
+    try:
+        whole = median_seconds(pairs)
+        rows = [(name, len(group), median_seconds(group)) for name, group in kinds.items()]
+    finally:
+        gc.enable()
+    matches = len(seeds)
+    print(f"legal_moves + apply by kind of move, {matches} {ruleset.name} matches "
+          f"({plays} card plays), garbage collector paused\n")  # fmt: skip
+    print(
+        f"{'kind of move':<28} {'per match':>9} {'µs/move':>8} {'µs/match':>9} {'µs/card play':>13}"
+    )
+    for name, count, seconds in sorted(rows, key=lambda r: -r[2]):
+        print(
+            f"{name:<28} {count / matches:>9.1f} {seconds / count * 1e6:>8.2f} "
+            f"{seconds / matches * 1e6:>9.0f} {seconds / plays * 1e6:>13.3f}"
+        )
+    total = sum(r[2] for r in rows)
+    print(f"{'sum of the kinds':<28} {'':>9} {'':>8} {total / matches * 1e6:>9.0f} "
+          f"{total / plays * 1e6:>13.3f}")  # fmt: skip
+    print(f"{'the moves in match order':<28} {'':>9} {'':>8} {whole / matches * 1e6:>9.0f} "
+          f"{whole / plays * 1e6:>13.3f}")  # fmt: skip
+
+
 # -- timing -------------------------------------------------------------------
 
 
@@ -387,10 +468,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="first seed (default 1)")
     parser.add_argument("--hearts", action="store_true", help="add OpenSpiel Hearts as a reference")
     parser.add_argument("--only", help="run only the rows whose name contains this text")
+    parser.add_argument(
+        "--by-move", action="store_true",
+        help="print what legal_moves + apply cost per kind of move (no rows)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     passes = max(5, args.passes)
     matches = 3 if args.quick else 8
     seeds = range(args.seed, args.seed + matches)
+    if args.by_move:
+        by_move(range(args.seed, args.seed + 4 * matches), tc.PARTNERSHIP, passes)
+        return 0
     bench = Bench(passes, yard_deals=matches * 8, seed=args.seed)
 
     print(f"trixcomplex {tc.__version__}, Python {platform.python_version()}, ", end="")

@@ -430,19 +430,6 @@ def test_r_cx_3_trick_winner_is_the_highest_card_of_the_led_suit() -> None:
         assert tc.rules.trick_winner(leader, list(cards)) == expected
 
 
-def test_r_tx_2_one_card_check_agrees_with_playable() -> None:
-    """R-TX-2: the hot path's one-card check is ``trix.playable`` for that card."""
-    from trixcomplex.trix import _playable_card, playable
-
-    rng = random.Random(7)
-    tables = [s.trix.table for s in random_match(3) if s.trix is not None]
-    tables += [rng.getrandbits(52) for _ in range(200)]
-    for table in tables:
-        can = playable(table)
-        for card in tc.ALL_CARDS:
-            assert _playable_card(table, card) == bool(can >> card & 1)
-
-
 def test_r_tx_2_playable_after_a_card_is_playable_of_the_new_table() -> None:
     """R-TX-2: the playout's per-card update of the playable set is ``trix.playable``."""
     from trixcomplex.rules import trix_playable, trix_playable_after

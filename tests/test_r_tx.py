@@ -248,3 +248,53 @@ def test_r_tx_5_forced_move_outside_trix() -> None:
     state = tc.apply(state, tc.Choose(1, "COMPLEX"))
     assert tc.forced_move(state, 2) is None  # a Double: nothing or Q♦
     assert tc.forced_move(state, 1) is None
+
+
+# -- the playable set kept with the table (R-TX-2) ----------------------------
+
+
+def test_r_tx_2_a_trix_deal_keeps_the_playable_set_of_its_table() -> None:
+    """R-TX-2: every TRIX deal carries ``playable(table)``, however it was built: card by
+    card (apply), a run at once (apply_moves), JSON, pickling, ``evolve``."""
+    import pickle
+    import random
+
+    import attrs
+
+    seen = 0
+    for ruleset in tc.RULESETS.values():
+        rng = random.Random(seen)
+        state = tc.new_match(ruleset)
+        states = []
+        while not state.is_over and len(states) < 400:
+            if state.phase is tc.Phase.DEAL:
+                state = tc.apply(state, tc.Deal.shuffled(rng))
+            else:
+                state = tc.apply(state, rng.choice(tc.legal_moves(state)))
+            if state.trix is not None:
+                states.append(state)
+        assert states
+        start = states[0]
+        again = tc.apply_moves(start, states[-1].history.moves()[len(start.history) :])
+        loaded = tc.from_json(tc.MatchState, tc.to_json(states[-1]))
+        for deal in [s.trix for s in states] + [again.trix, loaded.trix]:
+            assert deal is not None
+            assert deal.playable == playable(deal.table)
+            assert pickle.loads(pickle.dumps(deal)).playable == deal.playable
+            moved = attrs.evolve(deal, table=deal.table | 1 << 9)  # the J♠ laid
+            assert moved.playable == playable(deal.table | 1 << 9)
+            seen += 1
+    assert seen > 500
+
+
+def test_r_tx_2_the_playable_set_is_not_a_field() -> None:
+    """It is derived from the table: not among attrs' fields, not in JSON or the repr."""
+    import attrs
+
+    deal = tc.TrixDeal(mask_of([parse_card("JS"), parse_card("TS")]), (1,))
+    assert [f.name for f in attrs.fields(tc.TrixDeal)] == ["table", "finishing_order"]
+    assert attrs.asdict(deal) == {"table": deal.table, "finishing_order": (1,)}
+    assert repr(deal) == f"TrixDeal(table={deal.table}, finishing_order=(1,))"
+    assert [str(c) for c in cards_of(deal.playable)] == ["9S", "QS", "JH", "JD", "JC"]
+    same = tc.TrixDeal(deal.table, (1,))
+    assert deal == same and hash(deal) == hash(same)

@@ -47,9 +47,9 @@ from .scoring import (
     trix_points,
 )
 from .state import DealProgress, History, MatchState, Phase, _next_in_deal, redeal_seat
-from .trix import TrixDeal, _playable_card, gone_out, next_to_lay
+from .trix import TrixDeal, gone_out, next_to_lay
 from .trix import legal_cards as trix_legal_cards
-from .trix import playable as trix_playable
+from .trix import playable_after as trix_playable_after
 
 __all__ = [
     "apply",
@@ -169,19 +169,18 @@ def legal_moves(state: MatchState, seat: int | None = None) -> tuple[PlayerMove,
         if seat is not None and seat != turn:
             return ()
         rules = state.ruleset._rules[state.contract]  # type: ignore[index]  # trick_rules(), inlined
-        moves = plays_of(turn, legal_cards(state.hands[turn], deal.trick, rules))
-        _listed = (state, moves)
-        return moves
+        legal = legal_cards(state.hands[turn], deal.trick, rules)
+        _listed = (state, legal)
+        return plays_of(turn, legal)
     if type(deal) is TrixDeal:  # TRIX
         assert turn is not None
         if state.ruleset.bad_hand_redeal:
             return _trix_moves_with_redeal(state, seat)
         if seat is not None and seat != turn:
             return ()
-        legal = state.hands[turn] & trix_playable(deal.table)  # trix.legal_cards, inlined
-        moves = plays_of(turn, legal) if legal else PASSES[turn]  # R-TX-3: else the pass
-        _listed = (state, moves)
-        return moves
+        legal = state.hands[turn] & deal.playable  # trix.legal_cards, inlined
+        _listed = (state, legal)
+        return plays_of(turn, legal) if legal else PASSES[turn]  # R-TX-3: else the pass
     phase = state.phase
     if phase is _DOUBLE:
         assert type(deal) is DoublingWindow
@@ -206,12 +205,13 @@ def legal_moves(state: MatchState, seat: int | None = None) -> tuple[PlayerMove,
     return ()
 
 
-# The card plays (or the pass) legal_moves listed last, with their state: the
-# usual caller applies one of them next, and apply then knows the move is legal
-# without deciding it again (``move in moves``: interned moves match by
-# identity).  Only ever a proof of legality: a miss runs the rule checks, and
-# the tuple swaps atomically, so threads sharing the module stay correct.
-_listed: tuple[MatchState | None, tuple[PlayerMove, ...]] = (None, ())
+# The legal card set legal_moves decided last for the seat to play (in TRIX, 0
+# when it listed the pass), with its state: the usual caller applies one of the
+# moves next, and apply then knows a move of that seat is legal from one bit,
+# without deciding it again (or scanning the moves: a Play compares in Python).
+# Only ever a proof of legality: a miss runs the rule checks, and the tuple
+# swaps atomically, so threads sharing the module stay correct.
+_listed: tuple[MatchState | None, int] = (None, 0)
 
 
 def trix_moves(seat: int, hand: int, table: int) -> tuple[PlayerMove, ...]:
@@ -390,22 +390,23 @@ def _trix_run(
     assert state.turn is not None
     hands = list(state.hands)
     turn = state.turn
-    table, order = deal.table, deal.finishing_order
+    table, order, can = deal.table, deal.finishing_order, deal.playable
     index, count = start, len(moves)
     while index < count:
         move = moves[index]
         if type(move) is Pass:
-            if move.seat != turn or trix_legal_cards(hands[turn], table):  # R-TX-1, R-TX-3
+            if move.seat != turn or hands[turn] & can:  # R-TX-1, R-TX-3
                 break
         elif type(move) is Play and move.seat == turn:
             card = move.card
             bit = 1 << card
             hand = hands[turn]
-            if not hand & bit or not _playable_card(table, card):  # R-MATCH-2, R-TX-2
+            if not hand & bit or not can & bit:  # R-MATCH-2, R-TX-2
                 break
             hand ^= bit
             hands[turn] = hand
             table |= bit
+            can = trix_playable_after(can, table, card)
             if not hand:
                 order = gone_out(order, turn)
                 if len(order) == 4:  # R-TX-4
@@ -420,7 +421,8 @@ def _trix_run(
         return state, 0
     return _tnew(MatchState, (
         state.phase, state.deal_number, state.owner, state.contract,
-        (hands[0], hands[1], hands[2], hands[3]), turn, TrixDeal(table, order), state.scores,
+        (hands[0], hands[1], hands[2], hands[3]), turn, _tnew(TrixDeal, (table, order, can)),
+        state.scores,
         state.results, state.history.extend(moves[start:index]), state.ruleset,
     )), index - start  # fmt: skip
 
@@ -625,7 +627,7 @@ def _play_trick(state: MatchState, move: Play, deal: ComplexDeal) -> MatchState:
     hands = state.hands
     hand = hands[seat] ^ bit
     listed = _listed
-    if listed[0] is not state or move not in listed[1]:
+    if listed[0] is not state or not listed[1] & bit or seat != state.turn:
         _check_trick_card(state, move, deal)
     new_hands = _replace(hands, seat, hand)
     trick = deal.trick + (card,)
@@ -732,7 +734,7 @@ def _play_trix(state: MatchState, move: Play, deal: TrixDeal) -> MatchState:
     card = move.card
     bit = 1 << card
     listed = _listed
-    if listed[0] is not state or move not in listed[1]:
+    if listed[0] is not state or not listed[1] & bit or seat != state.turn:
         _check_trix_card(state, move, deal)
     hands = state.hands
     hand = hands[seat] ^ bit
@@ -744,11 +746,12 @@ def _play_trix(state: MatchState, move: Play, deal: TrixDeal) -> MatchState:
         order = gone_out(order, seat)
         if len(order) == 4:  # R-TX-4: three seats are out, the fourth is last
             return _end_deal(state, _trix_result(state, order), history)
+    table = deal.table | bit
     # TrixDeal(...) and _next_in_deal, inlined (one per card laid).
+    deal = _tnew(TrixDeal, (table, order, trix_playable_after(deal.playable, table, card)))
     return _tnew(MatchState, (
         state.phase, state.deal_number, state.owner, state.contract, hands,
-        next_to_lay(hands, seat), _tnew(TrixDeal, (deal.table | bit, order)), state.scores,
-        state.results, history, state.ruleset,
+        next_to_lay(hands, seat), deal, state.scores, state.results, history, state.ruleset,
     ))  # fmt: skip
 
 
@@ -760,7 +763,7 @@ def _check_trix_card(state: MatchState, move: Play, deal: TrixDeal) -> None:
     card = move.card
     if not state.hands[seat] & 1 << card:
         raise IllegalMoveError(move, f"seat {seat} does not hold {card}", "R-MATCH-2")
-    if not _playable_card(deal.table, card):  # the card is held: legal iff playable
+    if not deal.playable >> card & 1:  # the card is held: legal iff playable
         raise IllegalMoveError(
             move, f"{card} is neither an unstarted Jack nor next to an end of its row", "R-TX-2"
         )
@@ -773,7 +776,7 @@ def _apply_pass(state: MatchState, move: Pass) -> MatchState:
             raise IllegalMoveError(move, "there is no passing in a trick contract", "R-CX-2")
         raise _wrong_phase(state, move)
     listed = _listed
-    if listed[0] is not state or move not in listed[1]:
+    if listed[0] is not state or listed[1] or move.seat != state.turn:
         _check_pass(state, move, deal)
     hands = state.hands
     history = state.history.append(move)
@@ -785,7 +788,7 @@ def _check_pass(state: MatchState, move: Pass, deal: TrixDeal) -> None:
     seat = move.seat
     if seat != state.turn:
         raise _turn_error(state, move)
-    legal = trix_legal_cards(state.hands[seat], deal.table)
+    legal = state.hands[seat] & deal.playable  # trix.legal_cards
     if legal:
         shown = " ".join(str(c) for c in cards_of(legal))
         raise IllegalMoveError(

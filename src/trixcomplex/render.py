@@ -41,7 +41,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, TypeAlias
-from xml.sax.saxutils import escape, quoteattr
 
 from attrs import field, frozen
 
@@ -268,6 +267,22 @@ def _suit_sign(suit: int, x: float, y: float, size: float) -> str:
         f'<path transform="translate({x:g} {y:g}) scale({size / 100:g})" '
         f'd="{_SUIT_PATHS[suit]}" fill="{_colour(suit)}"/>'
     )
+
+
+def escape(text: str) -> str:
+    """``text`` with ``&``, ``<`` and ``>`` escaped for XML (``xml.sax.saxutils.escape``)."""
+    # Imported on first use: xml.sax.saxutils pulls in urllib and http.client, about
+    # a fifth of the time ``import trixcomplex`` takes.
+    from xml.sax.saxutils import escape
+
+    return escape(text)
+
+
+def quoteattr(value: str) -> str:
+    """``value`` escaped and quoted as an XML attribute value (``xml.sax.saxutils.quoteattr``)."""
+    from xml.sax.saxutils import quoteattr
+
+    return quoteattr(value)
 
 
 def _text(

@@ -39,9 +39,8 @@ import math
 import random
 import statistics
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from typing import TYPE_CHECKING, Any
 
 import attrs
 from attrs import frozen
@@ -53,6 +52,9 @@ from .moves import Contract
 from .records import Record
 from .rules import match_outcome, team_totals
 from .rulesets import PARTNERSHIP, Ruleset
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 __all__ = [
     "MatchOutcome",
@@ -572,6 +574,9 @@ def _run_on_pools(
 ) -> None:
     """Play every match on process pools of ``jobs`` workers, replacing a pool that
     breaks (a killed worker) or stalls (no match finished in ``stall_timeout`` s)."""
+    # Imported here: multiprocessing is a tenth of the time ``import trixcomplex`` takes.
+    from concurrent.futures.process import BrokenProcessPool, ProcessPoolExecutor
+
     pending = list(range(matches))
     for _ in range(retries + 1):
         pool = ProcessPoolExecutor(jobs)

@@ -12,8 +12,9 @@ end (R-TX-2).  The table is a card set: the cards laid so far.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from .tuplerecord import TupleRecord
+from .tuplerecord import TupleRecord, tuple_field
 
 __all__ = [
     "TrixDeal",
@@ -74,12 +75,6 @@ def playable_after(can: int, table: int, card: int) -> int:
     """
     shift = 13 * (card // 13)
     return can & ~(0x1FFF << shift) | _NEXT[table >> shift & 0x1FFF] << shift
-
-
-def _playable_card(table: int, card: int) -> bool:
-    """Whether ``card`` may be laid on ``table``: ``playable(table)`` for one card (hot path)."""
-    suit, rank = divmod(card, 13)
-    return bool(_NEXT[table >> (13 * suit) & 0x1FFF] >> rank & 1)
 
 
 def legal_cards(hand: int, table: int) -> int:
@@ -147,15 +142,33 @@ def row_ends(table: int, suit: int) -> tuple[int, int] | None:
 
 
 class TrixDeal(TupleRecord):
-    """The progress of a TRIX deal: the cards laid and who has gone out, in order."""
+    """The progress of a TRIX deal: the cards laid and who has gone out, in order.
+
+    Its fields are ``table`` and ``finishing_order``; ``playable`` is derived
+    from the table and kept with it, because every TRIX turn asks for it:
+
+    >>> from trixcomplex.cards import parse_card
+    >>> deal = TrixDeal(1 << parse_card("JS"), ())
+    >>> deal.playable == playable(deal.table), deal
+    (True, TrixDeal(table=512, finishing_order=()))
+    """
 
     __slots__ = ()
 
     table: int
     finishing_order: tuple[int, ...]
 
+    if TYPE_CHECKING:
+        playable: int
+    else:
+        playable = tuple_field(
+            2,
+            "Every card that may be laid now, whoever holds it: ``playable(table)`` "
+            "(R-TX-2); derived from ``table``, not a field.",
+        )
+
     def __new__(cls, table: int, finishing_order: tuple[int, ...]) -> TrixDeal:
-        return _tnew(cls, (table, finishing_order))
+        return _tnew(cls, (table, finishing_order, playable(table)))
 
 
 _tnew = tuple.__new__

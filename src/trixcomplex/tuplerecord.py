@@ -64,7 +64,11 @@ class TupleRecord(tuple[Any, ...]):
 
     A subclass declares its fields as annotations (``kw_only=True`` in the
     class line makes the attrs view keyword-only) and writes ``__new__``
-    building ``tuple.__new__(cls, (field values in order))``.
+    building ``tuple.__new__(cls, (field values in order))``.  Values derived
+    from the fields may follow them in the tuple, read through a
+    :func:`tuple_field` of the class (they compare, hash and pickle with the
+    record, but are not attrs fields: ``evolve`` and cattrs rebuild them
+    through ``__new__``).
     """
 
     __slots__ = ()
@@ -115,8 +119,8 @@ class TupleRecord(tuple[Any, ...]):
     __hash__ = tuple.__hash__
 
     def __repr__(self) -> str:
-        values = tuple.__iter__(self)
-        shown = ", ".join(f"{n}={v!r}" for n, v in zip(self._field_names, values, strict=True))
+        values = tuple.__iter__(self)  # the fields come first; derived items may follow
+        shown = ", ".join(f"{n}={v!r}" for n, v in zip(self._field_names, values, strict=False))
         name = self.__class__.__qualname__.rsplit(">.", 1)[-1]  # as attrs names it
         return f"{name}({shown})"
 

@@ -1,0 +1,63 @@
+"""The benchmark scripts keep working (CI does not time them, so nothing else runs them).
+
+``benchmarks/bench.py`` measures the goals of issue 16 against a yardstick and a
+reference floor; these tests check what they count, not how fast anything is.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+import trixcomplex as tc
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+
+import bench
+from floor import floor
+
+
+def test_the_floor_plays_the_yardsticks_games() -> None:
+    """R-CX-4, R-TX-4: both play the 52 cards of a trick deal and a TRIX deal's cards
+    until three seats are out (the fourth seat's last cards are never laid)."""
+    for seed in range(3):
+        plays = bench.yardstick(random.Random(seed), 4)
+        assert plays == floor(random.Random(seed), 4)
+        assert 4 * 52 + 4 * 39 <= plays < 8 * 52
+
+
+def test_self_play_and_playouts_count_every_card_play() -> None:
+    """R-MATCH-1: a partnership match is four trick deals and four TRIX deals."""
+    played = bench.selfplay(range(2), tc.PARTNERSHIP) + bench.playouts(range(2), tc.PARTNERSHIP)
+    for state in played:
+        assert state.is_over
+        plays = bench.card_plays([state])
+        assert 4 * 52 + 4 * 39 <= plays < 8 * 52
+
+
+def test_by_move_names_every_move_and_prints_a_row_for_each_kind(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    rng = random.Random(3)
+    state = tc.new_match()
+    kinds: Counter[str] = Counter()
+    while not state.is_over:
+        move = (
+            tc.Deal.shuffled(rng)
+            if state.phase is tc.Phase.DEAL
+            else rng.choice(tc.legal_moves(state))
+        )
+        kinds[bench.move_kind(state, move)] += 1
+        state = tc.apply(state, move)
+    assert kinds["Deal"] == 8 and kinds["contract choice"] == 4
+    assert kinds["a trick deal's last card"] == 4 and kinds["a TRIX deal's last card"] == 4
+    assert sum(kinds[f"trick card {n}"] for n in (1, 2, 3, 4)) == 4 * 52 - 4
+    bench.by_move(range(1, 3), tc.PARTNERSHIP, passes=1)
+    out = capsys.readouterr().out
+    for kind in kinds:
+        assert kind in out
+    assert "the moves in match order" in out
