@@ -853,12 +853,20 @@ def finish_deal(
     hands its end back here; ``deal`` is the finished trick deal, or the TRIX
     deal whose finishing order holds all four seats.
     """
-    history = state.history.extend(moves)
     if type(deal) is TrixDeal:
-        return _end_deal(state, _trix_result(state, deal.finishing_order), history)
+        return finish_trix_deal(state, moves, deal.finishing_order)
+    history = state.history.extend(moves)
     assert type(deal) is ComplexDeal and state.contract is not None
     rules = state.ruleset.trick_rules(state.contract)
     return _end_deal(state, _trick_deal_result(state, deal, rules), history)
+
+
+def finish_trix_deal(
+    state: MatchState, moves: Sequence[Move], order: tuple[int, ...]
+) -> MatchState:
+    """:func:`finish_deal` for the TRIX deal of ``state`` ended by ``moves`` with the
+    finishing order ``order`` (all four seats, R-TX-4)."""
+    return _end_deal(state, _trix_result(state, order), state.history.extend(moves))
 
 
 def finish_trick_deal(

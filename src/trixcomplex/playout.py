@@ -58,13 +58,13 @@ from typing import Literal, TypeVar
 
 from .cards import ALL_CARDS, ALL_MASK, Card
 from .complex import card_set
-from .engine import DealResult, DoublingWindow, MatchState, Phase, TrixDeal
+from .engine import DealResult, DoublingWindow, MatchState, Phase
 from .match import (
     PASSES,
     apply,
     apply_listed,
-    finish_deal,
     finish_trick_deal,
+    finish_trix_deal,
     legal_moves,
     new_trick,
     plays_of,
@@ -539,4 +539,4 @@ def _trix(
                 if len(order) == 4:
                     break
         turn = next_to_lay(hands, turn)
-    return finish_deal(state, played, TrixDeal(table, order))
+    return finish_trix_deal(state, played, order)
