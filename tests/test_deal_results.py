@@ -12,6 +12,7 @@ of card sets, so they share no code with the engine's.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Sequence
 
@@ -142,7 +143,7 @@ def finished_trick_deals(
     """Each trick deal of a match: the state before its last card, the finished deal
     (every trick), and the result the engine recorded."""
     found = []
-    for before, after in zip(states, states[1:], strict=False):
+    for before, after in itertools.pairwise(states):
         deal = before.complex
         if deal is None or after.phase not in (tc.Phase.DEAL, tc.Phase.OVER):
             continue
