@@ -434,7 +434,8 @@ def _complex(
                 legal &= legal - 1
                 r -= 1
             bit = legal & -legal
-            move = plays[turn][bit.bit_length() - 1]
+            card = bit.bit_length() - 1  # its index: the trick keeps plain ints here
+            move = plays[turn][card]
         else:
             if seen is None:
                 move = rng.choice(plays_of(turn, legal))
@@ -443,9 +444,10 @@ def _complex(
                 seen.turn = turn
                 seen.trick = tuple(trick)
                 move = _chosen(policy, seen, plays_of(turn, legal), rng)
-            bit = 1 << move.card
+            card = move.card
+            bit = 1 << card
         hands[turn] = hand ^ bit
-        trick.append(move.card)
+        trick.append(card)
         append(move)
         if len(trick) < 4:
             turn = (turn + 1) & 3
