@@ -434,8 +434,7 @@ def _complex(
                 legal &= legal - 1
                 r -= 1
             bit = legal & -legal
-            card = bit.bit_length() - 1  # its index: the trick keeps plain ints here
-            move = plays[turn][card]
+            move = plays[turn][bit.bit_length() - 1]
         else:
             if seen is None:
                 move = rng.choice(plays_of(turn, legal))
@@ -444,18 +443,17 @@ def _complex(
                 seen.turn = turn
                 seen.trick = tuple(trick)
                 move = _chosen(policy, seen, plays_of(turn, legal), rng)
-            card = move.card
-            bit = 1 << card
+            bit = 1 << move.card
         hands[turn] = hand ^ bit
-        trick.append(card)
+        trick.append(move.card)
         append(move)
         if len(trick) < 4:
             turn = (turn + 1) & 3
             continue
-        a, b, c, d = trick
-        cards = (a, b, c, d)
+        c0, c1, c2, c3 = trick
+        cards = (c0, c1, c2, c3)
         taker = trick_winner(leader, cards)
-        mask = 1 << a | 1 << b | 1 << c | 1 << d
+        mask = 1 << c0 | 1 << c1 | 1 << c2 | 1 << c3
         taken[taker] += 1
         won[taker] |= mask
         if mask & doubled_set:
