@@ -412,8 +412,8 @@ def _complex(
     taken, won, carried = [0, 0, 0, 0], [0, 0, 0, 0], []
     doubled_set = card_set(doubled)
     for done in deal.tricks:
-        a, b, c, d = done.cards
-        mask = 1 << a | 1 << b | 1 << c | 1 << d
+        c0, c1, c2, c3 = done.cards
+        mask = 1 << c0 | 1 << c1 | 1 << c2 | 1 << c3
         taken[done.taker] += 1
         won[done.taker] |= mask
         if mask & doubled_set:
