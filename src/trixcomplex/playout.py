@@ -57,7 +57,6 @@ from collections.abc import Callable
 from typing import Literal, TypeVar
 
 from .cards import ALL_CARDS, ALL_MASK, Card
-from .complex import card_set
 from .engine import DealResult, DoublingWindow, MatchState, Phase
 from .match import (
     PASSES,
@@ -71,6 +70,7 @@ from .match import (
 )
 from .moves import Contract, Deal, Move, Play, PlayerMove
 from .rules import (
+    card_set,
     gone_out,
     next_to_lay,
     redeal_seat,

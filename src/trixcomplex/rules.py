@@ -31,7 +31,7 @@ R-CX-3), :func:`trick_points` (what a trick costs: R-CX-5, R-DBL-4, R-DBL-5,
 R-CL-2 … R-CL-7; every number read from the rules), :func:`combine_trick_rules`
 (a combined deal's rules, R-OPT-9),
 :func:`doubled_card_points`, :func:`plain_penalty`, :func:`plain_penalties`,
-:func:`trick_deal_over`
+:func:`trick_deal_over`, :func:`card_set` (the cards of a deal's doubles)
 (R-CX-4, R-CL-2 … R-CL-4), :data:`TRICKS_PER_DEAL`.
 
 TRIX: :func:`next_to_lay` (R-TX-1), :func:`gone_out` (the finishing order
@@ -53,7 +53,7 @@ The card sets :data:`KING_OF_HEARTS` (a card), :data:`QUEENS`,
 
 from __future__ import annotations
 
-from .complex import TRICKS_PER_DEAL, trick_deal_over, trick_winner
+from .complex import TRICKS_PER_DEAL, card_set, trick_deal_over, trick_winner
 from .complex import legal_cards as trick_legal_cards
 from .kingdoms import (
     SEVEN_OF_HEARTS,
@@ -91,6 +91,7 @@ __all__ = [
     "SEVEN_OF_HEARTS",
     "TRICKS_PER_DEAL",
     "bad_hand",
+    "card_set",
     "choosable_contracts",
     "combine_trick_rules",
     "deal_owner",
