@@ -316,3 +316,36 @@ def test_r_dbl_5_doubling_never_changes_the_seat_sum_of_a_trick() -> None:
         plain = sum(points(plays(start_complex(deal), line)))
         doubled = sum(points(plays(start_complex(deal, {0: "QS"}), line)))
         assert plain == doubled
+
+
+def test_r_dbl_3_the_reveal_lists_every_answer_by_card_with_its_doubler() -> None:
+    """R-DBL-3: at the close every double is revealed, as (card, doubler) pairs in card
+    order; an unanswered seat (a timeout) doubles nothing.  Checked against the
+    definition over every split of the five doublable cards and every answer."""
+    import itertools
+
+    from trixcomplex.doubling import DoublingWindow
+
+    doublable = (KH, QS, QH, QD, QC)
+    checked = 0
+    for holders in itertools.product(range(4), repeat=5):  # who holds each card
+        asked = [0, 0, 0, 0]
+        for card, seat in zip(doublable, holders, strict=True):
+            asked[seat] |= 1 << card
+        for picks in itertools.product((False, True), repeat=5):  # which cards are doubled
+            answers: list[int | None] = [0 if asked[s] else None for s in range(4)]
+            for card, seat, pick in zip(doublable, holders, picks, strict=True):
+                if pick:
+                    answers[seat] = (answers[seat] or 0) | 1 << card
+            if checked % 3 == 0:  # some seats time out: their answer stays None
+                answers = [None if a == 0 else a for a in answers]
+            window = DoublingWindow(tuple(asked), tuple(answers))  # type: ignore[arg-type]
+            expected = sorted(
+                (card, seat)
+                for card, seat, pick in zip(doublable, holders, picks, strict=True)
+                if pick
+            )
+            assert window.revealed() == tuple(expected)
+            assert all(type(c) is tc.Card for c, _ in window.revealed())
+            checked += 1
+    assert checked == 4**5 * 2**5

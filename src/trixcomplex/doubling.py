@@ -57,12 +57,22 @@ class DoublingWindow(TupleRecord):
         return _tnew(DoublingWindow, (self.asked, tuple(answers)))
 
     def revealed(self) -> tuple[tuple[Card, int], ...]:
-        """The doubles as ``(card, doubler)`` pairs, by card; unanswered seats double nothing."""
-        pairs = []
-        for seat in range(4):
-            for card in cards_of(self.answers[seat] or 0):
-                pairs.append((card, seat))
-        return tuple(sorted(pairs))
+        """The doubles as ``(card, doubler)`` pairs, by card; unanswered seats double nothing.
+
+        >>> window = DoublingWindow((1 << 10, 0, 1 << 36 | 1 << 23, 0), (1 << 10, None, 1 << 36, None))
+        >>> [(str(card), seat) for card, seat in window.revealed()]
+        [('QS', 0), ('QD', 2)]
+        """
+        a, b, c, d = self.answers
+        a, b, c = a or 0, b or 0, c or 0
+        doubled = a | b | c | (d or 0)
+        if not doubled:
+            return ()
+        # A card is held, so doubled, by one seat only: the pairs come in card order.
+        return tuple([
+            (card, 0 if a >> card & 1 else 1 if b >> card & 1 else 2 if c >> card & 1 else 3)
+            for card in cards_of(doubled)
+        ])  # fmt: skip
 
 
 def open_window(hands: tuple[int, int, int, int], doublable: int = DOUBLABLE) -> DoublingWindow:
