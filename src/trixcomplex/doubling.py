@@ -59,7 +59,8 @@ class DoublingWindow(TupleRecord):
     def revealed(self) -> tuple[tuple[Card, int], ...]:
         """The doubles as ``(card, doubler)`` pairs, by card; unanswered seats double nothing.
 
-        >>> window = DoublingWindow((1 << 10, 0, 1 << 36 | 1 << 23, 0), (1 << 10, None, 1 << 36, None))
+        >>> asked = (1 << 10, 0, 1 << 36 | 1 << 23, 0)   # Q♠; Q♦ and Q♥
+        >>> window = DoublingWindow(asked, (1 << 10, None, 1 << 36, None))
         >>> [(str(card), seat) for card, seat in window.revealed()]
         [('QS', 0), ('QD', 2)]
         """
