@@ -79,7 +79,6 @@ from .rules import (
     trick_winner,
 )
 from .rules import trick_legal_cards as legal_cards
-from .rules import trix_playable as playable
 from .rules import trix_playable_after as playable_after
 from .rulesets import Ruleset
 
@@ -494,7 +493,7 @@ def _trix(
     played: list[Move] = []
     append, k, plays = played.append, _K, _PLAYS
     seen = PlayoutState(state) if policy is not None else None
-    can = playable(table)  # what may be laid now (R-TX-2), kept up to date
+    can = deal.playable  # what may be laid now (R-TX-2), kept up to date
     while True:
         hand = hands[turn]
         legal = hand & can  # trix.legal_cards(hand, table)
