@@ -38,6 +38,7 @@ __all__ = [
     "complex_result",
     "legal_cards",
     "taken_result",
+    "tally_tricks",
     "trick_deal_over",
     "trick_winner",
 ]
@@ -177,21 +178,33 @@ def complex_result(
     """The :class:`DealResult` of a finished trick deal of ``contract``, played
     with ``rules`` in Kingdom ``kingdom``: what each seat took, tallied from
     ``deal.tricks``, scored by :func:`taken_result`."""
-    tricks = [0, 0, 0, 0]
-    won = [0, 0, 0, 0]
-    carried: list[Trick] = []
-    doubled_set = card_set(deal.doubled)
-    for trick in deal.tricks:
-        taker = trick.taker
-        tricks[taker] += 1
-        a, b, c, d = trick.cards
-        mask = 1 << a | 1 << b | 1 << c | 1 << d
-        won[taker] |= mask
-        if mask & doubled_set:
-            carried.append(trick)
+    tricks, won, carried = tally_tricks(deal.tricks, card_set(deal.doubled))
     return taken_result(
         number, owner, contract, kingdom, rules, deal.points, deal.doubled, tricks, won, carried
     )
+
+
+def tally_tricks(tricks: Sequence[Trick], doubled: int) -> tuple[list[int], list[int], list[Trick]]:
+    """What each seat took in ``tricks``: how many tricks, the set of their cards, and
+    the tricks carrying a card of the set ``doubled`` (in play order), as
+    :func:`taken_result` reads them.  The playout goes on adding to these as it plays.
+
+    >>> first = Trick(0, (Card(0), Card(1), Card(2), Card(10)), 3)
+    >>> tally_tricks((first,), 1 << 10) == ([0, 0, 0, 1], [0, 0, 0, 0b10000000111], [first])
+    True
+    """
+    taken = [0, 0, 0, 0]
+    won = [0, 0, 0, 0]
+    carried: list[Trick] = []
+    for trick in tricks:
+        taker = trick.taker
+        taken[taker] += 1
+        a, b, c, d = trick.cards
+        mask = 1 << a | 1 << b | 1 << c | 1 << d
+        won[taker] |= mask
+        if mask & doubled:
+            carried.append(trick)
+    return taken, won, carried
 
 
 def card_set(pairs: Sequence[tuple[Card, int]]) -> int:

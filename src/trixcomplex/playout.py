@@ -74,6 +74,7 @@ from .rules import (
     gone_out,
     next_to_lay,
     redeal_seat,
+    tally_tricks,
     trick_deal_over,
     trick_points,
     trick_winner,
@@ -408,15 +409,8 @@ def _complex(
     p0, p1, p2, p3 = deal.points  # the four seats' points so far
     # What each seat took, tallied for the deal's result (finish_trick_deal): the
     # count and the cards of its tricks, and the tricks carrying a doubled card.
-    taken, won, carried = [0, 0, 0, 0], [0, 0, 0, 0], []
     doubled_set = card_set(doubled)
-    for done in deal.tricks:
-        c0, c1, c2, c3 = done.cards
-        mask = 1 << c0 | 1 << c1 | 1 << c2 | 1 << c3
-        taken[done.taker] += 1
-        won[done.taker] |= mask
-        if mask & doubled_set:
-            carried.append(done)
+    taken, won, carried = tally_tricks(deal.tricks, doubled_set)
     count = len(deal.tricks)
     played: list[Move] = []
     append, k, plays = played.append, _K, _PLAYS

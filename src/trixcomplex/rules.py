@@ -31,8 +31,9 @@ R-CX-3), :func:`trick_points` (what a trick costs: R-CX-5, R-DBL-4, R-DBL-5,
 R-CL-2 … R-CL-7; every number read from the rules), :func:`combine_trick_rules`
 (a combined deal's rules, R-OPT-9),
 :func:`doubled_card_points`, :func:`plain_penalty`, :func:`plain_penalties`,
-:func:`trick_deal_over`, :func:`card_set` (the cards of a deal's doubles)
-(R-CX-4, R-CL-2 … R-CL-4), :data:`TRICKS_PER_DEAL`.
+:func:`trick_deal_over` (R-CX-4, R-CL-2 … R-CL-4), :data:`TRICKS_PER_DEAL`,
+:func:`card_set` (the cards of a deal's doubles), :func:`tally_tricks` (what
+each seat took, for a deal's result).
 
 TRIX: :func:`next_to_lay` (R-TX-1), :func:`gone_out` (the finishing order
 and the last place, R-TX-4), :func:`trix_points`, :func:`bad_hand` and
@@ -53,7 +54,7 @@ The card sets :data:`KING_OF_HEARTS` (a card), :data:`QUEENS`,
 
 from __future__ import annotations
 
-from .complex import TRICKS_PER_DEAL, card_set, trick_deal_over, trick_winner
+from .complex import TRICKS_PER_DEAL, card_set, tally_tricks, trick_deal_over, trick_winner
 from .complex import legal_cards as trick_legal_cards
 from .kingdoms import (
     SEVEN_OF_HEARTS,
@@ -109,6 +110,7 @@ __all__ = [
     "redeal_seat",
     "row_ends",
     "starts_kingdom",
+    "tally_tricks",
     "team_totals",
     "trick_deal_over",
     "trick_legal_cards",
