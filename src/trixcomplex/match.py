@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from .cards import ALL_CARDS, Card, Suit, cards_of, hand_mask
+from .cards import ALL_CARDS, Card, Suit, cards_of, hand_mask, mask_of
 from .complex import (
     ComplexDeal,
     Trick,
@@ -539,9 +539,7 @@ def _apply_double(state: MatchState, move: Double) -> MatchState:
         )
     if window.answers[seat] is not None:
         raise IllegalMoveError(move, f"seat {seat} has already answered", "R-DBL-2")
-    cards = 0
-    for card in move.cards:
-        cards |= 1 << card
+    cards = mask_of(move.cards)
     if cards & ~asked:
         wrong = " ".join(str(c) for c in cards_of(cards & ~asked))
         raise IllegalMoveError(
@@ -578,10 +576,7 @@ def apply_listed(state: MatchState, move: PlayerMove) -> MatchState:
     if kind is Double:
         window = state.deal
         assert type(window) is DoublingWindow
-        cards = 0
-        for card in move.cards:  # type: ignore[union-attr]
-            cards |= 1 << card
-        return _answered(state, window, move, cards)  # type: ignore[arg-type]
+        return _answered(state, window, move, mask_of(move.cards))  # type: ignore[arg-type, union-attr]
     return apply(state, move)
 
 
