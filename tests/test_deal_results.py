@@ -319,26 +319,3 @@ def test_r_match_5_r_dbl_2_apply_listed_is_apply_for_every_listed_move(
             assert after == tc.apply(state, move) and type(after) is tc.MatchState
     assert tc.Choose in kinds or ruleset.fixed_order
     assert tc.Double in kinds or not ruleset.doubling
-
-
-def test_fast_result_constructors_build_equal_frozen_objects() -> None:
-    """``_deal_result`` and ``_doubled_card`` build what the attrs constructors build."""
-    c = tc.parse_card
-    seats = (
-        tc.SeatBreakdown(tricks=13),
-        tc.SeatBreakdown(),
-        tc.SeatBreakdown(),
-        tc.SeatBreakdown(),
-    )
-    slow = tc.DoubledCard(c("QS"), 1, 2, 3, 1, (0, 0, -50, 25))
-    fast = scoring._doubled_card(c("QS"), 1, 2, 3, 1, (0, 0, -50, 25))
-    assert fast == slow and hash(fast) == hash(slow) and repr(fast) == repr(slow)
-    result = tc.DealResult(
-        number=2, kingdom=1, contract=tc.Contract.COMPLEX, owner=3, points=(-500, 0, 0, 0),
-        seats=seats, doubled=(slow,), finishing_order=(),
-    )  # fmt: skip
-    made = scoring._deal_result(2, 1, tc.Contract.COMPLEX, 3, (-500, 0, 0, 0), seats, (fast,), ())
-    assert made == result and hash(made) == hash(result) and repr(made) == repr(result)
-    for frozen, name in ((made, "owner"), (fast, "case")):
-        with pytest.raises(attrs.exceptions.FrozenInstanceError):
-            setattr(frozen, name, 0)

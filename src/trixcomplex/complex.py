@@ -23,8 +23,6 @@ from .scoring import (
     DealResult,
     DoubledCard,
     SeatBreakdown,
-    _deal_result,
-    _doubled_card,
     _taken,
     doubled_card_points,
 )
@@ -247,7 +245,7 @@ def taken_result(
                 if (1 << a | 1 << b | 1 << c | 1 << d) & bit:
                     taker, leader = trick.taker, trick.leader
                     case, cost = doubled_card_points(card, doubler, taker, leader, rules)
-                    costs.append(_doubled_card(card, doubler, taker, leader, case, cost))
+                    costs.append(DoubledCard(card, doubler, taker, leader, case, cost))
                     break
         if len(costs) > 1:
             costs.sort(key=_by_card)
@@ -257,7 +255,7 @@ def taken_result(
         _breakdown(tricks[2], won[2], doubled_set),
         _breakdown(tricks[3], won[3], doubled_set),
     )
-    return _deal_result(number, kingdom, contract, owner, points, seats, tuple(costs), ())
+    return DealResult(number, kingdom, contract, owner, points, seats, tuple(costs), ())
 
 
 def _breakdown(tricks: int, taken: int, doubled: int) -> SeatBreakdown:

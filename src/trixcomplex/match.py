@@ -40,7 +40,6 @@ from .scoring import (
     MatchResult,
     Score,
     SeatBreakdown,
-    _deal_result,
     match_outcome,
     team_totals,
     trick_points,
@@ -797,7 +796,7 @@ def _trix_result(state: MatchState, order: tuple[int, ...]) -> DealResult:
     places = _PLACES_BY_ORDER.get(order)
     if places is None:
         places = _places(order)
-    return _deal_result(
+    return DealResult(
         state.deal_number, state.kingdom, _TRIX_CONTRACT, state.owner,
         trix_points(order, state.ruleset.trix_places), places, (), order,
     )  # fmt: skip

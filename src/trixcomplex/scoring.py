@@ -297,26 +297,6 @@ class DoubledCard:
     points: tuple[int, int, int, int]
 
 
-def _doubled_card(
-    card: Card, doubler: int, taker: int, leader: int, case: int, points: tuple[int, int, int, int]
-) -> DoubledCard:
-    """``DoubledCard(...)``, positional, its slots set directly (at deal ends)."""
-    made: DoubledCard = _new(DoubledCard)
-    _card(made, card)
-    _doubler(made, doubler)
-    _taker(made, taker)
-    _leader(made, leader)
-    _case(made, case)
-    _points(made, points)
-    return made
-
-
-_card, _doubler, _taker, _leader, _case, _points = (
-    DoubledCard.__dict__[name].__set__
-    for name in ("card", "doubler", "taker", "leader", "case", "points")
-)
-
-
 @frozen
 class SeatBreakdown:
     """What one seat took in a deal, for a scoresheet.
@@ -424,38 +404,6 @@ class DealResult:
     seats: tuple[SeatBreakdown, SeatBreakdown, SeatBreakdown, SeatBreakdown]
     doubled: tuple[DoubledCard, ...] = ()
     finishing_order: tuple[int, ...] = ()
-
-
-(
-    _set_number, _set_kingdom, _set_contract, _set_owner, _set_points, _set_seats,
-    _set_doubled, _set_finishing_order,
-) = (DealResult.__dict__[name].__set__ for name in (
-    "number", "kingdom", "contract", "owner", "points", "seats", "doubled", "finishing_order",
-))  # fmt: skip
-
-
-def _deal_result(
-    number: int,
-    kingdom: int,
-    contract: Contract,
-    owner: int,
-    points: tuple[int, int, int, int],
-    seats: tuple[SeatBreakdown, SeatBreakdown, SeatBreakdown, SeatBreakdown],
-    doubled: tuple[DoubledCard, ...],
-    finishing_order: tuple[int, ...],
-) -> DealResult:
-    """``DealResult(...)``, positional, its slots set directly: the engine's constructor
-    at every deal end (attrs' ``__init__`` costs about half as much again)."""
-    made: DealResult = _new(DealResult)
-    _set_number(made, number)
-    _set_kingdom(made, kingdom)
-    _set_contract(made, contract)
-    _set_owner(made, owner)
-    _set_points(made, points)
-    _set_seats(made, seats)
-    _set_doubled(made, doubled)
-    _set_finishing_order(made, finishing_order)
-    return made
 
 
 @frozen
