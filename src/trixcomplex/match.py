@@ -16,6 +16,7 @@ choice, and the hand-over between the contract modules.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -793,30 +794,25 @@ def _check_pass(state: MatchState, move: Pass, deal: TrixDeal) -> None:
 def _trix_result(state: MatchState, order: tuple[int, ...]) -> DealResult:
     """The result of the TRIX deal of ``state`` with the finishing order ``order`` (R-TX-4)."""
     assert state.owner is not None
-    places = _PLACES_BY_ORDER.get(order)
-    if places is None:
-        places = _places(order)
     return DealResult(
         state.deal_number, state.kingdom, _TRIX_CONTRACT, state.owner,
-        trix_points(order, state.ruleset.trix_places), places, (), order,
+        trix_points(order, state.ruleset.trix_places), _PLACES_BY_ORDER[order], (), order,
     )  # fmt: skip
 
 
 _PLACES = tuple(SeatBreakdown(place=p) for p in (1, 2, 3, 4))  # frozen values: shared
-_Places = tuple[SeatBreakdown, SeatBreakdown, SeatBreakdown, SeatBreakdown]
 
-
-def _places(order: tuple[int, ...]) -> _Places:
-    """The four seats' breakdowns (their places) for a TRIX finishing order of all
-    four seats; kept for the next deal with that order (there are 24)."""
-    a, b, c, d = (_PLACES[order.index(s)] for s in range(4))
-    places = (a, b, c, d)
-    if len(_PLACES_BY_ORDER) < 24:
-        _PLACES_BY_ORDER[order] = places
-    return places
-
-
-_PLACES_BY_ORDER: dict[tuple[int, ...], _Places] = {}
+# _PLACES_BY_ORDER[order]: the four seats' breakdowns (their places) for each of the
+# 24 finishing orders of all four seats.
+_PLACES_BY_ORDER: dict[
+    tuple[int, ...], tuple[SeatBreakdown, SeatBreakdown, SeatBreakdown, SeatBreakdown]
+] = {
+    order: (
+        _PLACES[order.index(0)], _PLACES[order.index(1)],
+        _PLACES[order.index(2)], _PLACES[order.index(3)],
+    )
+    for order in itertools.permutations(range(4))
+}  # fmt: skip
 
 
 def _end_deal(state: MatchState, result: DealResult, history: History) -> MatchState:
