@@ -189,11 +189,7 @@ def legal_moves(state: MatchState, seat: int | None = None) -> tuple[PlayerMove,
             if seat in _SEATS and asked[seat] and answers[seat] is None:
                 return _ANSWERS[seat][asked[seat]]
             return ()
-        moves = ()
-        for s in range(4):  # every seat in window.waiting(), in seat order
-            if asked[s] and answers[s] is None:
-                moves += _ANSWERS[s][asked[s]]
-        return moves
+        return window_answers(asked, answers)
     if phase is _CHOOSE:
         assert turn is not None
         if seat is not None and seat != turn:
@@ -212,6 +208,29 @@ def legal_moves(state: MatchState, seat: int | None = None) -> tuple[PlayerMove,
 # Only ever a proof of legality: a miss runs the rule checks, and the tuple
 # swaps atomically, so threads sharing the module stay correct.
 _listed: tuple[MatchState | None, int] = (None, 0)
+
+
+def window_answers(
+    asked: Sequence[int], answers: Sequence[int | None]
+) -> tuple[Double, ...]:
+    """Every answer a doubling window still awaits, as :func:`legal_moves` lists
+    them: for each seat asked (``asked[s]``, the doublable cards it holds) and
+    not answered yet (``answers[s] is None``), in seat order, one
+    :class:`Double` per subset of its doublable cards, the empty one first
+    (R-DBL-1, R-DBL-2).  Empty once every asked seat has answered.
+
+    >>> from trixcomplex.cards import parse_card
+    >>> qs = 1 << parse_card("QS")
+    >>> [str(move) for move in window_answers((0, qs, 0, 0), (None, None, None, None))]
+    ['seat 1 doubles nothing', 'seat 1 doubles QS']
+    >>> window_answers((0, qs, 0, 0), (None, 0, None, None))
+    ()
+    """
+    moves: tuple[Double, ...] = ()
+    for s in range(4):  # every seat in window.waiting(), in seat order
+        if asked[s] and answers[s] is None:
+            moves += _ANSWERS[s][asked[s]]
+    return moves
 
 
 def trix_moves(seat: int, hand: int, table: int) -> tuple[PlayerMove, ...]:
@@ -566,18 +585,31 @@ def apply_listed(state: MatchState, move: PlayerMove) -> MatchState:
     the same state, without deciding again that the move is legal.
 
     For :mod:`trixcomplex.playout`, which draws its moves from those very lists:
-    a contract choice starts the contract and a doubling answer is recorded
-    without their checks (R-MATCH-5, R-DBL-1, R-DBL-2); any other move goes
-    through :func:`apply`.  A move not listed for ``state`` is not allowed here.
+    a contract choice starts the contract without its checks (R-MATCH-5); any
+    other move goes through :func:`apply`.  A move not listed for ``state`` is
+    not allowed here.
     """
-    kind = type(move)
-    if kind is Choose:
-        return _start(state, move.contract, move)  # type: ignore[union-attr]
-    if kind is Double:
-        window = state.deal
-        assert type(window) is DoublingWindow
-        return _answered(state, window, move, mask_of(move.cards))  # type: ignore[arg-type, union-attr]
+    if type(move) is Choose:
+        return _start(state, move.contract, move)
     return apply(state, move)
+
+
+def finish_window(
+    state: MatchState, moves: Sequence[Double], answers: tuple[int, int, int, int]
+) -> MatchState:
+    """The state after the doubling window of ``state`` received ``moves`` (every
+    answer it awaited, in order, each one :func:`window_answers` listed),
+    leaving ``answers`` (each asked seat's doubled set, 0 for a seat not
+    asked): the doubles revealed at once, the owner leads (R-DBL-2, R-DBL-3,
+    R-CX-1).  Equal to applying ``moves`` one at a time.
+
+    For :mod:`trixcomplex.playout`, which draws the answers on plain locals
+    and hands the closed window back here.
+    """
+    window = state.deal
+    assert type(window) is DoublingWindow
+    revealed = _tnew(DoublingWindow, (window.asked, answers)).revealed()
+    return _close_window(state, state.history.extend(moves), revealed)
 
 
 def _close_window(

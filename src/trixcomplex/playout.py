@@ -56,7 +56,7 @@ import random
 from collections.abc import Callable
 from typing import Literal, TypeVar
 
-from .cards import ALL_CARDS, ALL_MASK, Card
+from .cards import ALL_CARDS, ALL_MASK, Card, mask_of
 from .engine import DealResult, DoublingWindow, MatchState, Phase
 from .match import (
     PASSES,
@@ -64,11 +64,13 @@ from .match import (
     apply_listed,
     finish_trick_deal,
     finish_trix_deal,
+    finish_window,
     legal_moves,
     new_trick,
     plays_of,
+    window_answers,
 )
-from .moves import Contract, Deal, Move, Play, PlayerMove
+from .moves import Contract, Deal, Double, Move, Play, PlayerMove
 from .rules import (
     card_set,
     gone_out,
@@ -220,7 +222,9 @@ def playout(
             state = apply(state, _shuffled(rng, bits))
         elif phase is _OVER:
             return state
-        elif draw is not None:  # CHOOSE, DOUBLE: rng.choice(legal_moves(state)), inline
+        elif phase is _DOUBLE and draw is not None:
+            state = _window(state, draw)
+        elif draw is not None:  # CHOOSE: rng.choice(legal_moves(state)), inline
             moves = legal_moves(state)
             n = len(moves)
             r = draw(k[n])
@@ -263,7 +267,7 @@ _RANDBELOW = vars(random.Random)["_randbelow_with_getrandbits"]
 
 # The phases as module constants (an enum member read through its class costs a
 # lookup in the enum machinery, paid once per phase change of the loop above).
-_DEAL, _COMPLEX, _TRICKS = Phase.DEAL, Phase.COMPLEX, Phase.TRICKS
+_DEAL, _DOUBLE, _COMPLEX, _TRICKS = Phase.DEAL, Phase.DOUBLE, Phase.COMPLEX, Phase.TRICKS
 _TRIX, _OVER = Phase.TRIX, Phase.OVER
 
 
@@ -381,6 +385,35 @@ def _chosen(
     if move not in moves:
         raise ValueError(f"the playout policy chose {move!r}, which is not a legal move")
     return move
+
+
+def _window(state: MatchState, draw: Callable[[int], int]) -> MatchState:
+    """Answer the doubling window of ``state`` until it closes; the state after it.
+
+    Each answer is ``rng.choice(legal_moves(state))`` drawn inline (every
+    seat's awaited answers, :func:`~trixcomplex.match.window_answers`); the
+    answers are kept as plain locals and the window is closed once, by
+    ``match.finish_window`` (R-DBL-2, R-DBL-3), instead of a new state per
+    answer.
+    """
+    window = state.deal
+    assert type(window) is DoublingWindow
+    asked = window.asked
+    answers = list(window.answers)
+    played: list[Double] = []
+    k = _K
+    moves = window_answers(asked, answers)
+    while moves:  # every asked seat answers: the window closes (R-DBL-2)
+        n = len(moves)
+        r = draw(k[n])
+        while r >= n:
+            r = draw(k[n])
+        move = moves[r]
+        played.append(move)
+        answers[move.seat] = mask_of(move.cards)
+        moves = window_answers(asked, answers)
+    a, b, c, d = answers
+    return finish_window(state, played, (a or 0, b or 0, c or 0, d or 0))
 
 
 def _complex(
