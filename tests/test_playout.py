@@ -32,8 +32,10 @@ def stepped(
     rng: random.Random,
     until: str,
     pick: object = None,
+    forced: str = "draw",
 ) -> tc.MatchState:
-    """The reference: one ``apply`` per move, ``rng.choice(legal_moves(state))``."""
+    """The reference: one ``apply`` per move, ``rng.choice(legal_moves(state))``; with
+    ``forced="play"`` a single legal move is applied without a draw (or a pick)."""
     deal_ended = False
     while True:
         if state.phase is tc.Phase.OVER:
@@ -44,7 +46,10 @@ def stepped(
             state = tc.apply(state, tc.Deal.shuffled(rng))
             continue
         moves = tc.legal_moves(state)
-        move = rng.choice(moves) if pick is None else moves[0]
+        if forced == "play" and len(moves) == 1:
+            move = moves[0]
+        else:
+            move = rng.choice(moves) if pick is None else moves[0]
         state = tc.apply(state, move)
         if state.phase in END:
             deal_ended = True
@@ -65,25 +70,31 @@ def starts(seed: int) -> list[tc.MatchState]:
 
 
 def assert_same(
-    state: tc.MatchState, seed: int, until: str, make: type[random.Random] = random.Random
+    state: tc.MatchState,
+    seed: int,
+    until: str,
+    make: type[random.Random] = random.Random,
+    forced: str = "draw",
 ) -> None:
     rng_fast, rng_step = make(seed), make(seed)
-    fast = tc.playout(state, rng_fast, until=until)  # type: ignore[arg-type]
-    slow = stepped(state, rng_step, until)
+    fast = tc.playout(state, rng_fast, until=until, forced=forced)  # type: ignore[arg-type]
+    slow = stepped(state, rng_step, until, forced=forced)
     assert fast == slow
     assert fast.history.moves() == slow.history.moves()
     assert hash(fast) == hash(slow)
     assert rng_fast.getstate() == rng_step.getstate()
 
 
+@pytest.mark.parametrize("forced", ["draw", "play"])
 @pytest.mark.parametrize("until", ["deal", "match"])
 @pytest.mark.parametrize("seed", range(12))
-def test_playout_equals_stepping_from_every_phase(seed: int, until: str) -> None:
-    """R-MATCH-1…5, R-DBL-2…5, R-CX-1…6, R-TX-1…4: the same final state as stepping."""
+def test_playout_equals_stepping_from_every_phase(seed: int, until: str, forced: str) -> None:
+    """R-MATCH-1…5, R-DBL-2…5, R-CX-1…6, R-TX-1…4: the same final state as stepping
+    (with ``forced="play"``, stepping that plays a forced move without a draw)."""
     phases = set()
     for k, state in enumerate(starts(seed)):
         phases.add(state.phase)
-        assert_same(state, 1000 * seed + k, until)
+        assert_same(state, 1000 * seed + k, until, forced=forced)
     assert phases == set(tc.Phase) - {tc.Phase.TRICKS}  # TRICKS: classic contracts only
 
 
@@ -98,12 +109,15 @@ def test_starts_cover_double_mid_trick_and_mid_row() -> None:
 
 @settings(max_examples=25)
 @given(
-    seed=st.integers(0, 2**32), cut=st.integers(0, 500), until=st.sampled_from(["deal", "match"])
+    seed=st.integers(0, 2**32),
+    cut=st.integers(0, 500),
+    until=st.sampled_from(["deal", "match"]),
+    forced=st.sampled_from(["draw", "play"]),
 )
-def test_playout_equals_stepping_property(seed: int, cut: int, until: str) -> None:
+def test_playout_equals_stepping_property(seed: int, cut: int, until: str, forced: str) -> None:
     """R-CX-1…6, R-TX-1…4: equality from any point of a random match."""
     states = random_match(seed, until=cut)
-    assert_same(states[-1], seed + 1, until)
+    assert_same(states[-1], seed + 1, until, forced=forced)
 
 
 def test_until_deal_stops_at_the_deal_end() -> None:
@@ -327,17 +341,54 @@ def test_playout_equals_stepping_with_other_generators(make: type[random.Random]
     own methods are called, with the same ``getrandbits`` calls in the same order."""
     for k, state in enumerate(starts(3)[::2]):
         assert_same(state, k, "match", make)
+        assert_same(state, k, "match", make, forced="play")
     a, b = CountingBits(5), CountingBits(5)
     fast = tc.playout(tc.new_match(), a, until="match")
     assert fast == stepped(tc.new_match(), b, "match")
     assert a.calls == b.calls and len(a.calls) > 1000  # the same getrandbits calls, in order
 
 
-def test_playout_equals_stepping_over_many_matches() -> None:
+@pytest.mark.parametrize("forced", ["draw", "play"])
+def test_playout_equals_stepping_over_many_matches(forced: str) -> None:
     """R-MATCH-1…5, R-CX-1…6, R-TX-1…4: whole matches from many seeds, drawn inline,
     equal the stepped ones (every length of legal set met many times)."""
     for seed in range(100, 140):
-        assert_same(tc.new_match(), seed, "match")
+        assert_same(tc.new_match(), seed, "match", forced=forced)
+
+
+def test_r_tx_5_forced_play_draws_only_for_a_choice() -> None:
+    """R-TX-5: with ``forced="play"`` a forced move costs no draw and no policy call:
+    the generator's calls are exactly those of stepping with ``moves[0] if
+    len(moves) == 1 else rng.choice(moves)``, and a policy is only ever shown two
+    or more moves; with ``"draw"`` it is shown single moves too.  The two modes
+    give different matches from one seed."""
+    finals, calls, shown = {}, {}, {}
+    for forced in ("draw", "play"):
+        rng = CountingBits(9)
+        finals[forced] = tc.playout(tc.new_match(), rng, until="match", forced=forced)
+        calls[forced] = rng.calls
+        lengths: list[int] = []
+
+        def last(game: PlayoutState, moves: tuple[tc.PlayerMove, ...], r: random.Random,
+                 lengths: list[int] = lengths) -> tc.PlayerMove:  # fmt: skip
+            lengths.append(len(moves))
+            return moves[-1]
+
+        tc.playout(tc.new_match(), random.Random(9), last, until="match", forced=forced)
+        shown[forced] = lengths
+    assert finals["draw"] != finals["play"]
+    assert len(calls["play"]) < len(calls["draw"])
+    assert min(shown["play"]) == 2 and min(shown["draw"]) == 1
+    assert len(shown["draw"]) - len(shown["play"]) > 100  # forced moves: ~2 in 5
+    stepped_rng = CountingBits(9)
+    assert stepped(tc.new_match(), stepped_rng, "match", forced="play") == finals["play"]
+    assert stepped_rng.calls == calls["play"]
+
+
+def test_bad_forced_is_rejected() -> None:
+    """``forced`` is "draw" or "play"; anything else is a ValueError naming it."""
+    with pytest.raises(ValueError, match="forced must be 'draw' or 'play', not 'skip'"):
+        tc.playout(tc.new_match(), random.Random(1), forced="skip")  # type: ignore[arg-type]
 
 
 def test_history_extend_is_a_run_of_appends() -> None:
@@ -485,6 +536,7 @@ def test_r_set_1_playout_equals_stepping_for_every_ruleset(name: str) -> None:
         contracts.add(state.contract)
         for until in ("deal", "match"):
             assert_same(state, 100 * k + len(until), until)
+        assert_same(state, 100 * k, "match", forced="play")
     assert set(ruleset.contracts) <= contracts
 
 
@@ -517,6 +569,7 @@ def test_r_opt_8_playout_equals_stepping_when_a_redeal_is_legal() -> None:
     for seed in range(12):
         for until in ("deal", "match"):
             assert_same(state, seed, until)
+            assert_same(state, seed, until, forced="play")
         after = tc.playout(state, random.Random(seed))
         if isinstance(after.history.moves()[len(state.history)], tc.Redeal):
             took_redeal = True

@@ -184,6 +184,7 @@ def playout(
     policy: Policy | None = None,
     *,
     until: Literal["deal", "match"] = "deal",
+    forced: Literal["draw", "play"] = "draw",
 ) -> MatchState:
     """Play ``state`` out to the end of the current deal, or of the match.
 
@@ -198,9 +199,35 @@ def playout(
     (``==``, history included) the state reached by stepping the same random
     choices through :func:`~trixcomplex.legal_moves` and
     :func:`~trixcomplex.apply`, and ``rng`` is left in the same state.
+
+    ``forced`` says what happens when there is only one legal move (a forced
+    move, R-TX-5: a pass, a single card of the suit led, the last trick).
+    With ``"draw"`` (the default) it is chosen like any other:
+    ``rng.choice`` of a one-move list still draws a number, and a policy is
+    asked.  With ``"play"`` it is played at once, with no draw and no policy
+    call, as a host plays a forced move and as most search loops step
+    (``moves[0] if len(moves) == 1 else rng.choice(moves)``); the result then
+    equals stepping that way.  Forced moves are about two in five moves of a
+    match, so ``"play"`` saves their draws and policy calls; it gives other
+    random matches from the same seed than ``"draw"``.
+
+    >>> import trixcomplex as tc
+    >>> a = tc.playout(tc.new_match(), random.Random(5), until="match", forced="play")
+    >>> rng, state = random.Random(5), tc.new_match()
+    >>> while not state.is_over:
+    ...     if state.phase is tc.Phase.DEAL:
+    ...         state = tc.apply(state, tc.Deal.shuffled(rng))
+    ...     else:
+    ...         moves = tc.legal_moves(state)
+    ...         state = tc.apply(state, moves[0] if len(moves) == 1 else rng.choice(moves))
+    >>> a == state
+    True
     """
     if until not in ("deal", "match"):
         raise ValueError(f"until must be 'deal' or 'match', not {until!r}")
+    if forced not in ("draw", "play"):
+        raise ValueError(f"forced must be 'draw' or 'play', not {forced!r}")
+    least = 1 if forced == "play" else 0  # a draw when there are more moves than this
     bits = _plain_bits(rng)
     draw = bits if policy is None else None  # the card loops draw inline
     deal_ended = False
@@ -208,13 +235,13 @@ def playout(
     while True:
         phase = state.phase
         if phase is _COMPLEX or phase is _TRICKS:  # any trick contract, under any ruleset
-            state = _complex(state, rng, policy, draw)
+            state = _complex(state, rng, policy, draw, least)
             deal_ended = True
         elif phase is _TRIX:
             if redeal_seat(state) is None:  # no Redeal among the moves, now or later
-                state = _trix(state, rng, policy, draw)
+                state = _trix(state, rng, policy, draw, least)
             else:  # a bad hand may demand a redeal (R-OPT-8)
-                state = _stepped(state, rng, policy, draw)
+                state = _stepped(state, rng, policy, draw, least)
             deal_ended = True
         elif phase is _DEAL:
             if deal_ended and until == "deal":
@@ -227,12 +254,14 @@ def playout(
         elif draw is not None:  # CHOOSE: rng.choice(legal_moves(state)), inline
             moves = legal_moves(state)
             n = len(moves)
-            r = draw(k[n])
-            while r >= n:
+            r = 0
+            if n > least:
                 r = draw(k[n])
+                while r >= n:
+                    r = draw(k[n])
             state = apply_listed(state, moves[r])
         else:  # CHOOSE, DOUBLE with a policy or another generator: through apply
-            state = _step(state, rng, policy, draw)
+            state = _step(state, rng, policy, draw, least)
 
 
 # -- drawing as random.Random draws -------------------------------------------
@@ -325,22 +354,33 @@ def _below(bits: Callable[[int], int], n: int) -> int:
 
 
 def _stepped(
-    state: MatchState, rng: random.Random, policy: Policy | None, draw: Callable[[int], int] | None
+    state: MatchState,
+    rng: random.Random,
+    policy: Policy | None,
+    draw: Callable[[int], int] | None,
+    least: int,
 ) -> MatchState:
     """Play the deal of ``state`` move by move through the engine until it ends
     (scored, or cancelled by a :class:`~trixcomplex.Redeal`): the general path
     for every ruleset, drawing from ``rng`` exactly as the fast loops do."""
     while state.phase.plays_cards:
-        state = _step(state, rng, policy, draw)
+        state = _step(state, rng, policy, draw, least)
     return state
 
 
 def _step(
-    state: MatchState, rng: random.Random, policy: Policy | None, draw: Callable[[int], int] | None
+    state: MatchState,
+    rng: random.Random,
+    policy: Policy | None,
+    draw: Callable[[int], int] | None,
+    least: int,
 ) -> MatchState:
     """One move through the engine: ``rng.choice`` of the legal moves (drawn by
-    :func:`_below` with ``draw``), or the policy's."""
+    :func:`_below` with ``draw``), or the policy's; with ``least`` 1, a forced
+    move is played without either."""
     moves = legal_moves(state)
+    if len(moves) <= least:
+        return apply(state, moves[0])
     if draw is not None:
         return apply(state, moves[_below(draw, len(moves))])
     if policy is None:
@@ -421,6 +461,7 @@ def _complex(
     rng: random.Random,
     policy: Policy | None,
     draw: Callable[[int], int] | None,
+    least: int,
 ) -> MatchState:
     """Play the trick contract of ``state`` to its end; the state after its last trick.
 
@@ -428,7 +469,9 @@ def _complex(
     (``complex.legal_cards`` with the contract's
     :class:`~trixcomplex.TrickRules`), the taker (``trick_winner``), the cost
     (``trick_points``) and the end of the deal (``trick_deal_over``).  With
-    ``draw`` (:func:`_plain_bits`, no policy) the card is drawn inline.
+    ``draw`` (:func:`_plain_bits`, no policy) the card is drawn inline; a
+    seat with ``least`` legal cards or fewer plays its lowest without a draw
+    (``least`` is 0, or 1 for ``forced="play"``).
     """
     deal = state.complex
     contract = state.contract
@@ -453,16 +496,19 @@ def _complex(
         legal = legal_cards(hand, trick, rules)
         if draw is not None:  # rng.choice(plays_of(turn, legal)): r = _below(draw, n), inline
             n = legal.bit_count()
-            r = draw(k[n])
-            while r >= n:
+            if n > least:
                 r = draw(k[n])
-            while r:  # the r-th card of legal, in card order
-                legal &= legal - 1
-                r -= 1
+                while r >= n:
+                    r = draw(k[n])
+                while r:  # the r-th card of legal, in card order
+                    legal &= legal - 1
+                    r -= 1
             bit = legal & -legal
             move = plays[turn][bit.bit_length() - 1]
         else:
-            if seen is None:
+            if legal.bit_count() <= least:  # forced="play": no draw, no policy call
+                move = plays[turn][legal.bit_length() - 1]
+            elif seen is None:
                 move = rng.choice(plays_of(turn, legal))
             else:
                 seen.hands = (hands[0], hands[1], hands[2], hands[3])
@@ -503,13 +549,15 @@ def _trix(
     rng: random.Random,
     policy: Policy | None,
     draw: Callable[[int], int] | None,
+    least: int,
 ) -> MatchState:
     """Play the TRIX deal of ``state`` to its end; the state after its last card.
 
     The legal cards are ``trix.playable`` held (R-TX-2; the pass when there
     are none, R-TX-3), the next seat ``trix.next_to_lay`` and the finishing
     order ``trix.gone_out``: the engine's own functions.  With ``draw``
-    (:func:`_plain_bits`, no policy) the move is drawn inline.
+    (:func:`_plain_bits`, no policy) the move is drawn inline; a seat with
+    ``least`` moves or fewer makes it without a draw.
     """
     deal = state.trix
     assert deal is not None and state.turn is not None
@@ -527,13 +575,14 @@ def _trix(
         move: PlayerMove
         if draw is not None:  # rng.choice of the plays, or of the pass: _below, inline
             n = legal.bit_count() or 1  # R-TX-3: without a card to lay, the pass is the one move
-            r = draw(k[n])
-            while r >= n:
+            if n > least:
                 r = draw(k[n])
-            if legal:
+                while r >= n:
+                    r = draw(k[n])
                 while r:  # the r-th card of legal, in card order
                     legal &= legal - 1
                     r -= 1
+            if legal:
                 bit = legal & -legal
                 card = bit.bit_length() - 1
                 move = plays[turn][card]
@@ -541,7 +590,9 @@ def _trix(
                 bit, move = 0, PASSES[turn][0]
         else:
             options: tuple[PlayerMove, ...] = plays_of(turn, legal) if legal else PASSES[turn]
-            if seen is None:
+            if len(options) <= least:  # forced="play": no draw, no policy call
+                move = options[0]
+            elif seen is None:
                 move = rng.choice(options)
             else:
                 seen.hands = (hands[0], hands[1], hands[2], hands[3])
