@@ -349,3 +349,20 @@ def test_r_dbl_3_the_reveal_lists_every_answer_by_card_with_its_doubler() -> Non
             assert all(type(c) is tc.Card for c, _ in window.revealed())
             checked += 1
     assert checked == 4**5 * 2**5
+
+
+def test_r_dbl_3_the_reveal_memo_stays_bounded_for_windows_built_by_hand() -> None:
+    """R-DBL-3: ``revealed()`` remembers the reveals it worked out, at most 4,096 of
+    them: windows built by hand with any card sets (not only doublable cards) are
+    still revealed by the definition, and the memo stops growing."""
+    from trixcomplex import doubling
+    from trixcomplex.doubling import DoublingWindow
+
+    for k in range(6000):
+        a, b = 1 << (k % 52), (k + 1) << 20 & ((1 << 52) - 1) & ~(1 << (k % 52))
+        window = DoublingWindow((a, b, 0, 0), (a, b, None, None))
+        expected = tuple(sorted([(tc.Card(k % 52), 0)] + [
+            (tc.Card(c), 1) for c in range(52) if b >> c & 1
+        ]))  # fmt: skip
+        assert window.revealed() == expected
+    assert len(doubling._REVEALED) == doubling._REVEALED_KEPT

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import Card, cards_of, mask_of
+from .cards import Card, cards_of
 from .moves import Contract
 from .rulesets import TrickRules
 from .scoring import (
@@ -211,7 +211,10 @@ def card_set(pairs: Sequence[tuple[Card, int]]) -> int:
     >>> card_set(((Card(10), 1), (Card(24), 3))) == 1 << 10 | 1 << 24
     True
     """
-    return mask_of(card for card, _ in pairs)
+    mask = 0
+    for card, _ in pairs:  # mask_of, without a generator (read at every trick deal's end)
+        mask |= 1 << card
+    return mask
 
 
 def taken_result(

@@ -161,7 +161,6 @@ def legal_moves(state: MatchState, seat: int | None = None) -> tuple[PlayerMove,
     if seat is not None and seat not in _SEAT_NUMBERS:
         raise ValueError(f"a seat is an int from 0 to 3, not {seat!r}")
     global _listed
-    moves: tuple[PlayerMove, ...]
     deal = state.deal
     turn = state.turn
     if type(deal) is ComplexDeal:  # COMPLEX, TRICKS
@@ -210,9 +209,7 @@ def legal_moves(state: MatchState, seat: int | None = None) -> tuple[PlayerMove,
 _listed: tuple[MatchState | None, int] = (None, 0)
 
 
-def window_answers(
-    asked: Sequence[int], answers: Sequence[int | None]
-) -> tuple[Double, ...]:
+def window_answers(asked: Sequence[int], answers: Sequence[int | None]) -> tuple[Double, ...]:
     """Every answer a doubling window still awaits, as :func:`legal_moves` lists
     them: for each seat asked (``asked[s]``, the doublable cards it holds) and
     not answered yet (``answers[s] is None``), in seat order, one
