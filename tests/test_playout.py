@@ -495,6 +495,23 @@ def test_r_tx_2_playable_after_a_card_is_playable_of_the_new_table() -> None:
             assert can == trix_playable(table)
 
 
+def test_r_tx_1_next_to_lay_and_its_table_skip_the_seats_that_are_out() -> None:
+    """R-TX-1: play passes to the left, skipping seats with empty hands: for every
+    seat and every set of seats holding cards, ``next_to_lay`` and the playout's
+    table ``NEXT_TO_LAY`` give the first holder after the seat (the seat itself
+    when no other seat holds cards)."""
+    from trixcomplex.rules import NEXT_TO_LAY, next_to_lay
+
+    rng = random.Random(4)
+    for holders in range(16):
+        for seat in range(4):
+            after = [(seat + step) % 4 for step in (1, 2, 3)]
+            expected = next((s for s in after if holders >> s & 1), seat)
+            hands = tuple(rng.getrandbits(52) | 1 if holders >> s & 1 else 0 for s in range(4))
+            assert next_to_lay(hands, seat) == expected
+            assert NEXT_TO_LAY[seat][holders] == expected
+
+
 def test_r_cx_2_listed_plays_are_the_cards_of_the_legal_set_in_card_order() -> None:
     """R-CX-2, R-TX-2: the table-driven listing of plays names every card of a set, by card."""
     from trixcomplex.match import plays_of

@@ -72,9 +72,9 @@ from .match import (
 )
 from .moves import Contract, Deal, Double, Move, Play, PlayerMove
 from .rules import (
+    NEXT_TO_LAY,
     card_set,
     gone_out,
-    next_to_lay,
     redeal_seat,
     tally_tricks,
     trick_deal_over,
@@ -554,8 +554,9 @@ def _trix(
     """Play the TRIX deal of ``state`` to its end; the state after its last card.
 
     The legal cards are ``trix.playable`` held (R-TX-2; the pass when there
-    are none, R-TX-3), the next seat ``trix.next_to_lay`` and the finishing
-    order ``trix.gone_out``: the engine's own functions.  With ``draw``
+    are none, R-TX-3), the next seat ``trix.next_to_lay`` (read from its table
+    ``NEXT_TO_LAY`` by the seats still holding cards) and the finishing order
+    ``trix.gone_out``: the engine's own functions.  With ``draw``
     (:func:`_plain_bits`, no policy) the move is drawn inline; a seat with
     ``least`` moves or fewer makes it without a draw.
     """
@@ -569,6 +570,8 @@ def _trix(
     append, k, plays = played.append, _K, _PLAYS
     seen = PlayoutState(state) if policy is not None else None
     can = deal.playable  # what may be laid now (R-TX-2), kept up to date
+    after = NEXT_TO_LAY  # after[seat][holders]: next_to_lay(hands, seat), one lookup
+    holders = bool(hands[0]) | bool(hands[1]) << 1 | bool(hands[2]) << 2 | bool(hands[3]) << 3
     while True:
         hand = hands[turn]
         legal = hand & can  # trix.legal_cards(hand, table)
@@ -615,5 +618,6 @@ def _trix(
                 order = gone_out(order, turn)
                 if len(order) == 4:
                     break
-        turn = next_to_lay(hands, turn)
+                holders ^= 1 << turn
+        turn = after[turn][holders]
     return finish_trix_deal(state, played, order)

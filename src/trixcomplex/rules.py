@@ -35,7 +35,8 @@ R-CL-2 … R-CL-7; every number read from the rules), :func:`combine_trick_rules
 :func:`card_set` (the cards of a deal's doubles), :func:`tally_tricks` (what
 each seat took, for a deal's result).
 
-TRIX: :func:`next_to_lay` (R-TX-1), :func:`gone_out` (the finishing order
+TRIX: :func:`next_to_lay` (R-TX-1; :data:`NEXT_TO_LAY`, its answers for every
+set of seats holding cards), :func:`gone_out` (the finishing order
 and the last place, R-TX-4), :func:`trix_points`, :func:`bad_hand` and
 :func:`redeal_seat` (R-OPT-8).
 
@@ -79,7 +80,7 @@ from .scoring import (
     worst_seats,
 )
 from .state import redeal_seat
-from .trix import bad_hand, gone_out, next_to_lay, row_ends
+from .trix import NEXT_TO_LAY, bad_hand, gone_out, next_to_lay, row_ends
 from .trix import legal_cards as trix_legal_cards
 from .trix import playable as trix_playable
 from .trix import playable_after as trix_playable_after
@@ -88,6 +89,7 @@ __all__ = [
     "DIAMONDS",
     "DOUBLABLE",
     "KING_OF_HEARTS",
+    "NEXT_TO_LAY",
     "QUEENS",
     "SEVEN_OF_HEARTS",
     "TRICKS_PER_DEAL",

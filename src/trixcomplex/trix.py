@@ -101,6 +101,22 @@ def next_to_lay(hands: Sequence[int], seat: int) -> int:
     return nxt if hands[nxt] else seat
 
 
+NEXT_TO_LAY = tuple(
+    tuple(next_to_lay(tuple(holders >> s & 1 for s in range(4)), seat) for holders in range(16))
+    for seat in range(4)
+)
+"""``NEXT_TO_LAY[seat][holders]``: :func:`next_to_lay` after ``seat`` for each set of
+seats still holding cards (bit ``s`` set for seat ``s``), worked out by that very
+function at import (R-TX-1).  The playout keeps the set as seats go out and reads
+the next seat with one lookup instead of a call per move.
+
+>>> NEXT_TO_LAY[3][0b1011], next_to_lay((5, 9, 0, 7), 3)   # seat 2 is out
+(0, 0)
+>>> NEXT_TO_LAY[0][0b0101]                                  # seats 1 and 3 are out
+2
+"""
+
+
 def gone_out(order: tuple[int, ...], seat: int) -> tuple[int, ...]:
     """The finishing order once ``seat`` has emptied its hand (R-TX-4).
 
