@@ -172,7 +172,9 @@ Policy = Callable[[PlayoutState, tuple[PlayerMove, ...], random.Random], PlayerM
 """``policy(game, moves, rng) -> move``: pick one of the legal ``moves``.
 
 ``moves`` is exactly what :func:`~trixcomplex.legal_moves` lists for the
-state (every seat's answers in the doubling window).  ``rng`` is the
+state (every seat's answers in the doubling window); with
+``playout(..., forced="play")`` a policy is only asked when there are two
+or more.  ``rng`` is the
 playout's generator, for any randomness the policy needs.  Returning a move
 not in ``moves`` raises ``ValueError``.
 """
