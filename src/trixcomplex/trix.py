@@ -45,7 +45,7 @@ def _next_in_suit(row: int) -> int:
     return nxt
 
 
-ALL_ROWS = (1 << 52) - 1
+_ALL_ROWS = (1 << 52) - 1  # every card of the four rows
 _NEXT = [0] * 8192
 for _row in range(8192):
     if not _row or _row >> _JACK & 1:
@@ -81,7 +81,7 @@ def playable_after(can: int, table: int, card: int) -> int:
 # Per card: where its row starts in a card set, and every other row's cards (one
 # lookup each instead of the arithmetic, once per card laid).
 _ROW_SHIFT = tuple(13 * (card // 13) for card in range(52))
-_OTHER_ROWS = tuple(ALL_ROWS & ~(0x1FFF << 13 * (card // 13)) for card in range(52))
+_OTHER_ROWS = tuple(_ALL_ROWS & ~(0x1FFF << 13 * (card // 13)) for card in range(52))
 
 
 def legal_cards(hand: int, table: int) -> int:
