@@ -233,7 +233,6 @@ def playout(
     bits = _plain_bits(rng)
     draw = bits if policy is None else None  # the card loops draw inline
     deal_ended = False
-    k = _K
     while True:
         phase = state.phase
         if phase is _COMPLEX or phase is _TRICKS:  # any trick contract, under any ruleset
@@ -253,16 +252,7 @@ def playout(
             return state
         elif phase is _DOUBLE and draw is not None:
             state = _window(state, draw)
-        elif draw is not None:  # CHOOSE: rng.choice(legal_moves(state)), inline
-            moves = legal_moves(state)
-            n = len(moves)
-            r = 0
-            if n > least:
-                r = draw(k[n])
-                while r >= n:
-                    r = draw(k[n])
-            state = apply_listed(state, moves[r])
-        else:  # CHOOSE, DOUBLE with a policy or another generator: through apply
+        else:  # CHOOSE, and DOUBLE with a policy or another generator: one move
             state = _step(state, rng, policy, draw, least)
 
 
@@ -379,15 +369,16 @@ def _step(
 ) -> MatchState:
     """One move through the engine: ``rng.choice`` of the legal moves (drawn by
     :func:`_below` with ``draw``), or the policy's; with ``least`` 1, a forced
-    move is played without either."""
+    move is played without either.  The move is one ``legal_moves`` listed, so
+    it is applied with ``match.apply_listed``."""
     moves = legal_moves(state)
     if len(moves) <= least:
-        return apply(state, moves[0])
+        return apply_listed(state, moves[0])
     if draw is not None:
-        return apply(state, moves[_below(draw, len(moves))])
+        return apply_listed(state, moves[_below(draw, len(moves))])
     if policy is None:
-        return apply(state, rng.choice(moves))
-    return apply(state, _chosen(policy, PlayoutState(state), moves, rng))
+        return apply_listed(state, rng.choice(moves))
+    return apply_listed(state, _chosen(policy, PlayoutState(state), moves, rng))
 
 
 _new = object.__new__
@@ -432,8 +423,8 @@ def _chosen(
 def _window(state: MatchState, draw: Callable[[int], int]) -> MatchState:
     """Answer the doubling window of ``state`` until it closes; the state after it.
 
-    Each answer is ``rng.choice(legal_moves(state))`` drawn inline (every
-    seat's awaited answers, :func:`~trixcomplex.match.window_answers`); the
+    Each answer is ``rng.choice(legal_moves(state))``, drawn by :func:`_below`
+    (every seat's awaited answers, :func:`~trixcomplex.match.window_answers`); the
     answers are kept as plain locals and the window is closed once, by
     ``match.finish_window`` (R-DBL-2, R-DBL-3), instead of a new state per
     answer.
@@ -443,14 +434,9 @@ def _window(state: MatchState, draw: Callable[[int], int]) -> MatchState:
     asked = window.asked
     answers = list(window.answers)
     played: list[Double] = []
-    k = _K
     moves = window_answers(asked, answers)
     while moves:  # every asked seat answers: the window closes (R-DBL-2)
-        n = len(moves)
-        r = draw(k[n])
-        while r >= n:
-            r = draw(k[n])
-        move = moves[r]
+        move = moves[_below(draw, len(moves))]
         played.append(move)
         answers[move.seat] = mask_of(move.cards)
         moves = window_answers(asked, answers)
