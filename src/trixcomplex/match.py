@@ -384,7 +384,9 @@ def _trick_run(
         trick = []
         if trick_deal_over(len(tricks), hands[0] | hands[1] | hands[2] | hands[3], rules):
             done = ComplexDeal(leader, (), tuple(tricks), doubled, points)
-            return finish_deal(state, moves[start:index], done), index - start
+            result = _trick_deal_result(state, done, rules)
+            history = state.history.extend(moves[start:index])
+            return _end_deal(state, result, history), index - start
     if index == start:
         return state, 0
     return _tnew(MatchState, (
@@ -427,8 +429,7 @@ def _trix_run(
                 order = gone_out(order, turn)
                 if len(order) == 4:  # R-TX-4
                     index += 1
-                    done = TrixDeal(table, order)
-                    return finish_deal(state, moves[start:index], done), index - start
+                    return finish_trix_deal(state, moves[start:index], order), index - start
         else:
             break
         index += 1
@@ -561,13 +562,7 @@ def _apply_double(state: MatchState, move: Double) -> MatchState:
         raise IllegalMoveError(
             move, f"seat {seat} cannot double {wrong}: only the K♥ and Queens it holds", "R-DBL-1"
         )
-    return _answered(state, window, move, cards)
-
-
-def _answered(state: MatchState, window: DoublingWindow, move: Double, cards: int) -> MatchState:
-    """The state after ``move``, a legal answer doubling the set ``cards`` in the
-    ``window`` of ``state``; the last answer closes the window (R-DBL-2, R-DBL-3)."""
-    window = window.answer(move.seat, cards)
+    window = window.answer(seat, cards)
     history = state.history.append(move)
     if not window.waiting():
         return _close_window(state, history, window.revealed())
@@ -862,29 +857,16 @@ new_trick = _trick
 :mod:`trixcomplex.playout`."""
 
 
-def finish_deal(
-    state: MatchState, moves: Sequence[Move], deal: ComplexDeal | TrixDeal
-) -> MatchState:
-    """The state after the deal of ``state`` ended as ``deal`` by ``moves`` (its last
-    moves, in order): scored with the functions :func:`apply` uses.
-
-    For :mod:`trixcomplex.playout`, which plays a deal on mutable locals and
-    hands its end back here; ``deal`` is the finished trick deal, or the TRIX
-    deal whose finishing order holds all four seats.
-    """
-    if type(deal) is TrixDeal:
-        return finish_trix_deal(state, moves, deal.finishing_order)
-    history = state.history.extend(moves)
-    assert type(deal) is ComplexDeal and state.contract is not None
-    rules = state.ruleset.trick_rules(state.contract)
-    return _end_deal(state, _trick_deal_result(state, deal, rules), history)
-
-
 def finish_trix_deal(
     state: MatchState, moves: Sequence[Move], order: tuple[int, ...]
 ) -> MatchState:
-    """:func:`finish_deal` for the TRIX deal of ``state`` ended by ``moves`` with the
-    finishing order ``order`` (all four seats, R-TX-4)."""
+    """The state after the TRIX deal of ``state`` ended by ``moves`` (its last moves,
+    in order) with the finishing order ``order`` (all four seats, R-TX-4): scored
+    with the functions :func:`apply` uses.
+
+    For :mod:`trixcomplex.playout` and :func:`apply_moves`, which play a deal's
+    cards on plain locals and hand its end back here.
+    """
     return _end_deal(state, _trix_result(state, order), state.history.extend(moves))
 
 
@@ -896,10 +878,11 @@ def finish_trick_deal(
     won: Sequence[int],
     carried: Sequence[Trick],
 ) -> MatchState:
-    """:func:`finish_deal` for a trick deal of ``state`` played to its end by
-    ``moves``, given as what each seat took (see :func:`~trixcomplex.complex.taken_result`):
-    the deal's ``points``, ``tricks[s]`` and ``won[s]`` (seat ``s``'s tricks and
-    their cards) and the tricks that ``carried`` a doubled card.
+    """The state after the trick deal of ``state`` was played to its end by
+    ``moves`` (its last moves, in order), scored from what each seat took (see
+    :func:`~trixcomplex.complex.taken_result`): the deal's ``points``,
+    ``tricks[s]`` and ``won[s]`` (seat ``s``'s tricks and their cards) and the
+    tricks that ``carried`` a doubled card.
 
     For :mod:`trixcomplex.playout`, which tallies these as it plays instead of
     keeping every trick.
