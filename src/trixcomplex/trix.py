@@ -90,7 +90,15 @@ def legal_cards(hand: int, table: int) -> int:
 
 
 def next_to_lay(hands: Sequence[int], seat: int) -> int:
-    """The next seat after ``seat`` with cards in hand; empty hands are skipped (R-TX-1)."""
+    """The next seat after ``seat`` with cards in hand; empty hands are skipped (R-TX-1).
+
+    :data:`NEXT_TO_LAY` holds its answers by the set of seats holding cards:
+
+    >>> next_to_lay((5, 9, 0, 7), 3), NEXT_TO_LAY[3][0b1011]   # seat 2 is out
+    (0, 0)
+    >>> next_to_lay((5, 0, 3, 0), 0), NEXT_TO_LAY[0][0b0101]   # seats 1 and 3 are out
+    (2, 2)
+    """
     nxt = (seat + 1) & 3  # unrolled: once per card laid
     if hands[nxt]:
         return nxt
@@ -108,13 +116,8 @@ NEXT_TO_LAY = tuple(
 """``NEXT_TO_LAY[seat][holders]``: :func:`next_to_lay` after ``seat`` for each set of
 seats still holding cards (bit ``s`` set for seat ``s``), worked out by that very
 function at import (R-TX-1).  The playout keeps the set as seats go out and reads
-the next seat with one lookup instead of a call per move.
-
->>> NEXT_TO_LAY[3][0b1011], next_to_lay((5, 9, 0, 7), 3)   # seat 2 is out
-(0, 0)
->>> NEXT_TO_LAY[0][0b0101]                                  # seats 1 and 3 are out
-2
-"""
+the next seat with one lookup instead of a call per move (examples: see
+:func:`next_to_lay`)."""
 
 
 def gone_out(order: tuple[int, ...], seat: int) -> tuple[int, ...]:
