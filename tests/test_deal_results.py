@@ -121,6 +121,28 @@ def test_r_cx_5_r_dbl_4_trick_points_match_the_rules_written_out(data: st.DataOb
     assert list(got) == reference_trick_points(picked, leader, taker, doubled, rules)
 
 
+@settings(max_examples=300)
+@given(st.data())
+def test_r_cx_5_taken_points_add_up_the_tricks_and_cards_taken(data: st.DataObject) -> None:
+    """R-CX-5, R-DBL-5, R-CL-2 … R-CL-7: what a seat scores for any number of tricks and any
+    set of cards taken is each trick's and each card's charge summed, the doubled cards
+    charged only as diamonds (their cost is the doubling's), for every contract's rules."""
+    rules = data.draw(st.sampled_from(TRICK_RULES))
+    chosen = data.draw(st.lists(st.sampled_from(ALL_CARDS), max_size=52, unique=True))
+    tricks = data.draw(st.integers(0, 13))
+    doubled = [c for c in cards_of(rules.doublable) if data.draw(st.booleans())]
+    expected = rules.trick * tricks
+    for card in chosen:
+        expected += rules.diamond * (card.suit is tc.Suit.DIAMONDS)
+        if card not in doubled:
+            expected += plain(card, rules)
+    mask, doubled_set = sum(1 << c for c in chosen), sum(1 << c for c in doubled)
+    assert scoring.taken_points(tricks, mask, rules, doubled_set) == expected
+    assert tc.rules.taken_points(tricks, mask, rules) == scoring.taken_points(
+        tricks, mask, rules, 0
+    )
+
+
 def test_r_cx_5_plain_penalties_of_a_set_add_up_the_cards() -> None:
     """R-CX-5, R-CL-3, R-CL-4: the undoubled cost of a card set is its cards' costs summed."""
     charged = cards_of(scoring.DOUBLABLE)
@@ -222,12 +244,18 @@ def test_r_cx_5_r_dbl_4_trick_deal_results_match_a_card_by_card_count(
         carried = [t for t in done.tricks if sum(1 << c for c in t.cards) & doubled]
         tallied = cx.taken_result(
             before.deal_number, before.owner, before.contract, kingdom, rules,
-            done.points, done.doubled, count, won, carried,
+            done.doubled, count, won, carried,
         )  # fmt: skip
         for result in (recorded, again, tallied):
             assert result == recorded and result.kingdom == kingdom
             assert result.contract is before.contract
             check_result(result, done, rules, before.deal_number, before.owner)
+        # The result's points, scored from what each seat took, are the deal's running
+        # points (its tricks' trick_points summed as they were played).
+        deal, last = before.complex, done.tricks[-1]
+        assert deal is not None
+        lastly = tc.rules.trick_points(last.cards, last.leader, last.taker, deal.doubled, rules)
+        assert recorded.points == tuple(a + b for a, b in zip(deal.points, lastly, strict=True))
 
 
 def test_r_dbl_4_hand_built_deal_names_each_doubled_card_with_its_trick() -> None:
@@ -248,6 +276,8 @@ def test_r_dbl_4_hand_built_deal_names_each_doubled_card_with_its_trick() -> Non
     ]
     assert result.doubled[0].points == (25, -50, 0, 0)
     assert result.doubled[1].points == (0, -150, 75, 0)
+    # Seat 1: two tricks (-30), the undoubled QS (-25) and both doubled cards' shares.
+    assert result.points == (25, -30 - 25 - 50 - 150, 75, 0)
     seat = result.seats[1]
     assert (seat.tricks, seat.diamonds, seat.king_of_hearts) == (2, 0, True)
     assert [str(q) for q in seat.queens] == ["QS", "QH"]

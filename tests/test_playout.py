@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import trixcomplex as tc
-from builders import random_match
+from builders import RULESET_VARIANTS, random_match
 from trixcomplex.match import plays_of
 from trixcomplex.playout import _PLAYS, PlayoutState, _below, _plain_bits, _shuffled
 
@@ -207,6 +207,39 @@ def test_policy_sees_the_whole_game_consistently() -> None:
     assert {tc.Phase.COMPLEX, tc.Phase.TRIX, tc.Phase.DOUBLE, tc.Phase.CHOOSE} <= seen_phases
     # A policy calling rng.choice(moves) plays exactly the random playout.
     assert state == tc.playout(tc.new_match(), random.Random(11), until="match")
+
+
+def seen_by_policy(game: PlayoutState) -> tuple[object, ...]:
+    """Every field a policy reads, in slot order."""
+    return tuple(getattr(game, name) for name in PlayoutState.__slots__)
+
+
+@pytest.mark.parametrize("ruleset", RULESET_VARIANTS, ids=lambda r: r.name)
+def test_r_cx_5_policy_sees_each_state_as_apply_makes_it(ruleset: tc.Ruleset) -> None:
+    """R-CX-5, R-DBL-4, R-TX-4: at every decision of a whole match, what the policy
+    reads (hands, trick, tricks, the deal's running points, the table, the finishing
+    order, the window …) is ``PlayoutState`` of the state stepping reaches there,
+    though the playout keeps the trick deal's points only for the policy."""
+    seen: list[tuple[object, ...]] = []
+
+    def record(
+        game: PlayoutState, moves: tuple[tc.PlayerMove, ...], rng: random.Random
+    ) -> tc.PlayerMove:
+        seen.append(seen_by_policy(game))
+        return rng.choice(moves)
+
+    end = tc.playout(tc.new_match(ruleset), random.Random(3), record, until="match")
+    expected = []
+    rng, state = random.Random(3), tc.new_match(ruleset)
+    while not state.is_over:
+        if state.phase is tc.Phase.DEAL:
+            state = tc.apply(state, tc.Deal.shuffled(rng))
+        else:
+            expected.append(seen_by_policy(PlayoutState(state)))
+            state = tc.apply(state, rng.choice(tc.legal_moves(state)))
+    assert end == state
+    assert seen == expected
+    assert any(view[PlayoutState.__slots__.index("points")] != (0, 0, 0, 0) for view in seen)
 
 
 def test_policy_choosing_an_illegal_move_is_rejected() -> None:

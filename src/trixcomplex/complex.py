@@ -25,6 +25,7 @@ from .scoring import (
     SeatBreakdown,
     _taken,
     doubled_card_points,
+    taken_points,
 )
 from .tuplerecord import TupleRecord
 
@@ -175,11 +176,10 @@ def complex_result(
 ) -> DealResult:
     """The :class:`DealResult` of a finished trick deal of ``contract``, played
     with ``rules`` in Kingdom ``kingdom``: what each seat took, tallied from
-    ``deal.tricks``, scored by :func:`taken_result`."""
+    ``deal.tricks``, scored by :func:`taken_result` (``deal.points``, the
+    running total of its tricks' :func:`trick_points`, adds up to the same)."""
     tricks, won, carried = tally_tricks(deal.tricks, card_set(deal.doubled))
-    return taken_result(
-        number, owner, contract, kingdom, rules, deal.points, deal.doubled, tricks, won, carried
-    )
+    return taken_result(number, owner, contract, kingdom, rules, deal.doubled, tricks, won, carried)
 
 
 def tally_tricks(tricks: Sequence[Trick], doubled: int) -> tuple[list[int], list[int], list[Trick]]:
@@ -223,7 +223,6 @@ def taken_result(
     contract: Contract,
     kingdom: int,
     rules: TrickRules,
-    points: tuple[int, int, int, int],
     doubled: tuple[tuple[Card, int], ...],
     tricks: Sequence[int],
     won: Sequence[int],
@@ -233,12 +232,19 @@ def taken_result(
 
     ``tricks[s]`` and ``won[s]`` are how many tricks seat ``s`` took and the
     set of their cards; ``carried`` the tricks holding a doubled card, in play
-    order; ``points`` the deal's points; ``doubled`` its doubles as ``(card,
-    doubler)`` pairs.  What each doubled card cost (R-DBL-4) is read from the
-    trick that carried it.  :func:`complex_result` tallies a deal's tricks
-    into these; the fast playout tallies them as it plays.
+    order; ``doubled`` the deal's doubles as ``(card, doubler)`` pairs.  What
+    each doubled card cost (R-DBL-4) is read from the trick that carried it;
+    each seat's points are what it took (:func:`~trixcomplex.scoring.taken_points`,
+    the doubled cards apart) plus its share of the doubled cards' costs: the
+    sum, seat by seat, of the deal's :func:`~trixcomplex.scoring.trick_points`,
+    as the charges add up card by card.  :func:`complex_result` tallies a
+    deal's tricks into these; the fast playout tallies them as it plays.
     """
     doubled_set = card_set(doubled)
+    p0 = taken_points(tricks[0], won[0], rules, doubled_set)
+    p1 = taken_points(tricks[1], won[1], rules, doubled_set)
+    p2 = taken_points(tricks[2], won[2], rules, doubled_set)
+    p3 = taken_points(tricks[3], won[3], rules, doubled_set)
     costs: list[DoubledCard] = []
     if carried:
         for card, doubler in doubled:  # each doubled card, and the trick that carried it
@@ -249,6 +255,7 @@ def taken_result(
                     taker, leader = trick.taker, trick.leader
                     case, cost = doubled_card_points(card, doubler, taker, leader, rules)
                     costs.append(DoubledCard(card, doubler, taker, leader, case, cost))
+                    p0, p1, p2, p3 = p0 + cost[0], p1 + cost[1], p2 + cost[2], p3 + cost[3]
                     break
         if len(costs) > 1:
             costs.sort(key=_by_card)
@@ -258,7 +265,7 @@ def taken_result(
         _breakdown(tricks[2], won[2], doubled_set),
         _breakdown(tricks[3], won[3], doubled_set),
     )
-    return DealResult(number, kingdom, contract, owner, points, seats, tuple(costs), ())
+    return DealResult(number, kingdom, contract, owner, (p0, p1, p2, p3), seats, tuple(costs), ())
 
 
 def _breakdown(tricks: int, taken: int, doubled: int) -> SeatBreakdown:

@@ -873,26 +873,25 @@ def finish_trix_deal(
 def finish_trick_deal(
     state: MatchState,
     moves: Sequence[Move],
-    points: tuple[int, int, int, int],
     tricks: Sequence[int],
     won: Sequence[int],
     carried: Sequence[Trick],
 ) -> MatchState:
     """The state after the trick deal of ``state`` was played to its end by
     ``moves`` (its last moves, in order), scored from what each seat took (see
-    :func:`~trixcomplex.complex.taken_result`): the deal's ``points``,
-    ``tricks[s]`` and ``won[s]`` (seat ``s``'s tricks and their cards) and the
-    tricks that ``carried`` a doubled card.
+    :func:`~trixcomplex.complex.taken_result`): ``tricks[s]`` and ``won[s]``
+    (seat ``s``'s tricks and their cards, the whole deal's) and the tricks
+    that ``carried`` a doubled card.
 
     For :mod:`trixcomplex.playout`, which tallies these as it plays instead of
-    keeping every trick.
+    keeping every trick (and so needs no running points).
     """
     deal = state.deal
     contract = state.contract
     assert type(deal) is ComplexDeal and contract is not None and state.owner is not None
     result = taken_result(
         state.deal_number, state.owner, contract, state.kingdom,
-        state.ruleset.trick_rules(contract), points, deal.doubled, tricks, won, carried,
+        state.ruleset.trick_rules(contract), deal.doubled, tricks, won, carried,
     )  # fmt: skip
     return _end_deal(state, result, state.history.extend(moves))
 

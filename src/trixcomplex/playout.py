@@ -470,9 +470,9 @@ def _complex(
     leader = deal.leader
     trick = list(deal.trick)
     doubled = deal.doubled
-    p0, p1, p2, p3 = deal.points  # the four seats' points so far
-    # What each seat took, tallied for the deal's result (finish_trick_deal): the
-    # count and the cards of its tricks, and the tricks carrying a doubled card.
+    # What each seat took, tallied for the deal's result (finish_trick_deal scores
+    # the deal from it): the count and the cards of its tricks, and the tricks
+    # carrying a doubled card.
     doubled_set = card_set(doubled)
     taken, won, carried = tally_tricks(deal.tricks, doubled_set)
     count = len(deal.tricks)
@@ -518,18 +518,18 @@ def _complex(
         won[taker] |= mask
         if mask & doubled_set:
             carried.append(new_trick(leader, cards, taker))
-        a, b, c, d = trick_points(cards, leader, taker, doubled, rules)
-        p0, p1, p2, p3 = p0 + a, p1 + b, p2 + c, p3 + d
-        leader = turn = taker
-        trick = []
         count += 1
         if seen is not None:  # the policy's view of what changes once a trick
-            seen.leader = leader
+            a, b, c, d = trick_points(cards, leader, taker, doubled, rules)
+            p0, p1, p2, p3 = seen.points
+            seen.points = (p0 + a, p1 + b, p2 + c, p3 + d)
+            seen.leader = taker
             seen.tricks = count
-            seen.points = (p0, p1, p2, p3)
+        leader = turn = taker
+        trick = []
         if trick_deal_over(count, hands[0] | hands[1] | hands[2] | hands[3], rules):
             break
-    return finish_trick_deal(state, played, (p0, p1, p2, p3), taken, won, carried)
+    return finish_trick_deal(state, played, taken, won, carried)
 
 
 def _trix(

@@ -28,7 +28,10 @@ Which cards are legal:
 
 Tricks: :func:`trick_winner` (the current winner, and a full trick's taker,
 R-CX-3), :func:`trick_points` (what a trick costs: R-CX-5, R-DBL-4, R-DBL-5,
-R-CL-2 … R-CL-7; every number read from the rules), :func:`combine_trick_rules`
+R-CL-2 … R-CL-7; every number read from the rules), :func:`taken_points`
+(what the tricks and cards a seat took cost, the doubled cards apart: the
+charges both a trick and a finished deal's result are scored by),
+:func:`combine_trick_rules`
 (a combined deal's rules, R-OPT-9),
 :func:`doubled_card_points`, :func:`plain_penalty`, :func:`plain_penalties`,
 :func:`trick_deal_over` (R-CX-4, R-CL-2 … R-CL-4), :data:`TRICKS_PER_DEAL`,
@@ -74,6 +77,7 @@ from .scoring import (
     match_outcome,
     plain_penalties,
     plain_penalty,
+    taken_points,
     team_totals,
     trick_points,
     trix_points,
@@ -112,6 +116,7 @@ __all__ = [
     "redeal_seat",
     "row_ends",
     "starts_kingdom",
+    "taken_points",
     "tally_tricks",
     "team_totals",
     "trick_deal_over",

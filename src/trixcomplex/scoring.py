@@ -40,6 +40,7 @@ __all__ = [
     "match_result",
     "plain_penalties",
     "plain_penalty",
+    "taken_points",
     "team_totals",
     "trick_points",
     "trix_points",
@@ -106,6 +107,33 @@ def doubled_card_points(
     return case, (points[0], points[1], points[2], points[3])
 
 
+def taken_points(tricks: int, cards: int, rules: TrickRules, doubled: int = 0) -> int:
+    """What a seat scores for taking ``tricks`` tricks holding the card set ``cards``
+    under ``rules``: each trick, each ♦ and each Queen and the K♥ plainly (R-CX-5,
+    R-CL-2 … R-CL-7), except the cards of the set ``doubled``, whose cost
+    :func:`doubled_card_points` gives instead (their trick and ♦ still count
+    here, R-DBL-5).
+
+    The one place these charges are decided: :func:`trick_points` calls it for
+    one trick, and a finished deal's result for all the tricks a seat took
+    (the charges add up card by card and trick by trick, so the two agree).
+
+    >>> from trixcomplex.cards import mask_of, parse_card
+    >>> from trixcomplex.rulesets import PARTNERSHIP
+    >>> rules = PARTNERSHIP.trick_rules(Contract.COMPLEX)
+    >>> taken = mask_of(parse_card(c) for c in ("KH", "QD", "2D", "5S"))
+    >>> taken_points(2, taken, rules)   # 2 tricks -15 each, 2 ♦ -10 each, K♥ -75, Q♦ -25
+    -150
+    >>> taken_points(2, taken, rules, doubled=1 << KING_OF_HEARTS)   # the K♥ costed apart
+    -75
+    """
+    points = tricks * rules.trick + rules.diamond * (cards & DIAMONDS).bit_count()
+    charged = cards & DOUBLABLE & ~doubled
+    if charged and (rules.queen or rules.king_of_hearts):  # a Queen or K♥ that costs
+        points += plain_penalties(charged, rules)
+    return points
+
+
 def trick_points(
     cards: Sequence[Card],
     leader: int,
@@ -116,18 +144,17 @@ def trick_points(
     """The four seats' points for one finished trick under ``rules`` (R-CX-5, R-DBL-4,
     R-CL-2 … R-CL-7).
 
-    ``doubled`` lists the deal's doubled cards with their doublers.  Every
-    number is read from ``rules`` (the contract under its ruleset).
+    ``doubled`` lists the deal's doubled cards with their doublers.  The
+    taker pays :func:`taken_points` of the trick; a doubled card in it is
+    shared by its case instead (:func:`doubled_card_points`).
     """
     a, b, c, d = cards  # a trick has four cards
     mask = 1 << a | 1 << b | 1 << c | 1 << d
-    value = rules.trick + rules.diamond * (mask & DIAMONDS).bit_count()
-    charged = mask & DOUBLABLE
-    if charged and (rules.queen or rules.king_of_hearts):  # a Queen or K♥ that costs
+    if doubled and mask & DOUBLABLE:
         for card, _ in doubled:
-            if charged >> card & 1:  # a doubled one: the seats share the cost (R-DBL-4)
-                return _doubled_trick_points(charged, value, leader, taker, doubled, rules)
-        value += plain_penalties(charged, rules)  # undoubled: the taker pays them (R-CX-5)
+            if mask >> card & 1:  # a doubled one: the seats share its cost (R-DBL-4)
+                return _doubled_trick_points(mask, leader, taker, doubled, rules)
+    value = taken_points(1, mask, rules)  # the taker pays it all (R-CX-5)
     if taker == 0:
         return (value, 0, 0, 0)
     if taker == 1:
@@ -136,23 +163,23 @@ def trick_points(
 
 
 def _doubled_trick_points(
-    charged: int,
-    value: int,
+    mask: int,
     leader: int,
     taker: int,
     doubled: Sequence[tuple[Card, int]],
     rules: TrickRules,
 ) -> tuple[int, int, int, int]:
-    """:func:`trick_points` of a trick carrying a doubled card: the taker's ``value``
-    (trick and diamonds), each doubled card of ``charged`` by its case (R-DBL-4,
-    R-DBL-5) and the others plainly (R-CX-5)."""
+    """:func:`trick_points` of the trick of the card set ``mask``, carrying a doubled
+    card: each doubled card by its case (R-DBL-4), the rest of the trick plainly,
+    to the taker (R-DBL-5, R-CX-5)."""
     p0 = p1 = p2 = p3 = 0
+    here = 0
     for card, doubler in doubled:
-        if charged >> card & 1:
-            charged ^= 1 << card
+        if mask >> card & 1:
+            here |= 1 << card
             _, (a, b, c, d) = doubled_card_points(card, doubler, taker, leader, rules)
             p0, p1, p2, p3 = p0 + a, p1 + b, p2 + c, p3 + d
-    value += plain_penalties(charged, rules)  # the undoubled ones left
+    value = taken_points(1, mask, rules, here)
     if taker == 0:
         return (p0 + value, p1, p2, p3)
     if taker == 1:
