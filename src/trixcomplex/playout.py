@@ -455,8 +455,10 @@ def _complex(
 
     Every decision is the engine's own function: the legal cards
     (``complex.legal_cards`` with the contract's
-    :class:`~trixcomplex.TrickRules`), the taker (``trick_winner``), the cost
-    (``trick_points``) and the end of the deal (``trick_deal_over``).  With
+    :class:`~trixcomplex.TrickRules`), the taker (``trick_winner``), the end
+    of the deal (``trick_deal_over``) and the deal's points, scored once
+    from what each seat took (``finish_trick_deal``; a policy also reads the
+    running points, each trick's ``trick_points`` added).  With
     ``draw`` (:func:`_plain_bits`, no policy) the card is drawn inline; a
     seat with ``least`` legal cards or fewer plays its lowest without a draw
     (``least`` is 0, or 1 for ``forced="play"``).
