@@ -177,7 +177,8 @@ def complex_result(
     """The :class:`DealResult` of a finished trick deal of ``contract``, played
     with ``rules`` in Kingdom ``kingdom``: what each seat took, tallied from
     ``deal.tricks``, scored by :func:`taken_result` (``deal.points``, the
-    running total of its tricks' :func:`trick_points`, adds up to the same)."""
+    running total of its tricks' :func:`~trixcomplex.scoring.trick_points`, adds up
+    to the same)."""
     tricks, won, carried = tally_tricks(deal.tricks, card_set(deal.doubled))
     return taken_result(number, owner, contract, kingdom, rules, deal.doubled, tricks, won, carried)
 
