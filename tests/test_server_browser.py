@@ -10,6 +10,7 @@ the server is killed and restarted: the pages reconnect to their seats.
 from __future__ import annotations
 
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -40,6 +41,23 @@ def pages(tmp_path: Path) -> Iterator[tuple[Server, list[Page]]]:
 
 def _hand(page: Page) -> list[str]:
     return page.eval_on_selector_all("#hand button.card", "bs => bs.map(b => b.dataset.card)")
+
+
+def _mover(tabs: list[Page], timeout: float = 15.0) -> Page:
+    """The one tab whose hand shows legal cards, once the last move has reached every tab.
+
+    Each tab draws the table when its own update arrives, so just after a card
+    is played the next seat's tab may not show its legal cards yet: poll until
+    exactly one tab does.  A tab still behind shows none (the seat that moved
+    last was the only one with legal cards), so the one found is the mover.
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        movers = [page for page in tabs if page.locator("#hand button.card.legal").count()]
+        if len(movers) == 1:
+            return movers[0]
+        assert time.monotonic() < deadline, f"{len(movers)} tabs show legal cards"
+        tabs[0].wait_for_timeout(50)
 
 
 def test_people_play_in_the_browser(pages: tuple[Server, list[Page]]) -> None:
@@ -73,7 +91,7 @@ def test_people_play_in_the_browser(pages: tuple[Server, list[Page]]) -> None:
 
     illegal_checked = False
     for _ in range(8):  # two tricks, card by card, by clicking
-        (mover,) = [p for p in tabs if p.locator("#hand button.card.legal").count()]
+        mover = _mover(tabs)
         before = _hand(mover)
         legal = mover.eval_on_selector_all(
             "#hand button.card.legal", "bs => bs.map(b => b.dataset.card)"
@@ -114,6 +132,6 @@ def test_people_play_in_the_browser(pages: tuple[Server, list[Page]]) -> None:
             page.wait_for_function(f"{status}.startsWith('Deal 1 · COMPLEX')")
             assert _hand(page) == hand
             assert page.inner_html("#picture") == picture
-        (mover,) = [p for p in tabs if p.locator("#hand button.card.legal").count()]
+        mover = _mover(tabs)
         mover.locator("#hand button.card.legal").first.click()
         mover.wait_for_function("document.querySelectorAll('#hand button.card').length === 10")
