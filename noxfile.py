@@ -25,9 +25,9 @@ def tests(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def typecheck(session: nox.Session) -> None:
-    """Type-check the package with mypy --strict."""
+    """Type-check the package and the benchmarks with mypy --strict."""
     session.install("-e", ".[test]")
-    session.run("mypy", "--strict", "src/trixcomplex")
+    session.run("mypy", "--strict", "src/trixcomplex", "benchmarks")
 
 
 @nox.session(python=PYTHON)

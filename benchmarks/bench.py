@@ -239,9 +239,9 @@ def playing_views(seeds: range, ruleset: tc.Ruleset, every: int) -> list[tc.View
     return views
 
 
-def decisions(seeds: range, count: int) -> list[tuple[tc.View, list[tc.PlayerMove]]]:
+def decisions(seeds: range, count: int) -> list[tuple[tc.View, tuple[tc.PlayerMove, ...]]]:
     """``count`` card-play decisions with a real choice (two or more legal moves), partnership."""
-    out: list[tuple[tc.View, list[tc.PlayerMove]]] = []
+    out: list[tuple[tc.View, tuple[tc.PlayerMove, ...]]] = []
     for seed in seeds:
         for i, state in enumerate(match_states(seed, tc.PARTNERSHIP)):
             if i % 11 or not (state.phase.plays_tricks or state.phase is tc.Phase.TRIX):

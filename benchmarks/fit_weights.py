@@ -133,7 +133,7 @@ def _fit(
 def _test(pool: ProcessPoolExecutor, args: argparse.Namespace, weights: ContractWeights) -> None:
     rulesets = args.rulesets.split(",")
     by = _evaluate(pool, weights, args.test_seed, args.test, rulesets)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for r, outcomes in by.items():
         s = summarize(outcomes)
         rows.append({"ruleset": r, "matches": s.matches, "wins": s.wins, "draws": s.draws,

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 from collections import _tuplegetter  # type: ignore[attr-defined]
+from typing import Any, TypeAlias
 
 from bench import _TABLE
 
@@ -55,13 +56,16 @@ _PLAYS = tuple(tuple(Play(seat, card) for card in range(52)) for seat in range(4
 _PASSES = tuple((Pass(seat),) for seat in range(4))
 
 
-def _record(*names: str) -> type[tuple[object, ...]]:
+def _record(*names: str) -> Any:
     """A tuple-backed record class with the fields ``names`` (as MatchState is built)."""
     cls = type("Record", (tuple,), {"__slots__": ()})
     for index, name in enumerate(names):
         setattr(cls, name, _tuplegetter(index, name))
     return cls
 
+
+# The records' fields are _tuplegetters added at run time, which mypy cannot see.
+Record: TypeAlias = Any
 
 State = _record(
     "phase", "number", "owner", "contract", "hands", "turn", "deal", "scores", "results",
@@ -82,51 +86,51 @@ def plays_of(seat: int, mask: int) -> tuple[Play, ...]:
     return tuple([plays[c] for c in cards])
 
 
-def legal_moves(state: State) -> tuple[Play | Pass, ...]:
+def legal_moves(state: Record) -> tuple[Play | Pass, ...]:
     """The seat to play's moves: follow suit in a trick, else any card; in TRIX the
     playable cards held, else the pass."""
-    deal, turn = state.deal, state.turn  # type: ignore[attr-defined]
-    hand = state.hands[turn]  # type: ignore[attr-defined]
+    deal, turn = state.deal, state.turn
+    hand = state.hands[turn]
     if type(deal) is TrickDeal:
-        trick = deal.trick  # type: ignore[attr-defined]
+        trick = deal.trick
         legal = hand & _SUITS[trick[0] // 13] if trick else 0
         return plays_of(turn, legal or hand)
-    legal = hand & deal.playable  # type: ignore[attr-defined]
+    legal = hand & deal.playable
     return plays_of(turn, legal) if legal else _PASSES[turn]
 
 
-def apply(state: State, move: Play | Pass) -> State:
+def apply(state: Record, move: Play | Pass) -> Record:
     """The new state after ``move`` (no checks); ``state`` is left as it was."""
     s = state
-    deal, seat = s.deal, move.seat  # type: ignore[attr-defined]
-    history = _tnew(History, (s.history, move, 0))  # type: ignore[attr-defined]
-    hands = s.hands  # type: ignore[attr-defined]
+    deal, seat = s.deal, move.seat
+    history = _tnew(History, (s.history, move, 0))
+    hands = s.hands
     if type(move) is Pass:
         return _tnew(State, (
-            s.phase, s.number, s.owner, s.contract, hands, _next(hands, seat), deal,  # type: ignore[attr-defined]
-            s.scores, s.results, history, s.ruleset,  # type: ignore[attr-defined]
+            s.phase, s.number, s.owner, s.contract, hands, _next(hands, seat), deal,
+            s.scores, s.results, history, s.ruleset,
         ))  # fmt: skip
     card = move.card  # type: ignore[union-attr]
     hand = hands[seat] ^ 1 << card
     hands = _replace(hands, seat, hand)
     if type(deal) is TrickDeal:
-        trick = deal.trick + (card,)  # type: ignore[attr-defined]
-        leader = deal.leader  # type: ignore[attr-defined]
+        trick = deal.trick + (card,)
+        leader = deal.leader
         if len(trick) < 4:
-            deal = _tnew(TrickDeal, (leader, trick, deal.tricks, (), (0, 0, 0, 0)))  # type: ignore[attr-defined]
+            deal = _tnew(TrickDeal, (leader, trick, deal.tricks, (), (0, 0, 0, 0)))
             turn = (seat + 1) & 3
         else:
             turn = _taker(leader, trick)
-            tricks = deal.tricks + ((leader, trick, turn),)  # type: ignore[attr-defined]
+            tricks = deal.tricks + ((leader, trick, turn),)
             deal = _tnew(TrickDeal, (turn, (), tricks, (), (0, 0, 0, 0)))
     else:
-        table = deal.table | 1 << card  # type: ignore[attr-defined]
-        can = playable_after(deal.playable, table, card)  # type: ignore[attr-defined]
-        deal = _tnew(TrixDeal, (table, can, deal.out + (not hand)))  # type: ignore[attr-defined]
+        table = deal.table | 1 << card
+        can = playable_after(deal.playable, table, card)
+        deal = _tnew(TrixDeal, (table, can, deal.out + (not hand)))
         turn = _next(hands, seat)
     return _tnew(State, (
-        s.phase, s.number, s.owner, s.contract, hands, turn, deal,  # type: ignore[attr-defined]
-        s.scores, s.results, history, s.ruleset,  # type: ignore[attr-defined]
+        s.phase, s.number, s.owner, s.contract, hands, turn, deal,
+        s.scores, s.results, history, s.ruleset,
     ))  # fmt: skip
 
 
@@ -145,7 +149,7 @@ def _next(hands: tuple[int, ...], seat: int) -> int:
     return seat
 
 
-def _dealt(deck: list[int], deal: object) -> State:
+def _dealt(deck: list[int], deal: object) -> Record:
     hands = [0, 0, 0, 0]
     for i, card in enumerate(deck):
         hands[i & 3] |= 1 << card
@@ -166,7 +170,7 @@ def floor(rng: random.Random, deals: int) -> int:
         plays += 52
         rng.shuffle(deck)
         state = _dealt(deck, _tnew(TrixDeal, (0, _JACKS, 0)))
-        while state.deal.out < 3:  # type: ignore[attr-defined]
+        while state.deal.out < 3:
             moves = legal_moves(state)
             move = choice(moves) if len(moves) > 1 else moves[0]
             plays += type(move) is Play

@@ -23,7 +23,7 @@ def _run(*args: str) -> None:
 
 
 def test_mypy_strict() -> None:
-    _run("mypy", "--strict", "src/trixcomplex")
+    _run("mypy", "--strict", "src/trixcomplex", "benchmarks")
 
 
 def test_ruff_check() -> None:
