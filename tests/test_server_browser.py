@@ -10,7 +10,6 @@ the server is killed and restarted: the pages reconnect to their seats.
 from __future__ import annotations
 
 import shutil
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -43,21 +42,27 @@ def _hand(page: Page) -> list[str]:
     return page.eval_on_selector_all("#hand button.card", "bs => bs.map(b => b.dataset.card)")
 
 
-def _mover(tabs: list[Page], timeout: float = 15.0) -> Page:
-    """The one tab whose hand shows legal cards, once the last move has reached every tab.
+def _mover(tabs: list[Page]) -> Page:
+    """The one tab whose hand shows legal cards (every tab has drawn the last move)."""
+    (mover,) = [page for page in tabs if page.locator("#hand button.card.legal").count()]
+    return mover
+
+
+def _pictures(tabs: list[Page]) -> list[str]:
+    return [page.inner_html("#picture") for page in tabs]
+
+
+def _wait_until_drawn(tabs: list[Page], before: list[str]) -> None:
+    """Wait until every tab has drawn the card just played: its table picture is no
+    longer the one it showed ``before`` (every card played changes every seat's).
 
     Each tab draws the table when its own update arrives, so just after a card
-    is played the next seat's tab may not show its legal cards yet: poll until
-    exactly one tab does.  A tab still behind shows none (the seat that moved
-    last was the only one with legal cards), so the one found is the mover.
+    is played another tab may still show the table before it (seen in CI).
     """
-    deadline = time.monotonic() + timeout
-    while True:
-        movers = [page for page in tabs if page.locator("#hand button.card.legal").count()]
-        if len(movers) == 1:
-            return movers[0]
-        assert time.monotonic() < deadline, f"{len(movers)} tabs show legal cards"
-        tabs[0].wait_for_timeout(50)
+    for page, picture in zip(tabs, before, strict=True):
+        page.wait_for_function(
+            "old => document.getElementById('picture').innerHTML !== old", arg=picture
+        )
 
 
 def test_people_play_in_the_browser(pages: tuple[Server, list[Page]]) -> None:
@@ -86,8 +91,10 @@ def test_people_play_in_the_browser(pages: tuple[Server, list[Page]]) -> None:
     for page in tabs:
         if page.locator("#double").count():
             page.click("#double")
+    # The window's status starts "Deal 1 · COMPLEX" too: wait for the first trick's.
+    playing = f"/^Deal 1 · COMPLEX · (your turn|seat [0-3] to play)$/.test({status})"
     for page in tabs:
-        page.wait_for_function(f"{status}.startsWith('Deal 1 · COMPLEX')")
+        page.wait_for_function(playing)
 
     illegal_checked = False
     for _ in range(8):  # two tricks, card by card, by clicking
@@ -109,10 +116,9 @@ def test_people_play_in_the_browser(pages: tuple[Server, list[Page]]) -> None:
             assert "follow suit" in mover.inner_text("#refusal")
             assert _hand(mover) == before
             illegal_checked = True
+        pictures = _pictures(tabs)
         mover.click(f"#hand button.card[data-card='{legal[0]}']")
-        cards = "[...document.querySelectorAll('#hand .card')]"
-        gone = f"!{cards}.some(b => b.dataset.card == '{legal[0]}')"
-        mover.wait_for_function(gone)
+        _wait_until_drawn(tabs, pictures)
         assert _hand(mover) == [c for c in before if c != legal[0]]
     assert illegal_checked, "no seat had to follow suit in two tricks"
     for page in tabs:
@@ -123,13 +129,13 @@ def test_people_play_in_the_browser(pages: tuple[Server, list[Page]]) -> None:
     # The server dies and comes back on the same database: every page reconnects to
     # its seat by itself, shows the same hand and table, and play goes on by clicking.
     hands = [_hand(page) for page in tabs]
-    pictures = [page.inner_html("#picture") for page in tabs]
+    pictures = _pictures(tabs)
     server.kill()
     for page in tabs:
         page.wait_for_function(f"{status}.startsWith('disconnected')")
     with Server(server.db, port=server.port):
         for page, hand, picture in zip(tabs, hands, pictures, strict=True):
-            page.wait_for_function(f"{status}.startsWith('Deal 1 · COMPLEX')")
+            page.wait_for_function(playing)
             assert _hand(page) == hand
             assert page.inner_html("#picture") == picture
         mover = _mover(tabs)
