@@ -56,6 +56,7 @@ import sys
 import time
 import tracemalloc
 from collections.abc import Callable
+from typing import Literal
 
 import trixcomplex as tc
 
@@ -189,10 +190,12 @@ def selfplay(seeds: range, ruleset: tc.Ruleset) -> list[tc.MatchState]:
     return out
 
 
-def playouts(seeds: range, ruleset: tc.Ruleset, forced: str = "draw") -> list[tc.MatchState]:
+def playouts(
+    seeds: range, ruleset: tc.Ruleset, forced: Literal["draw", "play"] = "draw"
+) -> list[tc.MatchState]:
     """Random matches, one per seed, with ``tc.playout`` (``forced`` passed on)."""
     return [
-        tc.playout(tc.new_match(ruleset), random.Random(s), until="match", forced=forced)  # type: ignore[arg-type]
+        tc.playout(tc.new_match(ruleset), random.Random(s), until="match", forced=forced)
         for s in seeds
     ]
 
@@ -426,13 +429,28 @@ class Bench:
             ratios.append(plays / seconds / yard)
         extra = f"{statistics.median(rates):>9,.0f} card plays/s"
         if goal is None:
-            print(
-                f"{'(reference) ' + name:<44} {statistics.median(ratios):>8.3f}x  "
-                f"[{min(ratios):.3f}–{max(ratios):.3f}]{'':<30}{extra}",
-                flush=True,
-            )
+            self.reference(name, ratios, extra)
             return
         self.report(name, ratios, goal, higher=True, unit="x", extra=extra)
+
+    def plays_ratios(self, work: Callable[[], object]) -> list[float]:
+        """Card plays/s of ``work`` (which returns its count of card plays) ÷ yardstick
+        card plays/s, per pass."""
+        ratios = []
+        for _ in range(self.passes):
+            yard = self.yard_rate()
+            plays, seconds = cpu(work)
+            assert isinstance(plays, int)
+            ratios.append(plays / seconds / yard)
+        return ratios
+
+    def reference(self, name: str, ratios: list[float], extra: str = "") -> None:
+        """Print a reference row: its ratios' median and range, without a goal."""
+        line = (
+            f"{'(reference) ' + name:<44} {statistics.median(ratios):>8.3f}x  "
+            f"[{min(ratios):.3f}–{max(ratios):.3f}]"
+        )
+        print(line + (f"{'':<30}{extra}" if extra else ""), flush=True)
 
     def time_row(
         self, name: str, work: Callable[[], object], per: int, goal: float, scale: float = 1e3
@@ -508,16 +526,8 @@ def main(argv: list[str] | None = None) -> int:
         from floor import floor
 
         assert floor(random.Random(args.seed), 4) == yardstick(random.Random(args.seed), 4)
-        ratios = []
-        for _ in range(passes):
-            yard_rate = bench.yard_rate()
-            plays, seconds = cpu(lambda: floor(random.Random(args.seed), bench.yard_deals))
-            assert isinstance(plays, int)
-            ratios.append(plays / seconds / yard_rate)
-        print(
-            f"{'(reference) immutable floor (floor.py)':<44} "
-            f"{statistics.median(ratios):>8.3f}x  [{min(ratios):.3f}–{max(ratios):.3f}]"
-        )
+        ratios = bench.plays_ratios(lambda: floor(random.Random(args.seed), bench.yard_deals))
+        bench.reference("immutable floor (floor.py)", ratios)
     if wanted("self-play"):
         bench.ratio_row("public API random self-play", lambda: selfplay(seeds, partnership), 0.30)
     if wanted("playout"):
@@ -602,16 +612,8 @@ def main(argv: list[str] | None = None) -> int:
         except ImportError:
             print("OpenSpiel Hearts: open_spiel is not installed")
         else:
-            ratios = []
-            for _ in range(passes):
-                yard_rate = bench.yard_rate()
-                plays, seconds = cpu(lambda: hearts_selfplay(matches * 8, args.seed))
-                assert isinstance(plays, int)
-                ratios.append(plays / seconds / yard_rate)
-            print(
-                f"{'(reference) OpenSpiel C++ Hearts from Python':<44} "
-                f"{statistics.median(ratios):>8.3f}x  [{min(ratios):.3f}–{max(ratios):.3f}]"
-            )
+            ratios = bench.plays_ratios(lambda: hearts_selfplay(matches * 8, args.seed))
+            bench.reference("OpenSpiel C++ Hearts from Python", ratios)
     print(f"\n{'all rows PASS' if not bench.failed else 'FAIL: ' + ', '.join(bench.failed)}")
     return 1 if bench.failed else 0
 
