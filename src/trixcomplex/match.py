@@ -587,13 +587,15 @@ def apply_listed(state: MatchState, move: PlayerMove) -> MatchState:
 
 
 def finish_window(
-    state: MatchState, moves: Sequence[Double], answers: tuple[int, int, int, int]
+    state: MatchState,
+    moves: Sequence[Double],
+    answers: tuple[int | None, int | None, int | None, int | None],
 ) -> MatchState:
     """The state after the doubling window of ``state`` received ``moves`` (every
     answer it awaited, in order, each one :func:`window_answers` listed),
-    leaving ``answers`` (each asked seat's doubled set, 0 for a seat not
-    asked): the doubles revealed at once, the owner leads (R-DBL-2, R-DBL-3,
-    R-CX-1).  Equal to applying ``moves`` one at a time.
+    leaving ``answers`` (each asked seat's doubled set, ``None`` for a seat not
+    asked, as in the window): the doubles revealed at once, the owner leads
+    (R-DBL-2, R-DBL-3, R-CX-1).  Equal to applying ``moves`` one at a time.
 
     For :mod:`trixcomplex.playout`, which draws the answers on plain locals
     and hands the closed window back here.

@@ -441,7 +441,7 @@ def _window(state: MatchState, draw: Callable[[int], int]) -> MatchState:
         answers[move.seat] = mask_of(move.cards)
         moves = window_answers(asked, answers)
     a, b, c, d = answers
-    return finish_window(state, played, (a or 0, b or 0, c or 0, d or 0))
+    return finish_window(state, played, (a, b, c, d))
 
 
 def _complex(
