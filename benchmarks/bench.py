@@ -56,9 +56,11 @@ import sys
 import time
 import tracemalloc
 from collections.abc import Callable
-from typing import Literal
+from typing import Literal, TypeVar
 
 import trixcomplex as tc
+
+T = TypeVar("T")
 
 # -- the yardstick ------------------------------------------------------------
 
@@ -378,7 +380,7 @@ def by_move(seeds: range, ruleset: tc.Ruleset, passes: int) -> None:
 # -- timing -------------------------------------------------------------------
 
 
-def cpu(work: Callable[[], object]) -> tuple[object, float]:
+def cpu(work: Callable[[], T]) -> tuple[T, float]:
     """Run ``work`` once; return its result and the CPU seconds it took."""
     gc.collect()
     start = time.process_time()
@@ -417,32 +419,27 @@ class Bench:
     ) -> None:
         """Engine card plays/s ÷ yardstick card plays/s, per pass; higher is better.
         Without a ``goal`` the row is a reference, printed without PASS or FAIL."""
-        ratios, rates = [], []
-        plays = None
-        for _ in range(self.passes):
-            yard = self.yard_rate()
-            states, seconds = cpu(work)
-            if plays is None:
-                assert isinstance(states, list)
-                plays = card_plays(states)
-            rates.append(plays / seconds)
-            ratios.append(plays / seconds / yard)
+        ratios, rates = self.plays_ratios(work, card_plays)
         extra = f"{statistics.median(rates):>9,.0f} card plays/s"
         if goal is None:
             self.reference(name, ratios, extra)
             return
         self.report(name, ratios, goal, higher=True, unit="x", extra=extra)
 
-    def plays_ratios(self, work: Callable[[], object]) -> list[float]:
-        """Card plays/s of ``work`` (which returns its count of card plays) ÷ yardstick
-        card plays/s, per pass."""
-        ratios = []
+    def plays_ratios(
+        self, work: Callable[[], T], count: Callable[[T], int]
+    ) -> tuple[list[float], list[float]]:
+        """Per pass, the yardstick timed and then ``work``: the ratio of their card
+        plays/s, and ``work``'s card plays/s.  ``count`` reads the card plays off
+        ``work``'s result, outside the timing."""
+        ratios, rates = [], []
         for _ in range(self.passes):
             yard = self.yard_rate()
-            plays, seconds = cpu(work)
-            assert isinstance(plays, int)
-            ratios.append(plays / seconds / yard)
-        return ratios
+            done, seconds = cpu(work)
+            rate = count(done) / seconds
+            rates.append(rate)
+            ratios.append(rate / yard)
+        return ratios, rates
 
     def reference(self, name: str, ratios: list[float], extra: str = "") -> None:
         """Print a reference row: its ratios' median and range, without a goal."""
@@ -526,7 +523,9 @@ def main(argv: list[str] | None = None) -> int:
         from floor import floor
 
         assert floor(random.Random(args.seed), 4) == yardstick(random.Random(args.seed), 4)
-        ratios = bench.plays_ratios(lambda: floor(random.Random(args.seed), bench.yard_deals))
+        ratios, _ = bench.plays_ratios(
+            lambda: floor(random.Random(args.seed), bench.yard_deals), int
+        )
         bench.reference("immutable floor (floor.py)", ratios)
     if wanted("self-play"):
         bench.ratio_row("public API random self-play", lambda: selfplay(seeds, partnership), 0.30)
@@ -612,7 +611,7 @@ def main(argv: list[str] | None = None) -> int:
         except ImportError:
             print("OpenSpiel Hearts: open_spiel is not installed")
         else:
-            ratios = bench.plays_ratios(lambda: hearts_selfplay(matches * 8, args.seed))
+            ratios, _ = bench.plays_ratios(lambda: hearts_selfplay(matches * 8, args.seed), int)
             bench.reference("OpenSpiel C++ Hearts from Python", ratios)
     print(f"\n{'all rows PASS' if not bench.failed else 'FAIL: ' + ', '.join(bench.failed)}")
     return 1 if bench.failed else 0
