@@ -10,6 +10,8 @@
   record; ``--explain`` traces every point to its rule clause.
 - ``trixcomplex serve``: the table server, to play in the browser (the
   ``server`` extra).
+- ``trixcomplex conformance export DIR`` / ``conformance check --engine CMD``:
+  the conformance suite for other engines (:mod:`trixcomplex.conformance`).
 
 ``demo``, ``play`` and ``simulate`` take ``--ruleset NAME``: a preset
 (``partnership``, the default, ``individual-complex``, ``classic``,
@@ -907,6 +909,10 @@ def _parser() -> argparse.ArgumentParser:
     srv.add_argument("--db", default="trixcomplex.sqlite3", metavar="PATH",
                      help="the tables' SQLite file (default ./trixcomplex.sqlite3)")  # fmt: skip
     srv.set_defaults(func=_serve)
+
+    from .conformance.command import add_conformance
+
+    add_conformance(sub, ruleset_help)
     return parser
 
 

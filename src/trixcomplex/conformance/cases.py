@@ -1,0 +1,335 @@
+"""The conformance cases: positions of real matches with everything an engine must say.
+
+A case is one JSON object (one line of ``cases.jsonl``)::
+
+    {"format": "trixcomplex-conformance", "version": 1, "id": "classic/3/117",
+     "clause": "R-CX-2" or null, "ruleset": "classic",
+     "moves": [...],                 # the position: every move from new_match on
+     "legal": [[...], [...], [...], [...]],   # each seat's legal moves there
+     "host": ["timeout"],            # the host moves allowed there: "deal", "timeout"
+     "refused": [{"move": {...}, "rule": "R-CX-2"}, ...],   # moves it must refuse
+     "next": {...} or null,          # a legal move played from the position
+     "score": {...},                 # the score after "next"
+     "views": [{...}, {...}, {...}, {...}, {...}]}   # seats 0-3 and a spectator, after "next"
+
+Moves, scores and views are in the library's JSON forms (the ``move``, ``score``
+and ``view`` schemas); legal moves are compared as sets.  ``clause`` names the
+rule a hand-picked case was chosen for (:func:`clause_cases`), ``null`` for the
+positions of random matches (:func:`random_cases`).
+
+>>> import trixcomplex as tc
+>>> case = random_cases(tc.PARTNERSHIP, 2, seed=1)[1]
+>>> case["format"], case["version"], len(case["views"])
+('trixcomplex-conformance', 1, 5)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from ..engine import MatchState, Phase, legal_moves, score
+from ..moves import Choose, Contract, Double, Move, Pass, Play, Redeal, Timeout, move_to_json
+from ..randomplay import random_match
+from ..rulesets import RULESETS, Ruleset
+from ..serialize import to_json
+from ..views import view
+from .refusals import refusal_of, refusals
+
+__all__ = [
+    "CLAUSES",
+    "FORMAT",
+    "VERSION",
+    "CaseFormatError",
+    "case_at",
+    "clause_cases",
+    "export",
+    "random_cases",
+    "read_cases",
+]
+
+FORMAT = "trixcomplex-conformance"
+VERSION = 1
+REFUSED_PER_CASE = 8
+"""How many refused moves a case lists: one per clause first, then the next ones."""
+
+VIEWERS: tuple[int | None, ...] = (0, 1, 2, 3, None)
+
+
+class CaseFormatError(ValueError):
+    """A cases file that is not conformance cases of a known version."""
+
+
+def _refused(state: MatchState) -> list[dict[str, Any]]:
+    every = refusals(state)
+    picked, rules = [], set()
+    for refusal in every:  # one refusal per clause, then more up to the limit
+        if refusal.rule not in rules:
+            rules.add(refusal.rule)
+            picked.append(refusal)
+    for refusal in every:
+        if len(picked) >= REFUSED_PER_CASE:
+            break
+        if refusal not in picked:
+            picked.append(refusal)
+    return [{"move": move_to_json(r.move), "rule": r.rule} for r in picked[:REFUSED_PER_CASE]]
+
+
+def case_at(states: list[MatchState], index: int, case_id: str, clause: str | None = None) -> Any:
+    """The case of position ``states[index]`` of a match, ``states[index + 1]`` (if any)
+    being the state after its next move."""
+    state = states[index]
+    after = states[index + 1] if index + 1 < len(states) else state
+    following = after.history.last if after is not state else None
+    host = (
+        ["deal"]
+        if state.phase is Phase.DEAL
+        else ["timeout"]
+        if state.phase in (Phase.CHOOSE, Phase.DOUBLE)
+        else []
+    )
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "id": case_id,
+        "clause": clause,
+        "ruleset": state.ruleset.name,
+        "moves": [move_to_json(m) for m in state.history.moves()],
+        "legal": [[move_to_json(m) for m in legal_moves(state, s)] for s in range(4)],
+        "host": host,
+        "refused": _refused(state),
+        "next": None if following is None else move_to_json(following),
+        "score": to_json(score(after)),
+        "views": [to_json(view(after, seat)) for seat in VIEWERS],
+    }
+
+
+def random_cases(ruleset: Ruleset, count: int, seed: int = 0) -> list[Any]:
+    """``count`` cases at positions spread over seeded random matches of ``ruleset``
+    (about 24 positions a match, the first and the last included)."""
+    out: list[Any] = []
+    match = seed
+    while len(out) < count:
+        states = random_match(ruleset, match)
+        step = max(1, len(states) // 24)
+        for index in [*range(0, len(states) - 1, step), len(states) - 1]:
+            if len(out) >= count:
+                break
+            out.append(case_at(states, index, f"{ruleset.name}/{match}/{index}"))
+        match += 1
+    return out
+
+
+Step = tuple[MatchState, Move | None, MatchState]
+Finder = Callable[[MatchState, Move | None, MatchState], bool]
+
+
+def _trick_done(before: MatchState, move: Move | None, after: MatchState) -> bool:
+    return (
+        before.complex is not None
+        and after.complex is not None
+        and len(after.complex.tricks) > len(before.complex.tricks)
+    )
+
+
+def _deal_done(contract_is_trix: bool | None = None) -> Finder:
+    def found(before: MatchState, move: Move | None, after: MatchState) -> bool:
+        if len(after.results) <= len(before.results):
+            return False
+        trix = after.results[-1].contract.value == "TRIX"
+        return contract_is_trix is None or trix is contract_is_trix
+
+    return found
+
+
+MoveMaker = Callable[[MatchState], list[Move]]
+
+
+def _plays_to_act(state: MatchState) -> list[Move]:
+    return [Play(s, c) for s in sorted(state.to_act) for c in state.hand(s)]
+
+
+def _plays_out_of_turn(state: MatchState) -> list[Move]:
+    return [Play(s, state.hand(s)[0]) for s in range(4) if s not in state.to_act and state.hands[s]]
+
+
+def _passes(state: MatchState) -> list[Move]:
+    return [Pass(s) for s in range(4)]
+
+
+def _doubles(state: MatchState) -> list[Move]:
+    return [Double(s, [c]) for s in sorted(state.to_act) for c in state.hand(s)[:3]]
+
+
+def _combined(state: MatchState) -> list[Move]:
+    owner = state.owner or 0
+    combined: list[Move] = [Choose(owner, c) for c in Contract if len(c.parts) > 1]
+    return combined[:1]
+
+
+def _refuses(rule: str, make: MoveMaker = _plays_to_act) -> Finder:
+    """The position refuses one of ``make``'s moves under ``rule``."""
+
+    def found(before: MatchState, move: Move | None, after: MatchState) -> bool:
+        for candidate in make(before):
+            refusal = refusal_of(before, candidate)
+            if refusal is not None and refusal.rule == rule:
+                return True
+        return False
+
+    return found
+
+
+def _moved(kind: type, phase: Phase | None = None) -> Finder:
+    return lambda before, move, after: (
+        isinstance(move, kind) and (phase is None or before.phase is phase)
+    )
+
+
+def _doubled_taken(before: MatchState, move: Move | None, after: MatchState) -> bool:
+    if not _trick_done(before, move, after) or after.complex is None:
+        return False
+    taken = set(after.complex.tricks[-1].cards)
+    return any(card in taken for card, _ in after.complex.doubled)
+
+
+def _gone_out(before: MatchState, move: Move | None, after: MatchState) -> bool:
+    return (
+        before.trix is not None
+        and after.trix is not None
+        and len(after.trix.finishing_order) > len(before.trix.finishing_order)
+    )
+
+
+def _kingdom_starts(before: MatchState, move: Move | None, after: MatchState) -> bool:
+    return before.phase is Phase.DEAL and before.kingdom != after.kingdom and after.kingdom > 1
+
+
+def _over(before: MatchState, move: Move | None, after: MatchState) -> bool:
+    return after.phase is Phase.OVER
+
+
+def _anything(before: MatchState, move: Move | None, after: MatchState) -> bool:
+    return (
+        before.phase is Phase.COMPLEX and before.complex is not None and bool(before.complex.trick)
+    )
+
+
+_P, _CL, _CLP = RULESETS["partnership"], RULESETS["classic"], RULESETS["classic-partnership"]
+_IND = RULESETS["individual-complex"]
+
+CLAUSES: dict[str, tuple[Ruleset, Finder]] = {
+    "R-SEAT-1": (_P, _refuses("R-SEAT-1", _plays_out_of_turn)),
+    "R-SEAT-2": (_P, _deal_done(False)),
+    "R-CARD-1": (_P, _anything),
+    "R-CARD-2": (_P, _moved(Play)),
+    "R-MATCH-1": (_P, _kingdom_starts),
+    "R-MATCH-2": (_P, _refuses("R-MATCH-2", _passes)),
+    "R-MATCH-3": (_P, lambda b, m, a: b.phase is Phase.DEAL and a.deal_number == 1),
+    "R-MATCH-4": (_P, _kingdom_starts),
+    "R-MATCH-5": (_P, _refuses("R-MATCH-5", _passes)),
+    "R-MATCH-6": (_P, _moved(Timeout, Phase.CHOOSE)),
+    "R-MATCH-7": (_P, _deal_done()),
+    "R-MATCH-8": (_P, _over),
+    "R-CX-1": (_P, _refuses("R-CX-1", _plays_out_of_turn)),
+    "R-CX-2": (_P, _refuses("R-CX-2")),
+    "R-CX-3": (_P, _trick_done),
+    "R-CX-4": (_P, _deal_done(False)),
+    "R-CX-5": (_P, _trick_done),
+    "R-CX-6": (_P, _deal_done(False)),
+    "R-DBL-1": (_P, _refuses("R-DBL-1", _doubles)),
+    "R-DBL-2": (_P, _moved(Double)),
+    "R-DBL-3": (_P, _moved(Timeout, Phase.DOUBLE)),
+    "R-DBL-4": (_P, _doubled_taken),
+    "R-DBL-5": (_P, _doubled_taken),
+    "R-TX-1": (_P, _refuses("R-TX-1", _plays_out_of_turn)),
+    "R-TX-2": (_P, _refuses("R-TX-2")),
+    "R-TX-3": (_P, _moved(Pass)),
+    "R-TX-4": (_P, _gone_out),
+    "R-TX-5": (_P, lambda b, m, a: b.phase is Phase.TRIX and len(legal_moves(b)) == 1),
+    "R-SUM-1": (_P, _kingdom_starts),
+    "R-HID-1": (_P, _anything),
+    "R-HID-2": (_P, _moved(Double)),
+    "R-HID-3": (_P, lambda b, m, a: a.phase is Phase.DEAL and len(a.results) == 1),
+    "R-IND-1": (_IND, _over),
+    "R-CL-1": (_CL, _kingdom_starts),
+    "R-CL-2": (_CL, _refuses("R-CL-2")),
+    "R-CL-7": (_CL, _deal_done(False)),
+    "R-CLP-1": (_CLP, _over),
+    "R-OPT-1": (_CL.evolve(doubling=False), _deal_done(False)),
+    "R-OPT-2": (_CL.evolve(penalty_cards_first=True), _refuses("R-OPT-2")),
+    "R-OPT-3": (_CL.evolve(swapped_scores=True), _deal_done(False)),
+    "R-OPT-4": (_CL.evolve(free_heart_leads=True), _trick_done),
+    "R-OPT-5": (_CL.evolve(fixed_order=True), _deal_done()),
+    "R-OPT-6": (_CL.evolve(reversed_scores=True), _over),
+    "R-OPT-7": (_CL.evolve(show_twos=True), _moved(Pass)),
+    "R-OPT-8": (_CL.evolve(bad_hand_redeal=True), _moved(Redeal)),
+    "R-OPT-9": (_CL, _refuses("R-OPT-9", _combined)),
+    "R-OPT-10": (_CLP.evolve(worst_seat_loses=True), _over),
+}
+"""Each clause, the ruleset and the test a move of a seeded match must pass for the
+position before it to be that clause's hand-picked case."""
+
+_SEARCH = 40
+"""How many seeded matches :func:`clause_cases` searches for a clause's case."""
+
+
+def _first(ruleset: Ruleset, found: Finder) -> Iterator[tuple[list[MatchState], int, int]]:
+    for seed in range(_SEARCH):
+        states = random_match(ruleset, seed)
+        for index in range(len(states) - 1):
+            move = states[index + 1].history.last
+            if found(states[index], move, states[index + 1]):
+                yield states, index, seed
+                return
+
+
+def clause_cases(clauses: Iterable[str] | None = None) -> list[Any]:
+    """One hand-picked case per clause of :data:`CLAUSES` (or of ``clauses``): the first
+    position of the seeded matches of the clause's ruleset that exercises it."""
+    out = []
+    for clause in clauses if clauses is not None else CLAUSES:
+        ruleset, found = CLAUSES[clause]
+        for states, index, seed in _first(ruleset, found):
+            out.append(case_at(states, index, f"{clause}/{ruleset.name}/{seed}/{index}", clause))
+    return out
+
+
+def export(directory: Path, cases: int = 200, ruleset: Ruleset | None = None) -> Path:
+    """Write ``directory/cases.jsonl``: the clause cases, then ``cases`` random-match cases
+    (of ``ruleset``, or shared among the presets).  Returns the file written."""
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / "cases.jsonl"
+    chosen = [ruleset] if ruleset is not None else list(RULESETS.values())
+    every = clause_cases()
+    for i, rs in enumerate(chosen):
+        share = cases // len(chosen) + (1 if i < cases % len(chosen) else 0)
+        every += random_cases(rs, share)
+    with path.open("w", encoding="utf-8") as out:
+        for case in every:
+            out.write(json.dumps(case, separators=(",", ":"), ensure_ascii=False) + "\n")
+    return path
+
+
+def read_cases(path: Path) -> list[Any]:
+    """The cases of a ``cases.jsonl`` file (:class:`CaseFormatError` for anything else)."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CaseFormatError(f"cannot read {path}: {exc.__class__.__name__}") from None
+    out = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            case = json.loads(line)
+        except json.JSONDecodeError:
+            raise CaseFormatError(f"{path}:{number}: not JSON") from None
+        if not isinstance(case, dict) or case.get("format") != FORMAT:
+            raise CaseFormatError(f"{path}:{number}: not a {FORMAT} case")
+        if case.get("version") != VERSION:
+            raise CaseFormatError(f"{path}:{number}: version {case.get('version')!r} unknown")
+        out.append(case)
+    return out

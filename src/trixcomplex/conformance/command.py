@@ -1,0 +1,117 @@
+"""The ``trixcomplex conformance`` command: export the cases, check another engine.
+
+- ``trixcomplex conformance export DIR [--cases N] [--ruleset R]``: write
+  ``DIR/cases.jsonl``, the clause cases and ``N`` random-match cases;
+- ``trixcomplex conformance check --engine "CMD" [--cases-file FILE] [--cases N]
+  [--ruleset R]``: run ``CMD`` and check it over the protocol against the cases
+  of ``FILE`` (or against freshly built ones); exit status 1 when it disagrees.
+
+Bad input (an unreadable cases file, an engine that cannot start or breaks the
+protocol) gets one line on standard error and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..records import RecordError, ruleset_of
+from ..rulesets import Ruleset
+from .cases import CaseFormatError, clause_cases, export, random_cases, read_cases
+from .check import EngineError, Report, SubprocessEngine, check_cases
+
+__all__ = ["add_conformance", "format_report"]
+
+
+def _ruleset(text: str) -> Ruleset:
+    try:
+        return ruleset_of(text)
+    except RecordError as exc:
+        raise argparse.ArgumentTypeError(exc.reason) from None
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"a number of cases is 0 or more, not {value}")
+    return value
+
+
+def add_conformance(sub: Any, ruleset_help: str) -> None:
+    """Add the ``conformance`` subcommand to the ``trixcomplex`` command's subparsers."""
+    conf = sub.add_parser(
+        "conformance", help="export the conformance cases, or check another engine with them"
+    )
+    steps = conf.add_subparsers(dest="conformance", required=True)
+    out = steps.add_parser("export", help="write DIR/cases.jsonl")
+    out.add_argument("dir", metavar="DIR", help="the directory to write the cases to")
+    out.add_argument("--cases", type=_count, default=200,
+                     help="random-match cases besides the clause cases (default 200)")  # fmt: skip
+    out.add_argument("--ruleset", type=_ruleset, default=None, help=ruleset_help)
+    out.set_defaults(func=_export)
+    chk = steps.add_parser("check", help="check an engine speaking the conformance protocol")
+    chk.add_argument("--engine", required=True, metavar="CMD",
+                     help='the engine\'s command, e.g. "node engine.js"')  # fmt: skip
+    chk.add_argument("--cases-file", metavar="FILE", default=None,
+                     help="cases written by export (default: build them now)")  # fmt: skip
+    chk.add_argument("--cases", type=_count, default=40,
+                     help="random-match cases built without --cases-file (default 40)")  # fmt: skip
+    chk.add_argument("--ruleset", type=_ruleset, default=None, help=ruleset_help)
+    chk.add_argument("--timeout", type=float, default=30.0,
+                     help="seconds to wait for each answer (default 30)")  # fmt: skip
+    chk.set_defaults(func=_check)
+
+
+def _export(args: argparse.Namespace) -> int:
+    try:
+        path = export(Path(args.dir), args.cases, args.ruleset)
+    except OSError as exc:
+        print(f"trixcomplex conformance export: cannot write {args.dir}: {exc.strerror}",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    count = sum(1 for _ in path.open(encoding="utf-8"))
+    print(f"wrote {count} cases to {path}")
+    return 0
+
+
+def format_report(report: Report) -> str:
+    """The report: a summary line, then per clause and kind one disagreement with its
+    reproduction (the protocol lines, from a new match)."""
+    groups = report.grouped()
+    lines = [
+        f"checked {report.checked} cases ({report.skipped} skipped): "
+        f"{len(report.disagreements)} disagreements in {len(groups)} clause(s) and kind(s)"
+    ]
+    for found, count in groups:
+        lines.append(f"{found.summary()} [{count} like it]")
+        lines.append("  reproduction:")
+        lines += ["    " + line for line in found.reproduction().splitlines()]
+    return "\n".join(lines)
+
+
+def _check(args: argparse.Namespace) -> int:
+    try:
+        if args.cases_file is not None:
+            cases = read_cases(Path(args.cases_file))
+        else:
+            cases = clause_cases()
+            rulesets = [args.ruleset or ruleset_of("partnership"), ruleset_of("classic")]
+            for ruleset in rulesets[:1] if args.ruleset is not None else rulesets:
+                cases += random_cases(ruleset, args.cases // (1 if args.ruleset else 2))
+        if args.ruleset is not None:
+            cases = [c for c in cases if c["ruleset"] == args.ruleset.name]
+        engine = SubprocessEngine(args.engine, timeout=args.timeout)
+        try:
+            report = check_cases(cases, engine)
+        finally:
+            engine.close()
+    except (CaseFormatError, EngineError) as exc:
+        print(f"trixcomplex conformance check: {exc}", file=sys.stderr)
+        return 2
+    print(format_report(report))
+    return 1 if report.disagreements else 0

@@ -1,0 +1,56 @@
+"""The line-JSON protocol between the conformance checker and an engine.
+
+The checker starts the engine as a command and talks to it over its standard
+input and output: one JSON object per line each way, one answer per request,
+in order.  Requests (``cmd``) and answers::
+
+    {"cmd": "new_match", "ruleset": "classic"}   -> {"ok": true}
+    {"cmd": "apply", "move": {...}}              -> {"ok": true}
+                                                 or {"ok": false, "rule": "R-CX-2",
+                                                     "message": "..."}  (state unchanged)
+    {"cmd": "legal_moves", "seat": 2}            -> {"ok": true, "moves": [{...}, ...]}
+    {"cmd": "score"}                             -> {"ok": true, "score": {...}}
+    {"cmd": "view", "seat": 2}  (null: a spectator) -> {"ok": true, "view": {...}}
+    {"cmd": "quit"}                              -> the engine exits
+
+Moves, scores and views are in the library's JSON forms (the ``move``,
+``score`` and ``view`` JSON schemas, :func:`trixcomplex.json_schema`); the
+ruleset is named as records name it (``classic+doubling=False``).  An engine
+that does not support a ruleset answers ``{"ok": false, "unsupported": true}``
+to ``new_match``, and its cases are skipped.
+
+>>> encode({"cmd": "score"})
+'{"cmd":"score"}\\n'
+>>> decode('{"ok": true}')
+{'ok': True}
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+__all__ = ["COMMANDS", "ProtocolError", "decode", "encode"]
+
+COMMANDS = ("new_match", "apply", "legal_moves", "score", "view", "quit")
+"""The requests an engine answers."""
+
+
+class ProtocolError(ValueError):
+    """A line that is not a JSON object."""
+
+
+def encode(message: dict[str, Any]) -> str:
+    """One protocol line: compact JSON and a newline."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False) + "\n"
+
+
+def decode(line: str) -> dict[str, Any]:
+    """The JSON object of one protocol line (:class:`ProtocolError` for anything else)."""
+    try:
+        value = json.loads(line)
+    except json.JSONDecodeError:
+        raise ProtocolError(f"not JSON: {line[:80]!r}") from None
+    if not isinstance(value, dict):
+        raise ProtocolError(f"not a JSON object: {line[:80]!r}")
+    return value
