@@ -106,17 +106,27 @@ def case_at(states: list[MatchState], index: int, case_id: str, clause: str | No
     }
 
 
+def _positions(states: list[MatchState], wanted: int) -> list[int]:
+    """``wanted`` positions spread evenly over a match's phase changes and its regular
+    steps, the first and the last position included."""
+    starts = {i for i in range(1, len(states)) if states[i].phase is not states[i - 1].phase}
+    step = max(1, len(states) // 24)
+    candidates = sorted(starts | set(range(0, len(states), step)) | {len(states) - 1})
+    if wanted >= len(candidates):
+        return candidates
+    spread = (len(candidates) - 1) / max(1, wanted - 1)
+    return sorted({candidates[round(k * spread)] for k in range(wanted)})
+
+
 def random_cases(ruleset: Ruleset, count: int, seed: int = 0) -> list[Any]:
-    """``count`` cases at positions spread over seeded random matches of ``ruleset``
-    (about 24 positions a match, the first and the last included)."""
+    """``count`` cases at positions of seeded random matches of ``ruleset``: at most 24
+    a match, spread over its phase changes (each choice, window, trick and TRIX play
+    starts one) and its regular steps."""
     out: list[Any] = []
     match = seed
     while len(out) < count:
         states = random_match(ruleset, match)
-        step = max(1, len(states) // 24)
-        for index in [*range(0, len(states) - 1, step), len(states) - 1]:
-            if len(out) >= count:
-                break
+        for index in _positions(states, min(24, count - len(out))):
             out.append(case_at(states, index, f"{ruleset.name}/{match}/{index}"))
         match += 1
     return out
@@ -138,8 +148,15 @@ def _deal_done(contract_is_trix: bool | None = None) -> Finder:
     def found(before: MatchState, move: Move | None, after: MatchState) -> bool:
         if len(after.results) <= len(before.results):
             return False
-        trix = after.results[-1].contract.value == "TRIX"
+        trix = after.results[-1].contract is Contract.TRIX
         return contract_is_trix is None or trix is contract_is_trix
+
+    return found
+
+
+def _contract_done(contract: Contract) -> Finder:
+    def found(before: MatchState, move: Move | None, after: MatchState) -> bool:
+        return len(after.results) > len(before.results) and after.results[-1].contract is contract
 
     return found
 
@@ -161,6 +178,12 @@ def _passes(state: MatchState) -> list[Move]:
 
 def _doubles(state: MatchState) -> list[Move]:
     return [Double(s, [c]) for s in sorted(state.to_act) for c in state.hand(s)[:3]]
+
+
+def _chooses(state: MatchState) -> list[Move]:
+    if state.phase is not Phase.CHOOSE or state.owner is None:
+        return []
+    return [Choose(state.owner, c) for c in state.ruleset.contracts]
 
 
 def _combined(state: MatchState) -> list[Move]:
@@ -229,7 +252,10 @@ CLAUSES: dict[str, tuple[Ruleset, Finder]] = {
     "R-MATCH-2": (_P, _refuses("R-MATCH-2", _passes)),
     "R-MATCH-3": (_P, lambda b, m, a: b.phase is Phase.DEAL and a.deal_number == 1),
     "R-MATCH-4": (_P, _kingdom_starts),
-    "R-MATCH-5": (_P, _refuses("R-MATCH-5", _passes)),
+    "R-MATCH-5": (
+        _CL,
+        lambda b, m, a: b.phase is Phase.CHOOSE and len(b.remaining_contracts) < 5,
+    ),
     "R-MATCH-6": (_P, _moved(Timeout, Phase.CHOOSE)),
     "R-MATCH-7": (_P, _deal_done()),
     "R-MATCH-8": (_P, _over),
@@ -256,7 +282,14 @@ CLAUSES: dict[str, tuple[Ruleset, Finder]] = {
     "R-IND-1": (_IND, _over),
     "R-CL-1": (_CL, _kingdom_starts),
     "R-CL-2": (_CL, _refuses("R-CL-2")),
-    "R-CL-7": (_CL, _deal_done(False)),
+    "R-CL-3": (_CL, _contract_done(Contract.QUEENS)),
+    "R-CL-4": (_CL, _contract_done(Contract.DIAMONDS)),
+    "R-CL-5": (_CL, _contract_done(Contract.LTOOSH)),
+    "R-CL-6": (_CL, _contract_done(Contract.TRIX)),
+    "R-CL-7": (_CL, _moved(Double)),
+    "R-CL-8": (_CL, _kingdom_starts),
+    "R-SET-1": (_CLP, lambda b, m, a: b.phase is Phase.DEAL and b.deal_number == 0),
+    "R-SET-2": (_CL, _refuses("R-SET-2", _chooses)),
     "R-CLP-1": (_CLP, _over),
     "R-OPT-1": (_CL.evolve(doubling=False), _deal_done(False)),
     "R-OPT-2": (_CL.evolve(penalty_cards_first=True), _refuses("R-OPT-2")),
@@ -289,12 +322,16 @@ def _first(ruleset: Ruleset, found: Finder) -> Iterator[tuple[list[MatchState], 
 def clause_cases(clauses: Iterable[str] | None = None) -> list[Any]:
     """One hand-picked case per clause of :data:`CLAUSES` (or of ``clauses``): the first
     position of the seeded matches of the clause's ruleset that exercises it."""
-    out = []
+    found_at = []
     for clause in clauses if clauses is not None else CLAUSES:
         ruleset, found = CLAUSES[clause]
         for states, index, seed in _first(ruleset, found):
-            out.append(case_at(states, index, f"{clause}/{ruleset.name}/{seed}/{index}", clause))
-    return out
+            found_at.append((ruleset.name, seed, index, clause, states))
+    found_at.sort(key=lambda f: f[:3])  # positions of one match in order: replayed once
+    return [
+        case_at(states, index, f"{clause}/{name}/{seed}/{index}", clause)
+        for name, seed, index, clause, states in found_at
+    ]
 
 
 def export(directory: Path, cases: int = 200, ruleset: Ruleset | None = None) -> Path:

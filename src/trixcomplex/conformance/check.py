@@ -235,14 +235,21 @@ def _score_clause(expected: Any, got: Any, state: MatchState) -> str:
     return "R-MATCH-8"
 
 
+_TIMEOUT_DECIDES = frozenset(
+    ("phase", "contract", "remaining_contracts", "turn", "leader", "legal_moves", "forced_move",
+     "doubled", "doubling_open", "my_answer", "doublable", "table", "rows")
+)  # fmt: skip
+"""The view fields what a timeout decides (the contract, the doubles) shows in."""
+
+
 def _view_clause(expected: Any, got: Any, before: MatchState, move: Move | None) -> str:
     """The clause of the first field of a view that differs."""
-    if isinstance(move, Timeout):  # what a timeout decides shows everywhere after it
-        return "R-MATCH-6" if before.phase is Phase.CHOOSE else "R-DBL-3"
     if not isinstance(got, dict):
         return "R-HID-1"
     for name, value in expected.items():
         if got.get(name) != value:
+            if isinstance(move, Timeout) and name in _TIMEOUT_DECIDES:
+                return "R-MATCH-6" if before.phase is Phase.CHOOSE else "R-DBL-3"
             if name in ("score", "points"):
                 return _score_clause(expected["score"], got.get("score"), before)
             return _VIEW_CLAUSES.get(name, "R-HID-1")
@@ -383,9 +390,8 @@ class _Checker:
         after = {**case, "moves": moves}
         got = self.engine.request({"cmd": "score"}).get("score")
         if got != case["score"]:
-            clause = "R-MATCH-6" if isinstance(move, Timeout) else None
             self.found(
-                after, "score", clause or _score_clause(case["score"], got, before), count, got,
+                after, "score", _score_clause(case["score"], got, before), count, got,
                 request={"cmd": "score"}, expected=case["score"],
             )  # fmt: skip
         for seat, expected in zip((0, 1, 2, 3, None), case["views"], strict=True):
