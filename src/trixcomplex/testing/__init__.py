@@ -1,7 +1,8 @@
 """The auditor's kit: Hypothesis strategies and invariant checks for the game.
 
-Install with the ``testing`` extra (``pip install "trixcomplex[testing]"``): it
-needs Hypothesis, which ``import trixcomplex`` itself never loads.
+Install with the ``testing`` extra (``pip install "trixcomplex[testing]"``): the
+strategies need Hypothesis, which is imported when a strategy is first asked
+for; ``import trixcomplex``, the checks and the pytest plugin never load it.
 
 Strategies (each shrinks to a small case): :func:`rulesets`, :func:`matches`,
 :func:`states`, :func:`views`, :func:`records`, :func:`legal_moves_of`,
@@ -19,20 +20,39 @@ installed) gives the fixtures ``trix_ruleset``, ``trix_seed``, ``trix_match`` an
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from ..conformance.refusals import Refusal
 from ..randomplay import random_match
 from .checks import check_state, check_view
-from .strategies import (
-    OPTIONS,
-    illegal_moves_of,
-    legal_moves_of,
-    matches,
-    phases_of,
-    records,
-    rulesets,
-    states,
-    views,
-)
+
+if TYPE_CHECKING:
+    from .strategies import (
+        OPTIONS,
+        illegal_moves_of,
+        legal_moves_of,
+        matches,
+        phases_of,
+        records,
+        rulesets,
+        states,
+        views,
+    )
+
+_STRATEGIES = frozenset(
+    ("OPTIONS", "illegal_moves_of", "legal_moves_of", "matches", "phases_of", "records",
+     "rulesets", "states", "views")
+)  # fmt: skip
+
+
+def __getattr__(name: str) -> Any:
+    """The strategies, from :mod:`trixcomplex.testing.strategies` when first asked for
+    (so that Hypothesis is loaded only then)."""
+    if name in _STRATEGIES:
+        return getattr(importlib.import_module(".strategies", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "OPTIONS",
