@@ -71,12 +71,9 @@ def trix_rows(engine: Broken, request: Answer) -> Answer | None:
 def pass_rule(engine: Broken, request: Answer) -> Answer | None:
     """R-TX-3: a seat may pass in TRIX although it holds a card it could lay."""
     seat = _playing_seat(engine, (tc.Phase.TRIX,))
-    if (
-        seat is not None
-        and request["cmd"] == "apply"
-        and request["move"] == {"move": "pass", "seat": seat}
-    ):
-        return {"ok": True}
+    passing = request["cmd"] == "apply" and request["move"] == {"move": "pass", "seat": seat}
+    if seat is not None and passing and not tc.is_legal(engine.state, tc.Pass(seat)):
+        return {"ok": True}  # accepted, and nothing changes
     return None
 
 

@@ -22,9 +22,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import trixcomplex as tc
-from builders import MOST_MOVES_PER_DEAL, RULESET_VARIANTS, random_match
+from builders import RULESET_VARIANTS
 from trixcomplex import complex as cx
 from trixcomplex import kingdoms, match, scoring
+from trixcomplex import testing as kit
 from trixcomplex.cards import ALL_CARDS, cards_of
 from trixcomplex.rulesets import TrickRules, combine_trick_rules
 
@@ -47,17 +48,6 @@ def every_trick_rules() -> list[TrickRules]:
 
 
 TRICK_RULES = every_trick_rules()
-
-
-def match_of(ruleset: tc.Ruleset, seed: int) -> list[tc.MatchState]:
-    """The states of a random match of ``ruleset`` (timeouts included), played to its end:
-    a match that does not end in its number of deals fails here instead of running on."""
-    deals = 4 * len(ruleset.contracts)
-    states = random_match(
-        seed, ruleset=ruleset, timeout_rates=(0.0, 0.2), until=2 * deals * MOST_MOVES_PER_DEAL
-    )
-    assert states[-1].is_over, "the match did not end (R-MATCH-1, R-MATCH-8)"
-    return states
 
 
 def plain(card: tc.Card, rules: TrickRules) -> int:
@@ -227,7 +217,7 @@ def test_r_cx_5_r_dbl_4_trick_deal_results_match_a_card_by_card_count(
     """R-CX-5, R-DBL-4, R-CL-2 … R-CL-7, R-OPT-9: every finished trick deal of a random
     match of every ruleset: the recorded result (through ``apply``), ``complex_result`` of
     the finished deal and ``taken_result`` of its tally all equal the reference count."""
-    states = match_of(ruleset, seed)
+    states = kit.random_match(ruleset, seed)
     deals = finished_trick_deals(states)
     assert deals or not any(c is not tc.Contract.TRIX for c in ruleset.contracts)
     for before, done, recorded in deals:
@@ -316,7 +306,7 @@ def test_queens_table_lists_every_set_of_queens() -> None:
 def test_r_match_1_results_after_remembers_the_fresh_count(ruleset: tc.Ruleset) -> None:
     """R-MATCH-1, R-SET-2, R-OPT-9: after each deal end, the Kingdom worked out from the
     answer before it equals a fresh count; a result from another Kingdom is counted afresh."""
-    results = match_of(ruleset, 3)[-1].results
+    results = kit.random_match(ruleset, 3)[-1].results
     for n in range(len(results)):
         before = results[:n]
         kingdoms.kingdom_after(before, ruleset)  # remembered, as the engine's deal asks it
@@ -339,7 +329,7 @@ def test_r_match_5_r_dbl_2_apply_listed_is_apply_for_every_listed_move(
     gives exactly what ``apply`` gives (choices, doubling answers, and any other move)."""
     rng = random.Random(4)
     kinds: set[type] = set()
-    for state in match_of(ruleset, 4)[::3]:
+    for state in kit.random_match(ruleset, 4, timeouts=False)[::3]:
         if state.phase in (tc.Phase.DEAL, tc.Phase.OVER):
             continue
         moves = tc.legal_moves(state)

@@ -30,6 +30,7 @@ from builders import (
     is_listed,
     random_match_of,
 )
+from trixcomplex import testing as kit
 from trixcomplex.scoring import KING_OF_HEARTS
 from trixcomplex.trix import playable
 
@@ -175,20 +176,16 @@ def test_trix_never_deadlocks_and_every_window_asks_someone(seed: int) -> None:
 VARIANTS = pytest.mark.parametrize("ruleset", RULESET_VARIANTS, ids=lambda r: r.name)
 
 
-def match_of(ruleset: tc.Ruleset, seed: int) -> list[tc.MatchState]:
-    """A complete random match of ``ruleset``; bad TRIX hands are dealt often when the
-    ruleset offers a redeal, so that Redeal is listed and played (R-OPT-8)."""
-    return random_match_of(ruleset, seed, bad_hands=ruleset.bad_hand_redeal)
-
-
 @VARIANTS
 @settings(max_examples=15)
-@given(SEEDS)
-def test_r_cl_8_every_deal_sums_to_its_contract_total(ruleset: tc.Ruleset, seed: int) -> None:
+@given(st.data())
+def test_r_cl_8_every_deal_sums_to_its_contract_total(
+    ruleset: tc.Ruleset, data: st.DataObject
+) -> None:
     """R-CL-2 … R-CL-8, R-CX-6, R-TX-4, R-OPT-3, R-OPT-6: each deal sums to its contract's
     total whatever is doubled; the trick contracts end as their clauses say; only the
     contract's own cards are doubled, and nothing without R-OPT-1's ``doubling``."""
-    final = match_of(ruleset, seed)[-1]
+    final = data.draw(kit.matches(ruleset))[-1]
     if ruleset.combined_contracts:  # R-OPT-9: fewer deals when contracts are combined
         assert 8 <= len(final.results) <= ruleset.deals_per_match
     else:
@@ -244,14 +241,14 @@ def test_r_cl_8_every_deal_sums_to_its_contract_total(ruleset: tc.Ruleset, seed:
 
 @VARIANTS
 @settings(max_examples=12)
-@given(SEEDS)
+@given(st.data())
 def test_r_cl_8_kingdoms_sum_to_zero_and_the_result_follows_the_totals(
-    ruleset: tc.Ruleset, seed: int
+    ruleset: tc.Ruleset, data: st.DataObject
 ) -> None:
     """R-CL-8, R-SUM-1, R-SET-2: every Kingdom sums to 0, plays each contract once under one
     owner (in order with R-OPT-5); Team Totals add to 0 after complete Kingdoms; the result
     is the best team (R-CLP-1) or seat (R-IND-1, R-CL-1), lowest with R-OPT-6."""
-    states = match_of(ruleset, seed)
+    states = data.draw(kit.matches(ruleset))
     final = states[-1]
     first_owner = final.results[0].owner
     kingdoms = [[r for r in final.results if r.kingdom == k + 1] for k in range(4)]
@@ -303,14 +300,17 @@ def test_r_cl_8_kingdoms_sum_to_zero_and_the_result_follows_the_totals(
 
 @VARIANTS
 @settings(max_examples=8)
-@given(SEEDS)
-def test_every_ruleset_keeps_cards_in_one_place_and_to_act(ruleset: tc.Ruleset, seed: int) -> None:
+@given(st.data())
+def test_every_ruleset_keeps_cards_in_one_place_and_to_act(
+    ruleset: tc.Ruleset, data: st.DataObject
+) -> None:
     """Every card in one place (trick contracts that end early leave their unplayed cards in
     hand until the deal ends; between deals hands are empty); to-act matches legal_moves,
     the bad hand's Redeal included (R-OPT-8); the doubling window asks exactly the holders
     of the contract's doublable cards (R-CL-7)."""
     redeals = 0
-    for state in match_of(ruleset, seed):
+    for state in data.draw(kit.matches(ruleset)):
+        kit.check_state(state)  # the kit's invariants, and the suite's own below
         assert_cards_in_one_place(state)
         assert_to_act_matches_legal_moves(state)
         if state.phase is tc.Phase.DOUBLE:
@@ -338,7 +338,7 @@ def test_every_ruleset_listed_moves_apply_and_unlisted_are_rejected_unchanged(
 ) -> None:
     """Every listed move applies; every other move of any kind (every contract chosen,
     every seat's Redeal included) raises IllegalMoveError and leaves the state equal."""
-    states = match_of(ruleset, seed)
+    states = kit.random_match(ruleset, seed)
     pick = random.Random(pick_seed)
     deal = tc.Deal.shuffled(pick)
     chosen = pick.sample(states, 5)
@@ -368,8 +368,8 @@ def test_every_ruleset_listed_moves_apply_and_unlisted_are_rejected_unchanged(
 @given(SEEDS)
 def test_every_ruleset_same_moves_give_equal_states(ruleset: tc.Ruleset, seed: int) -> None:
     """Determinism: the same moves give equal, hash-equal states under every ruleset."""
-    first = match_of(ruleset, seed)
-    assert first == match_of(ruleset, seed)
+    first = kit.random_match(ruleset, seed)
+    assert first == kit.random_match(ruleset, seed)
     replay = tc.new_match(ruleset)
     for move, expected in zip(first[-1].history, first[1:], strict=True):
         replay = tc.apply(replay, move)
@@ -402,7 +402,7 @@ def test_r_cl_2_r_opt_2_r_opt_8_listed_moves_obey_the_contract_rules(
     (R-OPT-2); a trick contract that ends early is played while its penalty cards are
     not all taken (R-CL-2 … R-CL-4); Redeal is offered only to a bad hand before the
     first TRIX card or pass (R-OPT-8)."""
-    for state in match_of(ruleset, seed):
+    for state in kit.random_match(ruleset, seed):
         moves = tc.legal_moves(state)
         redeals = [m for m in moves if isinstance(m, tc.Redeal)]
         if redeals:

@@ -25,8 +25,9 @@ from hypothesis import strategies as st
 
 import trixcomplex as tc
 from builders import VIEWERS
-from test_view_after import IDS, RULESETS, match_of, same
+from test_view_after import IDS, RULESETS, same
 from test_views import deal_start, unseen_deals
+from trixcomplex import testing as kit
 from trixcomplex.rl.observation import (
     OBSERVATION_LAYOUT,
     SeatsTracker,
@@ -81,7 +82,7 @@ def test_tracked_tensor_is_the_full_tensor_after_every_move(ruleset: tc.Ruleset)
     finishing order, sizes, turn and points.  Most moves are followed, not encoded
     in full."""
     trackers = {seat: CountingTracker(seat) for seat in VIEWERS}
-    states = match_of(ruleset, 1)
+    states = kit.random_match(ruleset, 1)
     for n, state in enumerate(states):
         for seat, tracker in trackers.items():
             tensor = tracker.tensor(state)
@@ -101,8 +102,8 @@ def test_tracked_tensor_catches_up_over_any_stretch_and_any_branch(
     step back, a state of another branch played from an earlier one, a state of
     another match) gives the full tensor every time."""
     pick = random.Random(picks)
-    states = match_of(ruleset, seed)
-    others = match_of(ruleset, seed + 1)
+    states = kit.random_match(ruleset, seed)
+    others = kit.random_match(ruleset, seed + 1)
     seat = pick.choice(VIEWERS)
     tracker = TensorTracker(seat)
     i = 0
@@ -128,7 +129,7 @@ def test_a_branch_sharing_the_very_move_objects_is_not_taken_for_a_descendant() 
     rng = random.Random(11)
     found = Counter[tc.Phase]()
     for seed in range(40):
-        states = match_of(tc.CLASSIC, seed)
+        states = kit.random_match(tc.CLASSIC, seed)
         for k, state in enumerate(states[:-2]):
             if not state.phase.plays_cards or found[state.phase] >= 3 or rng.random() < 0.9:
                 continue
@@ -166,7 +167,7 @@ def test_r_hid_1_tracked_tensors_cannot_tell_unseen_worlds_apart(
     another in a world with two unseen cards of other seats swapped at the deal; at
     every step both give bit-identical tensors, as the spectator's do, while the
     moves are followed (not encoded in full)."""
-    states = match_of(ruleset, seed)
+    states = kit.random_match(ruleset, seed)
     i = pick.choice([k for k, s in enumerate(states) if s.phase.plays_cards])
     seat = pick.choice([0, 1, 2, 3])
     real = states[deal_start(states, i) + 1 : i + 1]
@@ -189,7 +190,7 @@ def test_the_tensor_handed_out_is_the_callers_and_copies_start_afresh() -> None:
     """Issue 14 (6): each tensor is a new array the caller owns (changing it changes
     nothing the tracker keeps); a deep copy or a pickle of a tracker is a new, empty
     tracker with a buffer of its own."""
-    states = match_of(tc.CLASSIC, 3)
+    states = kit.random_match(tc.CLASSIC, 3)
     tracker = TensorTracker(1)
     for state in states[:40]:
         tensor = tracker.tensor(state)
@@ -210,7 +211,7 @@ def test_the_moves_of_every_kind_followed_are_followed() -> None:
     every move encodes in full only at a deal's, a choice's or the window's first
     look (a handful per deal), never in mid-trick or mid-TRIX."""
     for ruleset in (tc.CLASSIC, tc.Ruleset.from_name("partnership")):
-        states = match_of(ruleset, 5)
+        states = kit.random_match(ruleset, 5)
         deals = sum(1 for s in states if s.phase is tc.Phase.DEAL)
         for seat in VIEWERS:
             tracker = CountingTracker(seat)
@@ -234,7 +235,7 @@ def test_one_seats_tracker_gives_every_viewer_the_full_tensor(ruleset: tc.Rulese
     tensor encoded in full only a few times a deal."""
     pick = random.Random(ruleset.name)
     tracker = CountingSeats()
-    states = match_of(ruleset, 2)
+    states = kit.random_match(ruleset, 2)
     for n, state in enumerate(states):
         movers = [m.seat for m in tc.legal_moves(state)]
         asked = movers[:1] + pick.sample(VIEWERS, pick.choice((0, 0, 1, 2, 5)))
@@ -257,8 +258,8 @@ def test_seats_tracker_catches_up_over_any_stretch_and_any_branch_for_any_seat(
     a step back, another branch, another match) for a random seat or the spectator
     each time gives that viewer's full tensor every time."""
     pick = random.Random(picks)
-    states = match_of(ruleset, seed)
-    others = match_of(ruleset, seed + 1)
+    states = kit.random_match(ruleset, seed)
+    others = kit.random_match(ruleset, seed + 1)
     tracker = SeatsTracker()
     i = 0
     while i < len(states) - 1:
@@ -291,7 +292,7 @@ def test_r_hid_1_a_shared_tracker_shows_no_seat_another_seats_hand(
     world with those two cards, unseen by ``seat``, swapped at the deal: ``seat``'s
     tensors and the spectator's stay bit-identical across the worlds; the holders'
     differ.  Sharing the tracker leaks no hand and no doubling answer."""
-    states = match_of(ruleset, seed)
+    states = kit.random_match(ruleset, seed)
     i = pick.choice([k for k, s in enumerate(states) if s.phase.plays_cards])
     seat = pick.choice([0, 1, 2, 3])
     real = states[deal_start(states, i) + 1 : i + 1]
@@ -313,7 +314,7 @@ def test_r_hid_1_a_shared_tracker_shows_no_seat_another_seats_hand(
 def test_seats_tracker_rejects_a_bad_seat_and_copies_start_afresh() -> None:
     """Issue 14 (6): a seat that is not 0-3 or None raises ValueError, naming it; each
     tensor is the caller's; a deep copy or a pickle is a new, empty tracker."""
-    states = match_of(tc.CLASSIC, 4)
+    states = kit.random_match(tc.CLASSIC, 4)
     tracker = SeatsTracker()
     for bad in (4, -1, True, "1", 1.0):
         with pytest.raises(ValueError, match="seat is an int from 0 to 3"):

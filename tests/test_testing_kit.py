@@ -14,6 +14,7 @@ from hypothesis import find, given, settings
 from hypothesis import strategies as st
 
 import trixcomplex as tc
+from test_import_cost import _loaded_after
 from trixcomplex.testing import (
     check_state,
     check_view,
@@ -31,14 +32,6 @@ from trixcomplex.testing import (
 
 ROOT = Path(__file__).resolve().parent.parent
 QUICK = settings(max_examples=15, deadline=None)
-
-
-def _loaded_after(code: str) -> set[str]:
-    done = subprocess.run(
-        [sys.executable, "-c", f"import sys\n{code}\nprint(' '.join(sys.modules))"],
-        capture_output=True, text=True, timeout=120, check=True,
-    )  # fmt: skip
-    return set(done.stdout.split())
 
 
 def test_import_trixcomplex_and_the_plugin_stay_free_of_hypothesis() -> None:

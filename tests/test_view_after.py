@@ -23,8 +23,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import trixcomplex as tc
-from builders import VIEW_RULESETS, VIEWERS, random_match, redeal_heavy_match
+from builders import VIEW_RULESETS, VIEWERS, random_match
 from test_views import deal_start, unseen_deals
+from trixcomplex import testing as kit
 from trixcomplex.rl.observation import Observer, observation_tensor
 
 _OPTIONS = (
@@ -64,13 +65,6 @@ IDS = [r.name for r in RULESETS]
 FIELDS = [f.name for f in attrs.fields(tc.View)]
 
 
-def match_of(ruleset: tc.Ruleset, seed: int) -> list[tc.MatchState]:
-    """Every state of a random match (timeouts included; redeals where the ruleset has them)."""
-    if ruleset.bad_hand_redeal:
-        return redeal_heavy_match(ruleset, seed)
-    return random_match(seed, ruleset=ruleset, timeout_rates=(0.0, 0.3))
-
-
 def steps(states: list[tc.MatchState]) -> Iterator[tuple[tc.MatchState, tc.Move, tc.MatchState]]:
     """``(before, move, after)`` for every move of the match."""
     for before, after in itertools.pairwise(states):
@@ -101,7 +95,7 @@ def test_view_after_is_the_view_after_every_move(ruleset: tc.Ruleset) -> None:
     ``view_after(view(s, seat), m, apply(s, m)) == view(apply(s, m), seat)``; fields
     that did not change are the previous view's own objects."""
     kinds = set()
-    for before, move, after in steps(match_of(ruleset, 1)):
+    for before, move, after in steps(kit.random_match(ruleset, 1)):
         kinds.add(type(move))
         for seat in VIEWERS:
             previous = tc.view(before, seat)
@@ -119,7 +113,7 @@ def test_view_after_chained_over_a_whole_match_is_the_view_at_every_step(
     """Issue 14 (6): one view per seat, only ever brought up to date by view_after from
     the start of the match, equals view() at every step; so does its tensor, built
     incrementally from the previous tensor (bit-identical, float32)."""
-    states = match_of(ruleset, 2)
+    states = kit.random_match(ruleset, 2)
     seen = {seat: tc.view(states[0], seat) for seat in VIEWERS}
     tensors = {seat: observation_tensor(seen[seat]) for seat in VIEWERS}
     for _, move, after in steps(states):
@@ -145,7 +139,7 @@ def test_view_after_moves_catches_up_over_any_stretch(
     """Issue 14 (6): a view brought up to date over several moves at once (as the
     adapters do when a seat is observed) equals view(); an Observer asked for random
     seats at random moments gives view() and the full tensor, bit for bit."""
-    states = match_of(ruleset, seed)
+    states = kit.random_match(ruleset, seed)
     observer = Observer()
     for i in range(0, len(states), max(1, len(states) // 60)):
         j = min(len(states) - 1, i + pick.randrange(1, 12))
@@ -207,7 +201,7 @@ def test_r_hid_1_incremental_views_and_tensors_cannot_tell_unseen_worlds_apart(
     incremental tensor, through an Observer) in the real world and in a world with two
     unseen cards of other seats swapped at the deal; at every step both give it the
     same view and a bit-identical tensor, as they do the spectator."""
-    states = match_of(ruleset, seed)
+    states = kit.random_match(ruleset, seed)
     i = pick.choice([k for k, s in enumerate(states) if s.phase.plays_cards])
     seat = pick.choice([0, 1, 2, 3])
     real = states[deal_start(states, i) + 1 : i + 1]
