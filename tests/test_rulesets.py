@@ -1293,7 +1293,7 @@ def test_r_cl_1_classic_match_of_twenty_deals() -> None:
 
 # -- the clauses and their tests -------------------------------------------------------
 
-DOCS = Path(__file__).resolve().parents[1] / "docs" / "rulesets.rst"
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "rules.rst"
 CLAUSES = (
     ["R-SET-1", "R-SET-2", "R-IND-1"]
     + [f"R-CL-{n}" for n in range(1, 9)]
@@ -1303,7 +1303,7 @@ CLAUSES = (
 
 
 def test_every_clause_is_defined_and_checked_by_named_tests() -> None:
-    """Every clause of docs/rulesets.rst has tests naming it, and every test its
+    """Every ruleset clause of docs/rules.rst has tests naming it, and every test its
     "Checked by" lines name exists."""
     text = DOCS.read_text(encoding="utf-8")
     here = Path(__file__).resolve().parent
