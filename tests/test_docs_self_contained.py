@@ -41,13 +41,16 @@ def _text_files(*tops: Path) -> list[Path]:
     return files
 
 
-def _published_files() -> list[Path]:
-    """What a reader of the project sees: the docs, the package, the README, the
-    examples, the tools, the build configuration and the contributors' guide.
-    (CHANGELOG.md, a history of past work, is not scanned.)"""
-    tops = [ROOT / "docs", ROOT / "src", ROOT / "examples", ROOT / "tools"]
+def _project_files() -> list[Path]:
+    """What a reader of the project sees: the docs, the package, the tests, the
+    README, the examples, the tools, the benchmarks, the build configuration and
+    the contributors' guide (this module excepted: it spells the pointers out).
+    CHANGELOG.md, a history of past work, is not scanned."""
+    tops = [ROOT / name for name in ("docs", "src", "tests", "examples", "tools", "benchmarks")]
     tops += [ROOT / name for name in ("README.md", "CONTRIBUTING.md", "pyproject.toml")]
-    return _text_files(*(top for top in tops if top.exists()))
+    tops += [ROOT / "noxfile.py"]
+    files = _text_files(*(top for top in tops if top.exists()))
+    return [path for path in files if path != Path(__file__).resolve()]
 
 
 def pointers_outside(files: list[Path], root: Path = ROOT) -> list[str]:
@@ -67,7 +70,7 @@ def defined_clauses(text: str) -> list[str]:
 
 
 def test_no_page_docstring_or_comment_points_outside_the_repository() -> None:
-    files = _published_files()
+    files = _project_files()
     assert len(files) > 50
     hits = pointers_outside(files)
     assert not hits, "pointers outside the repository:\n" + "\n".join(hits)
