@@ -1,6 +1,6 @@
 """Replaying and auditing a game record.
 
-A record (RECORD.md) is every move of a match, the shuffles included, so a
+A record (see docs/records.rst) is every move of a match, the shuffles included, so a
 rules auditor can rebuild the match exactly and check it.  This script:
 
 1. plays a seeded match between :class:`~trixcomplex.bots.RuleBot` players

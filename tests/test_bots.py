@@ -724,7 +724,7 @@ def test_r_opt_7_rule_bot_uses_the_shown_twos() -> None:
 
 def test_r_cx_3_a_situation_naming_no_contract_plays_complex_in_any_ruleset() -> None:
     """R-CX-2, R-CX-3: a hand-built situation that names no contract is played as the
-    COMPLEX of RULES.md, also in a ruleset without COMPLEX (classic), where asking the
+    the partnership game's COMPLEX, also in a ruleset without COMPLEX (classic), where asking the
     ruleset for COMPLEX's rules used to raise ``KeyError`` on a lead."""
     lead = attrs.evolve(_complex(0, "2S 9S KH", "", 0), ruleset=tc.CLASSIC)
     assert lead.contract is None and lead.standard

@@ -188,7 +188,7 @@ def test_r_dbl_2_and_r_match_5_answers_for_doubling_and_choosing() -> None:
 def test_simulate_writes_records_that_replay(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """R-MATCH-8: --records DIR holds one RECORD.md file per match; each replays complete."""
+    """R-MATCH-8: --records DIR holds one record file per match; each replays complete."""
     argv = ["simulate", "--bots", "rule,random", "--matches", "4", "--seed", "1"]
     status, out, err = _main(monkeypatch, capsys, *argv, "--records", str(tmp_path))
     assert status == 0, err

@@ -1,4 +1,4 @@
-"""The deal-level engine against references written out from RULES.md.
+"""The deal-level engine against references written out from the rules (docs/rules.rst).
 
 What a trick costs (``trick_points``: R-CX-5, R-DBL-4, R-DBL-5, R-CL-2 … R-CL-7),
 the result of a finished trick deal (``complex_result`` / ``taken_result``:

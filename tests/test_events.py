@@ -107,7 +107,7 @@ def test_r_match_5_the_deal_and_the_choice_of_contract() -> None:
 
 
 def test_r_tx_4_out_events_give_each_seat_its_place() -> None:
-    """R-TX-4, R-TX-6: in a TRIX deal where each seat holds one whole suit, the seats go out
+    """R-TX-4: in a TRIX deal where each seat holds one whole suit, the seats go out
     in the order they empty their hands; the last card ends the deal."""
     suits = hands_deal(
         "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS",
@@ -297,7 +297,7 @@ def test_r_hid_2_who_was_asked_is_not_an_event() -> None:
 
 @pytest.mark.parametrize("ruleset", VIEW_RULESETS, ids=RULESET_IDS)
 def test_r_cx_5_trick_events_add_up_to_each_deals_points(ruleset: tc.Ruleset) -> None:
-    """R-CX-5, R-CL-2 … R-CL-6, R-TX-6: a frontend summing the trick events of a trick deal
+    """R-CX-5, R-CL-2 … R-CL-6, R-TX-4: a frontend summing the trick events of a trick deal
     gets the deal's points, and the out events of a TRIX deal give its finishing order."""
     states = redeal_heavy_match(ruleset, 5)
     charged, order, deals = [0, 0, 0, 0], [], 0

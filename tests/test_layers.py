@@ -1,4 +1,4 @@
-"""The layers of DESIGN.md, enforced: import-linter contracts (``[tool.importlinter]`` in
+"""The layers of docs/engine.rst, enforced: import-linter contracts (``[tool.importlinter]`` in
 pyproject.toml) run as a test, and shown to fail on a tree that breaks them.
 
 - ``layers``: cards < rules data < state and contracts < engine face < around the

@@ -391,7 +391,7 @@ def test_hole_record_reading_is_bounded_and_fails_early() -> None:
 def test_meta_is_kept_exactly_through_write_and_read_and_ignored_by_replay(
     meta: dict[str, Any],
 ) -> None:
-    """RECORD.md: metadata round-trips exactly, is read-only and hashable, and replay
+    """Record format: metadata round-trips exactly, is read-only and hashable, and replay
     ignores it."""
     record = tc.Record.of(STATES[30], meta=meta)
     text = json.dumps(record.to_json())

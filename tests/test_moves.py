@@ -1,4 +1,4 @@
-"""Moves and their RECORD.md JSON form; the Deal move (R-MATCH-2)."""
+"""Moves and their record-format JSON form; the Deal move (R-MATCH-2)."""
 
 from __future__ import annotations
 

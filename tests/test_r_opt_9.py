@@ -207,7 +207,7 @@ def test_r_opt_9_the_ruleset_name_round_trips() -> None:
 
 
 def test_r_opt_9_a_choice_in_json() -> None:
-    """RECORD.md: one contract stays a string; a combination is the list of its parts."""
+    """Record format: one contract stays a string; a combination is the list of its parts."""
     single = tc.Choose(2, C.QUEENS)
     assert move_to_json(single) == {"move": "choose", "seat": 2, "contract": "QUEENS"}
     both = tc.Choose(2, ["DIAMONDS", "QUEENS"])
@@ -231,14 +231,14 @@ def test_r_opt_9_a_choice_in_json() -> None:
     ],
 )
 def test_r_opt_9_a_bad_combination_in_json(named: object) -> None:
-    """RECORD.md: a list of fewer than two, repeated or non-trick contracts is refused."""
+    """Record format: a list of fewer than two, repeated or non-trick contracts is refused."""
     with pytest.raises(MoveFormatError) as err:
         move_from_json({"move": "choose", "seat": 0, "contract": named})
     assert err.value.code == "move.bad-contract"
 
 
 def test_r_opt_9_a_record_with_combined_deals_round_trips() -> None:
-    """RECORD.md: a match with combined deals is written and read back to an equal state."""
+    """Record format: a match with combined deals is written and read back to an equal state."""
     rng = random.Random(2)
     state = _play_kingdom(tc.new_match(COMBINED_PARTNERS), [C.KING_OF_HEARTS_QUEENS, C.TRIX], rng)
     data = tc.Record.of(state).to_json()
@@ -270,7 +270,7 @@ def test_r_opt_9_text_pictures_scoresheet_and_cli_name_the_parts() -> None:
 
 
 def test_r_opt_9_a_saved_state_and_view_in_a_combined_deal_round_trip() -> None:
-    """RECORD.md, R-OPT-9: a state and a view inside a combined deal (and after it) are
+    """Record format, R-OPT-9: a state and a view inside a combined deal (and after it) are
     written with the contract ``"QUEENS+DIAMONDS"`` and read back equal."""
     state = plays(start_contract(QD_DEAL, C.QUEENS_DIAMONDS, COMBINED), "QH 2D QD QS")
     data = tc.to_json(state)

@@ -1,4 +1,4 @@
-"""Game records (RECORD.md): reading, writing, replay, the report and the replay command."""
+"""Game records (docs/records.rst): reading, writing, replay, the report and the replay command."""
 
 from __future__ import annotations
 

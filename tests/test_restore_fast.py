@@ -271,7 +271,7 @@ def test_anything_not_canonical_is_left_to_the_strict_reader(raw: object) -> Non
 
 
 def test_r_dbl_2_a_double_reads_the_same_in_any_card_order() -> None:
-    """RECORD.md: a double's cards are a set; read by table or not, the same move."""
+    """Record format: a double's cards are a set; read by table or not, the same move."""
     forward = {"move": "double", "seat": 1, "cards": ["QS", "KH"]}
     backward = {"move": "double", "seat": 1, "cards": ["KH", "QS"]}
     assert _canonical_move(forward) == _canonical_move(backward) == tc.Double(1, ["KH", "QS"])

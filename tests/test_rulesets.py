@@ -158,7 +158,7 @@ def test_r_set_1_presets_and_their_fields() -> None:
 
 
 def test_r_set_1_new_match_default_is_partnership_and_unchanged() -> None:
-    """R-SET-1: ``new_match()`` plays PARTNERSHIP, the game of RULES.md."""
+    """R-SET-1: ``new_match()`` plays PARTNERSHIP, the partnership game."""
     default = tc.new_match()
     assert default.ruleset is tc.PARTNERSHIP
     assert default == tc.new_match(tc.PARTNERSHIP)
@@ -661,7 +661,7 @@ def test_r_opt_10_a_match_decided_by_the_worst_seat() -> None:
     s = tc.score(state)
     assert (s.seats, s.teams) == ((305, 80, -245, -140), (60, -60))
     assert (s.result, s.winners) == (tc.MatchResult.TEAM1, (1, 3))
-    plain = tc.PARTNERSHIP  # the same deals under RULES.md's rule go to team 0
+    plain = tc.PARTNERSHIP  # the same deals under the Team Total rule go to team 0
     assert tc.rules.match_outcome(s.seats, plain)[0] is tc.MatchResult.TEAM0
     sheet = tc.format_scoresheet(state)
     assert "the worst seat's team loses" in sheet
@@ -1293,7 +1293,7 @@ def test_r_cl_1_classic_match_of_twenty_deals() -> None:
 
 # -- the clauses and their tests -------------------------------------------------------
 
-DOCS = Path(__file__).resolve().parents[1] / "docs" / "rulesets.rst"
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "rules.rst"
 CLAUSES = (
     ["R-SET-1", "R-SET-2", "R-IND-1"]
     + [f"R-CL-{n}" for n in range(1, 9)]
@@ -1303,7 +1303,7 @@ CLAUSES = (
 
 
 def test_every_clause_is_defined_and_checked_by_named_tests() -> None:
-    """Every clause of docs/rulesets.rst has tests naming it, and every test its
+    """Every ruleset clause of docs/rules.rst has tests naming it, and every test its
     "Checked by" lines name exists."""
     text = DOCS.read_text(encoding="utf-8")
     here = Path(__file__).resolve().parent

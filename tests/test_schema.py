@@ -147,7 +147,7 @@ def test_every_error_kind_gives_schema_valid_json_with_a_listed_code() -> None:
 
 @pytest.mark.parametrize("path", sorted(RECORDS.glob("broken_*.json")), ids=lambda p: p.stem)
 def test_the_schema_refuses_exactly_the_malformed_broken_records(path: Path) -> None:
-    """RECORD.md: a broken record that Record.from_json refuses (a format fault) is refused
+    """Record format: a broken record that Record.from_json refuses (a format fault) is refused
     by the schema too; one that only replay refuses (an illegal move) is well-formed."""
     data = json.loads(path.read_text(encoding="utf-8"))
     try:

@@ -296,7 +296,7 @@ def test_records_and_moves_use_their_record_md_form() -> None:
 
 
 def test_layers_1_to_4_never_import_records_or_serialization() -> None:
-    """DESIGN.md: the rules know no file format."""
+    """Layers (docs/engine.rst): the rules know no file format."""
     import pathlib
 
     src = pathlib.Path(tc.__file__).parent

@@ -122,7 +122,7 @@ def schema(name: str, title: str, body: dict[str, Any], defs: dict[str, Any]) ->
 
 
 def move_schema() -> dict[str, Any]:
-    return schema("move", "A trixcomplex move (RECORD.md)", ref("move"), move_defs(CARD_IN))
+    return schema("move", "A trixcomplex move", ref("move"), move_defs(CARD_IN))
 
 
 META_VALUE: dict[str, Any] = {
@@ -151,7 +151,7 @@ def record_schema() -> dict[str, Any]:
     )
     return schema(
         "record",
-        "A trixcomplex game record (RECORD.md)",
+        "A trixcomplex game record",
         body,
         {**move_defs(CARD_IN), "meta_value": META_VALUE},
     )

@@ -120,7 +120,7 @@ _CHOOSE_OF.update({contract: COMBINED_BASE + i for i, contract in enumerate(COMB
 class ActionError(IllegalMoveError):
     """An action id that is out of range, or not a legal move of the seat now.
 
-    ``move`` is the action id, ``rule`` the RULES.md clause (``"R-SEAT-1"``
+    ``move`` is the action id, ``rule`` the rules clause (``"R-SEAT-1"``
     for a seat that may not make that move now).
     """
 

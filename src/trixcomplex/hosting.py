@@ -96,7 +96,7 @@ def submit(state: MatchState, seat: int | None, data: object) -> MatchState:
        not JSON (``submit.invalid-json``) or names a key twice
        (``submit.duplicate-key``);
     3. the host's moves, ``deal`` and ``timeout`` (``submit.host-only``);
-    4. anything that is not a RECORD.md move object: not an object, an unknown
+    4. anything that is not a record-format move object: not an object, an unknown
        kind or key, a missing key, a wrong type or range (``submit.not-object``,
        ``submit.unknown-kind``, ``submit.unknown-key``, ``submit.missing-key``,
        ``submit.wrong-type``);

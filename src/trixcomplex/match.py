@@ -93,7 +93,7 @@ _ANSWERS = tuple(
 
 
 def new_match(ruleset: Ruleset = PARTNERSHIP) -> MatchState:
-    """A match of ``ruleset`` (RULES.md's partnership game by default), waiting
+    """A match of ``ruleset`` (the partnership game by default), waiting
     for its first deal (R-SET-1)."""
     return MatchState(
         phase=_DEAL,
@@ -277,7 +277,7 @@ def apply(state: MatchState, move: Move) -> MatchState:
     """The state after ``move``; ``state`` itself is never changed.
 
     Raises :class:`IllegalMoveError` (a ``ValueError``) naming the move, the
-    reason and the RULES.md clause if the move is not legal now.
+    reason and the rules clause if the move is not legal now.
     """
     if type(move) is Play:  # most moves: skip the handler lookup
         deal = state.deal
@@ -722,7 +722,7 @@ def _trick_card_error(
 
 
 def _apply_redeal(state: MatchState, move: Redeal) -> MatchState:
-    """A bad TRIX hand demands a new deal (R-OPT-8); never in RULES.md's game (R-MATCH-2)."""
+    """A bad TRIX hand demands a new deal (R-OPT-8); never in the partnership game (R-MATCH-2)."""
     if not state.ruleset.bad_hand_redeal:
         raise IllegalMoveError(move, "nothing causes a redeal in this game", "R-MATCH-2")
     if redeal_seat(state) != move.seat:

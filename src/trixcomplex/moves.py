@@ -274,10 +274,10 @@ Move: TypeAlias = Deal | Choose | Double | Play | Pass | Redeal | Timeout
 
 
 class MoveFormatError(TrixError):
-    """A JSON object that is not a move of RECORD.md.
+    """A JSON object that is not a move of the record format.
 
     ``code`` says what is wrong (``move.unknown-key``, ``move.bad-card``, …;
-    see :data:`~trixcomplex.errors.ERROR_CODES`); ``rule`` names the RULES.md
+    see :data:`~trixcomplex.errors.ERROR_CODES`); ``rule`` names the rules
     clause the bad value breaks (``"R-CARD-2"`` for a bad card code,
     ``"R-MATCH-2"`` for a bad deck, ``"R-SEAT-1"`` for a bad seat, …), or is
     ``None`` when the object is simply not of the record format (an unknown
@@ -291,7 +291,7 @@ class MoveFormatError(TrixError):
 
 
 def move_to_json(move: Move) -> dict[str, Any]:
-    """The RECORD.md JSON object of ``move`` (canonical card codes)."""
+    """The record-format JSON object of ``move`` (canonical card codes)."""
     if isinstance(move, Play):
         return {"move": "play", "seat": move.seat, "card": str(move.card)}
     if isinstance(move, Pass):
@@ -334,7 +334,7 @@ MAX_MOVE_ITEMS = 120
 
 
 def move_from_json(obj: object) -> Move:
-    """The move of a RECORD.md JSON object; :class:`MoveFormatError` if malformed.
+    """The move of a record-format JSON object; :class:`MoveFormatError` if malformed.
 
     Unknown keys, missing keys, wrong types and bad card codes are rejected,
     as is anything that is not plain JSON data or is larger than any move

@@ -1,7 +1,7 @@
 """Game records: the whole history of a match as JSON, and its replay.
 
 A :class:`Record` is the name of the match's ruleset and the list of every
-move of the match, the shuffles included (RECORD.md, ``trixcomplex-record``
+move of the match, the shuffles included (the record format, ``trixcomplex-record``
 version 1).  Replaying it through the engine, under the ruleset it names
 (R-SET-1), rebuilds the match exactly; the first illegal or malformed step
 is rejected with a :class:`RecordError` naming its 0-based index, the move
@@ -118,7 +118,7 @@ class RecordError(TrixError):
 
     ``index`` is the 0-based index of the offending move (``None`` when the
     fault is in the record's envelope), ``move`` the raw JSON or the
-    :data:`~trixcomplex.Move` at fault (or ``None``), ``rule`` the RULES.md
+    :data:`~trixcomplex.Move` at fault (or ``None``), ``rule`` the rules
     clause it breaks (or ``None`` for a pure format error), ``reason``
     the explanation and ``code`` what kind of fault it is (``record.bad-move``,
     ``record.illegal-move``, …).  The message is one line::
@@ -159,7 +159,7 @@ def _read_move(index: int, raw: object) -> Move:
     (any move but a combined choice, with exact JSON types and canonical card
     codes) is read by table lookup (:func:`_canonical_move`): that is nearly
     every move of a record or saved state.  Any other form goes through the
-    strict converter, which accepts every form RECORD.md allows and names
+    strict converter, which accepts every form the record format allows and names
     what is wrong with the rest.  A flat move read that way is remembered by
     its exact JSON content, the types of its values included (``True == 1``
     and ``1.0 == 1`` in Python, not in a record): reading it again is one
@@ -495,7 +495,7 @@ def _to_ruleset_name(value: object) -> str:
 
 @frozen
 class Record:
-    """A game record: the ruleset and every move of a match, in order (RECORD.md).
+    """A game record: the ruleset and every move of a match, in order (the record format).
 
     A record may stop anywhere: an unfinished match is a valid record.
     Build one from a state with :meth:`of`, move by move with
@@ -526,7 +526,7 @@ class Record:
         return Record(self.ruleset, (*self.moves, move), meta=self.meta)
 
     def to_json(self) -> dict[str, Any]:
-        """The RECORD.md JSON object (canonical card codes); ``"meta"`` only if there is some."""
+        """The record's JSON object (canonical card codes); ``"meta"`` only if there is some."""
         data: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,
@@ -539,7 +539,7 @@ class Record:
 
     @classmethod
     def from_json(cls, obj: object) -> Record:
-        """The record of a RECORD.md JSON object, checked move by move.
+        """The record of a record-format JSON object, checked move by move.
 
         Unknown or missing keys, wrong types, bad card codes, decks that
         are not 52 distinct cards, more than :data:`MAX_MOVES` moves and bad
@@ -582,7 +582,7 @@ def replay(record: Record) -> MatchState:
 
 
 def replay_json(obj: object) -> MatchState:
-    """Read and replay a RECORD.md JSON object in one lazy pass.
+    """Read and replay a record-format JSON object in one lazy pass.
 
     Each move is read and applied before the next is looked at, so a long
     record broken at move 3 fails at move 3 without reading the rest.
@@ -631,9 +631,9 @@ def _illegal(exc: IllegalMoveError, index: int, raw: object) -> RecordError:
 
 
 def replay_report(state: MatchState) -> dict[str, Any]:
-    """The JSON object ``trixcomplex replay --json`` prints (RECORD.md).
+    """The JSON object ``trixcomplex replay --json`` prints (the replay report).
 
-    The keys are RECORD.md's, for every ruleset: ``complete``, ``deals``
+    The keys are the same for every ruleset: ``complete``, ``deals``
     (each finished deal's contract, owner and four scores), ``seats``,
     ``teams`` (seats 0+2 and 1+3, listed in individual games too) and
     ``result``: ``"team0"``, ``"team1"`` or ``"draw"`` in a partnership

@@ -1,12 +1,13 @@
 """Rulesets: which game of the Trix family a match plays, as frozen data.
 
-The default, :data:`PARTNERSHIP`, is the game of RULES.md.  The seeds
-describe its relatives, and each is a :class:`Ruleset` value, not a fork of
-the code: :data:`INDIVIDUAL_COMPLEX` (seed 001's regular mode),
-:data:`CLASSIC` (five-contract Trix, seeds 002 and 003) and
+The default, :data:`PARTNERSHIP`, is Trix Complex Partnership.  Each of its
+relatives is a :class:`Ruleset` value too, not a fork of the code:
+:data:`INDIVIDUAL_COMPLEX` (regular Trix Complex, played for oneself),
+:data:`CLASSIC` (five-contract Trix) and
 :data:`CLASSIC_PARTNERSHIP`.  House rules are fields with defaults; make a
 variant with :meth:`Ruleset.evolve`.  The clause IDs (R-SET, R-IND, R-CL,
-R-CLP, R-OPT) are defined on the "Rulesets" page of the documentation.
+R-CLP, R-OPT) are defined with the other clauses on the "Rules" page of the
+documentation.
 
 >>> CLASSIC.deals_per_match, CLASSIC.partnership
 (20, False)
@@ -56,7 +57,7 @@ CLASSIC_CONTRACTS = (
     Contract.LTOOSH,
     Contract.TRIX,
 )
-"""The five contracts of classic Trix, in the order of seed 002."""
+"""The five contracts of classic Trix, in their usual order."""
 COMBINABLE = CLASSIC_CONTRACTS[:4]
 """The trick contracts a combined deal may join (R-OPT-9)."""
 
@@ -77,7 +78,7 @@ class TrickRules:
     - ``no_heart_lead``: hearts may not be led while holding another suit.
     - ``discard_first``: a seat void in the led suit must discard one of these
       cards if it holds one (0: any card).
-    - ``standard``: exactly COMPLEX of RULES.md.  Informational (a bot may
+    - ``standard``: exactly the partnership game's COMPLEX.  Informational (a bot may
       pick a strategy by it); the engine plays and scores every contract by
       the same functions and never branches on it.
     """
@@ -137,7 +138,7 @@ class Ruleset:
     """One game of the Trix family, as data (R-SET-1).
 
     Every field but ``name`` and ``contracts`` is an option with the default
-    of RULES.md; the "Rulesets" documentation page gives each its clause.
+    of the partnership game; the "Rules" documentation page gives each its clause.
     """
 
     name: str
@@ -353,16 +354,16 @@ _FIELDS = frozenset(a.name for a in attrs.fields(Ruleset) if a.init)
 
 
 PARTNERSHIP = Ruleset("partnership", (Contract.COMPLEX, Contract.TRIX))
-"""Trix Complex Partnership, the game of RULES.md (the default)."""
+"""Trix Complex Partnership, the default game (R-MATCH-1 … R-SUM-1)."""
 
 INDIVIDUAL_COMPLEX = Ruleset(
     "individual-complex", (Contract.COMPLEX, Contract.TRIX), partnership=False
 )
-"""Regular Trix Complex (seed 001): the same 8 deals; the highest individual total
+"""Regular Trix Complex, played for oneself: the same 8 deals; the highest individual total
 wins, ties shared (R-IND-1)."""
 
 CLASSIC = Ruleset("classic", CLASSIC_CONTRACTS, partnership=False)
-"""Classic five-contract Trix (seeds 002, 003): 20 deals, individual scores (R-CL-1)."""
+"""Classic five-contract Trix: 20 deals, individual scores (R-CL-1)."""
 
 CLASSIC_PARTNERSHIP = Ruleset("classic-partnership", CLASSIC_CONTRACTS, show_twos=True)
 """Classic Trix for partners sitting opposite: own scores and Kingdoms, Team Totals

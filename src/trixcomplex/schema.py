@@ -2,7 +2,7 @@
 
 One self-contained schema per format, shipped in the package
 (``trixcomplex/schemas/NAME.schema.json``) for frontends written in other
-languages: ``"move"`` (a move of RECORD.md, as a client sends it),
+languages: ``"move"`` (a move of the record format, as a client sends it),
 ``"record"``, ``"state"`` (a saved :class:`~trixcomplex.MatchState`),
 ``"view"``, ``"event"`` (one item of :func:`~trixcomplex.events`) and
 ``"error"`` (:meth:`~trixcomplex.TrixError.to_json`).  Everything the

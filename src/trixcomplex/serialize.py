@@ -6,7 +6,7 @@ booleans and ``None``) for a :class:`~trixcomplex.MatchState`, a
 ints, strings, ``None``, tuples, frozensets, moves and nested attrs
 classes.  Cards are written as their codes (``"TD"``), enums by value
 (suits by letter), tuples as lists, frozensets as sorted lists, moves as
-their RECORD.md objects.
+their record-format objects.
 
 A *card set* is an ``int`` (52-bit mask) in the engine; it is written as a
 list of card codes only where the field is declared a card set: the
@@ -361,7 +361,7 @@ def _card_set_hook(tp: object) -> Callable[[object, object], object]:
 
 
 def _is_record_class(tp: object) -> bool:
-    """An attrs class other than a move (moves keep their RECORD.md form) or a
+    """An attrs class other than a move (moves keep their record-format form) or a
     ruleset (written as its name)."""
     return attrs.has(tp) and tp not in _MOVE_CLASSES and not _is_ruleset(tp)  # type: ignore[arg-type]
 
@@ -415,7 +415,7 @@ def to_json(obj: object) -> Any:
     :class:`~trixcomplex.Ruleset`, wherever it appears (a state, a view, any
     attrs field), is written as its name and read back with
     :meth:`~trixcomplex.Ruleset.from_name` (R-SET-1).  A
-    :class:`~trixcomplex.Record` is written in its RECORD.md form
+    :class:`~trixcomplex.Record` is written in its record form
     (:meth:`~trixcomplex.Record.to_json`).
 
     >>> import trixcomplex as tc

@@ -124,7 +124,7 @@ def gone_out(order: tuple[int, ...], seat: int) -> tuple[int, ...]:
     """The finishing order once ``seat`` has emptied its hand (R-TX-4).
 
     When three seats are out the fourth is last and the deal ends at once:
-    the order then holds all four seats.  (The seeds play on "until
+    the order then holds all four seats.  (Classic Trix is sometimes played on "until
     everyone is out"; the last seat's place, hence every score, is the same.)
 
     >>> gone_out((2,), 0), gone_out((2, 0), 3)

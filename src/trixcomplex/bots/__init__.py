@@ -1,4 +1,4 @@
-"""Bots: players that see only their seat's view (DESIGN.md layer 6).
+"""Bots: players that see only their seat's view (layer 6 of the engine's layers).
 
 - :class:`Bot`: the protocol, ``choose(view, legal, rng) -> move``.
 - :class:`RandomBot`: uniform legal moves, the baseline.

@@ -153,7 +153,7 @@ class Situation:
 
     @property
     def rules(self) -> TrickRules:
-        """How the trick contract is played and scored (COMPLEX of RULES.md when the
+        """How the trick contract is played and scored (the partnership game's COMPLEX when the
         ruleset has no such contract)."""
         contract = self.trick_contract
         if contract in self.ruleset.contracts:
@@ -162,7 +162,7 @@ class Situation:
 
     @property
     def standard(self) -> bool:
-        """Whether this is COMPLEX exactly as RULES.md (the original tactics, unchanged)."""
+        """Whether this is exactly the partnership game's COMPLEX (the original tactics)."""
         return self.trick_contract is Contract.COMPLEX and self.rules.standard
 
 
