@@ -132,7 +132,6 @@ def random_cases(ruleset: Ruleset, count: int, seed: int = 0) -> list[Any]:
     return out
 
 
-Step = tuple[MatchState, Move | None, MatchState]
 Finder = Callable[[MatchState, Move | None, MatchState], bool]
 
 
