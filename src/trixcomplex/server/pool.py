@@ -1,0 +1,97 @@
+"""Bots think in a pool of worker processes, never on the server's event loop.
+
+A bot's decision can take a Monte Carlo bot a large part of a second of CPU;
+made on the event loop it would hold up every other table and every
+connection.  So the table hands a worker the bot's *name* and the seat's
+:class:`~trixcomplex.View` (never the match state: the worker cannot see
+what the seat may not) and a seed for the bot's random numbers, and gets a
+:class:`concurrent.futures.Future` of the answer.  The table decides what
+to do with an answer that comes too late (see :mod:`~trixcomplex.server.table`).
+
+Workers are processes (``spawn``: nothing of the server's memory is
+copied), run at a lower priority than the server so that people's messages
+are answered first.  A pool of threads (``processes=False``) serves tests
+and examples.
+
+>>> import random
+>>> import trixcomplex as tc
+>>> pool = BotPool(1, processes=False)
+>>> state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(3)))
+>>> seen = tc.view(state, state.owner)
+>>> pool.decide("rule", seen, seed=1).result() in seen.legal_moves
+True
+>>> pool.close()
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import random
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from functools import cache
+
+import trixcomplex as tc
+from trixcomplex.bots import Bot, bot_named
+
+__all__ = ["BotPool", "decide", "wants_redeal"]
+
+_NICE = 10  # workers yield the CPU to the server's event loop
+
+
+@cache
+def _bot(name: str) -> Bot:
+    return bot_named(name)
+
+
+def decide(name: str, seen: tc.View, seed: int) -> tc.PlayerMove:
+    """The move the bot ``name`` makes from the view ``seen`` (run in a worker)."""
+    bot, rng = _bot(name), random.Random(seed)
+    blind = getattr(bot, "choose_legal", None)
+    if blind is not None:
+        move: tc.PlayerMove = blind(seen.legal_moves, rng)
+    else:
+        move = bot.choose(seen, seen.legal_moves, rng)
+    return move
+
+
+def wants_redeal(name: str, seen: tc.View, seed: int) -> bool:
+    """Whether the bot ``name`` demands a redeal out of turn (R-OPT-8; run in a worker)."""
+    wants = getattr(_bot(name), "wants_redeal", None)
+    return False if wants is None else bool(wants(seen, random.Random(seed)))
+
+
+def _lower_priority() -> None:
+    with contextlib.suppress(OSError):  # not allowed here: run at the same priority
+        os.nice(_NICE)
+
+
+class BotPool:
+    """Worker processes (or threads) that make the bots' decisions.
+
+    ``workers`` processes at most (started when first needed).  Each call
+    returns at once with a future; the event loop never waits on it.
+    """
+
+    def __init__(self, workers: int | None = None, *, processes: bool = True) -> None:
+        count = max(1, workers or os.cpu_count() or 1)
+        self._executor: Executor
+        if processes:
+            self._executor = ProcessPoolExecutor(
+                count, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority
+            )
+        else:
+            self._executor = ThreadPoolExecutor(count, thread_name_prefix="bot")
+
+    def decide(self, name: str, seen: tc.View, seed: int) -> Future[tc.PlayerMove]:
+        """The future move of bot ``name`` seeing ``seen``."""
+        return self._executor.submit(decide, name, seen, seed)
+
+    def wants_redeal(self, name: str, seen: tc.View, seed: int) -> Future[bool]:
+        """The future yes/no of bot ``name``: does it demand a redeal (R-OPT-8)?"""
+        return self._executor.submit(wants_redeal, name, seen, seed)
+
+    def close(self) -> None:
+        """Stop the workers (a decision being made is abandoned)."""
+        self._executor.shutdown(wait=False, cancel_futures=True)
