@@ -394,3 +394,19 @@ def test_r_hid_2_when_the_window_closes_tells_nobody_who_was_asked(answer_at: fl
             expected = 1.0
         assert all(answered_at[s] == 1.0 for s in asked - {0}), (name, answered_at)
         assert closed_at == expected, (name, closed_at)
+
+
+def test_r_dbl_3_answers_held_when_the_window_times_out_still_count() -> None:
+    """R-DBL-3, R-HID-2: when the window's time (1 s here) runs out before its answer
+    time (5 s), the answers given in time are applied then, the window closes at once;
+    only a seat that did not answer doubles nothing."""
+    hands = [["KH", "QS"], ["QH", "QD", "QC"], [], ["7H"]]
+    state = tc.apply(tc.apply(tc.new_match(), deal_of(hands)), tc.Timeout())
+    table, clock, store = _table(state, InlinePool(), bot_window=5.0)
+    table.settings = Settings(move_time=1, forced_delay=60, bot_delay=0.3, deal_pause=60)
+    table.start()
+    answer = tc.Double(0, frozenset({tc.parse_card("KH")}))
+    clock.call_later(0.5, lambda: table.submit(0, json.dumps(tc.move_to_json(answer))))
+    run_until(clock, lambda: table.state.phase is not tc.Phase.DOUBLE)
+    assert (1.0, answer) in store.moves
+    assert {at for at, _ in store.moves} == {1.0}

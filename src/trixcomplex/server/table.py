@@ -643,6 +643,10 @@ class Table:
 
     def _timeout(self) -> None:
         # A Timeout in the two windows (R-MATCH-6, R-DBL-3), else the host policy.
+        if self.state.phase is tc.Phase.DOUBLE:  # the answers given in time count
+            self._window_answers()
+            if self.state.phase is not tc.Phase.DOUBLE:
+                return
         self._apply(tc.timeout_move(self.state, min(self.state.to_act)))
 
     def _next_step(self) -> tuple[float, Callable[[], None]] | None:
