@@ -20,6 +20,7 @@ without waiting and whatever the machine's load.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import heapq
 import itertools
 import threading
@@ -56,8 +57,8 @@ class Clock(Protocol):
 class LoopClock:
     """The real clock: ``time.monotonic``, ``time.time`` and the asyncio event loop's timers.
 
-    The loop is the one running when the first timer is set (or :meth:`bind` is
-    called); worker threads hand their results back through it.
+    The loop is the one running when the clock is first read or set inside it
+    (or :meth:`bind` is called); worker threads hand their results back through it.
     """
 
     def __init__(self) -> None:
@@ -68,6 +69,9 @@ class LoopClock:
         self._loop = asyncio.get_running_loop()
 
     def now(self) -> float:
+        if self._loop is None:  # the first use inside the loop binds it
+            with contextlib.suppress(RuntimeError):
+                self.bind()
         return time.monotonic()
 
     def wall(self) -> float:
