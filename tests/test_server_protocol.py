@@ -284,7 +284,7 @@ def test_forced_moves_are_played_after_the_delay(server: Server) -> None:
                           bot_delay=0, deal_pause=0)  # fmt: skip
     person = seated(server, table, [0])
     play_people(person, random.Random(8), until=lambda v: v[0]["deal_number"] >= 3,
-                avoid_forced=True, timeout=30)  # fmt: skip
+                avoid_forced=True, timeout=240)  # fmt: skip
     assert any(m["view"]["forced_move"] for m in person[0].messages if m["type"] == "update")
     person[0].close()
 
