@@ -143,7 +143,7 @@ class Client:
             url,
             open_timeout=30,
             max_size=2**22,
-            origin=origin,  # type: ignore[arg-type]
+            origin=origin,
         ).__enter__()
         self.messages: list[dict[str, Any]] = []
         self.seat: int | None = None
