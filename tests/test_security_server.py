@@ -410,3 +410,26 @@ def test_r_dbl_3_answers_held_when_the_window_times_out_still_count() -> None:
     run_until(clock, lambda: table.state.phase is not tc.Phase.DOUBLE)
     assert (1.0, answer) in store.moves
     assert {at for at, _ in store.moves} == {1.0}
+
+
+def test_a_killed_bot_worker_is_replaced() -> None:
+    """A worker process that dies (killed, out of memory) breaks the pool; the next
+    question starts a fresh one, so the tables' bots go on."""
+    state = tc.apply(tc.new_match(), deal_of([["7H"]]))
+    seen = tc.view(state, 0)
+    pool = BotPool(1)
+    try:
+        first = pool.decide("rule", seen, 1).result(timeout=120)
+        for worker in list(pool._executor._processes.values()):  # type: ignore[attr-defined]
+            worker.kill()
+            worker.join(60)
+        answer = None
+        for _ in range(2):  # the question in flight when it died may fail
+            try:
+                answer = pool.decide("rule", seen, 1).result(timeout=120)
+                break
+            except Exception:
+                continue
+        assert answer == first
+    finally:
+        pool.close()

@@ -26,11 +26,24 @@ True
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import multiprocessing
 import os
 import random
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import (
+    BrokenExecutor,
+    Executor,
+    Future,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+)
 from functools import cache
+from typing import Any
 
 import trixcomplex as tc
 from trixcomplex.bots import Bot, bot_named
@@ -38,6 +51,8 @@ from trixcomplex.bots import Bot, bot_named
 __all__ = ["BotPool", "decide", "wants_redeal"]
 
 _NICE = 10  # workers yield the CPU to the server's event loop
+_WATCH = 1.0  # seconds between a worker's looks at its parent
+_PR_SET_PDEATHSIG = 1  # prctl(2)
 
 
 @cache
@@ -62,9 +77,26 @@ def wants_redeal(name: str, seen: tc.View, seed: int) -> bool:
     return False if wants is None else bool(wants(seen, random.Random(seed)))
 
 
-def _lower_priority() -> None:
+def _start_worker() -> None:
+    """In each worker: a lower priority, and an end with the server's process, even
+    when it is killed (Linux: the kernel's parent-death signal; elsewhere a thread
+    that sees the parent change)."""
     with contextlib.suppress(OSError):  # not allowed here: run at the same priority
         os.nice(_NICE)
+    parent = os.getppid()
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the server died before the signal was set
+        os._exit(0)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(_WATCH)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 class BotPool:
@@ -75,22 +107,34 @@ class BotPool:
     """
 
     def __init__(self, workers: int | None = None, *, processes: bool = True) -> None:
-        count = max(1, workers or os.cpu_count() or 1)
-        self._executor: Executor
-        if processes:
-            self._executor = ProcessPoolExecutor(
-                count, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority
+        self._count = max(1, workers or os.cpu_count() or 1)
+        self._processes = processes
+        self._executor = self._start()
+
+    def _start(self) -> Executor:
+        if self._processes:
+            return ProcessPoolExecutor(
+                self._count,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_start_worker,
             )
-        else:
-            self._executor = ThreadPoolExecutor(count, thread_name_prefix="bot")
+        return ThreadPoolExecutor(self._count, thread_name_prefix="bot")
+
+    def _submit(self, work: Callable[..., Any], *args: Any) -> Future[Any]:
+        try:
+            return self._executor.submit(work, *args)
+        except BrokenExecutor:  # a worker died (killed, out of memory): start afresh
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = self._start()
+            return self._executor.submit(work, *args)
 
     def decide(self, name: str, seen: tc.View, seed: int) -> Future[tc.PlayerMove]:
         """The future move of bot ``name`` seeing ``seen``."""
-        return self._executor.submit(decide, name, seen, seed)
+        return self._submit(decide, name, seen, seed)
 
     def wants_redeal(self, name: str, seen: tc.View, seed: int) -> Future[bool]:
         """The future yes/no of bot ``name``: does it demand a redeal (R-OPT-8)?"""
-        return self._executor.submit(wants_redeal, name, seen, seed)
+        return self._submit(wants_redeal, name, seen, seed)
 
     def close(self) -> None:
         """Stop the workers (a decision being made is abandoned)."""
