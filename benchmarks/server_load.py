@@ -18,6 +18,14 @@ of a move (from sending it to receiving the update that shows it; p50, p99,
 max), the server's CPU time, and the counts above.  ``--pictures`` makes
 every client also receive the SVG picture with each update, as the page does.
 Exits 1 if a move was lost or any error occurred.
+
+**Bots off the event loop** (``--mc-tables 12 --tables 0``): the server also
+plays ``--mc-tables`` tables of four Monte Carlo bots (``mc``, no delay), which
+think in its worker pool, while one person, seated at a table of their own,
+sends a cheap message (one the server refuses at once) every 50 ms and times
+the answer.  The row passes when that round trip has a median of at most
+20 ms and a p99 of at most 100 ms (exit status 1 otherwise): bots that
+thought on the event loop would hold every message up for whole decisions.
 """
 
 from __future__ import annotations
@@ -50,8 +58,15 @@ def _port() -> int:
         return int(s.getsockname()[1])
 
 
+PROBE_MEDIAN = 0.020
+PROBE_P99 = 0.100
+"""The row's limits for a person's round trip while the bots think (seconds)."""
+
+
 class Stats:
     def __init__(self) -> None:
+        self.probes: list[float] = []
+        self.bot_moves = 0
         self.latencies: list[float] = []
         self.errors: list[str] = []
         self.acked: dict[tuple[str, int], list[dict[str, Any]]] = {}
@@ -59,15 +74,55 @@ class Stats:
         self.finished = 0
 
 
-async def _create(base: str) -> str:
-    body = {"seats": ["person"] * 4, "move_time": 3600, "forced_delay": 60, "deal_pause": 0}
+_PEOPLE = {"seats": ["person"] * 4, "move_time": 3600, "forced_delay": 60, "deal_pause": 0}
+_MC = {"seats": ["mc"] * 4, "bot_delay": 0, "deal_pause": 0, "forced_delay": 0}
 
+
+async def _create(base: str, body: dict[str, Any] = _PEOPLE) -> str:
     def post() -> str:
-        req = urllib.request.Request(base + "/api/tables", json.dumps(body).encode(), method="POST")
+        req = urllib.request.Request(
+            base + "/api/tables", json.dumps(body).encode(), method="POST",
+            headers={"Content-Type": "application/json"},
+        )  # fmt: skip
         with urllib.request.urlopen(req, timeout=30) as reply:
             return str(json.load(reply)["id"])
 
     return await asyncio.to_thread(post)
+
+
+def _get(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=30) as reply:
+        return json.load(reply)
+
+
+async def _mc_tables(base: str, count: int, stats: Stats, stop: asyncio.Event) -> None:
+    """Keep ``count`` tables of four mc bots playing (a finished one is replaced)."""
+    tables = [await _create(base, _MC) for _ in range(count)]
+    while not stop.is_set():
+        await asyncio.sleep(1.0)
+        for i, table in enumerate(tables):
+            summary = await asyncio.to_thread(_get, f"{base}/api/tables/{table}")
+            if summary["finished"]:
+                tables[i] = await _create(base, _MC)
+
+
+async def _probe(base: str, stats: Stats, stop: asyncio.Event, warmup: float) -> None:
+    """A person at a table of their own: a cheap message every 50 ms, its round trip timed."""
+    table = await _create(base)
+    ws_base = base.replace("http://", "ws://")
+    async with connect(f"{ws_base}/ws/{table}") as ws:
+        await ws.send(json.dumps({"type": "join", "seat": 0, "name": "probe", "pictures": False}))
+        while json.loads(await ws.recv())["type"] != "update":
+            pass
+        started = time.perf_counter()
+        while not stop.is_set():
+            sent = time.perf_counter()
+            await ws.send("ping")  # not JSON: refused at once, nothing changes
+            while json.loads(await ws.recv())["type"] != "refused":
+                pass
+            if sent - started >= warmup:
+                stats.probes.append(time.perf_counter() - sent)
+            await asyncio.sleep(0.05)
 
 
 async def _seat(ws_base: str, table: str, seat: int, stats: Stats, stop: asyncio.Event,
@@ -131,7 +186,8 @@ async def _table_loop(base: str, stats: Stats, stop: asyncio.Event, pictures: bo
         stats.finished += all(done)
 
 
-async def _run(base: str, tables: int, seconds: float, pictures: bool, seed: int) -> Stats:
+async def _run(base: str, tables: int, seconds: float, pictures: bool, seed: int,
+               mc_tables: int = 0) -> Stats:  # fmt: skip
     stats = Stats()
     stop = asyncio.Event()
     rng = random.Random(seed)
@@ -139,6 +195,9 @@ async def _run(base: str, tables: int, seconds: float, pictures: bool, seed: int
         asyncio.create_task(_table_loop(base, stats, stop, pictures, random.Random(rng.random())))
         for _ in range(tables)
     ]
+    if mc_tables:
+        loops.append(asyncio.create_task(_mc_tables(base, mc_tables, stats, stop)))
+        loops.append(asyncio.create_task(_probe(base, stats, stop, warmup=min(5.0, seconds / 4))))
     await asyncio.sleep(seconds)
     stop.set()
     await asyncio.gather(*loops)
@@ -151,9 +210,13 @@ def _check_db(db: Path, stats: Stats) -> tuple[int, int]:
     checked = 0
     with sqlite3.connect(db) as con:
         rows = con.execute("SELECT id, record FROM tables").fetchall()
+    played = {table for table, _ in stats.acked}
     for table, text in rows:
         record = json.loads(text)
         tc.replay(tc.Record.from_json(record))  # every stored record replays
+        if table not in played:  # the bots' tables, and the person timing round trips
+            stats.bot_moves += sum(m["move"] != "deal" for m in record["moves"])
+            continue
         for seat in range(4):
             stored = [m for m in record["moves"] if m.get("seat") == seat]
             acked = stats.acked.get((table, seat), [])
@@ -173,6 +236,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--pictures", action="store_true", help="clients receive SVG pictures")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--mc-tables", type=int, default=0,
+                        help="also play this many tables of mc bots; time a person")  # fmt: skip
     args = parser.parse_args(argv)
 
     machine = _cpus()
@@ -184,7 +249,8 @@ def main(argv: list[str] | None = None) -> int:
         src = str(Path(__file__).resolve().parent.parent / "src")
         env["PYTHONPATH"] = os.pathsep.join([src, env.get("PYTHONPATH", "")])
         server = subprocess.Popen(
-            [sys.executable, "-m", "trixcomplex", "serve", "--port", str(port), "--db", str(db)],
+            [sys.executable, "-m", "trixcomplex", "serve", "--port", str(port), "--db", str(db),
+             "--create-limit", "1000000"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
         )  # fmt: skip
         try:
@@ -194,7 +260,9 @@ def main(argv: list[str] | None = None) -> int:
                     break
                 except OSError:
                     time.sleep(0.1)
-            stats = asyncio.run(_run(base, args.tables, args.seconds, args.pictures, args.seed))
+            stats = asyncio.run(
+                _run(base, args.tables, args.seconds, args.pictures, args.seed, args.mc_tables)
+            )
         finally:
             server.terminate()
             server.wait(30)
@@ -219,7 +287,20 @@ def main(argv: list[str] | None = None) -> int:
     print(f"errors                {len(stats.errors)}")
     for error in stats.errors[:10]:
         print("  ", error)
-    return 1 if lost or stats.errors else 0
+    slow = False
+    if args.mc_tables:
+        probes = sorted(stats.probes) or [float("inf")]
+        median = statistics.median(probes)
+        p99 = probes[min(len(probes) - 1, int(0.99 * len(probes)))]
+        slow = median > PROBE_MEDIAN or p99 > PROBE_P99
+        print(f"mc tables             {args.mc_tables} (four mc bots each, no delay)")
+        print(f"bot moves             {stats.bot_moves} ({stats.bot_moves / args.seconds:.0f}/s)")
+        print(f"person round trip     {len(stats.probes)} messages")
+        print(f"  p50                 {median * 1000:.1f} ms (row: <= {PROBE_MEDIAN * 1000:g})")
+        print(f"  p99                 {p99 * 1000:.1f} ms (row: <= {PROBE_P99 * 1000:g})")
+        print(f"  max                 {probes[-1] * 1000:.1f} ms")
+        print(f"row                   {'FAILED' if slow else 'passed'}")
+    return 1 if lost or stats.errors or slow else 0
 
 
 if __name__ == "__main__":

@@ -38,7 +38,10 @@ def _port() -> int:
 
 
 def _create(base: str, body: dict[str, object]) -> str:
-    request = urllib.request.Request(base + "/api/tables", json.dumps(body).encode(), method="POST")
+    request = urllib.request.Request(
+        base + "/api/tables", json.dumps(body).encode(), method="POST",
+        headers={"Content-Type": "application/json"},
+    )  # fmt: skip
     with urllib.request.urlopen(request) as reply:
         return str(json.load(reply)["id"])
 

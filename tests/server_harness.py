@@ -17,6 +17,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,9 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 import trixcomplex as tc
+from trixcomplex.server import pool
+from trixcomplex.server.clock import ManualClock
+from trixcomplex.server.store import Store, TableRow
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 
@@ -37,7 +41,11 @@ def free_port() -> int:
 class Server:
     """``trixcomplex serve`` in a child process, on a free port of 127.0.0.1."""
 
-    def __init__(self, db: Path, port: int | None = None) -> None:
+    FAST = ("--create-limit", "100000", "--bot-window", "0.05")
+    """Options for the protocol tests: no per-address quota in the way; the doubling
+    window's answers applied soon (a bot not ready by then doubles nothing)."""
+
+    def __init__(self, db: Path, port: int | None = None, *options: str) -> None:
         self.db = db
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
@@ -47,7 +55,7 @@ class Server:
         self.log = db.with_suffix(f".{self.port}.log").open("w")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "trixcomplex", "serve", "--host", "127.0.0.1",
-             "--port", str(self.port), "--db", str(db)],
+             "--port", str(self.port), "--db", str(db), *(options or self.FAST)],
             stdout=self.log, stderr=subprocess.STDOUT, env=env,
         )  # fmt: skip
         deadline = time.monotonic() + 20
@@ -89,11 +97,25 @@ class Server:
 
     # -- HTTP ------------------------------------------------------------------------
 
-    def request(self, path: str, body: object = None) -> tuple[int, Any]:
-        data = None if body is None else json.dumps(body).encode()
-        req = urllib.request.Request(self.base + path, data=data, method="POST" if data else "GET")
+    def request(
+        self,
+        path: str,
+        body: object = None,
+        *,
+        raw: bytes | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> tuple[int, Any]:
+        """(status, JSON reply) of a GET, or a POST of ``body`` as JSON (or of ``raw``
+        bytes as they are); ``headers`` replace the default ``application/json``."""
+        data = raw if raw is not None else None if body is None else json.dumps(body).encode()
+        sent = {"Content-Type": "application/json"} if data is not None else {}
+        sent.update(headers or {})
+        req = urllib.request.Request(
+            self.base + path, data=data, method="POST" if data is not None else "GET",
+            headers=sent,
+        )  # fmt: skip
         try:
-            with urllib.request.urlopen(req, timeout=10) as reply:
+            with urllib.request.urlopen(req, timeout=30) as reply:
                 return reply.status, json.loads(reply.read())
         except urllib.error.HTTPError as exc:
             return exc.code, json.loads(exc.read())
@@ -108,16 +130,21 @@ class Server:
         assert status == 201, body
         return str(body["id"])
 
-    def client(self, table: str) -> Client:
-        return Client(f"ws://127.0.0.1:{self.port}/ws/{table}")
+    def client(self, table: str, origin: str | None = None) -> Client:
+        return Client(f"ws://127.0.0.1:{self.port}/ws/{table}", origin)
 
 
 class Client:
     """A blocking WebSocket client that keeps every message it receives."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, origin: str | None = None) -> None:
         # Entered as a context manager: the form every websockets version accepts.
-        self.ws: ClientConnection = connect(url, open_timeout=10, max_size=2**22).__enter__()
+        self.ws: ClientConnection = connect(
+            url,
+            open_timeout=30,
+            max_size=2**22,
+            origin=origin,
+        ).__enter__()
         self.messages: list[dict[str, Any]] = []
         self.seat: int | None = None
         self.token: str | None = None
@@ -166,6 +193,22 @@ class Client:
             if message is not None and message["type"] != "seats":
                 got.append(message)
         return got
+
+    def sync(self, timeout: float = 30.0) -> list[dict[str, Any]]:
+        """Wait until every message the server queued for this client before now has
+        come (a message the server refuses is answered after them, in order); returns
+        the updates that came meanwhile."""
+        self.send("sync")  # not JSON: refused, never a move
+        got = []
+        deadline = time.monotonic() + timeout
+        while True:
+            message = self.poll(max(0.0, deadline - time.monotonic()))
+            if message is None:
+                raise AssertionError(f"no answer to sync within {timeout} s")
+            if message["type"] == "refused":
+                return got
+            if message["type"] == "update":
+                got.append(message)
 
     def join(self, seat: int, name: str, pictures: bool = False) -> None:
         self.send({"type": "join", "seat": seat, "name": name, "pictures": pictures})
@@ -246,3 +289,68 @@ def player_moves(record: dict[str, Any], seat: int) -> list[dict[str, Any]]:
 
 def replay(record: dict[str, Any]) -> tc.MatchState:
     return tc.replay(tc.Record.from_json(record))
+
+
+# -- in process: a table or lobby on a clock moved by hand ----------------------------
+
+
+class InlinePool:
+    """A bot pool for tests on a :class:`~trixcomplex.server.clock.ManualClock`: it
+    answers at once, on the calling thread, so when a table applies an answer depends
+    on the clock alone.  It keeps every question (kind, bot, seat's view)."""
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[str, str, tc.View]] = []
+
+    def decide(self, name: str, seen: tc.View, seed: int) -> Future[tc.PlayerMove]:
+        self.asked.append(("decide", name, seen))
+        return _done(pool.decide(name, seen, seed))
+
+    def wants_redeal(self, name: str, seen: tc.View, seed: int) -> Future[bool]:
+        self.asked.append(("redeal", name, seen))
+        return _done(pool.wants_redeal(name, seen, seed))
+
+    def close(self) -> None:
+        pass
+
+
+class StuckPool(InlinePool):
+    """A bot pool whose bots never answer (a bot thinking past any budget)."""
+
+    def decide(self, name: str, seen: tc.View, seed: int) -> Future[tc.PlayerMove]:
+        self.asked.append(("decide", name, seen))
+        return Future()
+
+    def wants_redeal(self, name: str, seen: tc.View, seed: int) -> Future[bool]:
+        self.asked.append(("redeal", name, seen))
+        return Future()
+
+
+def _done(value: Any) -> Future[Any]:
+    future: Future[Any] = Future()
+    future.set_result(value)
+    return future
+
+
+class TimedStore(Store):
+    """An in-memory store that notes when (on ``clock``) each move was stored: a
+    table stores each move as it makes it, so these are the times of its moves."""
+
+    def __init__(self, clock: ManualClock, state: tc.MatchState) -> None:
+        super().__init__(":memory:")
+        self.clock = clock
+        self.moves: list[tuple[float, tc.Move]] = []
+        self._count = len(state.history)
+
+    def save(self, row: TableRow) -> None:
+        super().save(row)
+        moves = row.record["moves"]
+        self.moves += [(self.clock.now(), tc.move_from_json(m)) for m in moves[self._count :]]
+        self._count = len(moves)
+
+
+def run_until(clock: ManualClock, until: Any, limit: float = 600.0) -> None:
+    """Fire ``clock``'s timers, one by one, until ``until()`` holds."""
+    while not until():
+        assert clock.step(), "nothing more is due"
+        assert clock.now() <= limit, f"not done after {limit} s"

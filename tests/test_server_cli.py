@@ -56,3 +56,26 @@ def test_serve_with_a_database_it_cannot_open_says_so_in_one_line(tmp_path: Path
         assert done.returncode == 1
         lines = done.stderr.splitlines()
         assert len(lines) == 1 and str(db) in lines[0], done.stderr
+
+
+SERVE_OPTIONS = ["--allow-origin", "--max-tables", "--create-limit", "--create-window",
+                 "--retention", "--idle-close", "--hello-timeout", "--bot-budget",
+                 "--bot-window", "--bot-workers"]  # fmt: skip
+
+
+def test_serve_help_names_every_limit_and_a_bad_one_is_one_line() -> None:
+    """Every quota and time of the server is a ``serve`` option, with its default
+    (the hello timeout: 10 s); a bad value is refused in the usage's one error line."""
+    done = _python("import sys; from trixcomplex.cli import main; main(['serve', '--help'])")
+    help_text = " ".join(done.stdout.split())
+    for option in SERVE_OPTIONS:
+        assert option in help_text, option
+    assert "is closed (default 10)" in help_text
+    for bad in (["--hello-timeout", "-1"], ["--retention", "nan"], ["--max-tables", "0"]):
+        done = _python(
+            "import sys; from trixcomplex.cli import main; sys.exit(main(sys.argv[1:]))",
+            "serve", "--port", "1", *bad,
+        )  # fmt: skip
+        assert done.returncode == 2
+        errors = [line for line in done.stderr.splitlines() if "error:" in line]
+        assert len(errors) == 1 and bad[0] in errors[0], done.stderr

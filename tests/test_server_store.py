@@ -16,10 +16,11 @@ from trixcomplex.server.store import Store
 def _tables(db: Path, n: int = 2) -> list[str]:
     async def open_two() -> list[str]:
         lobby = Lobby(Store(str(db)))
-        ids = [lobby.open_table({"seats": ["rule"] * 4, "bot_delay": 0}).id for _ in range(n)]
-        await asyncio.sleep(0.2)  # the bots play a little
+        tables = [lobby.open_table({"seats": ["rule"] * 4, "bot_delay": 0}) for _ in range(n)]
+        while any(len(t.state.history) < 3 for t in tables):  # the bots play a little
+            await asyncio.sleep(0.01)
         lobby.stop()
-        return ids
+        return [t.id for t in tables]
 
     return asyncio.run(open_two())
 

@@ -810,16 +810,33 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _serve_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0.0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected seconds (0 or more), not {text!r}")
+    return value
+
+
 def _serve(args: argparse.Namespace) -> int:
     try:  # the server's packages are an extra: import them only when asked
-        from .server import serve
+        from .server import Options, serve
     except ImportError as exc:
         if (exc.name or "").partition(".")[0] not in ("starlette", "uvicorn", "websockets"):
             raise
         print(f"trixcomplex serve needs the server extra ({exc.name} is missing): "
               'pip install "trixcomplex[server]"', file=sys.stderr)  # fmt: skip
         return 1
-    return serve(host=args.host, port=args.port, db=args.db)
+    options = Options(
+        allow_origins=tuple(args.allow_origin), max_tables=args.max_tables,
+        create_limit=args.create_limit, create_window=args.create_window,
+        retention=args.retention, idle_close=args.idle_close,
+        hello_timeout=args.hello_timeout, bot_budget=args.bot_budget,
+        bot_window=args.bot_window, bot_workers=args.bot_workers,
+    )  # fmt: skip
+    return serve(host=args.host, port=args.port, db=args.db, options=options)
 
 
 # -- main -----------------------------------------------------------------------
@@ -908,6 +925,34 @@ def _parser() -> argparse.ArgumentParser:
     srv.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
     srv.add_argument("--db", default="trixcomplex.sqlite3", metavar="PATH",
                      help="the tables' SQLite file (default ./trixcomplex.sqlite3)")  # fmt: skip
+    srv.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
+                     help="also accept requests from pages of ORIGIN (https://example.org); "
+                     "repeatable; the server's own origin is always accepted")  # fmt: skip
+    srv.add_argument("--max-tables", type=_positive, default=1000, metavar="N",
+                     help="the most tables played at once, finished ones not counted "
+                     "(default 1000)")  # fmt: skip
+    srv.add_argument("--create-limit", type=_positive, default=20, metavar="N",
+                     help="the most tables one client address opens in --create-window "
+                     "(default 20)")  # fmt: skip
+    srv.add_argument("--create-window", type=_serve_seconds, default=3600.0, metavar="S",
+                     help="the period of --create-limit, in seconds (default 3600)")  # fmt: skip
+    srv.add_argument("--retention", type=_serve_seconds, default=3600.0, metavar="S",
+                     help="a finished table is archived after S seconds; its record stays "
+                     "downloadable (default 3600)")  # fmt: skip
+    srv.add_argument("--idle-close", type=_serve_seconds, default=1800.0, metavar="S",
+                     help="a table nobody is connected to for S seconds is closed "
+                     "(default 1800)")  # fmt: skip
+    srv.add_argument("--hello-timeout", type=_serve_seconds, default=10.0, metavar="S",
+                     help="a connection that sends no join, resume or watch in S seconds "
+                     "is closed (default 10)")  # fmt: skip
+    srv.add_argument("--bot-budget", type=_serve_seconds, default=10.0, metavar="S",
+                     help="a bot's time for one decision; then the host moves for it "
+                     "(default 10)")  # fmt: skip
+    srv.add_argument("--bot-window", type=_serve_seconds, default=1.0, metavar="S",
+                     help="the doubling window's answers are applied S seconds after it "
+                     "opens (at least the table's bot_delay; default 1)")  # fmt: skip
+    srv.add_argument("--bot-workers", type=_positive, default=None, metavar="N",
+                     help="the processes bots think in (default: one per CPU)")  # fmt: skip
     srv.set_defaults(func=_serve)
 
     from .conformance.command import add_conformance

@@ -11,8 +11,11 @@ stored in SQLite after every move.  Install it with the ``server`` extra::
 The modules, from the bottom up (see :doc:`/server-code`):
 
 - :mod:`~trixcomplex.server.store`: the SQLite database of tables.
-- :mod:`~trixcomplex.server.hosting`: the library calls a host makes.
+- :mod:`~trixcomplex.server.clock`: time and timers (the event loop's, or a test's).
+- :mod:`~trixcomplex.server.options`: the server's limits and times.
+- :mod:`~trixcomplex.server.pool`: the worker processes bots think in.
 - :mod:`~trixcomplex.server.table`: one table: seats, tokens, clocks, bots.
+- :mod:`~trixcomplex.server.origin`: cross-site requests refused.
 - :mod:`~trixcomplex.server.app`: the web application and its routes.
 """
 
@@ -25,21 +28,24 @@ import uvicorn
 import websockets  # noqa: F401  (uvicorn's WebSocket protocol: a missing extra shows here)
 
 from .app import create_app
+from .options import Options
 from .table import Settings
 
-__all__ = ["DEFAULT_DB", "Settings", "create_app", "serve"]
+__all__ = ["DEFAULT_DB", "Options", "Settings", "create_app", "serve"]
 
 DEFAULT_DB = "trixcomplex.sqlite3"
 """The database file ``trixcomplex serve`` uses unless given ``--db``."""
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, db: str = DEFAULT_DB) -> int:
+def serve(
+    host: str = "127.0.0.1", port: int = 8000, db: str = DEFAULT_DB, options: Options | None = None
+) -> int:
     """Run the server until interrupted; returns the exit status.
 
     A database that cannot be opened is reported in one line (status 1).
     """
     try:
-        app = create_app(db)
+        app = create_app(db, options)
     except (sqlite3.Error, ValueError) as exc:
         print(f"trixcomplex serve: cannot open the database {db}: {exc}", file=sys.stderr)
         return 1

@@ -8,20 +8,29 @@ Routes:
 - ``GET /api/tables/{id}``: one table's summary.
 - ``GET /api/tables/{id}/record``: the game record of a finished match.
 - ``WS /ws/{id}``: play or watch a table (see :doc:`/server` for the messages).
+
+Every request and WebSocket handshake first passes
+:class:`~trixcomplex.server.origin.OriginGuard` (pages of other sites are
+refused).  The :class:`Lobby` keeps the quotas (tables per client address,
+live tables at once) and the retention (finished tables archived, idle
+tables closed) with timers of its :class:`~trixcomplex.server.clock.Clock`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
 import secrets
 from collections.abc import AsyncIterator
+from functools import partial
 from importlib import resources
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
@@ -29,7 +38,11 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import trixcomplex as tc
 
-from .store import Store
+from .clock import Clock, LoopClock, Timer
+from .options import Options
+from .origin import OriginGuard
+from .pool import BotPool
+from .store import Store, TableRow
 from .table import Refused, Seat, Settings, Table
 
 __all__ = ["MAX_MESSAGE", "MAX_TABLES", "Connection", "Lobby", "create_app"]
@@ -38,8 +51,8 @@ log = logging.getLogger("trixcomplex.server")
 
 MAX_MESSAGE = 4096
 """The longest message (characters) a client may send; longer ones are refused unread."""
-MAX_TABLES = 1000
-"""The most tables a server keeps open at once (finished ones included)."""
+MAX_TABLES = Options().max_tables
+"""The most tables a server plays at once unless told otherwise (finished ones not counted)."""
 _OUTBOX = 1000  # messages queued for one slow client before it is dropped
 _CREATE_KEYS = frozenset({"seats", *Settings().to_json()})
 _HELLO_KEYS = {
@@ -49,27 +62,99 @@ _HELLO_KEYS = {
 }
 
 
-class Lobby:
-    """Every table of the server, and the database they are stored in."""
+def _creator(client: str) -> str:
+    """Who opened a table, as stored: a hash of the client's address, never the address."""
+    return hashlib.sha256(client.encode("utf-8", "replace")).hexdigest()
 
-    def __init__(self, store: Store) -> None:
+
+class Lobby:
+    """Every table of the server, the database they are stored in, and their quotas.
+
+    A finished table is listed for ``options.retention`` seconds, then archived:
+    out of memory, its record still downloadable from the database.  A table
+    nobody is connected to for ``options.idle_close`` seconds is closed and
+    archived the same way.  The times are stored, so a restart keeps them.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        options: Options | None = None,
+        *,
+        clock: Clock | None = None,
+        pool: BotPool | None = None,
+    ) -> None:
         self.store = store
+        self.options = options or Options()
+        self.clock: Clock = clock or LoopClock()
+        self.pool = pool or BotPool(1, processes=False)
         self.tables: dict[str, Table] = {}
+        self._expiry: dict[str, Timer] = {}
+
+    def _kwargs(self) -> dict[str, Any]:
+        return {"clock": self.clock, "pool": self.pool, "options": self.options}
 
     def restore(self) -> None:
-        """Bring back every stored table and restart its clocks (inside the event loop)."""
+        """Bring back every stored table not archived and restart its clocks (inside the
+        event loop); archive those whose retention or idle time ran out meanwhile."""
+        wall = self.clock.wall()
         for row in self.store.load_all():
+            if row.finished and (row.ended_at or 0.0) + self.options.retention <= wall:
+                self.store.archive(row.id)
+                continue
+            idle_since = wall if row.idle_since is None else row.idle_since
+            if not row.finished and idle_since + self.options.idle_close <= wall:
+                self.store.archive(row.id, wall, closed=True)
+                continue
             try:
-                table = Table.restore(row, self.store)
+                table = Table.restore(row, self.store, **self._kwargs())
             except Exception as exc:  # a damaged row: keep serving the others
                 log.error("table %s cannot be restored: %s", row.id, exc)
                 continue
-            self.tables[table.id] = table
-            table.start()
+            table.idle_since = idle_since
+            self._add(table)
         log.info("restored %d tables", len(self.tables))
 
-    def open_table(self, request: object) -> Table:
-        """A new table from a create request's JSON; :class:`Refused` names what is wrong."""
+    def _add(self, table: Table) -> None:
+        self.tables[table.id] = table
+        table.on_change = self._review
+        table.start()
+        self._review(table)
+
+    def _review(self, table: Table) -> None:
+        """Set the table's expiry: archived after its retention once finished, closed
+        after the idle time while nobody is connected, none while someone is."""
+        timer = self._expiry.pop(table.id, None)
+        if timer is not None:
+            timer.cancel()
+        wall = self.clock.wall()
+        if table.state.is_over and table.ended_at is not None:
+            due, closed = table.ended_at + self.options.retention, False
+        elif table.watched:
+            if table.idle_since is not None:
+                table.idle_since = None
+                self.store.set_idle(table.id, None)
+            return
+        else:
+            if table.idle_since is None:
+                table.idle_since = wall
+                self.store.set_idle(table.id, wall)
+            due, closed = table.idle_since + self.options.idle_close, True
+        self._expiry[table.id] = self.clock.call_later(
+            due - wall, partial(self._archive, table, closed)
+        )
+
+    def _archive(self, table: Table, closed: bool) -> None:
+        """Take the table out of memory; its row (and record) stays in the database."""
+        self._expiry.pop(table.id, None)
+        table.stop()
+        self.store.archive(table.id, self.clock.wall(), closed=closed)
+        self.tables.pop(table.id, None)
+        log.info("table %s %s", table.id, "closed: nobody came" if closed else "archived")
+
+    def open_table(self, request: object, client: str = "") -> Table:
+        """A new table from a create request's JSON, for the client at address ``client``;
+        :class:`Refused` names what is wrong, or the quota it would exceed."""
         if not isinstance(request, dict):
             raise Refused("send a JSON object", "bad-request")
         unknown = sorted(str(k) for k in request if k not in _CREATE_KEYS)
@@ -80,14 +165,28 @@ class Lobby:
             raise Refused("seats is a list of four: person or a bot's name", "bad-seat")
         seats = [Seat.parse(kind) for kind in kinds]
         settings = Settings.from_json(request)
-        if len(self.tables) >= MAX_TABLES:
-            raise Refused(f"this server hosts at most {MAX_TABLES} tables", "too-many-tables")
+        options = self.options
+        live = sum(1 for table in self.tables.values() if not table.state.is_over)
+        if live >= options.max_tables:
+            raise Refused(
+                f"this server plays at most {options.max_tables} tables at once; "
+                "try again when one is over",
+                "too-many-tables",
+            )
+        creator = _creator(client)
+        since = self.clock.wall() - options.create_window
+        if self.store.created_since(creator, since) >= options.create_limit:
+            raise Refused(
+                f"at most {options.create_limit} tables per address "
+                f"in {options.create_window:g} seconds",
+                "rate-limited",
+            )
         table_id = secrets.token_hex(4)
-        while table_id in self.tables:
+        while table_id in self.tables or self.store.load(table_id) is not None:
             table_id = secrets.token_hex(4)
-        table = Table.create(table_id, settings, seats, self.store)
-        self.tables[table_id] = table
-        table.start()
+        table = Table.create(table_id, settings, seats, self.store, creator=creator,
+                             **self._kwargs())  # fmt: skip
+        self._add(table)
         return table
 
     def table(self, table_id: str) -> Table:
@@ -97,10 +196,19 @@ class Lobby:
             raise Refused(f"there is no table {table_id[:40]!r}", "unknown-table")
         return table
 
+    def archived(self, table_id: str) -> TableRow | None:
+        """The stored row of an archived table (finished, or closed), or ``None``."""
+        row = self.store.load(table_id) if table_id not in self.tables else None
+        return row if row is not None and row.archived else None
+
     def stop(self) -> None:
-        """Stop every table's timer and close the database."""
+        """Stop every table's timer, the bots' workers, and close the database."""
+        for timer in self._expiry.values():
+            timer.cancel()
+        self._expiry.clear()
         for table in self.tables.values():
             table.stop()
+        self.pool.close()
         self.store.close()
 
 
@@ -184,7 +292,7 @@ def handle(table: Table, conn: Connection, text: str) -> None:
         raise Refused(f"a message is at most {MAX_MESSAGE} characters", "too-long")
     try:
         message = json.loads(text, object_pairs_hook=_no_duplicates)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deep
         message = None  # the library refuses it, with its own reason
     if isinstance(message, dict) and "type" in message:
         _hello(table, conn, message)
@@ -194,8 +302,20 @@ def handle(table: Table, conn: Connection, text: str) -> None:
         table.submit(conn.seat, text)
 
 
+async def _receive(socket: WebSocket, conn: Connection, hello_by: float) -> dict[str, Any] | None:
+    """The next message; ``None`` once the time for a hello is out and none came."""
+    if conn.attached:
+        return dict(await socket.receive())
+    left = hello_by - asyncio.get_running_loop().time()
+    try:
+        return dict(await asyncio.wait_for(socket.receive(), max(0.0, left)))
+    except TimeoutError:
+        return None
+
+
 async def _socket(socket: WebSocket) -> None:
     lobby: Lobby = socket.app.state.lobby
+    hello_by = asyncio.get_running_loop().time() + lobby.options.hello_timeout
     await socket.accept()
     conn = Connection(socket)
     pump = asyncio.create_task(conn.pump())
@@ -203,7 +323,10 @@ async def _socket(socket: WebSocket) -> None:
     try:
         table = lobby.table(socket.path_params["table_id"])
         while True:
-            message = await socket.receive()
+            message = await _receive(socket, conn, hello_by)
+            if message is None:  # no join, resume or watch in time: a connection held idle
+                await socket.close(HELLO_TIMEOUT_CODE, "send join, resume or watch first")
+                break
             if message["type"] == "websocket.disconnect":
                 break
             text = message.get("text")
@@ -231,6 +354,10 @@ async def _socket(socket: WebSocket) -> None:
             await pump
 
 
+HELLO_TIMEOUT_CODE = 4408
+"""The WebSocket close code for a connection that said nothing of who it is in time."""
+
+
 def _json_error(exc: tc.TrixError, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": exc.to_json()}, status_code=status)
 
@@ -240,8 +367,15 @@ async def _list_tables(request: Request) -> Response:
     return JSONResponse({"tables": [t.summary() for t in lobby.tables.values()]})
 
 
+_CREATE_STATUS = {"server.too-many-tables": 503, "server.rate-limited": 429}
+
+
 async def _create_table(request: Request) -> Response:
     lobby: Lobby = request.app.state.lobby
+    kind = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if kind != "application/json":  # a form or text/plain: what a foreign page can send
+        refused = Refused("send the request as application/json", "bad-content-type")
+        return _json_error(refused, 415)
     body = b""
     async for chunk in request.stream():  # read no more than the limit
         body += chunk
@@ -249,29 +383,54 @@ async def _create_table(request: Request) -> Response:
             return _json_error(Refused(f"a request is at most {MAX_MESSAGE} bytes", "too-long"))
     try:
         request_json = json.loads(body, object_pairs_hook=_no_duplicates)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deep
         return _json_error(Refused("the request is not a JSON object", "bad-request"))
+    client = request.client.host if request.client is not None else ""
     try:
-        table = lobby.open_table(request_json)
+        table = lobby.open_table(request_json, client)
     except tc.TrixError as exc:
-        return _json_error(exc)
+        return _json_error(exc, _CREATE_STATUS.get(exc.code or "", 400))
     return JSONResponse(table.summary(), status_code=201)
 
 
 async def _table(request: Request) -> Response:
     lobby: Lobby = request.app.state.lobby
+    table_id = request.path_params["table_id"]
     try:
-        return JSONResponse(lobby.table(request.path_params["table_id"]).summary())
+        return JSONResponse(lobby.table(table_id).summary())
     except Refused as exc:
-        return _json_error(exc, 404)
+        row = lobby.archived(table_id)
+        if row is None:
+            return _json_error(exc, 404)
+        return JSONResponse(_archived_summary(row))
+
+
+def _archived_summary(row: TableRow) -> dict[str, Any]:
+    seats = [Seat(s["kind"], s["name"], s["token_sha256"]).public(False) for s in row.seats]
+    return {
+        "id": row.id,
+        "created": row.created,
+        "settings": row.settings,
+        "seats": seats,
+        "phase": None,
+        "deal_number": None,
+        "finished": row.finished,
+        "archived": True,
+    }
 
 
 async def _record(request: Request) -> Response:
     lobby: Lobby = request.app.state.lobby
+    table_id = request.path_params["table_id"]
     try:
-        table = lobby.table(request.path_params["table_id"])
+        table = lobby.table(table_id)
     except Refused as exc:
-        return _json_error(exc, 404)
+        row = lobby.archived(table_id)
+        if row is None:
+            return _json_error(exc, 404)
+        name = f"trixcomplex-{row.id}.json"
+        disposition = {"Content-Disposition": f'attachment; filename="{name}"'}
+        return JSONResponse(row.record, headers=disposition)
     try:
         record = table.record()
     except Refused as exc:
@@ -292,17 +451,19 @@ async def _script(request: Request) -> Response:
     return Response(_static("app.js"), media_type="text/javascript")
 
 
-def create_app(db: str) -> Starlette:
+def create_app(db: str, options: Options | None = None, *, clock: Clock | None = None) -> Starlette:
     """The server's ASGI application, storing its tables in the SQLite file ``db``.
 
     The database is opened (and checked) here; the stored tables come back,
-    clocks restarted, when the application starts.
+    clocks restarted, when the application starts.  Bots think in worker
+    processes (``options.bot_workers``), started when first needed.
 
     >>> app = create_app(":memory:")
     >>> sorted(r.path for r in app.routes)[:3]
     ['/', '/api/tables', '/api/tables']
     """
-    lobby = Lobby(Store(db))
+    options = options or Options()
+    lobby = Lobby(Store(db), options, clock=clock, pool=BotPool(options.bot_workers))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -321,6 +482,7 @@ def create_app(db: str) -> Starlette:
             WebSocketRoute("/ws/{table_id}", _socket),
         ],
         lifespan=lifespan,
+        middleware=[Middleware(OriginGuard, allow=options.allow_origins)],
     )
     app.state.lobby = lobby
     return app

@@ -5,11 +5,17 @@ time, so a table needs no lock: each step reads ``self.state``, computes the
 next state with the library, stores it, and only then makes it the table's
 state and tells the connections.  A step that fails (a refused move, a
 database error) leaves the table exactly as it was.
+
+Bots never think on the event loop: the table hands each bot's question (its
+seat's view) to a :class:`~trixcomplex.server.pool.BotPool` and applies the
+answer when it is due and ready; a bot that overruns its budget is moved
+for as a person out of time would be.  In the doubling window every answer,
+bot or person, given before a fixed time after the window opens is applied
+at that time, so when anything happens does not tell who was asked (R-HID-2).
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import hmac
 import logging
@@ -17,14 +23,18 @@ import random
 import secrets
 import time
 from collections.abc import Callable
+from concurrent.futures import Future
 from functools import partial
 from typing import Any, Literal, Protocol
 
 from attrs import evolve, frozen
 
 import trixcomplex as tc
-from trixcomplex.bots import BOT_NAMES, Bot, ask, bot_named, offer_redeal
+from trixcomplex.bots import BOT_NAMES
 
+from .clock import Clock, LoopClock, Timer
+from .options import Options
+from .pool import BotPool
 from .store import Store, TableRow
 
 __all__ = ["SERVER_ERROR_CODES", "Refused", "Seat", "Settings", "Table", "Viewer"]
@@ -53,7 +63,11 @@ SERVER_ERROR_CODES: dict[str, str] = {
     "server.already-joined": "A second join, resume or watch on one connection.",
     "server.too-long": "A message over the server's size limit.",
     "server.unknown-table": "A table id this server does not have.",
-    "server.too-many-tables": "Opening a table when the server hosts its maximum.",
+    "server.too-many-tables": "Opening a table when the server plays its most tables at once.",
+    "server.rate-limited": "Opening more tables from one address than the server allows.",
+    "server.bad-content-type": "A request body that is not sent as application/json.",
+    "server.bad-origin": "A request or WebSocket from a web page of an origin not allowed.",
+    "server.answered": "A second answer to the doubling window while the first is held.",
     "server.not-finished": "Asking for the record of a match still being played (R-HID-3).",
     "server.internal": "The server failed (a bug); the table is unchanged.",
 }
@@ -167,8 +181,21 @@ def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _now_iso() -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+def _iso(wall: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(wall))
+
+
+@frozen
+class _Asked:
+    """A question to a bot: at which point of the match (the length of its
+    history), when, and the future answer."""
+
+    position: int
+    at: float
+    answer: Future[Any]
+
+
+_NO_ANSWER = object()
 
 
 class Table:
@@ -182,22 +209,39 @@ class Table:
         seats: list[Seat],
         state: tc.MatchState,
         store: Store,
+        *,
+        clock: Clock | None = None,
+        pool: BotPool | None = None,
+        options: Options | None = None,
+        creator: str = "",
+        created_at: float = 0.0,
+        ended_at: float | None = None,
     ) -> None:
         self.id = table_id
         self.created = created
         self.settings = settings
         self.seats = seats
         self.state = state
+        self.creator = creator
+        self.created_at = created_at
+        self.ended_at = ended_at
+        self.idle_since: float | None = None  # wall time since nobody is connected
+        self.on_change: Callable[[Table], None] = lambda table: None
         self._store = store
+        self._time: Clock = clock or LoopClock()
+        self._pool = pool
+        self._options = options or Options()
         self._viewers: list[Viewer] = []
-        self._bots = {
-            s: bot_named(seat.name or "") for s, seat in enumerate(seats) if seat.kind == "bot"
-        }
+        self._bots = {s: seat.name or "" for s, seat in enumerate(seats) if seat.kind == "bot"}
         self._rng = random.Random(secrets.randbits(64))
         self._shuffler = secrets.SystemRandom()
         self._offered: set[tuple[int, int]] = set()
-        self._timer: asyncio.TimerHandle | None = None
-        now = time.monotonic()
+        self._asked: dict[tuple[str, int], _Asked] = {}
+        self._held: dict[int, tc.Move] = {}  # people's window answers, applied at _answers_at
+        self._window_opened = 0.0
+        self._timer: Timer | None = None
+        self._stopped = False
+        now = self._time.now()
         self._last_move_at = now
         self._deadline = now + settings.move_time
         self._scoresheet = tc.format_scoresheet(state)
@@ -205,21 +249,46 @@ class Table:
     # -- creating, storing, restoring ---------------------------------------------
 
     @classmethod
-    def create(cls, table_id: str, settings: Settings, seats: list[Seat], store: Store) -> Table:
-        """A new table, stored before it is returned."""
+    def create(
+        cls,
+        table_id: str,
+        settings: Settings,
+        seats: list[Seat],
+        store: Store,
+        *,
+        clock: Clock | None = None,
+        pool: BotPool | None = None,
+        options: Options | None = None,
+        creator: str = "",
+    ) -> Table:
+        """A new table, stored before it is returned; ``creator``: a hash of who opened it."""
         if len(seats) != 4:
             raise Refused("a table has exactly four seats", "bad-seat")
         ruleset = tc.Ruleset.from_name(settings.ruleset)
-        table = cls(table_id, _now_iso(), settings, seats, tc.new_match(ruleset), store)
+        clock = clock or LoopClock()
+        wall = clock.wall()
+        table = cls(table_id, _iso(wall), settings, seats, tc.new_match(ruleset), store,
+                    clock=clock, pool=pool, options=options, creator=creator,
+                    created_at=wall)  # fmt: skip
         store.save(table._row(table.state, table.seats))
         return table
 
     @classmethod
-    def restore(cls, row: TableRow, store: Store) -> Table:
+    def restore(
+        cls,
+        row: TableRow,
+        store: Store,
+        *,
+        clock: Clock | None = None,
+        pool: BotPool | None = None,
+        options: Options | None = None,
+    ) -> Table:
         """The table of a stored row: its state replayed from its record; clocks restart."""
         state = tc.replay(tc.Record.from_json(row.record))
         seats = [Seat(s["kind"], s["name"], s["token_sha256"]) for s in row.seats]
-        return cls(row.id, row.created, Settings.from_json(row.settings), seats, state, store)
+        return cls(row.id, row.created, Settings.from_json(row.settings), seats, state, store,
+                   clock=clock, pool=pool, options=options, creator=row.creator,
+                   created_at=row.created_at, ended_at=row.ended_at)  # fmt: skip
 
     def meta(self, state: tc.MatchState, seats: list[Seat]) -> dict[str, Any]:
         """The record's metadata: who played, where, when, the time control, the result."""
@@ -243,6 +312,9 @@ class Table:
             [{"kind": s.kind, "name": s.name, "token_sha256": s.token_sha256} for s in seats],
             tc.Record.of(state, meta=self.meta(state, seats)).to_json(),
             state.is_over,
+            self.creator,
+            self.created_at,
+            self.ended_at,
         )
 
     def record(self) -> dict[str, Any]:
@@ -262,6 +334,7 @@ class Table:
             "phase": self.state.phase.value,
             "deal_number": self.state.deal_number,
             "finished": self.state.is_over,
+            "archived": False,
         }
 
     # -- seats and viewers ----------------------------------------------------------
@@ -313,6 +386,8 @@ class Table:
         viewer.send(self.update_message(viewer, viewer.last_view, []))
         if viewer.seat is not None:
             self._tell_seats()
+        if len(self._viewers) == 1:
+            self.on_change(self)
 
     def detach(self, viewer: Viewer) -> None:
         """Stop sending to ``viewer``."""
@@ -320,6 +395,13 @@ class Table:
             self._viewers.remove(viewer)
             if viewer.seat is not None:
                 self._tell_seats()
+            if not self._viewers:
+                self.on_change(self)
+
+    @property
+    def watched(self) -> bool:
+        """Whether any connection (a seat's or a spectator's) is attached."""
+        return bool(self._viewers)
 
     def _tell_seats(self) -> None:
         message = {"type": "seats", "seats": self.public_seats()}
@@ -329,11 +411,21 @@ class Table:
     # -- moves ----------------------------------------------------------------------
 
     def submit(self, seat: int | None, text: str) -> None:
-        """A client's move, checked by the library for the connection's seat."""
+        """A client's move, checked by the library for the connection's seat.
+
+        An answer to the doubling window given before the window's answer time
+        is held and applied then, with the bots' (R-HID-2)."""
         before = self.state
+        if seat in self._held and before.phase is tc.Phase.DOUBLE:
+            raise Refused("your answer is in: it is shown when the window closes", "answered")
         after = tc.submit(before, seat, text)
         move = after.history.last
         assert move is not None
+        if before.phase is tc.Phase.DOUBLE and self._time.now() < self._answers_at():
+            assert seat is not None
+            self._held[seat] = move
+            self._schedule()
+            return
         self._commit(before, move, after)
 
     def _apply(self, move: tc.Move) -> None:
@@ -341,16 +433,28 @@ class Table:
         self._commit(before, move, tc.apply(before, move))
 
     def _commit(self, before: tc.MatchState, move: tc.Move, after: tc.MatchState) -> None:
-        self._store.save(self._row(after, self.seats))
+        ended = after.is_over and self.ended_at is None
+        if ended:
+            self.ended_at = self._time.wall()
+        try:
+            self._store.save(self._row(after, self.seats))
+        except BaseException:
+            if ended:
+                self.ended_at = None
+            raise
         self.state = after
-        now = time.monotonic()
+        now = self._time.now()
         self._last_move_at = now
         if not (before.phase is tc.Phase.DOUBLE and after.phase is tc.Phase.DOUBLE):
             self._deadline = now + self.settings.move_time  # the window keeps its clock
+        if after.phase is tc.Phase.DOUBLE and before.phase is not tc.Phase.DOUBLE:
+            self._window_opened = now
         if after.phase in (tc.Phase.DEAL, tc.Phase.OVER):
             self._scoresheet = tc.format_scoresheet(after)
         self._broadcast(before, move, after)
         self._schedule()
+        if ended:
+            self.on_change(self)
 
     def _broadcast(self, before: tc.MatchState, move: tc.Move, after: tc.MatchState) -> None:
         cache: dict[tuple[int | None, bool], tuple[tc.View, dict[str, Any]]] = {}
@@ -391,7 +495,7 @@ class Table:
 
     def _clock(self) -> dict[str, Any]:
         playing = self.state.phase not in (tc.Phase.DEAL, tc.Phase.OVER)
-        left = max(0.0, self._deadline - time.monotonic()) if playing else None
+        left = max(0.0, self._deadline - self._time.now()) if playing else None
         return {
             "move_time": self.settings.move_time,
             "seconds_left": None if left is None else round(left, 1),
@@ -402,26 +506,129 @@ class Table:
     def _waiting_for_people(self) -> bool:
         return any(s.kind == "person" and s.token_sha256 is None for s in self.seats)
 
-    def _bot_to_move(self) -> Callable[[], None] | None:
-        state = self.state
-        for s, bot in self._bots.items():
-            if s in state.to_act:
-                return partial(self._bot_move, s, bot)
-            # R-OPT-8: a bot may demand a redeal out of turn; ask it once per shuffle.
-            key = (len(state.history) - len(state.history.since_deal()), s)
-            if key not in self._offered and tc.Redeal(s) in tc.legal_moves(state, s):
-                return partial(self._offer_redeal, s, bot, key)
-        return None
+    def _answers_at(self) -> float:
+        """When the doubling window's answers given so far are applied: a fixed time
+        after it opens (at a table with bots), whoever was asked (R-HID-2)."""
+        if not self._bots:
+            return self._window_opened
+        return self._window_opened + max(self.settings.bot_delay, self._options.bot_window)
 
-    def _bot_move(self, seat: int, bot: Bot) -> None:
-        self._apply(ask(bot, self.state, seat, self._rng))
+    def _bot_pool(self) -> BotPool:
+        if self._pool is None:  # a table made by hand (tests, examples): threads
+            self._pool = BotPool(1, processes=False)
+        return self._pool
 
-    def _offer_redeal(self, seat: int, bot: Bot, key: tuple[int, int]) -> None:
-        self._offered.add(key)
-        if offer_redeal(bot, self.state, seat, self._rng):
-            self._apply(tc.Redeal(seat))
+    def _ask(self, kind: str, seat: int) -> None:
+        """Ask ``seat``'s bot, in the pool, unless it was asked already at this point."""
+        key = (kind, seat)
+        position = len(self.state.history)
+        if key in self._asked and (kind == "double" or self._asked[key].position == position):
+            return
+        seen = tc.view(self.state, seat)  # the seat's view only, never the state
+        pool, name, seed = self._bot_pool(), self._bots[seat], self._rng.randrange(2**63)
+        answer: Future[Any]
+        if kind == "redeal":
+            answer = pool.wants_redeal(name, seen, seed)
         else:
+            answer = pool.decide(name, seen, seed)
+        self._asked[key] = _Asked(position, self._time.now(), answer)
+        answer.add_done_callback(lambda _: self._time.call_soon_threadsafe(self._wake))
+
+    def _wake(self) -> None:
+        if not self._stopped:
             self._schedule()
+
+    def _ask_bots(self) -> None:
+        """Put every question the bots must answer now to the pool; forget stale ones."""
+        state = self.state
+        position = len(state.history)
+        window = state.phase is tc.Phase.DOUBLE
+        self._asked = {
+            key: asked
+            for key, asked in self._asked.items()
+            if (key[0] == "double") == window and (window or asked.position == position)
+        }
+        if not window:
+            self._held.clear()
+        if state.phase in (tc.Phase.DEAL, tc.Phase.OVER):
+            return
+        shuffle = position - len(state.history.since_deal())
+        for seat in self._bots:
+            if seat in state.to_act:
+                self._ask("double" if window else "move", seat)
+            # R-OPT-8: a bot may demand a redeal out of turn; ask it once per shuffle.
+            elif (shuffle, seat) not in self._offered and tc.Redeal(seat) in tc.legal_moves(
+                state, seat
+            ):
+                self._ask("redeal", seat)
+
+    def _answer(self, kind: str, seat: int) -> object:
+        """The bot's answer if it is ready and sound; ``_NO_ANSWER`` otherwise."""
+        asked = self._asked.get((kind, seat))
+        if asked is None or not asked.answer.done() or asked.answer.cancelled():
+            return _NO_ANSWER
+        error = asked.answer.exception()
+        if error is not None:
+            log.warning("table %s: bot %s failed: %s", self.id, self._bots[seat], error)
+            return _NO_ANSWER
+        answer = asked.answer.result()
+        if kind != "redeal" and answer not in tc.legal_moves(self.state, seat):
+            log.warning("table %s: bot %s answered an illegal move", self.id, self._bots[seat])
+            return _NO_ANSWER
+        return answer
+
+    def _bot_steps(self) -> list[tuple[float, Callable[[], None]]]:
+        """The bots' moves and redeal offers: each when due and ready, or when its
+        budget runs out (then the host moves for it as for a seat out of time)."""
+        steps: list[tuple[float, Callable[[], None]]] = []
+        due = self._last_move_at + self.settings.bot_delay
+        budget = self._options.bot_budget
+        offers = [(s, a) for (kind, s), a in self._asked.items() if kind == "redeal"]
+        for seat, asked in offers:
+            answer = self._answer("redeal", seat)
+            if answer is True:
+                steps.append((due, partial(self._apply, tc.Redeal(seat))))
+            elif asked.answer.done():  # declined, or failed
+                steps.append((self._time.now(), partial(self._declined, seat)))
+            else:
+                steps.append((asked.at + budget, partial(self._declined, seat)))
+        if offers:  # R-OPT-8: the offers are settled before any bot plays
+            return steps
+        for (kind, seat), asked in self._asked.items():
+            if kind != "move":
+                continue
+            answer = self._answer("move", seat)
+            if isinstance(answer, tc.Move):
+                steps.append((due, partial(self._apply, answer)))
+            elif asked.answer.done():  # failed, or illegal: as if out of time
+                steps.append((due, partial(self._overrun, seat)))
+            else:
+                steps.append((max(due, asked.at + budget), partial(self._overrun, seat)))
+        return steps
+
+    def _declined(self, seat: int) -> None:
+        state = self.state
+        self._offered.add((len(state.history) - len(state.history.since_deal()), seat))
+        self._asked.pop(("redeal", seat), None)
+        self._schedule()
+
+    def _overrun(self, seat: int) -> None:
+        log.warning("table %s: bot %s did not answer in time", self.id, self._bots[seat])
+        self._apply(tc.timeout_move(self.state, seat))
+
+    def _window_answers(self) -> None:
+        """Apply the doubling window's answers so far, in seat order, all at once:
+        each bot's (doubling nothing if it is not ready, R-DBL-3) and each held one."""
+        for seat in range(4):
+            state = self.state
+            if state.phase is not tc.Phase.DOUBLE or seat not in state.to_act:
+                continue
+            if seat in self._bots:
+                answer = self._answer("double", seat)
+                move = answer if isinstance(answer, tc.Double) else tc.Double(seat, frozenset())
+                self._apply(move)
+            elif seat in self._held:
+                self._apply(self._held.pop(seat))
 
     def _deal(self) -> None:
         self._apply(tc.Deal.shuffled(self._shuffler))  # never sent to anyone (R-HID-3)
@@ -436,6 +643,10 @@ class Table:
 
     def _timeout(self) -> None:
         # A Timeout in the two windows (R-MATCH-6, R-DBL-3), else the host policy.
+        if self.state.phase is tc.Phase.DOUBLE:  # the answers given in time count
+            self._window_answers()
+            if self.state.phase is not tc.Phase.DOUBLE:
+                return
         self._apply(tc.timeout_move(self.state, min(self.state.to_act)))
 
     def _next_step(self) -> tuple[float, Callable[[], None]] | None:
@@ -449,26 +660,28 @@ class Table:
             pause = settings.deal_pause if state.deal_number else 0.0
             return self._last_move_at + pause, self._deal
         steps = [(self._deadline, self._timeout)]
-        bot = self._bot_to_move()
-        if bot is not None:
-            steps.append((self._last_move_at + settings.bot_delay, bot))
+        if state.phase is tc.Phase.DOUBLE:
+            if self._held or any(s in state.to_act for s in self._bots):
+                steps.append((self._answers_at(), self._window_answers))
+        else:
+            steps += self._bot_steps()
         forced = self._forced()
         if forced is not None:
             steps.append((self._last_move_at + settings.forced_delay, lambda: self._apply(forced)))
         return min(steps, key=lambda step: step[0])
 
     def _schedule(self) -> None:
-        """Set the one timer of the table to the host's next action."""
+        """Set the one timer of the table to the host's next action (asking the bots
+        in the pool what they must answer first)."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        self._ask_bots()
         step = self._next_step()
         if step is None:
             return
         when, action = step
-        self._timer = asyncio.get_running_loop().call_later(
-            max(0.0, when - time.monotonic()), self._fire, action
-        )
+        self._timer = self._time.call_later(when - self._time.now(), partial(self._fire, action))
 
     def _fire(self, action: Callable[[], None]) -> None:
         self._timer = None
@@ -479,13 +692,19 @@ class Table:
 
     def start(self) -> None:
         """Start the table's clocks (after creating or restoring it, inside the event loop)."""
-        now = time.monotonic()
+        now = self._time.now()
         self._last_move_at = now
+        self._window_opened = now
         self._deadline = now + self.settings.move_time
+        self._stopped = False
         self._schedule()
 
     def stop(self) -> None:
-        """Stop the table's timer (the server is shutting down)."""
+        """Stop the table's timer (the server is shutting down, or the table is archived)."""
+        self._stopped = True
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        for asked in self._asked.values():
+            asked.answer.cancel()
+        self._asked.clear()

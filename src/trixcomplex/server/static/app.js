@@ -89,7 +89,11 @@ async function createTable(event) {
     seats: [0, 1, 2, 3].map((s) => $("kind" + s).value),
     move_time: Number($("movetime").value),
   };
-  const reply = await fetch("/api/tables", { method: "POST", body: JSON.stringify(request) });
+  const reply = await fetch("/api/tables", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(request),
+  });
   const answer = await reply.json();
   if (!reply.ok) { alert(answer.error.message); return; }
   const first = request.seats.indexOf("person");

@@ -1,0 +1,141 @@
+"""Bots think in a pool of worker processes, never on the server's event loop.
+
+A bot's decision can take a Monte Carlo bot a large part of a second of CPU;
+made on the event loop it would hold up every other table and every
+connection.  So the table hands a worker the bot's *name* and the seat's
+:class:`~trixcomplex.View` (never the match state: the worker cannot see
+what the seat may not) and a seed for the bot's random numbers, and gets a
+:class:`concurrent.futures.Future` of the answer.  The table decides what
+to do with an answer that comes too late (see :mod:`~trixcomplex.server.table`).
+
+Workers are processes (``spawn``: nothing of the server's memory is
+copied), run at a lower priority than the server so that people's messages
+are answered first.  A pool of threads (``processes=False``) serves tests
+and examples.
+
+>>> import random
+>>> import trixcomplex as tc
+>>> pool = BotPool(1, processes=False)
+>>> state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(3)))
+>>> seen = tc.view(state, state.owner)
+>>> pool.decide("rule", seen, seed=1).result() in seen.legal_moves
+True
+>>> pool.close()
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import multiprocessing
+import os
+import random
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import (
+    BrokenExecutor,
+    Executor,
+    Future,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+)
+from functools import cache
+from typing import Any
+
+import trixcomplex as tc
+from trixcomplex.bots import Bot, bot_named
+
+__all__ = ["BotPool", "decide", "wants_redeal"]
+
+_NICE = 10  # workers yield the CPU to the server's event loop
+_WATCH = 1.0  # seconds between a worker's looks at its parent
+_PR_SET_PDEATHSIG = 1  # prctl(2)
+
+
+@cache
+def _bot(name: str) -> Bot:
+    return bot_named(name)
+
+
+def decide(name: str, seen: tc.View, seed: int) -> tc.PlayerMove:
+    """The move the bot ``name`` makes from the view ``seen`` (run in a worker)."""
+    bot, rng = _bot(name), random.Random(seed)
+    blind = getattr(bot, "choose_legal", None)
+    if blind is not None:
+        move: tc.PlayerMove = blind(seen.legal_moves, rng)
+    else:
+        move = bot.choose(seen, seen.legal_moves, rng)
+    return move
+
+
+def wants_redeal(name: str, seen: tc.View, seed: int) -> bool:
+    """Whether the bot ``name`` demands a redeal out of turn (R-OPT-8; run in a worker)."""
+    wants = getattr(_bot(name), "wants_redeal", None)
+    return False if wants is None else bool(wants(seen, random.Random(seed)))
+
+
+def _start_worker() -> None:
+    """In each worker: a lower priority, and an end with the server's process, even
+    when it is killed (Linux: the kernel's parent-death signal; elsewhere a thread
+    that sees the parent change)."""
+    with contextlib.suppress(OSError):  # not allowed here: run at the same priority
+        os.nice(_NICE)
+    parent = os.getppid()
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the server died before the signal was set
+        os._exit(0)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(_WATCH)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+class BotPool:
+    """Worker processes (or threads) that make the bots' decisions.
+
+    ``workers`` processes at most (started when first needed).  Each call
+    returns at once with a future; the event loop never waits on it.
+    """
+
+    def __init__(self, workers: int | None = None, *, processes: bool = True) -> None:
+        self._count = max(1, workers or os.cpu_count() or 1)
+        self._processes = processes
+        self._executor = self._start()
+
+    def _start(self) -> Executor:
+        if self._processes:
+            return ProcessPoolExecutor(
+                self._count,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_start_worker,
+            )
+        return ThreadPoolExecutor(self._count, thread_name_prefix="bot")
+
+    def _submit(self, work: Callable[..., Any], *args: Any) -> Future[Any]:
+        try:
+            return self._executor.submit(work, *args)
+        except BrokenExecutor:  # a worker died (killed, out of memory): start afresh
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = self._start()
+            return self._executor.submit(work, *args)
+
+    def decide(self, name: str, seen: tc.View, seed: int) -> Future[tc.PlayerMove]:
+        """The future move of bot ``name`` seeing ``seen``."""
+        return self._submit(decide, name, seen, seed)
+
+    def wants_redeal(self, name: str, seen: tc.View, seed: int) -> Future[bool]:
+        """The future yes/no of bot ``name``: does it demand a redeal (R-OPT-8)?"""
+        return self._submit(wants_redeal, name, seen, seed)
+
+    def close(self) -> None:
+        """Stop the workers (a decision being made is abandoned)."""
+        self._executor.shutdown(wait=False, cancel_futures=True)
