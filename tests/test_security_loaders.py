@@ -87,6 +87,14 @@ def _refused(data: Any, code: str = "view.inconsistent", *, where: str = "") -> 
     return error
 
 
+def _retotal(data: Any) -> None:
+    """Make the seat and Team Totals the sums of the (tampered) deals."""
+    score = data["score"]
+    seats = [sum(d["points"][s] for d in score["deals"]) for s in range(4)]
+    score["seats"] = seats
+    score["teams"] = [seats[0] + seats[2], seats[1] + seats[3]]
+
+
 def _add_to_seat_total(data: Any, seat: int, points: int) -> None:
     """Change a seat's total and keep the Team Totals consistent with it."""
     score = data["score"]
@@ -333,11 +341,8 @@ def test_r_match_1_twenty_four_hundred_finished_deals_are_refused() -> None:
     data = _view_data("partnership", finished=5)
     trix = data["score"]["deals"][_deal_index(data, "TRIX")]
     many = [copy.deepcopy(trix) | {"number": i + 1} for i in range(2400)]
-    score = data["score"]
-    score["deals"] = many
-    seats = [sum(d["points"][s] for d in many) for s in range(4)]
-    score["seats"] = seats
-    score["teams"] = [seats[0] + seats[2], seats[1] + seats[3]]
+    data["score"]["deals"] = many
+    _retotal(data)
     data["deal_number"] = len(many) + 1
     assert len(json.dumps(data)) < 3_000_000 and _values(data) < 100_000
     _refused(data)
@@ -371,9 +376,7 @@ def test_r_set_2_a_contract_played_twice_in_a_kingdom_is_refused() -> None:
     deals = data["score"]["deals"]
     k = next(i for i in range(1, len(deals)) if deals[i]["kingdom"] == deals[i - 1]["kingdom"])
     deals[k] = copy.deepcopy(deals[k - 1]) | {"number": k + 1}
-    seats = [sum(d["points"][s] for d in deals) for s in range(4)]
-    data["score"]["seats"] = seats
-    data["score"]["teams"] = [seats[0] + seats[2], seats[1] + seats[3]]
+    _retotal(data)
     _refused(data, where=f"score.deals[{k}]")
 
 
@@ -393,9 +396,7 @@ def test_r_match_1_the_deal_number_must_follow_the_finished_deals() -> None:
     """A playing view of deal n shows n - 1 finished deals."""
     data = _view_data()
     data["score"]["deals"].pop()
-    seats = [sum(d["points"][s] for d in data["score"]["deals"]) for s in range(4)]
-    data["score"]["seats"] = seats
-    data["score"]["teams"] = [seats[0] + seats[2], seats[1] + seats[3]]
+    _retotal(data)
     _refused(data)
 
 

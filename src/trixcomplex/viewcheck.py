@@ -177,8 +177,7 @@ def check_score(view: View) -> None:
         where = f"score.deals[{index}]"
         _check_deal_order(deal, deals[:index], ruleset, where)
         _check_deal_points(deal, ruleset, where)
-        for seat in range(4):
-            totals[seat] += deal.points[seat]
+        _add_points(totals, deal.points)
     if list(score.seats) != totals:
         raise _fail(
             f"score.seats {list(score.seats)} are not the sums of the deals' points {totals}",
@@ -220,6 +219,12 @@ def _check_deal_order(
                 "rotates after each Kingdom)",
                 "R-MATCH-4",
             )
+
+
+def _add_points(totals: list[int], points: Sequence[int]) -> None:
+    """Add the four seats' ``points`` to ``totals``."""
+    for seat in range(4):
+        totals[seat] += points[seat]
 
 
 def _check_current_deal(view: View) -> None:
@@ -313,9 +318,8 @@ def _check_trick_deal(deal: DealResult, rules: TrickRules, where: str) -> None:
         raise _fail(f"{where}.seats do not account for the cards the deal took", "R-CX-4")
     doubled = _check_doubles(deal.doubled, taken, rules, where)
     points = [taken_points(b.tricks, taken[s], rules, doubled) for s, b in enumerate(deal.seats)]
-    for cost in deal.doubled:
-        for seat in range(4):
-            points[seat] += cost.points[seat]
+    for cost in deal.doubled:  # each seat's share of the doubled cards (R-DBL-4)
+        _add_points(points, cost.points)
     if list(deal.points) != points:
         raise _fail(
             f"{where}.points {list(deal.points)} are not what its seats took ({points})",
