@@ -4,9 +4,9 @@ A :class:`~trixcomplex.View` built by :func:`~trixcomplex.view` is always
 consistent.  One read from JSON may have been tampered with: a seat number 5
 in ``laid``, a playing view of deal 0, a DEAL view holding a hand, a finished
 deal's points +10.  :func:`~trixcomplex.from_json` runs :func:`check_view` on
-every view it reads (its score history first, :func:`check_score`), and
-:func:`~trixcomplex.sample_world` runs :func:`check_view_ranges` before it
-samples and checks the world it returns.
+every view it reads (its ranges and its score history, :func:`check_score`,
+first), and :func:`~trixcomplex.sample_world` runs :func:`check_view_ranges`
+before it samples and checks the world it returns.
 
 >>> import random
 >>> import attrs
