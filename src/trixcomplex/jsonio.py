@@ -261,7 +261,7 @@ def loads(text: str | bytes | bytearray, *, max_length: int = MAX_TEXT) -> Any:
     ...     loads("[" * 40 + "]" * 40)
     ... except TrixError as exc:
     ...     print(exc.code, "-", exc)
-    json.too-large - JSON nested deeper than 32 levels
+    json.too-large - invalid JSON: nested deeper than 32 levels
     """
     if not isinstance(text, str | bytes | bytearray):
         raise TrixError(
@@ -272,7 +272,9 @@ def loads(text: str | bytes | bytearray, *, max_length: int = MAX_TEXT) -> Any:
             f"JSON text of {len(text)} characters (at most {max_length})", code="json.too-large"
         )
     if nesting_depth(text, MAX_DEPTH) > MAX_DEPTH:
-        raise TrixError(f"JSON nested deeper than {MAX_DEPTH} levels", code="json.too-large")
+        raise TrixError(
+            f"invalid JSON: nested deeper than {MAX_DEPTH} levels", code="json.too-large"
+        )
     if not isinstance(text, str):
         try:
             text = bytes(text).decode("utf-8")
