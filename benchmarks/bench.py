@@ -15,7 +15,13 @@ public API random self-play               card plays/s ÷ yardstick  >= 0.30
 ``view()``, bad_hand_redeal, deal 20÷1    time ratio                <= 1.25
 ``from_json(state)``, late classic        ms                        <= 2
 memory, all states of a match kept        bytes per state           <= 1024
+``replay`` of a 29 MB record ÷ json       time ratio                <= 2
 ========================================  ========================  ==========
+
+The record row (issue 25) reads a 29 MB record (a real match's moves
+repeated, its second move illegal) as ``trixcomplex replay -`` does, through
+the strict reader, until it refuses move 1, and divides by
+:func:`json.loads` of the same text in the same pass (``--quick``: 6 MB).
 
 **The yardstick** (:func:`yardstick`) is a tight plain-Python mutable
 int-bitset playout of one COMPLEX-style trick deal and one TRIX deal: 52-bit
@@ -48,6 +54,8 @@ from __future__ import annotations
 
 import argparse
 import gc
+import io
+import json
 import os
 import platform
 import random
@@ -268,6 +276,25 @@ def just_dealt(seeds: range, ruleset: tc.Ruleset, number: int) -> list[tc.MatchS
                 out.append(state)
                 break
     return out
+
+
+def big_record(seed: int, size: int) -> str:
+    """A record of about ``size`` characters: a real match's moves repeated, the second
+    move illegal (the shape of issue 25's 29 MB record)."""
+    final = tc.playout(tc.new_match(), random.Random(seed), until="match")
+    record = tc.Record.of(final).to_json()
+    moves = record["moves"]
+    each = len(json.dumps(moves))
+    record["moves"] = [moves[0], {"move": "pass", "seat": 1}] + moves * max(1, size // each)
+    return json.dumps(record)
+
+
+def replay_text(text: str) -> int:
+    """``trixcomplex replay -`` of ``text`` (JSON output): its exit status."""
+    from trixcomplex.replay_cli import run_replay
+
+    out = io.StringIO()
+    return run_replay("-", as_json=True, stdin=io.StringIO(text), stdout=out, stderr=out)
 
 
 def late_state(seed: int) -> tc.MatchState:
@@ -600,6 +627,16 @@ def main(argv: list[str] | None = None) -> int:
 
         bench.time_row(
             f"from_json(state), classic deal 20 ({len(state.history)} moves)", load, 20, 2
+        )
+    if wanted("record"):
+        size = 6_000_000 if args.quick else 29_000_000
+        text = big_record(args.seed, size)
+        assert replay_text(text) == 1  # refused at move 1, as issue 25's record is
+        bench.versus_row(
+            f"replay of a {len(text) / 1e6:.0f} MB record / json.loads",
+            lambda: replay_text(text),
+            lambda: json.loads(text),
+            2,
         )
     if wanted("memory"):
         figures = [memory_per_state(args.seed + i, partnership) for i in range(passes)]

@@ -39,13 +39,15 @@ from typing import Any, TextIO
 from .bots import BOT_NAMES, MC_WORLDS, Bot, bot_named
 from .cards import Card, CardParseError, parse_card
 from .engine import DealResult, MatchResult, MatchState, Phase, apply, legal_moves, new_match, score
-from .errors import IllegalMoveError
+from .errors import IllegalMoveError, TrixError
 from .host import ask, offer_redeal, run
+from .jsonio import loads
 from .ledger import Charges, ledger, tricks_and_places
 from .ledger import step as ledger_step
 from .moves import Choose, Contract, Deal, Double, Move, Pass, Play, PlayerMove, Redeal, Timeout
-from .records import Record, RecordError, replay_json, replay_report, run_replay
+from .records import MAX_RECORD_CHARS, Record, RecordError, replay_json, replay_report, run_replay
 from .render import hand_text, move_text
+from .replay_cli import read_record_text
 from .rulesets import PARTNERSHIP, RULESETS, Ruleset
 from .scoresheet import contract_name, format_scoresheet
 from .simulate import simulate
@@ -534,21 +536,13 @@ def _ask_redeal(v: View, inp: TextIO, out: TextIO) -> bool:
 
 
 def _load_state(path: str, stdin: TextIO) -> MatchState:
-    """The state of the record in ``path`` (``-``: ``stdin``); ``RecordError`` if it is bad."""
+    """The state of the record in ``path`` (``-``: ``stdin``); ``RecordError`` if it is bad
+    (read as ``replay`` reads it: bounded in size, strict JSON)."""
+    text = read_record_text(path, stdin)
     try:
-        if path == "-":
-            text = stdin.read()
-        else:
-            with open(path, encoding="utf-8") as file:
-                text = file.read()
-    except OSError as exc:
-        raise RecordError(f"cannot read the file: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise RecordError(f"not UTF-8 text: {exc.reason} at byte {exc.start}") from None
-    try:
-        obj = json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        raise RecordError(f"invalid JSON: {str(exc).splitlines()[0][:100]}") from None
+        obj = loads(text)
+    except TrixError as exc:
+        raise RecordError(str(exc), code=exc.code) from None
     return replay_json(obj)
 
 
@@ -783,7 +777,7 @@ def _replay(args: argparse.Namespace) -> int:
     stdin: TextIO = sys.stdin
     text: str | None = None
     if args.file == "-":
-        text = sys.stdin.read()
+        text = sys.stdin.read(MAX_RECORD_CHARS + 1)  # a longer one is refused unparsed
         stdin = io.StringIO(text)
     checked = io.StringIO()
     status = run_replay(args.file, as_json=args.json, stdin=stdin, stdout=checked,

@@ -3,9 +3,10 @@
 Everything the library reads from outside goes through these:
 
 - :func:`loads` parses JSON text strictly: a key named twice in an object,
-  ``NaN``/``Infinity``, invalid UTF-8 and text over the size limit are
-  rejected (a duplicated ``"moves"`` key must not silently replace a record's
-  moves);
+  ``NaN``/``Infinity``, invalid UTF-8, text over the size limit and nesting
+  deeper than :data:`MAX_DEPTH` are rejected (a duplicated ``"moves"`` key
+  must not silently replace a record's moves), the last two before anything
+  is parsed (:func:`nesting_depth`), at close to :func:`json.loads`'s speed;
 - :func:`check_json` checks that a parsed value is plain JSON data within
   limits: objects with string keys, lists, strings, finite numbers, booleans
   and ``null``, nested at most :data:`MAX_DEPTH` deep, strings of at most
@@ -45,6 +46,7 @@ __all__ = [
     "check_json",
     "json_depth",
     "loads",
+    "nesting_depth",
 ]
 
 MAX_DEPTH = 32
@@ -246,13 +248,20 @@ def loads(text: str | bytes | bytearray, *, max_length: int = MAX_TEXT) -> Any:
     """Parse JSON text strictly; :class:`~trixcomplex.TrixError` if it is not plain JSON.
 
     Rejects text longer than ``max_length`` characters (bytes for ``bytes``)
-    before parsing it, invalid UTF-8, invalid JSON, ``NaN``, ``Infinity``,
-    any object that names a key twice, nesting deeper than :data:`MAX_DEPTH`,
-    and integers that ``int`` cannot read.  The value is not otherwise
-    checked: run :func:`check_json` or a loader on it.
+    before looking at it, nesting deeper than :data:`MAX_DEPTH` before parsing
+    it (:func:`nesting_depth`, a scan at C speed), then invalid UTF-8, invalid
+    JSON, ``NaN``, ``Infinity``, any object that names a key twice, and
+    integers that ``int`` cannot read.  The parsing is the standard library's
+    C parser, so this costs little more than :func:`json.loads`.  The value is
+    not otherwise checked: run :func:`check_json` or a loader on it.
 
     >>> loads(b'[1, "2"]')
     [1, '2']
+    >>> try:
+    ...     loads("[" * 40 + "]" * 40)
+    ... except TrixError as exc:
+    ...     print(exc.code, "-", exc)
+    json.too-large - invalid JSON: nested deeper than 32 levels
     """
     if not isinstance(text, str | bytes | bytearray):
         raise TrixError(
@@ -262,6 +271,10 @@ def loads(text: str | bytes | bytearray, *, max_length: int = MAX_TEXT) -> Any:
         raise TrixError(
             f"JSON text of {len(text)} characters (at most {max_length})", code="json.too-large"
         )
+    if nesting_depth(text, MAX_DEPTH) > MAX_DEPTH:
+        raise TrixError(
+            f"invalid JSON: nested deeper than {MAX_DEPTH} levels", code="json.too-large"
+        )
     if not isinstance(text, str):
         try:
             text = bytes(text).decode("utf-8")
@@ -270,7 +283,7 @@ def loads(text: str | bytes | bytearray, *, max_length: int = MAX_TEXT) -> Any:
                 f"invalid JSON: not UTF-8 ({exc.reason} at byte {exc.start})", code="json.invalid"
             ) from None
     try:
-        value = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+        return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
     except TrixError:
         raise
     except RecursionError:
@@ -279,9 +292,44 @@ def loads(text: str | bytes | bytearray, *, max_length: int = MAX_TEXT) -> Any:
         lines = str(exc).splitlines()
         first = lines[0] if lines else type(exc).__name__
         raise TrixError(f"invalid JSON: {first}", code="json.invalid") from None
-    if json_depth(value, MAX_DEPTH) > MAX_DEPTH:
-        raise TrixError(f"JSON nested deeper than {MAX_DEPTH} levels", code="json.too-large")
-    return value
+
+
+def nesting_depth(text: str | bytes | bytearray, limit: int) -> int:
+    """How deep lists and objects nest in the JSON text ``text``, counting stops past ``limit``.
+
+    Exact for valid JSON (brackets, quotes and backslashes inside strings do
+    not count); for invalid JSON some number the parser's own error will
+    follow.  Every step is a bytes operation at C speed, so a 30 MB record is
+    measured in milliseconds, before anything is parsed: escaped backslashes
+    and quotes are dropped, then every byte but quotes and brackets, then the
+    strings (what lies between two quotes), and the brackets left are
+    stripped of their innermost pairs one level at a time, at most ``limit``
+    times.
+
+    >>> nesting_depth('{"a": [1, "]]]["], "b": {"c": "\\\\\\""}}', 10)
+    2
+    >>> nesting_depth("[" * 100 + "]" * 100, 32)
+    33
+    """
+    raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
+    if b"\\" in raw:  # an escape: `\\` and `\"` are read first, left to right
+        raw = raw.replace(b"\\\\", b"").replace(b'\\"', b"")
+    brackets = raw.translate(_BRACKETS, _NOT_STRUCTURE).replace(b'""', b"")
+    if b'"' in brackets:  # strings holding brackets: keep what is outside them
+        brackets = b"".join(brackets.split(b'"')[::2])
+    if not brackets:
+        return 0
+    for depth in range(limit):
+        brackets = brackets.replace(b"[]", b"")  # every innermost pair: one level
+        if not brackets:
+            return depth + 1
+    return limit + 1 if b"[]" in brackets else limit  # deeper, or unbalanced: invalid
+
+
+_BRACKETS = bytes.maketrans(b"{}", b"[]")
+"""Objects and lists nest alike: ``{`` is read as ``[`` and ``}`` as ``]``."""
+_NOT_STRUCTURE = bytes(b for b in range(256) if b not in b'"[]{}')
+"""Every byte but quotes and brackets."""
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

@@ -35,6 +35,8 @@ size (:data:`MAX_META_CHARS`) and ignored by replay.
 Reading is bounded: at most :data:`MAX_MOVES` moves, strings of at most
 :data:`~trixcomplex.jsonio.MAX_STRING` characters, nesting at most
 :data:`MAX_DEPTH` deep; anything beyond fails at once, before any move is read.
+A record file or standard input is read only up to :data:`MAX_RECORD_CHARS`
+characters: a longer one is refused before it is parsed.
 
 This module holds the record and its replay; the JSON helpers live in
 :mod:`trixcomplex.jsonio`, the :mod:`cattrs` converter in
@@ -78,6 +80,7 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_META_CHARS",
     "MAX_MOVES",
+    "MAX_RECORD_CHARS",
     "VERSION",
     "Meta",
     "Record",
@@ -105,6 +108,12 @@ MAX_META_CHARS = 16_384
 """Largest metadata accepted, in characters of its compact JSON."""
 MAX_META_ITEMS = 512
 """Most JSON values in a record's metadata."""
+MAX_RECORD_CHARS = 32 * 1024 * 1024
+"""Longest record text read from a file or standard input, in characters (32 Mi).
+
+Far more than any record within :data:`MAX_MOVES` needs (20,000 moves, all of
+them deals, pretty-printed with ``indent=4``, take about 25 MB); a longer text
+is refused before it is parsed, having read only this much of it."""
 
 _MOVE_CLASSES = MOVE_CLASSES
 _ENVELOPE_KEYS = ("format", "version", "ruleset", "moves", "meta")

@@ -228,6 +228,25 @@ class Ruleset:
         """How ``contract`` is played and scored under this ruleset."""
         return self._rules[contract]
 
+    def deal_total(self, contract: Contract) -> int:
+        """What every finished deal of ``contract`` sums to over the four seats, whatever
+        is doubled (R-CX-6, R-DBL-5, R-TX-4, R-CL-8, R-OPT-3, R-OPT-6, R-OPT-9).
+
+        A trick contract charges every one of its penalties exactly once: a deal
+        that charges tricks plays all 13, and one that does not ends only once all
+        its penalty cards are taken; a doubled card's cost is shared out, never
+        changed (R-DBL-4).  TRIX hands out the four places.
+
+        >>> PARTNERSHIP.deal_total(Contract.COMPLEX), PARTNERSHIP.deal_total(Contract.TRIX)
+        (-500, 500)
+        >>> [CLASSIC.deal_total(c) for c in CLASSIC.contracts]
+        [-75, -100, -130, -195, 500]
+        """
+        if contract is Contract.TRIX:
+            return sum(self.trix_places)
+        rules = self._rules[contract]
+        return 13 * (rules.trick + rules.diamond) + 4 * rules.queen + rules.king_of_hearts
+
     @staticmethod
     def from_name(name: str) -> Ruleset:
         """The ruleset a record names: a preset (``"classic"``) or a preset with

@@ -347,10 +347,14 @@ def _attrs_structure(cls: type[Any]) -> Callable[[Any, Any], Any]:
         if _is_card_set(cls, f):
             overrides[f.name] = override(struct_hook=_card_set_hook(f.type))
     hook = make_dict_structure_fn(cls, _converter, _cattrs_forbid_extra_keys=True, **overrides)
+    keys = [f.name for f in attrs.fields(cls) if f.init]
 
     def structure(value: object, tp: object) -> Any:
         if not isinstance(value, dict):
             raise TypeError(f"expected an object, not {brief(value, 40)}")
+        if len(value) < len(keys):  # to_json writes every key: no default stands in for one
+            missing = next(k for k in keys if k not in value)
+            raise ValueError(f"the key {missing!r} is missing")
         return hook(value, tp)
 
     return structure
@@ -461,7 +465,7 @@ def from_json(cls: type[T], data: object) -> T:
         try:
             check_view(value)
         except TrixError as exc:
-            raise StateFormatError(str(exc), code=exc.code) from None
+            raise StateFormatError(str(exc), rule=exc.rule, code=exc.code) from None
     return value
 
 
