@@ -63,8 +63,9 @@ def _errors(name: str, data: object) -> list[str]:
 
 
 def test_both_copies_are_what_tools_make_schemas_writes() -> None:
-    """The package's schemas and the repository's schemas/ are the generator's output,
-    byte for byte, and hold no other file: a stale or hand-edited copy fails here."""
+    """The package's schemas, the repository's schemas/ and the TypeScript generator's bundle
+    are the generator's output, byte for byte, with no other file: a stale or hand-edited
+    copy fails here."""
     generator = _generator()
     expected = {f"{name}.schema.json" for name in SCHEMA_NAMES}
     assert set(generator.SCHEMAS) == set(SCHEMA_NAMES)
@@ -73,6 +74,7 @@ def test_both_copies_are_what_tools_make_schemas_writes() -> None:
         for name in SCHEMA_NAMES:
             text = (folder / f"{name}.schema.json").read_text(encoding="utf-8")
             assert text == generator.render(name), (folder, name)
+    assert generator.BUNDLE.read_text(encoding="utf-8") == generator.bundle()
 
 
 @pytest.mark.parametrize("name", SCHEMA_NAMES)

@@ -22,6 +22,8 @@ DRAFT = "https://json-schema.org/draft/2020-12/schema"
 ROOT = Path(__file__).resolve().parent.parent
 OUTS = (ROOT / "src" / "trixcomplex" / "schemas", ROOT / "schemas")
 EXAMPLES = Path(__file__).resolve().parent / "schema_examples.json"
+BUNDLE = ROOT / "clients" / "typescript" / "schemas.bundle.json"
+"""Every def of every schema in one file, the input of the TypeScript types' generator."""
 SCHEMA_VERSION = 1
 """The version in every ``$id`` (``urn:trixcomplex:schema:NAME:1``); bumped for a schema whose
 format changes incompatibly."""
@@ -572,11 +574,25 @@ def render(name: str) -> str:
     return json.dumps(schema(name), indent=2, ensure_ascii=False) + "\n"
 
 
+def bundle() -> str:
+    """Every schema's def, and the parts they use, in one schema (for clients/typescript)."""
+    whole = {
+        "$schema": DRAFT,
+        "$id": f"urn:trixcomplex:schema:bundle:{SCHEMA_VERSION}",
+        "title": "TrixcomplexJson",
+        "description": "Any JSON of the library or the table server.",
+        "oneOf": [ref(def_name) for def_name, _ in SCHEMAS.values()],
+        "$defs": all_defs(),
+    }
+    return json.dumps(whole, indent=2, ensure_ascii=False) + "\n"
+
+
 def main() -> int:
     for out in OUTS:
         out.mkdir(exist_ok=True)
         for name in SCHEMAS:
             (out / f"{name}.schema.json").write_text(render(name), encoding="utf-8")
+    BUNDLE.write_text(bundle(), encoding="utf-8")
     return 0
 
 
