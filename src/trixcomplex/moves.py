@@ -336,6 +336,9 @@ MAX_MOVE_ITEMS = 120
 def move_from_json(obj: object) -> Move:
     """The move of a record-format JSON object; :class:`MoveFormatError` if malformed.
 
+    A seat is a JSON number with no fraction, ``1`` or ``1.0`` (one value to
+    JSON Schema and JavaScript alike, so the published move schema accepts
+    exactly what this does); ``true`` is not a seat.
     Unknown keys, missing keys, wrong types and bad card codes are rejected,
     as is anything that is not plain JSON data or is larger than any move
     (:data:`MAX_MOVE_ITEMS` values, nesting 3 deep, short strings).  The
@@ -370,14 +373,15 @@ def move_from_json(obj: object) -> Move:
         raise MoveFormatError(
             f"a {kind} move needs the key {missing[0]!r}", code="move.missing-key"
         )
-    if "seat" in keys and (type(obj["seat"]) is not int or not 0 <= obj["seat"] <= 3):
+    seat = _json_integer(obj.get("seat"))
+    if "seat" in keys and (type(seat) is not int or not 0 <= seat <= 3):
         raise MoveFormatError(
             f"seat must be an integer 0..3, not {_shown(obj['seat'])}",
             "R-SEAT-1",
             code="move.bad-seat",
         )
     try:
-        return _move_of(kind, obj)
+        return _move_of(kind, obj, seat)
     except MoveFormatError:
         raise
     except CardParseError as exc:
@@ -394,8 +398,19 @@ def _shown(value: object) -> str:
     return repr(value[:40]) if isinstance(value, str) else brief(value, 40)
 
 
-def _move_of(kind: str, obj: dict[str, Any]) -> Move:
-    """The move of a checked object of kind ``kind`` (its keys and seat are right)."""
+def _json_integer(value: object) -> object:
+    """``value``, or the integer a float with no fraction stands for (``1.0``, ``-0.0``).
+
+    JSON has one kind of number: ``1.0`` and ``1`` are the same value to JSON
+    Schema and to JavaScript, so a move's seat may be written either way.
+    """
+    if type(value) is float and value.is_integer():
+        return int(value)
+    return value
+
+
+def _move_of(kind: str, obj: dict[str, Any], seat: Any) -> Move:
+    """The move of a checked object of kind ``kind`` (its keys are right, ``seat`` its seat)."""
     if kind == "play":
         if not isinstance(obj["card"], str):
             raise MoveFormatError(
@@ -403,23 +418,23 @@ def _move_of(kind: str, obj: dict[str, Any]) -> Move:
                 "R-CARD-2",
                 code="move.bad-card",
             )
-        return Play(obj["seat"], parse_card(obj["card"]))
+        return Play(seat, parse_card(obj["card"]))
     if kind == "pass":
-        return Pass(obj["seat"])
+        return Pass(seat)
     if kind == "redeal":
-        return Redeal(obj["seat"])
+        return Redeal(seat)
     if kind == "double":
         cards = obj["cards"]
         if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
             raise MoveFormatError(
                 "cards must be a list of card code strings", "R-CARD-2", code="move.bad-card"
             )
-        return Double(obj["seat"], cards)
+        return Double(seat, cards)
     if kind == "choose":
         named = obj["contract"]
         if isinstance(named, list) and all(n in _CONTRACT_NAMES for n in named):
             try:
-                return Choose(obj["seat"], Contract(named))
+                return Choose(seat, Contract(named))
             except ValueError:
                 raise MoveFormatError(
                     "a combined contract is a list of two or more distinct contracts of "
@@ -434,7 +449,7 @@ def _move_of(kind: str, obj: dict[str, Any]) -> Move:
                 "R-MATCH-1",
                 code="move.bad-contract",
             )
-        return Choose(obj["seat"], Contract(named))
+        return Choose(seat, Contract(named))
     if kind == "deal":
         deck = obj["deck"]
         if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck):

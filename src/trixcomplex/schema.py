@@ -1,20 +1,28 @@
-"""The published JSON Schemas (draft 2020-12) of the library's JSON: :func:`json_schema`.
+"""The published JSON Schemas (draft 2020-12) of the library's JSON and the server's protocol.
 
 One self-contained schema per format, shipped in the package
-(``trixcomplex/schemas/NAME.schema.json``) for frontends written in other
-languages: ``"move"`` (a move of the record format, as a client sends it),
-``"record"``, ``"state"`` (a saved :class:`~trixcomplex.MatchState`),
-``"view"``, ``"event"`` (one item of :func:`~trixcomplex.events`) and
-``"error"`` (:meth:`~trixcomplex.TrixError.to_json`).  Everything the
-library writes validates against them.  A schema checks the form only:
-whether a move is legal is the engine's question.
+(``trixcomplex/schemas/NAME.schema.json``, and in the repository's
+``schemas/``) for frontends written in other languages, each with its
+``$id`` ``urn:trixcomplex:schema:NAME:1`` and ``examples`` that validate.
+The library's formats: ``"move"`` (a move as a client sends it and a record
+holds it, every card spelling), ``"record"``, ``"state"`` (a saved
+:class:`~trixcomplex.MatchState`), ``"view"``, ``"event"`` (one item of
+:func:`~trixcomplex.events`) and ``"error"``
+(:meth:`~trixcomplex.TrixError.to_json`).  The table server's protocol
+(``trixcomplex serve``): its WebSocket messages ``"hello"`` and
+``"client-message"`` (what a client sends), ``"welcome"``, ``"update"``,
+``"seats"``, ``"refused"``, ``"bye"`` and ``"server-message"`` (what it
+sends), and its HTTP bodies ``"create-table"``, ``"table"``, ``"tables"`` and
+``"http-error"``.  Everything the library and the server write validates
+against them.  A schema checks the form only: whether a move is legal is the
+engine's question.
 
 >>> import trixcomplex as tc
 >>> schema = tc.json_schema("move")
->>> schema["$schema"]
-'https://json-schema.org/draft/2020-12/schema'
->>> sorted(SCHEMA_NAMES)
-['error', 'event', 'move', 'record', 'state', 'view']
+>>> schema["$schema"], schema["$id"]
+('https://json-schema.org/draft/2020-12/schema', 'urn:trixcomplex:schema:move:1')
+>>> len(SCHEMA_NAMES)
+18
 """
 
 from __future__ import annotations
@@ -26,7 +34,26 @@ from typing import Any
 
 __all__ = ["SCHEMA_NAMES", "json_schema"]
 
-SCHEMA_NAMES = ("move", "record", "state", "view", "event", "error")
+SCHEMA_NAMES = (
+    "move",
+    "record",
+    "state",
+    "view",
+    "event",
+    "error",
+    "hello",
+    "client-message",
+    "welcome",
+    "update",
+    "seats",
+    "refused",
+    "bye",
+    "server-message",
+    "create-table",
+    "table",
+    "tables",
+    "http-error",
+)
 """The names :func:`json_schema` knows."""
 
 
