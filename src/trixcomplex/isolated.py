@@ -116,6 +116,8 @@ class IsolatedBot:
       (bubblewrap or :class:`~trixcomplex.sandbox.SandboxUnavailable`) or
       ``"off"`` (no sandbox: the fallback's limits only).
     - ``limits``: the process's rlimits (:class:`~trixcomplex.sandbox.Limits`).
+    - ``env``: names of environment variables handed on to the bot (it gets
+      no other but ``PYTHONPATH``, ``HOME`` and ``PATH``).
 
     Every question carries an id and the answer must repeat it: an answer
     to an older question is discarded, never read as the next answer.
@@ -131,6 +133,7 @@ class IsolatedBot:
     cpu_limit: float | None = None
     sandbox: str = "auto"
     limits: Limits = field(factory=Limits)
+    env: tuple[str, ...] = ()
     keeps_time: bool = field(default=True, init=False)
     _proc: subprocess.Popen[bytes] | None = field(default=None, init=False, repr=False)
     _pid: int = field(default=0, init=False, repr=False)
@@ -146,7 +149,7 @@ class IsolatedBot:
                 raise ValueError(f"{name} must be a positive number of seconds, not {value!r}")
 
     def __getstate__(self) -> dict[str, Any]:
-        kept = ("spec", "time_limit", "cpu_limit", "sandbox", "limits")
+        kept = ("spec", "time_limit", "cpu_limit", "sandbox", "limits", "env")
         return {k: getattr(self, k) for k in kept}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -176,7 +179,7 @@ class IsolatedBot:
         argv = [sys.executable, "-m", "trixcomplex.isolated", self.spec, *paths]
         env = {"PYTHONPATH": os.pathsep.join(p for p in sys.path if p), "HOME": "/tmp",
                "PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"}  # fmt: skip
-        for key in ("SNOOP_FILE", "PYTHONHASHSEED"):  # the test suite's and Python's own
+        for key in ("PYTHONHASHSEED", *self.env):
             if key in os.environ:
                 env[key] = os.environ[key]
         pass_fds: tuple[int, ...] = ()
@@ -357,7 +360,7 @@ def _serve(spec: str, paths: Sequence[str]) -> int:
             else:
                 legal = [move_from_json(m) for m in request["legal"]]
                 reply["answer"] = move_to_json(bot.choose(seen, legal, rng))  # type: ignore[arg-type]
-        except Exception as exc:  # the bot's fault: the host forfeits its match
+        except (Exception, SystemExit) as exc:  # the bot's fault: it forfeits its match
             reply["error"] = f"{type(exc).__name__}: {exc}"
         out.write(json.dumps(reply) + "\n")
     return 0

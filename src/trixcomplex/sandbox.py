@@ -158,9 +158,22 @@ def bot_command(argv: Sequence[str], *, use_bwrap: bool, bwrap: str | None = Non
             command += ["--symlink", os.readlink(f"/{link}"), f"/{link}"]
     for etc in ("/etc/ld.so.cache", "/etc/localtime"):
         command += ["--ro-bind-try", etc, etc]
-    for path in python_paths():
-        if not path.startswith("/usr/"):
-            command += ["--ro-bind", path, path]
+    binds: list[str] = []
+    for path in sorted(python_paths(), key=len):
+        if path.startswith("/usr/") or any(path.startswith(b + os.sep) for b in binds):
+            continue  # inside /usr or inside a directory already bound
+        binds.append(path)
+    parents = {os.path.dirname(p) for p in binds}
+    made: set[str] = set()
+    for parent in sorted(parents, key=len):
+        parts = parent.split(os.sep)
+        for k in range(2, len(parts) + 1):
+            here = os.sep.join(parts[:k])
+            if here not in made and here not in ("/usr", "/tmp", "/proc", "/dev"):
+                made.add(here)  # made open to the bot's user (bwrap's default is 0700)
+                command += ["--perms", "0755", "--dir", here]
+    for path in binds:
+        command += ["--ro-bind", path, path]
     if _root_mode():
         command += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
     else:
