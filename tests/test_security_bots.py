@@ -256,7 +256,6 @@ def test_r_match_6_an_in_process_bot_over_its_cpu_limit_gets_timeout() -> None:
     """R-MATCH-6: ``cpu_limit`` in process counts CPU seconds: a chooser spinning past
     it gets the rules' Timeout."""
     from faulty_bots import LateChooser
-
     from trixcomplex.host import ask
 
     state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(4)))
@@ -302,7 +301,7 @@ def test_a_bot_that_raises_or_ends_its_worker_with_jobs_2_forfeits_only_its_matc
 
 
 @LINUX
-@pytest.mark.parametrize("spec", ["faulty_bots:Raises", "faulty_bots:Exits", "faulty_bots:HardExit"])
+@pytest.mark.parametrize("spec", [f"faulty_bots:{n}" for n in ("Raises", "Exits", "HardExit")])
 def test_an_isolated_bot_that_raises_or_exits_forfeits_only_its_match(
     spec: str, bwrap: None
 ) -> None:
@@ -327,8 +326,8 @@ def test_cli_simulate_isolated_strict_with_limits(
     from trixcomplex.cli import main
 
     monkeypatch.setenv("TRIXCOMPLEX_PLAIN", "1")
-    code = main(["simulate", "--bots", "rule,random", "--matches", "2", "--isolated",
-                 "--strict", "--time-limit", "120", "--cpu-limit", "5", "--seed", "99"])  # fmt: skip
+    code = main(["simulate", "--bots", "rule,random", "--matches", "2", "--isolated", "--strict",
+                 "--time-limit", "120", "--cpu-limit", "5", "--seed", "99"])  # fmt: skip
     out = capsys.readouterr()
     assert code == 0 and f"seed commitment: {seed_commitment(99)}" in out.err
     assert "2 (seed 99" in out.out and "rule" in out.out

@@ -911,14 +911,28 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=None,
                      help="the run's secret seed: whoever knows it knows every deck "
                      "(default: drawn at random and printed with the results)")  # fmt: skip
-    sim.add_argument("--isolated", action="store_true",
-                     help="run each bot in a sandboxed process of its own (bubblewrap)")
-    sim.add_argument("--strict", action="store_true",
-                     help="with --isolated: refuse to run without bubblewrap")
-    sim.add_argument("--time-limit", type=_seconds, default=None, metavar="S",
-                     help="wall-clock seconds per decision")
-    sim.add_argument("--cpu-limit", type=_seconds, default=None, metavar="S",
-                     help="CPU seconds per decision (the bot's own, not slowed by load)")
+    sim.add_argument(
+        "--isolated",
+        action="store_true",
+        help="run each bot in a sandboxed process of its own (bubblewrap)",
+    )
+    sim.add_argument(
+        "--strict", action="store_true", help="with --isolated: refuse to run without bubblewrap"
+    )
+    sim.add_argument(
+        "--time-limit",
+        type=_seconds,
+        default=None,
+        metavar="S",
+        help="wall-clock seconds per decision",
+    )
+    sim.add_argument(
+        "--cpu-limit",
+        type=_seconds,
+        default=None,
+        metavar="S",
+        help="CPU seconds per decision (the bot's own, not slowed by load)",
+    )
     sim.add_argument("--records", metavar="DIR", default=None,
                      help="write every match's game record to DIR as JSON")  # fmt: skip
     sim.add_argument("--ruleset", type=_ruleset, default=PARTNERSHIP, help=ruleset_help)

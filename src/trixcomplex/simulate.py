@@ -177,7 +177,7 @@ class Tournament:
     >>> from trixcomplex.bots import RandomBot, RuleBot
     >>> t = simulate([RuleBot(), RandomBot()], matches=2, seed=1)
     >>> t
-    Tournament(RuleBot vs RandomBot, partnership, 2 matches, seed 1: A 1 wins, 0 draws, 1 losses)
+    Tournament(RuleBot vs RandomBot, partnership, 2 matches, seed 1: A 2 wins, 0 draws, 0 losses)
     >>> print(t.to_csv().splitlines()[0])
     index,side_a_team,winner,margin,team0,team1,seat0,seat1,seat2,seat3,forfeit
     """
@@ -818,7 +818,7 @@ def _side_names(bots: tuple[Bot, ...]) -> tuple[str, str]:
     side_a, side_b = _sides(bots)
 
     def name(side: tuple[Bot, Bot]) -> str:
-        a, b = (type(bot).__name__ for bot in side)
+        a, b = (getattr(bot, "spec", None) or type(bot).__name__ for bot in side)
         return a if a == b else f"{a}+{b}"
 
     return name(side_a), name(side_b)
