@@ -653,6 +653,14 @@ def _rich() -> Any:
     return rich
 
 
+def _sim_bot_list(text: str) -> list[str]:
+    """``--bots`` of ``simulate``: built-in names, or ``module:attr`` (a factory)."""
+    names = [n.strip() for n in text.split(",")]
+    builtin = [n.lower() for n in names if ":" not in n or n.lower().startswith("mc")]
+    _bot_list(",".join(builtin or ["rule"]))
+    return [n.lower() if n.lower() in builtin else n for n in names]
+
+
 def _seconds(text: str) -> float:
     try:
         value = float(text)
@@ -670,7 +678,13 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.records is not None:
         Path(args.records).mkdir(parents=True, exist_ok=True)
     isolated: bool | str = "strict" if args.strict else args.isolated
-    bots: list[Any] = list(args.bots) if isolated else [bot_named(n) for n in args.bots]
+    from .isolated import load_bot  # the isolated-bot machinery only when simulating
+
+    try:
+        bots: list[Any] = list(args.bots) if isolated else [load_bot(n) for n in args.bots]
+    except (ImportError, AttributeError, TypeError) as exc:
+        print(f"trixcomplex simulate: error: cannot load a bot: {exc}", file=sys.stderr)
+        return 2
     limits = {"time_limit": args.time_limit, "cpu_limit": args.cpu_limit, "isolated": isolated}
     if args.seed is None:
         import secrets
@@ -904,8 +918,9 @@ def _parser() -> argparse.ArgumentParser:
 
     sim = sub.add_parser("simulate", help="play many seeded matches between two sides of bots",
                          epilog=epilog, formatter_class=fmt)  # fmt: skip
-    sim.add_argument("--bots", type=_bot_list, default=["rule", "random"],
-                     help=bots_help + ": side A, side B (or 4, by seat)")  # fmt: skip
+    sim.add_argument("--bots", type=_sim_bot_list, default=["rule", "random"],
+                     help=bots_help + " or module:factory: side A, side B (or 4, by seat)",
+                     )  # fmt: skip
     sim.add_argument("--matches", type=_positive, default=100, help="how many (default 100)")
     sim.add_argument("--jobs", type=_positive, default=1, help="worker processes (default 1)")
     sim.add_argument("--seed", type=int, default=None,

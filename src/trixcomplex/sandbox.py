@@ -51,6 +51,7 @@ __all__ = [
     "bot_preexec",
     "bwrap_path",
     "drop_privileges",
+    "fallback_warning",
     "make_host_undumpable",
     "python_paths",
     "sandbox_available",
