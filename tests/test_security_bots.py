@@ -124,6 +124,8 @@ def test_strict_mode_refuses_to_run_without_bubblewrap(monkeypatch: pytest.Monke
     import trixcomplex.isolated as isolated
 
     monkeypatch.setattr(isolated, "sandbox_available", lambda: False)
+    undumpable: list[bool] = []  # the fallback makes the host non-dumpable (not pytest's)
+    monkeypatch.setattr(sandbox, "make_host_undumpable", lambda: undumpable.append(True) or True)
     played: list[int] = []
     with pytest.raises(sandbox.SandboxUnavailable, match="bubblewrap"):
         simulate(["rule", "random"], 1, isolated="strict", progress=lambda d, n: played.append(d))  # type: ignore[list-item]
@@ -132,7 +134,7 @@ def test_strict_mode_refuses_to_run_without_bubblewrap(monkeypatch: pytest.Monke
         IsolatedBot("rule", sandbox="strict").sandboxed  # noqa: B018
     with pytest.warns(sandbox.SandboxWarning, match="bubblewrap"):
         t = simulate(["rule", "random"], 1, seed=2, isolated=True, time_limit=GENEROUS)  # type: ignore[list-item]
-    assert _forfeits(t) == [None]
+    assert _forfeits(t) == [None] and undumpable == [True]
 
 
 @LINUX

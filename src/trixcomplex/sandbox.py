@@ -54,6 +54,7 @@ __all__ = [
     "fallback_warning",
     "make_host_undumpable",
     "python_paths",
+    "reachable_by_others",
     "sandbox_available",
 ]
 
@@ -231,7 +232,7 @@ def drop_privileges(paths_needed: Sequence[str] = ()) -> str | None:
     """
     if not _root_mode():
         return None
-    blocked = [p for p in paths_needed if not _reachable_by_others(p)]
+    blocked = [p for p in paths_needed if not reachable_by_others(p)]
     if blocked:
         return f"{blocked[0]} is not readable by an unprivileged user"
     os.setgroups([])
@@ -241,7 +242,7 @@ def drop_privileges(paths_needed: Sequence[str] = ()) -> str | None:
     return None
 
 
-def _reachable_by_others(path: str) -> bool:
+def reachable_by_others(path: str) -> bool:
     """Whether every directory down to ``path`` lets others in (``o+x``) and it is readable."""
     path = os.path.abspath(path)
     parts = path.split(os.sep)

@@ -42,6 +42,7 @@ import hashlib
 import hmac
 import io
 import math
+import os
 import random
 import secrets
 import statistics
@@ -652,6 +653,8 @@ def _isolate(
         bwrap_path,
         fallback_warning,
         make_host_undumpable,
+        python_paths,
+        reachable_by_others,
         sandbox_available,
     )
 
@@ -661,6 +664,9 @@ def _isolate(
             raise SandboxUnavailable(
                 f"isolated='strict' needs bubblewrap (Debian package 'bubblewrap'): {missing}"
             )
+        blocked = [p for p in python_paths() if not reachable_by_others(p)]
+        if os.name == "posix" and os.geteuid() == 0 and blocked:
+            missing += f"; the bots keep root: {blocked[0]} is not readable by 'nobody'"
         fallback_warning(missing)
         make_host_undumpable()
     wall = 10.0 if time_limit is None and cpu_limit is None else time_limit
