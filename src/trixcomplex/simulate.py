@@ -568,11 +568,13 @@ def simulate(
       then be picklable); a chunk whose future fails is submitted again
       (``retries`` times), then played in this process;
     - on a process pool of ``jobs`` workers that survives faults: a killed
-      worker (``BrokenProcessPool``) costs only its unfinished matches,
-      which are played again on a fresh pool with the same seeds, so the
-      results equal an unfaulted run's; with ``stall_timeout``, a pool that
-      finishes no match for that many seconds (a hung worker) is killed and
-      its unfinished matches played again.
+      worker (``BrokenProcessPool``) costs only its unfinished matches: the
+      pool is rebuilt and each match it had begun is played again alone,
+      with the same seeds, so the results equal an unfaulted run's; a match
+      whose worker dies again (a bot calling ``os._exit``) is forfeited by
+      the side of the seat being asked.  With ``stall_timeout``, a pool
+      that finishes no match for that many seconds (a hung worker) is
+      treated the same way.
 
     ``seed`` is the run's secret (the decks come from it,
     :func:`match_generators`); without it one is drawn at random.
