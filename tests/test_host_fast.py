@@ -160,13 +160,11 @@ def test_r_seat_1_a_forfeit_keeps_the_record_up_to_the_failing_decision() -> Non
     seat = reached.turn if reached.turn is not None else min(reached.to_act)
     assert seat % 2 == m.sides_seats[0]  # side A's seat was to move
     bad = _IllegalAt(40)  # side A's one bot plays seats 0 and 2, as in the tournament
+    from trixcomplex.simulate import match_generators
+
+    deals, redeals, rngs = match_generators(5, 0)
     with pytest.raises(BotError) as info:
-        host.play_match(
-            [bad, RandomBot(), bad, RandomBot()],
-            random.Random("trixcomplex:5:deals:0"),
-            [random.Random(f"trixcomplex:5:match:0:seat:{s}") for s in range(4)],
-            redeals=random.Random("trixcomplex:5:redeals:0"),
-        )
+        host.play_match([bad, RandomBot(), bad, RandomBot()], deals, rngs, redeals=redeals)
     assert info.value.reached is not None and info.value.reached == reached
 
 

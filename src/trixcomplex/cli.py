@@ -5,7 +5,9 @@
 - ``trixcomplex play [--seat N] [--bots rule,rule,rule] [--seed N] [--resume FILE]``:
   play a match in the terminal against three bots; Ctrl-C offers to save it.
 - ``trixcomplex simulate --bots rule,random --matches 1000 [--jobs N] [--seed N]
-  [--records DIR]``: a tournament, with a progress bar and a summary table.
+  [--records DIR] [--isolated [--strict]] [--time-limit S] [--cpu-limit S]``: a
+  tournament, with a progress bar and a summary table; ``--isolated`` runs each
+  bot in a bubblewrap sandbox (``--strict``: or not at all).
 - ``trixcomplex replay FILE [--json] [--explain]``: check and score a game
   record; ``--explain`` traces every point to its rule clause.
 - ``trixcomplex serve``: the table server, to play in the browser (the
@@ -50,7 +52,7 @@ from .render import hand_text, move_text
 from .replay_cli import read_record_text
 from .rulesets import PARTNERSHIP, RULESETS, Ruleset
 from .scoresheet import contract_name, format_scoresheet
-from .simulate import simulate
+from .simulate import seed_commitment, simulate
 from .views import View, view
 
 __all__ = ["RULESET_OPTIONS", "main"]
@@ -647,13 +649,44 @@ def _rich() -> Any:
     return rich
 
 
+def _sim_bot_list(text: str) -> list[str]:
+    """``--bots`` of ``simulate``: built-in names, or ``module:attr`` (a factory)."""
+    names = [n.strip() for n in text.split(",")]
+    builtin = [n.lower() for n in names if ":" not in n or n.lower().startswith("mc")]
+    _bot_list(",".join(builtin or ["rule"]))
+    return [n.lower() if n.lower() in builtin else n for n in names]
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"give a positive number of seconds, not {text!r}")
+    return value
+
+
 def _simulate(args: argparse.Namespace) -> int:
     if len(args.bots) not in (2, 4):
         print("trixcomplex simulate: error: --bots takes 2 or 4 bot names", file=sys.stderr)
         return 2
     if args.records is not None:
         Path(args.records).mkdir(parents=True, exist_ok=True)
-    bots = [bot_named(n) for n in args.bots]
+    isolated: bool | str = "strict" if args.strict else args.isolated
+    from .isolated import load_bot  # the isolated-bot machinery only when simulating
+
+    try:
+        bots: list[Any] = list(args.bots) if isolated else [load_bot(n) for n in args.bots]
+    except (ImportError, AttributeError, TypeError) as exc:
+        print(f"trixcomplex simulate: error: cannot load a bot: {exc}", file=sys.stderr)
+        return 2
+    limits = {"time_limit": args.time_limit, "cpu_limit": args.cpu_limit, "isolated": isolated}
+    if args.seed is None:
+        import secrets
+
+        args.seed = secrets.randbits(128)
+    print(f"seed commitment: {seed_commitment(args.seed)}", file=sys.stderr, flush=True)
     rich = _rich()
     executor: Executor | None = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
     try:
@@ -663,7 +696,7 @@ def _simulate(args: argparse.Namespace) -> int:
                 task = bar.add_task("matches", total=args.matches)
                 result = simulate(
                     bots, args.matches, seed=args.seed, ruleset=args.ruleset, executor=executor,
-                    progress=lambda done, total: bar.update(task, completed=done),
+                    progress=lambda done, total: bar.update(task, completed=done), **limits,
                 )  # fmt: skip
         else:
             tty = sys.stderr.isatty()
@@ -676,9 +709,12 @@ def _simulate(args: argparse.Namespace) -> int:
                     print(f"{done}/{total} matches", file=sys.stderr, flush=True)
 
             result = simulate(bots, args.matches, seed=args.seed, ruleset=args.ruleset,
-                              executor=executor, progress=counter)  # fmt: skip
+                              executor=executor, progress=counter, **limits)  # fmt: skip
             if tty:
                 print(file=sys.stderr)
+    except ValueError as exc:  # a sandbox refused in --strict mode, a bad limit
+        print(f"trixcomplex simulate: error: {exc}", file=sys.stderr)
+        return 2
     finally:
         if executor is not None:
             executor.shutdown(cancel_futures=True)
@@ -895,11 +931,36 @@ def _parser() -> argparse.ArgumentParser:
 
     sim = sub.add_parser("simulate", help="play many seeded matches between two sides of bots",
                          epilog=epilog, formatter_class=fmt)  # fmt: skip
-    sim.add_argument("--bots", type=_bot_list, default=["rule", "random"],
-                     help=bots_help + ": side A, side B (or 4, by seat)")  # fmt: skip
+    sim.add_argument("--bots", type=_sim_bot_list, default=["rule", "random"],
+                     help=bots_help + " or module:factory: side A, side B (or 4, by seat)",
+                     )  # fmt: skip
     sim.add_argument("--matches", type=_positive, default=100, help="how many (default 100)")
     sim.add_argument("--jobs", type=_positive, default=1, help="worker processes (default 1)")
-    sim.add_argument("--seed", type=int, default=0, help="the random seed (default 0)")
+    sim.add_argument("--seed", type=int, default=None,
+                     help="the run's secret seed: whoever knows it knows every deck "
+                     "(default: drawn at random and printed with the results)")  # fmt: skip
+    sim.add_argument(
+        "--isolated",
+        action="store_true",
+        help="run each bot in a sandboxed process of its own (bubblewrap)",
+    )
+    sim.add_argument(
+        "--strict", action="store_true", help="with --isolated: refuse to run without bubblewrap"
+    )
+    sim.add_argument(
+        "--time-limit",
+        type=_seconds,
+        default=None,
+        metavar="S",
+        help="wall-clock seconds per decision",
+    )
+    sim.add_argument(
+        "--cpu-limit",
+        type=_seconds,
+        default=None,
+        metavar="S",
+        help="CPU seconds per decision (the bot's own, not slowed by load)",
+    )
     sim.add_argument("--records", metavar="DIR", default=None,
                      help="write every match's game record to DIR as JSON")  # fmt: skip
     sim.add_argument("--ruleset", type=_ruleset, default=PARTNERSHIP, help=ruleset_help)

@@ -45,6 +45,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import islice
+from typing import cast
 
 from .bots.base import Bot, BotError, BotTimeout, check_bot
 from .engine import MatchState, Phase, apply, is_legal, legal_moves, new_match
@@ -160,8 +161,9 @@ def run(
 
 
 @contextmanager
-def _deadline(seconds: float | None) -> Iterator[None]:
-    """Interrupt the block with :class:`BotTimeout` after ``seconds`` (main thread, Unix)."""
+def _deadline(seconds: float | None, *, cpu: bool = False) -> Iterator[None]:
+    """Interrupt the block with :class:`BotTimeout` after ``seconds`` (main thread, Unix):
+    wall-clock seconds, or with ``cpu`` seconds of this process's CPU time."""
     usable = (
         seconds is not None
         and hasattr(signal, "setitimer")
@@ -171,17 +173,21 @@ def _deadline(seconds: float | None) -> Iterator[None]:
         yield
         return
     assert seconds is not None
+    which, timer = (
+        (signal.SIGPROF, signal.ITIMER_PROF) if cpu else (signal.SIGALRM, signal.ITIMER_REAL)
+    )
+    what = "of CPU time" if cpu else ""
 
     def expire(signum: int, frame: object) -> None:
-        raise BotTimeout(None, f"no answer within {seconds:g}s", "R-MATCH-6")
+        raise BotTimeout(None, f"no answer within {seconds:g}s {what}".rstrip(), "R-MATCH-6")
 
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    previous = signal.signal(which, expire)
+    signal.setitimer(timer, seconds)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.setitimer(timer, 0)
+        signal.signal(which, previous)
 
 
 def ask(
@@ -194,6 +200,7 @@ def ask(
     match: int | None = None,
     legal: Sequence[PlayerMove] | None = None,
     view_of: Callable[[MatchState, int], View] = view,
+    cpu_limit: float | None = None,
 ) -> Move:
     """Ask ``bot`` for ``seat``'s move in ``state``, showing it only the seat's view.
 
@@ -211,7 +218,13 @@ def ask(
     match number) is named in the error.  With ``time_limit`` (seconds), a
     bot that has not answered in time is stopped: while choosing or doubling
     its answer becomes :class:`~trixcomplex.Timeout` (R-MATCH-6, R-DBL-3),
-    otherwise :class:`~trixcomplex.bots.BotTimeout` is raised.
+    otherwise :class:`~trixcomplex.bots.BotTimeout` is raised.  With
+    ``cpu_limit`` the same holds for seconds of CPU time (this process's,
+    so a loaded machine does not make an honest bot late).  A bot with a
+    true ``keeps_time`` attribute (:class:`~trixcomplex.isolated.IsolatedBot`)
+    enforces its own limits: the host then sets no timer around it, so one
+    clock decides.  A bot that raises (``SystemExit`` included) fails
+    with :class:`~trixcomplex.bots.BotError` naming the exception.
     """
     if legal is None:
         legal = legal_moves(state, seat)
@@ -219,28 +232,41 @@ def ask(
         raise ValueError(f"seat {seat} has no move to make in phase {state.phase.value}")
     blind = getattr(bot, "choose_legal", None)
     move: object
+    late: BotTimeout | None = None
     try:
-        if time_limit is None:  # no clock to start or stop
-            move = (
+        if (time_limit is None and cpu_limit is None) or getattr(bot, "keeps_time", False):
+            move = (  # no clock to start, or the bot keeps its own (one timer owner)
                 blind(legal, rng)
                 if blind is not None
                 else bot.choose(view_of(state, seat), legal, rng)
             )
         else:
-            move = _timed(bot, blind, view_of, state, seat, legal, rng, time_limit)
-    except BotTimeout:  # an isolated bot's own clock ran out
-        move = None
+            move = _timed(bot, blind, view_of, state, seat, legal, rng, time_limit, cpu_limit)
+    except BotTimeout as exc:  # an isolated bot's own clock ran out
+        move, late = _LATE, exc
     except BotError as exc:  # an isolated bot that crashed: say where
         if exc.seat is None:
             raise BotError.of(bot, state, seat, exc.move, legal, match, exc.reason) from None
         raise
-    if move is None:  # no answer in time
+    except (Exception, SystemExit) as exc:  # the bot's own fault costs only its match
+        raise BotError.of(bot, state, seat, None, legal, match, _raised(exc)) from exc
+    if move is _LATE:  # no answer in time
         if is_legal(state, Timeout()):  # the rules give the host a timeout here
             return Timeout()
-        raise BotTimeout.of(bot, state, seat, legal, match, time_limit)
+        why = late.reason if late is not None else None
+        raise BotTimeout.of(bot, state, seat, legal, match, time_limit or cpu_limit, why)
     if move not in legal:
         raise BotError.of(bot, state, seat, move, legal, match)
-    return move
+    return cast("PlayerMove", move)
+
+
+_LATE = object()
+"""What :func:`_timed` returns for a bot that did not answer in time."""
+
+
+def _raised(exc: BaseException) -> str:
+    """What a bot's exception says, for the reason of its forfeit."""
+    return f"raised {type(exc).__name__}: {exc}"[:300]
 
 
 def _timed(
@@ -251,19 +277,25 @@ def _timed(
     seat: int,
     legal: Sequence[PlayerMove],
     rng: random.Random,
-    time_limit: float,
-) -> PlayerMove | None:
-    """The bot's answer within ``time_limit`` seconds, or ``None`` if it was late or stopped."""
-    start = time.monotonic()
+    time_limit: float | None,
+    cpu_limit: float | None = None,
+) -> object:
+    """The bot's answer within ``time_limit`` wall-clock seconds and ``cpu_limit``
+    seconds of this process's CPU time, or ``_LATE`` if it was late or stopped."""
+    start, cpu_start = time.monotonic(), time.process_time()
     try:
-        with _deadline(time_limit):
+        with _deadline(time_limit), _deadline(cpu_limit, cpu=True):
             if blind is not None:
                 move = blind(legal, rng)
             else:
                 move = bot.choose(view_of(state, seat), legal, rng)
     except BotTimeout:
-        return None
-    return None if time.monotonic() - start > time_limit else move
+        return _LATE
+    if time_limit is not None and time.monotonic() - start > time_limit:
+        return _LATE
+    if cpu_limit is not None and time.process_time() - cpu_start > cpu_limit:
+        return _LATE
+    return move
 
 
 def offer_redeal(bot: Bot, state: MatchState, seat: int, rng: random.Random) -> bool:
@@ -275,15 +307,26 @@ def offer_redeal(bot: Bot, state: MatchState, seat: int, rng: random.Random) -> 
     ``choose`` cannot decline, so a host asks this yes/no question first
     (once, before asking the seat to play).  A bot answers through an
     optional method ``wants_redeal(view, rng) -> bool``; a bot without it
-    never demands a redeal out of turn.  Raises ``ValueError`` if ``seat``
-    may not demand one now.
+    never demands a redeal out of turn (nor does an isolated bot late to
+    answer).  A bot that raises fails with :class:`~trixcomplex.bots.BotError`.
+    Raises ``ValueError`` if ``seat`` may not demand one now.
     """
     if Redeal(seat) not in legal_moves(state, seat):
         raise ValueError(f"seat {seat} may not demand a redeal now (R-OPT-8)")
     wants = getattr(bot, "wants_redeal", None)
     if wants is None:
         return False
-    return bool(wants(view(state, seat), rng))
+    legal = (Redeal(seat),)
+    try:
+        return bool(wants(view(state, seat), rng))
+    except BotTimeout:  # an isolated bot late to an offer it may decline: declined
+        return False
+    except BotError as exc:  # an isolated bot that crashed or was late: say where
+        if exc.seat is None:
+            raise BotError.of(bot, state, seat, exc.move, legal, None, exc.reason) from None
+        raise
+    except (Exception, SystemExit) as exc:  # the bot's own fault costs only its match
+        raise BotError.of(bot, state, seat, None, legal, None, _raised(exc)) from exc
 
 
 class SeatViews:
@@ -336,6 +379,7 @@ def _bots_players(
     rngs: Sequence[random.Random],
     time_limit: float | None = None,
     match: int | None = None,
+    cpu_limit: float | None = None,
 ) -> tuple[Decide, Offer]:
     """The ``decide`` and ``offer`` of :func:`run` for four bots, each asked by :func:`ask`."""
 
@@ -351,6 +395,7 @@ def _bots_players(
             match=match,
             legal=legal,
             view_of=seen,
+            cpu_limit=cpu_limit,
         )
 
     def offer(st: MatchState, seat: int) -> bool:
@@ -387,6 +432,7 @@ def play_match(
     time_limit: float | None = None,
     match: int | None = None,
     state: MatchState | None = None,
+    cpu_limit: float | None = None,
 ) -> MatchState:
     """Play one whole match of ``ruleset``: ``seats[s]`` plays seat ``s``; returns the final state.
 
@@ -394,7 +440,8 @@ def play_match(
     generators see the same decks, whatever the bots do), the shuffles
     after a redeal (R-OPT-8) from ``redeals`` if given, and seat ``s``'s bot
     draws from ``rngs[s]``.  Each bot is asked through :func:`ask` (with
-    ``time_limit`` per decision; ``match`` names the match in errors).
+    ``time_limit`` wall-clock and ``cpu_limit`` CPU seconds per decision;
+    ``match`` names the match in errors).
     ``on_move`` is called with every state reached.  ``state`` resumes a
     match instead of starting a new one.  A bot's failure
     (:class:`~trixcomplex.bots.BotError`) names the state it failed in as
@@ -405,7 +452,7 @@ def play_match(
         raise ValueError("play_match needs four bots and four random generators, one per seat")
     for s, bot in enumerate(seats):
         check_bot(bot, f"seat {s}")
-    decide, offer = _bots_players(seats, rngs, time_limit, match)
+    decide, offer = _bots_players(seats, rngs, time_limit, match, cpu_limit)
     note = None
     if on_move is not None:
         each = on_move

@@ -18,7 +18,11 @@ lowest total wins, so a positive margin is good for side A.
 
 Everything is derived from ``seed``: the same seed gives the same matches,
 in process or on any :class:`concurrent.futures.Executor` (a process pool, or a ``dask.distributed``
-cluster through ``client.get_executor()``).
+cluster through ``client.get_executor()``).  The seed is the run's secret:
+the decks come from an HMAC of it (:func:`match_generators`), so whoever
+knows it knows every deck; the result publishes :func:`seed_commitment`
+before the first match (``announce``) and the seed itself only with the
+results.
 
 >>> from trixcomplex.bots import RandomBot, RuleBot
 >>> result = simulate([RuleBot(), RandomBot()], matches=2, seed=1)
@@ -34,9 +38,13 @@ from __future__ import annotations
 
 import csv
 import functools
+import hashlib
+import hmac
 import io
 import math
+import os
 import random
+import secrets
 import statistics
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
@@ -47,7 +55,7 @@ from attrs import frozen
 
 from .bots.base import Bot, BotError, check_bot
 from .engine import MatchResult, MatchState
-from .host import bots_move, play_match
+from .host import bots_move, play_match, seat_to_move
 from .moves import Contract
 from .records import Record
 from .rules import match_outcome, team_totals
@@ -60,9 +68,11 @@ __all__ = [
     "MatchOutcome",
     "Summary",
     "Tournament",
+    "match_generators",
     "next_move",
     "play_match",
     "play_numbered_match",
+    "seed_commitment",
     "simulate",
     "summarize",
     "wilson_interval",
@@ -168,7 +178,7 @@ class Tournament:
     >>> from trixcomplex.bots import RandomBot, RuleBot
     >>> t = simulate([RuleBot(), RandomBot()], matches=2, seed=1)
     >>> t
-    Tournament(RuleBot vs RandomBot, partnership, 2 matches, seed 1: A 1 wins, 0 draws, 1 losses)
+    Tournament(RuleBot vs RandomBot, partnership, 2 matches, seed 1: A 2 wins, 0 draws, 0 losses)
     >>> print(t.to_csv().splitlines()[0])
     index,side_a_team,winner,margin,team0,team1,seat0,seat1,seat2,seat3,forfeit
     """
@@ -178,6 +188,8 @@ class Tournament:
     matches: tuple[MatchOutcome, ...]
     summary: Summary
     ruleset: Ruleset = PARTNERSHIP
+    commitment: str = ""
+    """:func:`seed_commitment` of ``seed``, announced before the first match."""
 
     def __repr__(self) -> str:
         s = self.summary
@@ -226,6 +238,7 @@ class Tournament:
         return {
             "sides": list(self.sides),
             "seed": self.seed,
+            "commitment": self.commitment,
             "ruleset": self.ruleset.name,
             "summary": {k: _plain(v) for k, v in attrs.asdict(self.summary).items()},
             "matches": [_match_row(m) for m in self.matches],
@@ -296,6 +309,62 @@ def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float
     return (mean - half, mean + half)
 
 
+def _key(seed: int) -> bytes:
+    """The run's secret key: a hash of the organizer's ``seed``."""
+    return hashlib.sha256(f"trixcomplex run key:{seed}".encode()).digest()
+
+
+def _stream(key: bytes, label: str) -> random.Random:
+    """A generator seeded with ``HMAC-SHA256(key, label)``."""
+    return random.Random(hmac.new(key, label.encode(), hashlib.sha256).digest())
+
+
+def match_generators(
+    seed: int, index: int
+) -> tuple[random.Random, random.Random, list[random.Random]]:
+    """Match ``index``'s generators in the tournament seeded ``seed``: the decks, the
+    decks after a redeal (R-OPT-8), and the four seats' bots' own.
+
+    Each is seeded with an HMAC of a key derived from ``seed``: the decks
+    with the deal key, shared by matches ``2k`` and ``2k + 1``; the bots'
+    with a bot key derived apart, so that what a bot draws from its
+    generator tells nothing about any deck.  Without ``seed`` no one can
+    compute a deck, and with it everyone can: keep it secret until the
+    results are out (:func:`seed_commitment`).
+
+    >>> decks, _, _ = match_generators(7, 0)
+    >>> again, _, _ = match_generators(7, 1)
+    >>> decks.random() == again.random()    # a pair of matches: the same shuffles
+    True
+    """
+    key = _key(seed)
+    deal_key = hmac.new(key, b"deals", hashlib.sha256).digest()
+    bot_key = hmac.new(key, b"bots", hashlib.sha256).digest()
+    pair = index // 2
+    return (
+        _stream(deal_key, f"deals:{pair}"),
+        _stream(deal_key, f"redeals:{pair}"),
+        [_stream(bot_key, f"match:{index}:seat:{s}") for s in range(4)],
+    )
+
+
+def seed_commitment(seed: int) -> str:
+    """The public commitment to a tournament's secret ``seed``: a SHA-256 hex digest.
+
+    Published before the first match (``simulate(..., announce=...)``,
+    :attr:`Tournament.commitment`), it lets anyone check afterwards that the
+    seed revealed with the results is the one the decks came from.  It hides
+    the seed only if the seed is hard to guess: a small seed is found by
+    trying them all, so let :func:`simulate` draw one or choose a long random one.
+
+    >>> seed_commitment(1) == seed_commitment(1) != seed_commitment(2)
+    True
+    >>> len(seed_commitment(1))
+    64
+    """
+    return hashlib.sha256(f"trixcomplex seed commitment:{seed}".encode()).hexdigest()
+
+
 def _sides(bots: Sequence[Bot]) -> tuple[tuple[Bot, Bot], tuple[Bot, Bot]]:
     if len(bots) == 2:
         return (bots[0], bots[0]), (bots[1], bots[1])
@@ -313,27 +382,31 @@ def play_numbered_match(
     ruleset: Ruleset = PARTNERSHIP,
     *,
     time_limit: float | None = None,
+    cpu_limit: float | None = None,
 ) -> MatchOutcome:
     """Match ``index`` of the tournament of ``bots`` seeded ``seed``: a pure function of these.
 
     :func:`simulate` plays matches ``0 .. matches - 1`` with it; call it
     directly to play a tournament in pieces (and stop at any time).  A bot
     that fails (:class:`~trixcomplex.bots.BotError`: an illegal answer, no
-    answer within ``time_limit`` seconds per decision, an isolated bot's
-    crash) forfeits the match: its side loses (``forfeit``, ``reason``).
+    answer within ``time_limit`` wall-clock or ``cpu_limit`` CPU seconds
+    per decision while playing a card, an exception it raised, an isolated
+    bot's crash) forfeits the match: its side loses (``forfeit``, ``reason``).
     """
     side_a, side_b = _sides(bots)
     a_team = index % 2  # side A sits as team 0 in even matches, team 1 in odd ones
     seats: list[Bot] = [side_a[0], side_b[0], side_a[1], side_b[1]]
     if a_team == 1:
         seats = [side_b[0], side_a[0], side_b[1], side_a[1]]
-    deals = random.Random(f"trixcomplex:{seed}:deals:{index // 2}")
-    redeals = random.Random(f"trixcomplex:{seed}:redeals:{index // 2}")
-    rngs = [random.Random(f"trixcomplex:{seed}:match:{index}:seat:{s}") for s in range(4)]
+    deals, redeals, rngs = match_generators(seed, index)
+    note = None
+    if _ASKED is not None:  # in a jobs=N worker: say who is asked, should the worker die
+        note = functools.partial(_note_asked, _ASKED, index)
+        _ASKED[index] = -1
     try:
         state = play_match(
             seats, deals, rngs, ruleset=ruleset, redeals=redeals,
-            time_limit=time_limit, match=index,
+            time_limit=time_limit, match=index, cpu_limit=cpu_limit, on_move=note,
         )  # fmt: skip
     except BotError as exc:
         seat = exc.seat if exc.seat is not None else 0
@@ -400,8 +473,27 @@ def _play_chunk(
     indices: tuple[int, ...],
     ruleset: Ruleset = PARTNERSHIP,
     time_limit: float | None = None,
+    cpu_limit: float | None = None,
 ) -> list[MatchOutcome]:
-    return [play_numbered_match(bots, seed, i, ruleset, time_limit=time_limit) for i in indices]
+    return [
+        play_numbered_match(bots, seed, i, ruleset, time_limit=time_limit, cpu_limit=cpu_limit)
+        for i in indices
+    ]
+
+
+_ASKED: Any = None
+"""In a ``jobs=N`` worker: per match, ``4 * deal + seat`` of the seat last asked to move."""
+
+
+def _track(asked: Any) -> None:
+    """A ``jobs=N`` worker's initializer: where it says who it asks."""
+    global _ASKED
+    _ASKED = asked
+
+
+def _note_asked(asked: Any, index: int, state: MatchState) -> None:
+    if state.turn is not None or state.to_act:
+        asked[index] = 4 * state.deal_number + seat_to_move(state)
 
 
 def summarize(outcomes: Sequence[MatchOutcome]) -> Summary:
@@ -444,7 +536,7 @@ def simulate(
     bots: Sequence[Bot],
     matches: int,
     *,
-    seed: int = 0,
+    seed: int | None = None,
     ruleset: Ruleset = PARTNERSHIP,
     executor: Executor | None = None,
     chunk: int = 1,
@@ -453,7 +545,9 @@ def simulate(
     time_limit: float | None = None,
     stall_timeout: float | None = None,
     retries: int = 3,
-    isolated: bool = False,
+    isolated: bool | str = False,
+    cpu_limit: float | None = None,
+    announce: Callable[[str], None] | None = None,
 ) -> Tournament:
     """Play ``matches`` seeded matches between two sides of bots; return every match and stats.
 
@@ -474,21 +568,33 @@ def simulate(
       then be picklable); a chunk whose future fails is submitted again
       (``retries`` times), then played in this process;
     - on a process pool of ``jobs`` workers that survives faults: a killed
-      worker (``BrokenProcessPool``) costs only its unfinished matches,
-      which are played again on a fresh pool with the same seeds, so the
-      results equal an unfaulted run's; with ``stall_timeout``, a pool that
-      finishes no match for that many seconds (a hung worker) is killed and
-      its unfinished matches played again.
+      worker (``BrokenProcessPool``) costs only its unfinished matches: the
+      pool is rebuilt and each match it had begun is played again alone,
+      with the same seeds, so the results equal an unfaulted run's; a match
+      whose worker dies again (a bot calling ``os._exit``) is forfeited by
+      the side of the seat being asked.  With ``stall_timeout``, a pool
+      that finishes no match for that many seconds (a hung worker) is
+      treated the same way.
 
-    ``time_limit`` is the per-decision limit in seconds: a bot over it while
-    choosing or doubling gets the rules' timeout (R-MATCH-6), otherwise its
-    side forfeits the match.  A bot answering an illegal move forfeits too
-    (see :attr:`MatchOutcome.forfeit`).  ``isolated=True`` runs every bot
+    ``seed`` is the run's secret (the decks come from it,
+    :func:`match_generators`); without it one is drawn at random.
+    ``announce`` is called with :func:`seed_commitment` before the first
+    match; the seed itself is in the result (:attr:`Tournament.seed`).
+
+    ``time_limit`` is the per-decision limit in wall-clock seconds and
+    ``cpu_limit`` in seconds of CPU time (the bot process's own for an
+    isolated bot, measured by the host; a loaded machine does not make an
+    honest bot late): a bot over either while choosing or doubling gets the
+    rules' timeout (R-MATCH-6, R-DBL-3), while playing a card its side
+    forfeits the match.  A bot answering an illegal move, raising an
+    exception (``SystemExit`` too) or whose process dies forfeits too (see
+    :attr:`MatchOutcome.forfeit`).  ``isolated=True`` runs every bot
     named by a string spec (``"rule"``, ``"mc:8"``, ``"module:factory"``) in
-    a process of its own that sees only its view's JSON
+    a sandboxed process of its own that sees only its view's JSON
     (:class:`~trixcomplex.isolated.IsolatedBot`, with ``time_limit`` or 10
-    seconds per decision): a bot that crashes, hangs or cheats forfeits the
-    match, never the tournament.
+    seconds per decision when neither limit is given); ``isolated="strict"``
+    refuses to run (:class:`~trixcomplex.sandbox.SandboxUnavailable`) where
+    bubblewrap cannot.
     """
     if isinstance(matches, bool) or not isinstance(matches, int) or matches < 1:
         raise ValueError(f"matches must be a positive integer, not {matches!r}")
@@ -496,11 +602,17 @@ def simulate(
         raise ValueError(f"chunk must be a positive integer, not {chunk!r}")
     if not isinstance(ruleset, Ruleset):
         raise ValueError(f"ruleset must be a Ruleset (e.g. tc.CLASSIC), not {ruleset!r:.60}")
+    for name, limit in (("time_limit", time_limit), ("cpu_limit", cpu_limit)):
+        if limit is not None and not limit > 0:
+            raise ValueError(f"{name} must be a positive number of seconds, not {limit!r}")
+    if isolated not in (False, True, "strict"):
+        raise ValueError(f"isolated must be True, False or 'strict', not {isolated!r}")
     if isolated:
-        from .isolated import IsolatedBot
-
-        limit = 10.0 if time_limit is None else time_limit
-        bots = [IsolatedBot(b, limit) if isinstance(b, str) else b for b in bots]
+        bots = _isolate(bots, isolated == "strict", time_limit, cpu_limit)
+    if seed is None:
+        seed = secrets.randbits(128)
+    if announce is not None:
+        announce(seed_commitment(seed))
     lineup = tuple(bots)
     _sides(lineup)
     for k, bot in enumerate(lineup):
@@ -514,9 +626,11 @@ def simulate(
             if progress is not None:
                 progress(len(outcomes), matches)
 
-    play = functools.partial(_play_chunk, lineup, seed, ruleset=ruleset, time_limit=time_limit)
+    play = functools.partial(
+        _play_chunk, lineup, seed, ruleset=ruleset, time_limit=time_limit, cpu_limit=cpu_limit
+    )
     if jobs is not None:
-        _run_on_pools(play, matches, jobs, stall_timeout, retries, finished)
+        _run_on_pools(play, matches, jobs, stall_timeout, retries, finished, lineup, ruleset)
     elif executor is not None:
         _run_on_executor(play, executor, matches, chunk, retries, finished)
     else:
@@ -524,7 +638,42 @@ def simulate(
             finished(play((i,)))
     final = tuple(outcomes[i] for i in range(matches))
     summary = summarize(final)
-    return Tournament(sides=names, seed=seed, matches=final, summary=summary, ruleset=ruleset)
+    return Tournament(
+        sides=names, seed=seed, matches=final, summary=summary, ruleset=ruleset,
+        commitment=seed_commitment(seed),
+    )  # fmt: skip
+
+
+def _isolate(
+    bots: Sequence[Bot | str], strict: bool, time_limit: float | None, cpu_limit: float | None
+) -> list[Bot]:
+    """The bots named by strings, each made an :class:`~trixcomplex.isolated.IsolatedBot`
+    (sandboxed, or refused in ``strict`` mode where bubblewrap cannot run)."""
+    from .isolated import IsolatedBot
+    from .sandbox import (
+        SandboxUnavailable,
+        bwrap_path,
+        fallback_warning,
+        make_host_undumpable,
+        python_paths,
+        reachable_by_others,
+        sandbox_available,
+    )
+
+    if not sandbox_available():
+        missing = "bwrap is not installed" if bwrap_path() is None else "bwrap cannot run here"
+        if strict:
+            raise SandboxUnavailable(
+                f"isolated='strict' needs bubblewrap (Debian package 'bubblewrap'): {missing}"
+            )
+        blocked = [p for p in python_paths() if not reachable_by_others(p)]
+        if os.name == "posix" and os.geteuid() == 0 and blocked:
+            missing += f"; the bots keep root: {blocked[0]} is not readable by 'nobody'"
+        fallback_warning(missing)
+        make_host_undumpable()
+    wall = 10.0 if time_limit is None and cpu_limit is None else time_limit
+    mode = "strict" if strict else "auto"
+    return [IsolatedBot(b, wall, cpu_limit, mode) if isinstance(b, str) else b for b in bots]
 
 
 _Play = Callable[[tuple[int, ...]], list[MatchOutcome]]
@@ -571,41 +720,97 @@ def _run_on_pools(
     stall_timeout: float | None,
     retries: int,
     finished: Callable[[Sequence[MatchOutcome]], None],
+    lineup: tuple[Bot, ...] = (),
+    ruleset: Ruleset = PARTNERSHIP,
 ) -> None:
     """Play every match on process pools of ``jobs`` workers, replacing a pool that
-    breaks (a killed worker) or stalls (no match finished in ``stall_timeout`` s)."""
+    breaks (a killed worker) or stalls (no match finished in ``stall_timeout`` s).
+
+    The matches a broken or stalled pool had begun are suspects: each is played
+    again alone, on a pool of one worker.  One that finishes there counts as
+    any other (a fault from outside costs nothing); one that kills or hangs
+    that worker too is its bot's doing and forfeits, by the side of the seat
+    the worker was asking (the workers say whom they ask in shared memory).
+    """
     # Imported here: multiprocessing is a tenth of the time ``import trixcomplex`` takes.
+    import multiprocessing
     from concurrent.futures.process import BrokenProcessPool, ProcessPoolExecutor
 
+    asked = multiprocessing.get_context().RawArray("q", matches)
+    for i in range(matches):
+        asked[i] = -1
     pending = list(range(matches))
-    for _ in range(retries + 1):
-        pool = ProcessPoolExecutor(jobs)
+    rebuilt = 0
+    while pending:
+        pool = ProcessPoolExecutor(jobs, initializer=_track, initargs=(asked,))
         futures = {pool.submit(play, (i,)): i for i in pending}
+        lost: list[int] = []
         try:
             while futures:
                 done, _ = wait(futures, timeout=stall_timeout, return_when=FIRST_COMPLETED)
-                if not done:
-                    break  # a stall: no match finished in time
-                broken = False
+                if not done:  # a stall: no match finished in time
+                    lost = list(futures.values())
+                    break
                 for future in done:
                     index = futures.pop(future)
                     try:
                         found = future.result()
                     except BrokenProcessPool:
-                        futures[future] = index
-                        broken = True
+                        lost.append(index)
                         continue
                     finished(found)
                     pending.remove(index)
-                if broken:
+                if lost:
+                    lost += futures.values()
                     break
         finally:
             _stop_pool(pool)
-        if not pending:
-            return
-    raise RuntimeError(
-        f"matches {pending[:10]} were lost {retries + 1} times (a worker killed or hung each time)"
+        begun = [i for i in lost if asked[i] >= 0]
+        if not begun:
+            rebuilt += 1
+            if rebuilt > retries:
+                raise RuntimeError(
+                    f"matches {pending[:10]} were lost {retries + 1} times "
+                    "(a worker killed or hung each time)"
+                )
+            continue
+        for index in begun:  # played alone: a fault that comes again is the bot's
+            finished([_play_alone(play, index, stall_timeout, asked, lineup, ruleset)])
+            pending.remove(index)
+
+
+def _play_alone(
+    play: _Play,
+    index: int,
+    stall_timeout: float | None,
+    asked: Any,
+    lineup: tuple[Bot, ...],
+    ruleset: Ruleset,
+) -> MatchOutcome:
+    """Match ``index`` played on a pool of its own; if its worker dies or hangs again,
+    the match is forfeited by the side whose seat was being asked."""
+    from concurrent.futures.process import BrokenProcessPool, ProcessPoolExecutor
+
+    asked[index] = -1
+    pool = ProcessPoolExecutor(1, initializer=_track, initargs=(asked,))
+    future = pool.submit(play, (index,))
+    try:
+        (found,) = future.result(timeout=stall_timeout)
+        return found
+    except (BrokenProcessPool, TimeoutError):
+        how = "died" if future.done() else f"hung past stall_timeout={stall_timeout:g}s"
+    finally:
+        _stop_pool(pool)
+    where = asked[index]
+    deal, seat = (where // 4, where % 4) if where >= 0 else (0, 0)
+    a_team = index % 2
+    side_a, side_b = _sides(lineup) if lineup else ((None, None), (None, None))
+    bot = (side_a if seat % 2 == a_team else side_b)[seat // 2]
+    reason = (
+        f"{type(bot).__name__}'s worker process {how} at match {index}, deal {deal}, "
+        f"seat {seat} (a bot calling os._exit or killing its process), twice"
     )
+    return _forfeit(index, a_team, seat, reason, None, ruleset)
 
 
 def _stop_pool(pool: ProcessPoolExecutor) -> None:
@@ -621,7 +826,7 @@ def _side_names(bots: tuple[Bot, ...]) -> tuple[str, str]:
     side_a, side_b = _sides(bots)
 
     def name(side: tuple[Bot, Bot]) -> str:
-        a, b = (type(bot).__name__ for bot in side)
+        a, b = (getattr(bot, "spec", None) or type(bot).__name__ for bot in side)
         return a if a == b else f"{a}+{b}"
 
     return name(side_a), name(side_b)

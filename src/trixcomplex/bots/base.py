@@ -167,10 +167,14 @@ class BotTimeout(BotError):
         legal: Sequence[PlayerMove],
         match: int | None = None,
         limit: float | None = None,
+        why: str | None = None,
     ) -> BotTimeout:
-        """The error for ``bot`` taking longer than ``limit`` seconds at ``seat``."""
+        """The error for ``bot`` taking longer than ``limit`` seconds at ``seat``
+        (``why``: the bot's own account, an isolated bot's clock)."""
         within = f"within {limit:g}s" if limit is not None else "in time"
         reason = f"{type(bot).__name__} did not answer {within}"
+        if why is not None:
+            reason += f" ({why})"
         return cls("no answer", f"{reason} at {_where(state, seat, match)}", "R-MATCH-6")._at(
             state, seat, legal, match
         )
