@@ -10,7 +10,7 @@ each worker has its own temporary directories and servers take free ports.
 Profiles (``--hypothesis-profile=NAME``, or the ``HYPOTHESIS_PROFILE`` variable):
 
 - ``dev`` (the default): random draws, no per-example deadline;
-- ``ci`` (the default when ``CI`` is set): the same sizes, derandomized, so a CI run is
+- ``ci`` (the default in CI, ``CI=true``): the same sizes, derandomized, so a CI run is
   repeatable;
 - ``deep``: twenty times the examples of every property, to hunt for rare failures
   (``python -m pytest --hypothesis-profile=deep -k r_hid``).
@@ -28,6 +28,8 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
+from system_packages import in_ci
+
 _BASE_EXAMPLES = 100
 """hypothesis' own default ``max_examples``: a profile's size relative to it scales tests."""
 
@@ -35,7 +37,7 @@ _RELAXED = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("ci", _RELAXED, derandomize=True)
 settings.register_profile("dev", _RELAXED)
 settings.register_profile("deep", _RELAXED, max_examples=20 * _BASE_EXAMPLES)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if in_ci() else "dev"))
 
 
 @pytest.hookimpl(tryfirst=True)
