@@ -58,7 +58,8 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Scale each property's own ``max_examples`` by the loaded profile's size (``deep``)."""
+    """Scale each property's own ``max_examples`` by the loaded profile's size (``deep``):
+    the ``@settings`` of a ``@given`` test, the ``settings`` of a state machine's case."""
     profile = settings.default.max_examples
     scale = profile / _BASE_EXAMPLES
     if scale == 1:
@@ -66,10 +67,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     done: set[int] = set()
     for item in items:
         test = getattr(item, "obj", None)
-        own = getattr(test, "_hypothesis_internal_use_settings", None)
-        if own is None or own.max_examples == profile or id(test) in done:
-            continue
-        done.add(id(test))
-        test._hypothesis_internal_use_settings = settings(  # type: ignore[union-attr]
-            own, max_examples=max(1, round(own.max_examples * scale))
-        )
+        test = getattr(test, "__func__", test)  # a method's function holds its settings
+        machine = getattr(item, "cls", None)
+        for holder, name in ((test, "_hypothesis_internal_use_settings"), (machine, "settings")):
+            own = getattr(holder, name, None)
+            if not isinstance(own, settings) or own.max_examples == profile or id(holder) in done:
+                continue
+            done.add(id(holder))
+            setattr(
+                holder, name, settings(own, max_examples=max(1, round(own.max_examples * scale)))
+            )
