@@ -7,6 +7,10 @@ Extra arguments after ``--`` are passed on (``nox -s tests -- -x -k render``).
 
 from __future__ import annotations
 
+import os
+import subprocess
+from pathlib import Path
+
 import nox
 
 nox.options.sessions = ["tests", "typecheck", "lint", "docs"]
@@ -21,6 +25,36 @@ def tests(session: nox.Session) -> None:
     session.install("-e", ".[test]")
     args = session.posargs or ["-m", "not tooling"]
     session.run("python", "-m", "pytest", *args)
+
+
+@nox.session(python=PYTHON)
+def stress(session: nox.Session) -> None:
+    """Run two copies of the whole suite at the same time, each spread over every core.
+
+    No test may depend on an idle machine; this is the proof: both copies must pass.
+    Each copy writes its output to its own log (its tail is printed) and its own
+    temporary directory.  Arguments after ``--`` go to both copies.
+    """
+    session.install("-e", ".[test]")
+    python = str(Path(session.bin) / "python")
+    work = Path(session.create_tmp())
+    env = {**os.environ, "PATH": f"{session.bin}{os.pathsep}{os.environ.get('PATH', '')}"}
+    copies = []
+    for copy in (1, 2):
+        log = (work / f"copy{copy}.log").open("w")
+        command = [python, "-m", "pytest", "-p", "no:cacheprovider", *session.posargs]
+        command += ["--basetemp", str(work / f"copy{copy}")]
+        copies.append((copy, log, subprocess.Popen(command, stdout=log, stderr=log, env=env)))
+    failed = []
+    for copy, log, process in copies:
+        code = process.wait()
+        log.close()
+        tail = (work / f"copy{copy}.log").read_text().splitlines()[-30:]
+        session.log(f"copy {copy} exited {code}:\n" + "\n".join(tail))
+        if code != 0:
+            failed.append(copy)
+    if failed:
+        session.error(f"copies {failed} failed while the other ran beside them (logs in {work})")
 
 
 @nox.session(python=PYTHON)

@@ -1,13 +1,81 @@
-"""Shared test settings: hypothesis profiles (``ci`` is derandomized)."""
+"""Shared test settings: the suite spread over the cores, the hypothesis profiles.
+
+``python -m pytest`` runs the whole suite on every core with pytest-xdist (``-n auto``,
+:func:`pytest_cmdline_main`); ``-n 0`` or ``-p no:xdist`` runs it in one process, as
+does ``--pdb``.  Named files or tests (``python -m pytest tests/test_cards.py``) run in
+one process unless ``-n`` is given: starting workers costs more than they save there.
+No test relies on the order tests run in or on sharing a process with another test:
+each worker has its own temporary directories and servers take free ports.
+
+Profiles (``--hypothesis-profile=NAME``, or the ``HYPOTHESIS_PROFILE`` variable):
+
+- ``dev`` (the default): half the examples of every property, random draws, so a run
+  is quick and each run tries new examples;
+- ``ci`` (the default in CI, ``CI=true``): every property at its full size,
+  derandomized, so a CI run is deeper than a quick one and repeatable;
+- ``deep``: twenty times the examples of every property, to hunt for rare failures
+  (``python -m pytest --hypothesis-profile=deep -k r_hid``).
+
+No profile has a deadline: a wall-clock limit per example fails on a busy machine, not
+on slow code.  A test's own ``@settings(max_examples=n)`` is its full size; a profile's
+``max_examples`` relative to hypothesis' 100 scales every such size by the same factor
+(:func:`pytest_collection_modifyitems`): ``dev``'s 50 halves them, ``deep``'s 2000
+multiplies them by twenty.
+"""
 
 from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
-settings.register_profile(
-    "ci", derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
-settings.register_profile("dev", deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+from system_packages import in_ci
+
+_BASE_EXAMPLES = 100
+"""hypothesis' own default ``max_examples``: a profile's size relative to it scales tests."""
+
+_RELAXED = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("ci", _RELAXED, derandomize=True)
+settings.register_profile("dev", _RELAXED, max_examples=_BASE_EXAMPLES // 2)
+settings.register_profile("deep", _RELAXED, max_examples=20 * _BASE_EXAMPLES)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if in_ci() else "dev"))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """``-n auto --dist loadgroup`` for the whole suite (no paths named), unless ``-n`` or
+    ``--pdb`` was given or xdist is off."""
+    if (
+        config.args_source is not pytest.Config.ArgsSource.TESTPATHS
+        or not config.pluginmanager.hasplugin("xdist")
+        or config.getoption("numprocesses", None) is not None
+        or config.getoption("usepdb", False)
+        or "PYTEST_XDIST_WORKER" in os.environ
+    ):
+        return
+    config.option.numprocesses = "auto"
+    if config.option.dist == "no":
+        config.option.dist = "loadgroup"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Scale each property's own ``max_examples`` by the loaded profile's size:
+    the ``@settings`` of a ``@given`` test, the ``settings`` of a state machine's case."""
+    profile = settings.default.max_examples
+    scale = profile / _BASE_EXAMPLES
+    if scale == 1:
+        return
+    done: set[int] = set()
+    for item in items:
+        test = getattr(item, "obj", None)
+        test = getattr(test, "__func__", test)  # a method's function holds its settings
+        machine = getattr(item, "cls", None)
+        for holder, name in ((test, "_hypothesis_internal_use_settings"), (machine, "settings")):
+            own = getattr(holder, name, None)
+            if not isinstance(own, settings) or own.max_examples == profile or id(holder) in done:
+                continue
+            done.add(id(holder))
+            setattr(
+                holder, name, settings(own, max_examples=max(1, round(own.max_examples * scale)))
+            )

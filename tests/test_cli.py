@@ -20,8 +20,8 @@ from trixcomplex.records import Record
 def _run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "trixcomplex", *args],
-        input=stdin, capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
+        input=stdin, capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip  # a hang guard only, long enough for a machine running two suites
 
 
 def _main(

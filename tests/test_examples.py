@@ -60,7 +60,7 @@ def run(script: Path, *args: str) -> subprocess.CompletedProcess[str]:
         capture_output=True,
         text=True,
         encoding="utf-8",
-        timeout=120,  # a hang guard only; speed is not tested here
+        timeout=600,  # a hang guard only (on a busy machine too); speed is not tested here
         check=False,
     )
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import sys
-import time
+import threading
 from collections.abc import Sequence
 
 import pytest
@@ -192,8 +192,12 @@ def test_r_match_6_a_bot_timing_out_without_a_host_limit() -> None:
 
 
 class _SlowBlind(RandomBot):
+    """Waits for an event nobody sets: late under the host's limit however busy the
+    machine (a sleep just longer than the limit is a race on a loaded one).  The wait
+    ends after a minute only so that a host that never stops it fails, not hangs."""
+
     def choose_legal(self, legal: Sequence[tc.PlayerMove], rng: random.Random) -> tc.PlayerMove:
-        time.sleep(0.5)
+        threading.Event().wait(60)
         return super().choose_legal(legal, rng)
 
 

@@ -20,7 +20,7 @@ _HEAVY = ("multiprocessing", "http.client", "email", "xml.sax", "urllib.request"
 def _loaded_after(code: str) -> set[str]:
     done = subprocess.run(
         [sys.executable, "-c", f"import sys\n{code}\nprint(' '.join(sys.modules))"],
-        capture_output=True, text=True, timeout=60, check=True,
+        capture_output=True, text=True, timeout=600, check=True,  # a hang guard
     )  # fmt: skip
     return set(done.stdout.split())
 

@@ -31,9 +31,40 @@ RULESET_IDS = [r.name for r in VIEW_RULESETS]
 
 
 def validator(name: str) -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(
-        tc.json_schema(name), format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+    """The draft 2020-12 validator of the schema ``name``, built once for the module.
+
+    It remembers each ``$ref`` and ``oneOf`` of the schema it has seen an instance
+    pass (keyed by that part of the schema and the instance's ``repr``, which tells
+    lists from tuples and ints from floats and bools), and does not check that
+    instance against it again: a match's records, saved states, views and events
+    repeat the same moves hundreds of times, and each is tried against every kind of
+    move.  The schema's references are local (``#/$defs/...``), so the outcome of a
+    part depends on the instance alone; an instance that fails is checked in full
+    every time, errors and all.
+    """
+    base = jsonschema.Draft202012Validator
+    passed: set[tuple[int, str]] = set()
+
+    def remembered(keyword: str) -> Any:
+        check = base.VALIDATORS[keyword]
+
+        def remembering(v: Any, value: Any, instance: Any, schema: Any) -> Any:
+            key = (id(value), repr(instance))
+            if key in passed:
+                return
+            errors = list(check(v, value, instance, schema))
+            if not errors:
+                passed.add(key)
+            yield from errors
+
+        return remembering
+
+    schema = tc.json_schema(name)
+    remembering = jsonschema.validators.extend(
+        base, {keyword: remembered(keyword) for keyword in ("$ref", "oneOf")}
     )
+    # ``schema`` lives as long as the validator, so the ids of its parts stay its own.
+    return remembering(schema, format_checker=base.FORMAT_CHECKER)  # type: ignore[no-any-return]
 
 
 VALIDATORS = {name: validator(name) for name in SCHEMA_NAMES}

@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import Page, sync_playwright
 
 from server_harness import Server
+from system_packages import require
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -27,9 +28,10 @@ CHROMIUM_ARGS = [
 
 @pytest.fixture
 def pages(tmp_path: Path) -> Iterator[tuple[Server, list[Page]]]:
+    chromium = require("chromium", CHROMIUM)  # skipped without it; in CI, failed
     with Server(tmp_path / "tables.sqlite3") as server, sync_playwright() as playwright:
         browser = playwright.chromium.launch_persistent_context(
-            str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True,
+            str(tmp_path / "profile"), executable_path=chromium, headless=True,
             args=CHROMIUM_ARGS, viewport={"width": 1080, "height": 760},
         )  # fmt: skip
         try:

@@ -108,18 +108,42 @@ def current_deck(state: tc.MatchState) -> tuple[tc.Card, ...]:
     return deal.deck
 
 
+def unseen_world(
+    states: list[tc.MatchState], i: int, a: tc.Card, b: tc.Card
+) -> tc.MatchState | None:
+    """``states[i]`` replayed with the cards ``a`` and ``b`` swapped at the deal, if that is
+    a world a seat that sees neither card could be in: ``None`` when a past move is
+    illegal there, or when the public course of the deal differs (:func:`same_course`)."""
+    try:
+        other = replay_with(states, i, swapped(current_deck(states[i]), a, b))
+    except tc.IllegalMoveError:
+        return None
+    return other if same_course(states[i], other) else None
+
+
+def same_course(real: tc.MatchState, other: tc.MatchState) -> bool:
+    """Whether two replays of the same moves are at the same public point: the phase.
+
+    Swapping cards can change which seats a doubling window asks (R-DBL-2), so the
+    window can close at a different move, or stay open, in the other world.  Who was
+    asked and who has answered are hidden (R-HID-2), but whether the window is still
+    open is not: its closing reveals the doubles and starts the first trick (R-DBL-3).
+    A world where the phase differs is one the seat can tell apart, not one it could
+    be in.
+    """
+    return other.phase is real.phase
+
+
 def unseen_worlds(
     states: list[tc.MatchState], i: int, seat: int, rng: random.Random
 ) -> Iterator[tuple[tc.MatchState, tc.Card, tc.Card]]:
     """``states[i]`` replayed with each of :func:`hidden_swaps` made at the deal, and the
-    two cards swapped; swaps that make a past move illegal are skipped (not a world the
-    seat could be in)."""
-    state = states[i]
-    for a, b in hidden_swaps(state, seat, rng):
-        try:
-            yield replay_with(states, i, swapped(current_deck(state), a, b)), a, b
-        except tc.IllegalMoveError:
-            continue
+    two cards swapped; swaps that give a world the seat could not be in are skipped
+    (:func:`unseen_world`)."""
+    for a, b in hidden_swaps(states[i], seat, rng):
+        other = unseen_world(states, i, a, b)
+        if other is not None:
+            yield other, a, b
 
 
 def unseen_deals(
@@ -128,7 +152,8 @@ def unseen_deals(
     """The deal of ``states[i]`` replayed move by move with each of :func:`hidden_swaps`
     made at its :class:`~trixcomplex.Deal`: the states after the Deal up to the one of
     ``states[i]`` (as ``states[deal_start(states, i) + 1 : i + 1]`` are in the real
-    world), and the two cards swapped; swaps that make a past move illegal are skipped."""
+    world), and the two cards swapped; swaps that make a past move illegal, or the
+    public course differ at any step (:func:`same_course`), are skipped."""
     start = deal_start(states, i)
     moves = states[i].history.since_deal()[1:]
     for a, b in hidden_swaps(states[i], seat, rng):
@@ -138,7 +163,9 @@ def unseen_deals(
                 other.append(tc.apply(other[-1], move))
         except tc.IllegalMoveError:
             continue  # a past move was illegal there: not a world the seat could be in
-        yield other, a, b
+        real = states[start + 1 : i + 1]
+        if all(same_course(r, o) for r, o in zip(real, other, strict=True)):
+            yield other, a, b
 
 
 # -- basic shape ------------------------------------------------------------------
@@ -269,13 +296,7 @@ def test_r_hid_1_worlds_differing_in_unseen_cards_look_the_same(
     i = pick.choice(playing)
     state = states[i]
     seat = pick.choice([0, 1, 2, 3])
-    for a, b in hidden_swaps(state, seat, pick):
-        try:
-            other = replay_with(states, i, swapped(current_deck(state), a, b))
-        except tc.IllegalMoveError:
-            continue  # the swap made a past move illegal: not a world the seat could be in
-        if other.phase is not state.phase:
-            continue  # a window left with no one to wait for: its closing is public (R-DBL-3)
+    for other, a, b in unseen_worlds(states, i, seat, pick):
         assert tc.view(other, seat) == tc.view(state, seat)
         assert tc.view(other, None) == tc.view(state, None)
         holders = [s for s in range(4) if state.hands[s] >> a & 1 or state.hands[s] >> b & 1]
@@ -295,11 +316,7 @@ def test_r_hid_1_every_phase_has_indistinguishable_swaps(seed: int) -> None:
         if state.phase not in PLAYING or checked[state.phase] >= 12:
             continue
         for seat in range(4):
-            for a, b in hidden_swaps(state, seat, rng):
-                try:
-                    other = replay_with(states, i, swapped(current_deck(state), a, b))
-                except tc.IllegalMoveError:
-                    continue
+            for other, a, b in unseen_worlds(states, i, seat, rng):
                 assert tc.view(other, seat) == tc.view(state, seat), (state.phase, seat, a, b)
                 assert tc.view(other, None) == tc.view(state, None)
                 checked[state.phase] += 1
@@ -535,11 +552,7 @@ def test_r_hid_1_swaps_are_invisible_in_every_phase_and_contract_of_every_rulese
         if state.phase not in PLAYING or checked[key] >= 3:
             continue
         for seat in range(4):
-            for a, b in hidden_swaps(state, seat, rng):
-                try:
-                    other = replay_with(states, i, swapped(current_deck(state), a, b))
-                except tc.IllegalMoveError:
-                    continue
+            for other, a, b in unseen_worlds(states, i, seat, rng):
                 assert tc.view(other, seat) == tc.view(state, seat), (key, seat, a, b)
                 assert tc.view(other, None) == tc.view(state, None)
                 holders = [h for h in range(4) if (state.hands[h] >> a | state.hands[h] >> b) & 1]
@@ -567,15 +580,7 @@ def test_r_hid_1_random_swaps_are_invisible_under_every_ruleset(
     i = pick.choice([k for k, s in enumerate(states) if s.phase in PLAYING])
     state = states[i]
     seat = pick.choice([0, 1, 2, 3])
-    for a, b in hidden_swaps(state, seat, pick):
-        try:
-            other = replay_with(states, i, swapped(current_deck(state), a, b))
-        except tc.IllegalMoveError:
-            continue
-        if other.phase is not state.phase:
-            # Not a world the seat could be in: the swap left a doubling window with no
-            # one to wait for, and a window's closing is public (R-DBL-3).
-            continue
+    for other, _, _ in unseen_worlds(states, i, seat, pick):
         assert tc.view(other, seat) == tc.view(state, seat)
         assert tc.view(other, None) == tc.view(state, None)
         return
