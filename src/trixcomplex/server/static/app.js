@@ -89,7 +89,7 @@ async function refreshLobby() {
         cell.appendChild(button);
       } else {
         const span = document.createElement("span");
-        span.textContent = "seat " + s + ": " + (seat.kind === "bot" ? seat.name + " bot" : seat.name);
+        span.textContent = "seat " + s + ": " + (seat.kind === "bot" ? seat.name + " bot" : seat.name || "empty");
         cell.appendChild(span);
       }
     });
@@ -170,7 +170,9 @@ function connect(table, hello, seatHint) {
 function offline() {
   if (me.online && clock.left !== null) clock = { left: secondsLeft(), at: null };
   me.online = false;
-  if ($("play").style.display !== "none") {
+  if ($("play").style.display === "none") {
+    notice("Cannot reach table " + me.table + ": trying again…");
+  } else {
     $("banner").textContent = "Connection to the table lost: reconnecting… The clock is stopped and " +
       "your cards are disabled until the table is back.";
     $("banner").style.display = "block";
