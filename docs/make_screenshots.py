@@ -52,6 +52,8 @@ def _status(page: Page) -> str:
 
 def _moment(page: Page) -> str | None:
     """Which screenshot the page is ready for now, if any."""
+    if not page.evaluate("pending === null && me.online"):  # a move on its way
+        return None
     status = _status(page)
     if "· COMPLEX · your turn" in status and page.evaluate(
         "document.querySelectorAll('#hand button.card.illegal').length > 0"
