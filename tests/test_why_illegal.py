@@ -97,31 +97,12 @@ def test_r_hid_1_the_explanation_is_the_same_in_every_world_the_seat_cannot_tell
     assert compared > 1000
 
 
-class _Seat:
-    """A connection as the server's table sees it (only what update_message reads)."""
-
-    def __init__(self, seat: int | None) -> None:
-        self.seat = seat
-        self.pictures = False
-        self.last_view: tc.View | None = None
-
-    def send(self, message: dict[str, object]) -> None:
-        raise AssertionError("not used")
-
-
 def test_r_hid_1_the_servers_update_explains_only_the_seats_own_cards() -> None:
     """The update's ``illegal`` field: each card of the seat's hand it may not play, with
     tc.why_illegal's words; the same in every world the seat cannot tell apart (R-HID-1);
     none for a spectator."""
     pytest.importorskip("starlette")
-    from trixcomplex.server.store import Store
-    from trixcomplex.server.table import Seat, Settings, Table
-
-    def message(state: tc.MatchState, seat: int | None) -> dict[str, object]:
-        seats = [Seat("person", f"p{s}", "0" * 64) for s in range(4)]
-        table = Table("t", "2026-01-01T00:00:00Z", Settings(state.ruleset.name), seats, state,
-                      Store(":memory:"))  # fmt: skip
-        return table.update_message(_Seat(seat), tc.view(state, seat), [])
+    from test_server_hidden import _message as message
 
     rng = random.Random(7)
     explained = 0
