@@ -52,9 +52,11 @@ def _status(page: Page) -> str:
 
 def _moment(page: Page) -> str | None:
     """Which screenshot the page is ready for now, if any."""
+    if not page.evaluate("pending === null && me.online"):  # a move on its way
+        return None
     status = _status(page)
     if "· COMPLEX · your turn" in status and page.evaluate(
-        "document.querySelectorAll('#hand button.card:disabled').length > 0"
+        "document.querySelectorAll('#hand button.card.illegal').length > 0"
     ):
         return "trick"
     if "· TRIX · your turn" in status and page.locator("#hand button.card").count() <= 9:
@@ -73,7 +75,7 @@ def _play_and_shoot(page: Page, seconds: float = 240) -> None:
         if moment in wanted:
             wanted.discard(moment)
             if moment == "trick":  # show a refusal: an illegal card sent by hand
-                card = page.locator("#hand button.card:disabled").first.get_attribute("data-card")
+                card = page.locator("#hand button.card.illegal").first.get_attribute("data-card")
                 page.evaluate(f"send({{move: 'play', seat: me.seat, card: '{card}'}})")
                 page.wait_for_selector("#refusal", state="visible")
             page.screenshot(path=str(STATIC / f"server-{moment}.png"))

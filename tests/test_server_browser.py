@@ -50,21 +50,23 @@ def _mover(tabs: list[Page]) -> Page:
     return mover
 
 
+_TABLE = "JSON.stringify([last.view.trick, last.view.tricks, last.view.hand_sizes])"
+
+
 def _pictures(tabs: list[Page]) -> list[str]:
-    return [page.inner_html("#picture") for page in tabs]
+    """What each tab shows of the table: the trick, the tricks taken, the hands' sizes."""
+    return [page.evaluate(_TABLE) for page in tabs]
 
 
 def _wait_until_drawn(tabs: list[Page], before: list[str]) -> None:
-    """Wait until every tab has drawn the card just played: its table picture is no
+    """Wait until every tab has drawn the card just played: its table is no
     longer the one it showed ``before`` (every card played changes every seat's).
 
     Each tab draws the table when its own update arrives, so just after a card
     is played another tab may still show the table before it (seen in CI).
     """
     for page, picture in zip(tabs, before, strict=True):
-        page.wait_for_function(
-            "old => document.getElementById('picture').innerHTML !== old", arg=picture
-        )
+        page.wait_for_function(f"old => {_TABLE} !== old", arg=picture)
 
 
 def test_people_play_in_the_browser(pages: tuple[Server, list[Page]]) -> None:
@@ -94,7 +96,7 @@ def test_people_play_in_the_browser(pages: tuple[Server, list[Page]]) -> None:
         if page.locator("#double").count():
             page.click("#double")
     # The window's status starts "Deal 1 · COMPLEX" too: wait for the first trick's.
-    playing = f"/^Deal 1 · COMPLEX · (your turn|seat [0-3] to play)$/.test({status})"
+    playing = f"/^Deal 1 · COMPLEX · (your turn|.+ to play)$/.test({status})"
     for page in tabs:
         page.wait_for_function(playing)
 
@@ -105,12 +107,12 @@ def test_people_play_in_the_browser(pages: tuple[Server, list[Page]]) -> None:
         legal = mover.eval_on_selector_all(
             "#hand button.card.legal", "bs => bs.map(b => b.dataset.card)"
         )
-        disabled = mover.locator("#hand button.card:disabled")
+        disabled = mover.locator("#hand button.card.illegal")
         assert len(legal) + disabled.count() == len(before)
         if disabled.count() and not illegal_checked:
             # Not clickable: a forced click does nothing, and a crafted message is refused.
             card = disabled.first.get_attribute("data-card")
-            disabled.first.click(force=True)
+            disabled.first.click(force=True)  # aria-disabled: it only explains itself
             mover.wait_for_timeout(300)
             assert _hand(mover) == before
             mover.evaluate(f"send({{move: 'play', seat: me.seat, card: '{card}'}})")
@@ -126,7 +128,7 @@ def test_people_play_in_the_browser(pages: tuple[Server, list[Page]]) -> None:
     for page in tabs:
         assert len(_hand(page)) == 11
         assert page.locator("#events li").count() > 0
-        assert page.locator("#picture svg").count() == 1
+        assert page.locator("#history li").count() == 2
 
     # The server dies and comes back on the same database: every page reconnects to
     # its seat by itself, shows the same hand and table, and play goes on by clicking.
@@ -139,7 +141,7 @@ def test_people_play_in_the_browser(pages: tuple[Server, list[Page]]) -> None:
         for page, hand, picture in zip(tabs, hands, pictures, strict=True):
             page.wait_for_function(playing)
             assert _hand(page) == hand
-            assert page.inner_html("#picture") == picture
+            assert page.evaluate(_TABLE) == picture
         mover = _mover(tabs)
         mover.locator("#hand button.card.legal").first.click()
         mover.wait_for_function("document.querySelectorAll('#hand button.card').length === 10")

@@ -22,7 +22,7 @@ from .complex import ComplexDeal, Trick
 from .doubling import DoublingWindow
 from .errors import IllegalMoveError, TrixError
 from .events import events
-from .hosting import SubmitError, submit, timeout_move
+from .hosting import SubmitError, submit, timeout_move, why_illegal
 from .ledger import LedgerEntry, ledger
 from .match import apply, apply_moves, forced_move, is_legal, legal_moves, new_match, score
 from .moves import (
@@ -145,4 +145,5 @@ __all__ = [
     "view",
     "view_after",
     "view_after_moves",
+    "why_illegal",
 ]

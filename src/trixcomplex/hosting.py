@@ -5,6 +5,7 @@ Signatures (the contract of this module)::
     submit(state: MatchState, seat: int | None, data: str | bytes | bytearray | object)
         -> MatchState
     timeout_move(state: MatchState, seat: int, policy: str | Bot = "lowest") -> Move
+    why_illegal(state: MatchState, seat: int | None, move: Move) -> str | None
 
 :func:`submit` is *the* way to feed a client's move to the engine.  It takes
 the seat the connection is authenticated as (0–3, or ``None`` for a
@@ -35,15 +36,32 @@ import random
 from typing import TYPE_CHECKING
 
 from .engine import MatchState, apply, forced_move, is_legal, legal_moves
-from .errors import TrixError
+from .errors import IllegalMoveError, TrixError
 from .jsonio import loads
-from .moves import Move, MoveFormatError, Pass, Play, PlayerMove, Redeal, Timeout, move_from_json
+from .moves import (
+    Move,
+    MoveFormatError,
+    Pass,
+    Play,
+    PlayerMove,
+    Redeal,
+    Timeout,
+    move_from_json,
+    move_to_json,
+)
 from .views import view
 
 if TYPE_CHECKING:
     from .bots.base import Bot
 
-__all__ = ["MAX_SUBMIT_LENGTH", "TIMEOUT_POLICIES", "SubmitError", "submit", "timeout_move"]
+__all__ = [
+    "MAX_SUBMIT_LENGTH",
+    "TIMEOUT_POLICIES",
+    "SubmitError",
+    "submit",
+    "timeout_move",
+    "why_illegal",
+]
 
 MAX_SUBMIT_LENGTH = 1024
 """Longest client input :func:`submit` reads, in characters (bytes for ``bytes``).
@@ -138,6 +156,39 @@ def submit(state: MatchState, seat: int | None, data: object) -> MatchState:
             f"seat {seat} may not move for seat {mover}", code="submit.wrong-seat", rule="R-SEAT-1"
         )
     return apply(state, move)
+
+
+def why_illegal(state: MatchState, seat: int | None, move: Move) -> str | None:
+    """Why ``seat`` may not make ``move`` now, in the engine's words; ``None`` if it may.
+
+    The answer is the refusal :func:`submit` gives for the move sent by that
+    seat's connection: the reason and the rule clause an
+    :class:`~trixcomplex.IllegalMoveError` carries, or the
+    :class:`SubmitError`'s message (a move for another seat, a host's move).
+    It decides nothing itself, so it always agrees with :func:`submit`.  For
+    a seat's own move it depends only on what that seat sees (its hand and
+    the public table), so a host may show it to the seat.
+
+    >>> import random
+    >>> import trixcomplex as tc
+    >>> state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(7)))
+    >>> state = tc.apply(state, tc.Choose(state.owner, tc.Contract.TRIX))
+    >>> seat = state.turn
+    >>> tc.why_illegal(state, seat, tc.legal_moves(state, seat)[0]) is None
+    True
+    >>> other = (seat + 1) % 4
+    >>> tc.why_illegal(state, other, tc.Pass(other))
+    "it is seat 0's turn, not seat 1's (R-TX-1)"
+    >>> tc.why_illegal(state, other, tc.Pass(seat))
+    'seat 1 may not move for seat 0 (R-SEAT-1)'
+    """
+    try:
+        submit(state, seat, move_to_json(move))
+    except IllegalMoveError as exc:
+        return f"{exc.reason} ({exc.rule})"
+    except TrixError as exc:
+        return str(exc) if exc.rule is None or exc.rule in str(exc) else f"{exc} ({exc.rule})"
+    return None
 
 
 def _parsed(data: object) -> object:

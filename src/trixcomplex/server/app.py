@@ -280,6 +280,7 @@ def _hello(table: Table, conn: Connection, message: dict[str, Any]) -> None:
         table.check_free(seat)
         hello.update(seat=seat)
     hello["settings"] = table.settings.to_json()
+    hello["partnership"] = tc.Ruleset.from_name(table.settings.ruleset).partnership
     conn.seat, conn.pictures = hello["seat"], pictures
     conn.send(hello)
     table.attach(conn)

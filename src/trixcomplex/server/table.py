@@ -475,8 +475,9 @@ class Table:
         """The ``update`` message for ``viewer``: its view ``seen`` and its ``events``.
 
         Built from the view and the table's public facts only (the scoresheet is
-        the match's public history), so worlds the viewer cannot tell apart give
-        it the same message.
+        the match's public history; the reasons its cards are illegal depend on
+        its view only), so worlds the viewer cannot tell apart give it the same
+        message.
         """
         message: dict[str, Any] = {
             "type": "update",
@@ -487,11 +488,24 @@ class Table:
             "seats": self.public_seats(),
             "scoresheet": self._scoresheet,
         }
+        if viewer.seat is not None and seen.hand:
+            message["illegal"] = self.illegal_cards(viewer.seat, seen)
         if viewer.pictures:
             message["svg"] = tc.picture(seen).svg
         if self.state.is_over:
             message["record"] = f"/api/tables/{self.id}/record"
         return message
+
+    def illegal_cards(self, seat: int, seen: tc.View) -> dict[str, str]:
+        """Why each card of ``seat``'s hand may not be played now (the ``illegal`` field),
+        by :func:`~trixcomplex.why_illegal`: a function of what the seat sees only.
+        The cards it may play are left out."""
+        reasons = {}
+        for card in seen.hand:
+            reason = tc.why_illegal(self.state, seat, tc.Play(seat, card))
+            if reason is not None:
+                reasons[str(card)] = reason
+        return reasons
 
     def _clock(self) -> dict[str, Any]:
         playing = self.state.phase not in (tc.Phase.DEAL, tc.Phase.OVER)
