@@ -25,8 +25,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserContext, Page, sync_playwright
 
-from system_packages import require
 from server_harness import Server
+from system_packages import require
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = [
