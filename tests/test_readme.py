@@ -20,7 +20,7 @@ def _tour() -> list[str]:
 
 
 def test_the_tour_runs_and_its_comments_are_true() -> None:
-    """R-MATCH-3, R-MATCH-6, R-DBL-2: each line of the tour does what its comment says."""
+    """R-MATCH-3, R-MATCH-6, R-DBL-2, R-HID-1: each line of the tour does what its comment says."""
     lines = _tour()
     assert any("tc.legal_moves(state, seat=3)" in line for line in lines)
     state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(7)))
@@ -37,6 +37,9 @@ def test_the_tour_runs_and_its_comments_are_true() -> None:
         tc.apply(state, tc.Play(0, "AS"))
     assert tc.score(state).current == (0, 0, 0, 0) and tc.ledger(state) == ()
     assert tc.replay(tc.Record.of(state)) == state
+    mine = tc.view(state, 3)
+    assert isinstance(tc.to_json(mine), dict) and isinstance(tc.dumps(mine), str)
+    assert tc.loads(tc.View, tc.dumps(mine)) == mine
     namespace: dict[str, object] = {}
     code = "\n".join(line for line in lines if 'tc.Play(0, "AS")' not in line)
     exec(compile(code, str(README), "exec"), namespace)  # the rest runs as written

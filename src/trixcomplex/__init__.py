@@ -56,7 +56,7 @@ from .schema import json_schema
 from .scoresheet import format_scoresheet
 from .scoring import DealResult, DoubledCard, MatchResult, Score, SeatBreakdown
 from .seats import next_seat, partner, team_of
-from .serialize import StateFormatError, from_json, to_json
+from .serialize import StateFormatError, dumps, from_json, loads, to_json
 from .simulate import Tournament, simulate
 from .state import History, MatchState, Phase
 from .trix import TrixDeal
@@ -115,6 +115,7 @@ __all__ = [
     "__version__",
     "apply",
     "apply_moves",
+    "dumps",
     "events",
     "forced_move",
     "format_scoresheet",
@@ -123,6 +124,7 @@ __all__ = [
     "json_schema",
     "ledger",
     "legal_moves",
+    "loads",
     "move_from_json",
     "move_to_json",
     "new_match",

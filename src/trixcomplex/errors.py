@@ -4,9 +4,10 @@ Every error for bad input — an illegal move, a malformed move, record,
 saved state or view, a bad card code, a rejected client submission — is a
 :class:`TrixError`, itself a ``ValueError``, so one ``except`` catches them
 all.  Each carries a stable machine-readable :attr:`~TrixError.code` (listed
-in :data:`ERROR_CODES` and on the "Error codes" page), the RULES.md clause
+in :data:`ERROR_CODES` and on the "Error codes" page), the rule clause
 it breaks (``rule``, or ``None``) and the 0-based index of the move at fault
-(``index``, or ``None``), and turns into JSON with :meth:`TrixError.to_json`.
+(``index``, or ``None``).  :meth:`TrixError.to_json` gives it as plain data
+(a ``dict``), :func:`trixcomplex.dumps` as JSON text.
 
 >>> import trixcomplex as tc
 >>> try:
@@ -98,7 +99,7 @@ class TrixError(ValueError):
     """The base of every error the library raises for bad input (a ``ValueError``).
 
     ``code`` is a stable machine-readable string (see :data:`ERROR_CODES`),
-    ``rule`` the RULES.md clause broken (or ``None``), ``index`` the 0-based
+    ``rule`` the rule clause broken (or ``None``), ``index`` the 0-based
     index of the move at fault (or ``None``).  The message is one line of at
     most :data:`MAX_MESSAGE` characters.
 
@@ -126,7 +127,11 @@ class TrixError(ValueError):
         self.index = index
 
     def to_json(self) -> dict[str, Any]:
-        """``{"code": ..., "message": ..., "rule": ... or None, "index": ... or None}``."""
+        """The error as plain data (a ``dict``, not text), ready for :func:`json.dumps`.
+
+        ``{"code": ..., "message": ..., "rule": ... or None, "index": ... or
+        None}``; :func:`trixcomplex.dumps` of the error gives the JSON text.
+        """
         return {"code": self.code, "message": str(self), "rule": self.rule, "index": self.index}
 
     def __reduce__(self) -> tuple[object, ...]:
@@ -143,7 +148,7 @@ def _rebuild(cls: type[TrixError], fields: dict[str, Any], args: tuple[Any, ...]
 class IllegalMoveError(TrixError):
     """A move that is not legal in the state it was applied to (code ``illegal-move``).
 
-    ``move`` is the rejected move, ``rule`` the RULES.md clause it breaks
+    ``move`` is the rejected move, ``rule`` the rule clause it breaks
     (e.g. ``"R-CX-2"``) and ``reason`` the explanation for a person; the
     message joins them: ``seat 1 plays 5S: seat 1 must follow suit ♥ (R-CX-2)``.
     The state the move was applied to is unchanged and still valid.
