@@ -30,9 +30,8 @@ import random
 import re
 import sys
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from .bots import BOT_NAMES, MC_WORLDS, Bot, bot_named
 from .cards import Card, CardParseError, parse_card
@@ -48,6 +47,9 @@ from .rulesets import PARTNERSHIP, RULESETS, Ruleset
 from .scoresheet import contract_name, format_scoresheet
 from .simulate import simulate
 from .views import View, view
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
 
 __all__ = ["RULESET_OPTIONS", "main"]
 
@@ -659,7 +661,11 @@ def _simulate(args: argparse.Namespace) -> int:
         Path(args.records).mkdir(parents=True, exist_ok=True)
     bots = [bot_named(n) for n in args.bots]
     rich = _rich()
-    executor: Executor | None = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
+    executor: Executor | None = None
+    if args.jobs > 1:  # multiprocessing is imported only when asked for
+        from concurrent.futures import ProcessPoolExecutor
+
+        executor = ProcessPoolExecutor(args.jobs)
     try:
         if rich is not None:
             console = rich.console.Console(stderr=True)
