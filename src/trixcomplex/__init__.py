@@ -15,12 +15,13 @@ pure functions.
 >>> sum(tc.score(state).teams)
 0
 
-``import trixcomplex`` loads the engine, its views and its file formats.  The
-parts a program may never use (bots and tournaments, pictures, the
-scoresheet, the JSON schemas, sampled worlds, playouts, events and the
-ledger) load on first use, so the import stays cheap (see "Import time" in
-the performance notes); ``tc.simulate``, ``tc.bots`` and the rest work as
-if they had been imported.
+``import trixcomplex`` loads the engine: cards, moves, rulesets, states,
+``apply``, ``legal_moves``, ``score``.  The rest (views, records and saved
+states, client input, bots and tournaments, pictures, the scoresheet, the
+JSON schemas, sampled worlds, playouts, events and the ledger) loads on
+first use, so the import stays cheap (see "Import time" on the performance
+page); ``tc.view``, ``tc.Record``, ``tc.simulate``, ``tc.bots`` and the rest
+work as if they had been imported.
 """
 
 import importlib
@@ -33,7 +34,6 @@ from .cards import ALL_CARDS, Card, CardParseError, Rank, Suit, parse_card
 from .complex import ComplexDeal, Trick
 from .doubling import DoublingWindow
 from .errors import IllegalMoveError, TrixError
-from .hosting import SubmitError, submit, timeout_move
 from .match import apply, apply_moves, forced_move, is_legal, legal_moves, new_match, score
 from .moves import (
     Choose,
@@ -50,7 +50,6 @@ from .moves import (
     move_from_json,
     move_to_json,
 )
-from .records import Meta, Record, RecordError, replay, replay_json, replay_report
 from .rulesets import (
     CLASSIC,
     CLASSIC_PARTNERSHIP,
@@ -62,21 +61,23 @@ from .rulesets import (
 )
 from .scoring import DealResult, DoubledCard, MatchResult, Score, SeatBreakdown
 from .seats import next_seat, partner, team_of
-from .serialize import StateFormatError, dumps, from_json, loads, to_json
 from .state import History, MatchState, Phase
 from .trix import TrixDeal
-from .views import View, view, view_after, view_after_moves
 
 if TYPE_CHECKING:  # loaded on first use: see _LAZY
     from . import bots as bots
     from . import render as render
     from .events import events
+    from .hosting import SubmitError, submit, timeout_move
     from .ledger import LedgerEntry, ledger
     from .playout import playout
+    from .records import Meta, Record, RecordError, replay, replay_json, replay_report
     from .render import Picture, picture
     from .schema import json_schema
     from .scoresheet import format_scoresheet
+    from .serialize import StateFormatError, dumps, from_json, loads, to_json
     from .simulate import Tournament, simulate
+    from .views import View, view, view_after, view_after_moves
     from .worlds import sample_world
 
 __version__ = "0.1.0"
@@ -169,15 +170,33 @@ _LAZY = {
     "bots": "bots",
     "render": "render",
     "events": "events",
+    "SubmitError": "hosting",
+    "submit": "hosting",
+    "timeout_move": "hosting",
     "LedgerEntry": "ledger",
     "ledger": "ledger",
     "playout": "playout",
+    "Meta": "records",
+    "Record": "records",
+    "RecordError": "records",
+    "replay": "records",
+    "replay_json": "records",
+    "replay_report": "records",
     "Picture": "render",
     "picture": "render",
     "json_schema": "schema",
     "format_scoresheet": "scoresheet",
+    "StateFormatError": "serialize",
+    "dumps": "serialize",
+    "from_json": "serialize",
+    "loads": "serialize",
+    "to_json": "serialize",
     "Tournament": "simulate",
     "simulate": "simulate",
+    "View": "views",
+    "view": "views",
+    "view_after": "views",
+    "view_after_moves": "views",
     "sample_world": "worlds",
 }
 """The names loaded on first use, with the submodule that defines each."""

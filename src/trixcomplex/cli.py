@@ -41,14 +41,12 @@ from .host import ask, offer_redeal, run
 from .ledger import Charges, ledger, tricks_and_places
 from .ledger import step as ledger_step
 from .moves import Choose, Contract, Deal, Double, Move, Pass, Play, PlayerMove, Redeal, Timeout
-from .records import Record, RecordError, replay_json, replay_report, run_replay
 from .render import hand_text, move_text
 from .rulesets import PARTNERSHIP, RULESETS, Ruleset
 from .scoresheet import contract_name, format_scoresheet
-from .simulate import simulate
 from .views import View, view
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # records (cattrs), tournaments and pools: imported by the commands using them
     from concurrent.futures import Executor
 
 __all__ = ["RULESET_OPTIONS", "main"]
@@ -535,6 +533,8 @@ def _ask_redeal(v: View, inp: TextIO, out: TextIO) -> bool:
 
 def _load_state(path: str, stdin: TextIO) -> MatchState:
     """The state of the record in ``path`` (``-``: ``stdin``); ``RecordError`` if it is bad."""
+    from .records import RecordError, replay_json
+
     try:
         if path == "-":
             text = stdin.read()
@@ -554,6 +554,8 @@ def _load_state(path: str, stdin: TextIO) -> MatchState:
 
 def _offer_save(state: MatchState, me: int, inp: TextIO, out: TextIO) -> None:
     """On Ctrl-C: offer to save the match as a game record, for ``play --resume FILE``."""
+    from .records import Record
+
     print("\nSave the match to resume it later? File name (Enter: do not save)> ",
           end="", file=out, flush=True)  # fmt: skip
     try:
@@ -571,6 +573,8 @@ def _offer_save(state: MatchState, me: int, inp: TextIO, out: TextIO) -> None:
 
 
 def _play(args: argparse.Namespace) -> int:
+    from .records import RecordError
+
     inp, out = sys.stdin, sys.stdout
     me: int = args.seat
     if len(args.bots) not in (1, 3):
@@ -654,6 +658,8 @@ def _rich() -> Any:
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    from .simulate import simulate
+
     if len(args.bots) not in (2, 4):
         print("trixcomplex simulate: error: --bots takes 2 or 4 bot names", file=sys.stderr)
         return 2
@@ -784,6 +790,8 @@ def _replay(args: argparse.Namespace) -> int:
     :func:`~trixcomplex.records.run_replay` (its one-line errors, as JSON with
     ``--json``); then the scoresheet, the explanation or the JSON report with
     the ledger."""
+    from .records import replay_json, replay_report, run_replay
+
     stdin: TextIO = sys.stdin
     text: str | None = None
     if args.file == "-":

@@ -32,14 +32,11 @@ True
 
 from __future__ import annotations
 
-import csv
 import functools
 import io
 import math
 import random
-import statistics
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -53,8 +50,8 @@ from .records import Record
 from .rules import match_outcome, team_totals
 from .rulesets import PARTNERSHIP, Ruleset
 
-if TYPE_CHECKING:
-    from concurrent.futures import ProcessPoolExecutor
+if TYPE_CHECKING:  # imported when used: they are a sixth of the time this module takes
+    from concurrent.futures import Executor, Future, ProcessPoolExecutor
 
 __all__ = [
     "MatchOutcome",
@@ -233,6 +230,8 @@ class Tournament:
 
     def to_csv(self) -> str:
         """One CSV line per match (header first): the columns of :meth:`to_json`'s matches."""
+        import csv
+
         out = io.StringIO()
         writer = csv.DictWriter(out, fieldnames=list(_CSV_FIELDS), lineterminator="\n")
         writer.writeheader()
@@ -289,6 +288,8 @@ def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float
     """A normal-approximation 95% interval for the mean of ``values``."""
     if not values:
         return (0.0, 0.0)
+    import statistics
+
     mean = statistics.fmean(values)
     if len(values) < 2:
         return (mean, mean)
@@ -406,6 +407,8 @@ def _play_chunk(
 
 def summarize(outcomes: Sequence[MatchOutcome]) -> Summary:
     """The :class:`Summary` of some match outcomes (side A's point of view)."""
+    import statistics
+
     n = len(outcomes)
     wins = sum(1 for m in outcomes if m.winner == "A")
     draws = sum(1 for m in outcomes if m.winner == "draw")
@@ -539,6 +542,8 @@ def _run_on_executor(
     finished: Callable[[Sequence[MatchOutcome]], None],
 ) -> None:
     """Play every chunk on ``executor``; a failed chunk is resubmitted, then played here."""
+    from concurrent.futures import FIRST_COMPLETED, wait
+
     chunks = [tuple(range(i, min(i + chunk, matches))) for i in range(0, matches, chunk)]
     tries = dict.fromkeys(chunks, 0)
     futures: dict[Future[list[MatchOutcome]], tuple[int, ...]] = {
@@ -575,6 +580,7 @@ def _run_on_pools(
     """Play every match on process pools of ``jobs`` workers, replacing a pool that
     breaks (a killed worker) or stalls (no match finished in ``stall_timeout`` s)."""
     # Imported here: multiprocessing is a tenth of the time ``import trixcomplex`` takes.
+    from concurrent.futures import FIRST_COMPLETED, wait
     from concurrent.futures.process import BrokenProcessPool, ProcessPoolExecutor
 
     pending = list(range(matches))
