@@ -3,7 +3,9 @@
 - ``trixcomplex demo [--seed N] [--bots rule]``: one whole match between bots,
   deal by deal, then the scoresheet and the winner.
 - ``trixcomplex play [--seat N] [--bots rule,rule,rule] [--seed N] [--resume FILE]``:
-  play a match in the terminal against three bots; Ctrl-C offers to save it.
+  play a match in the terminal against three bots; Ctrl-C or Ctrl-D offers to save
+  it (with its seed: ``--resume`` goes on with the deals that seed gives); a move the
+  person has no choice about is played for them, the table shown first.
 - ``trixcomplex simulate --bots rule,random --matches 1000 [--jobs N] [--seed N]
   [--records DIR]``: a tournament, with a progress bar and a summary table.
 - ``trixcomplex replay FILE [--json] [--explain]``: check and score a game
@@ -531,8 +533,9 @@ def _ask_redeal(v: View, inp: TextIO, out: TextIO) -> bool:
             print("  answer yes or no; try again.", file=out)
 
 
-def _load_state(path: str, stdin: TextIO) -> MatchState:
-    """The state of the record in ``path`` (``-``: ``stdin``); ``RecordError`` if it is bad."""
+def _load_state(path: str, stdin: TextIO) -> tuple[MatchState, int | None]:
+    """The state of the record in ``path`` (``-``: ``stdin``) and the seed saved with it
+    (its metadata's ``seed``, if any); ``RecordError`` if the record is bad."""
     from .records import RecordError, replay_json
 
     try:
@@ -549,11 +552,14 @@ def _load_state(path: str, stdin: TextIO) -> MatchState:
         obj = json.loads(text)
     except (ValueError, RecursionError) as exc:
         raise RecordError(f"invalid JSON: {str(exc).splitlines()[0][:100]}") from None
-    return replay_json(obj)
+    state = replay_json(obj)
+    seed = obj.get("meta", {}).get("seed")  # replay_json checked the record's shape
+    return state, seed if type(seed) is int else None
 
 
-def _offer_save(state: MatchState, me: int, inp: TextIO, out: TextIO) -> None:
-    """On Ctrl-C: offer to save the match as a game record, for ``play --resume FILE``."""
+def _offer_save(state: MatchState, me: int, seed: int, inp: TextIO, out: TextIO) -> None:
+    """On Ctrl-C or Ctrl-D: offer to save the match as a game record, with its seed in
+    the metadata, for ``play --resume FILE``."""
     from .records import Record
 
     print("\nSave the match to resume it later? File name (Enter: do not save)> ",
@@ -565,7 +571,8 @@ def _offer_save(state: MatchState, me: int, inp: TextIO, out: TextIO) -> None:
     if not name:
         return
     try:
-        Path(name).write_text(json.dumps(Record.of(state).to_json()) + "\n", encoding="utf-8")
+        record = Record.of(state, meta={"seed": seed})
+        Path(name).write_text(json.dumps(record.to_json()) + "\n", encoding="utf-8")
     except OSError as exc:
         print(f"could not save to {name}: {exc.strerror or exc}", file=out)
         return
@@ -583,9 +590,10 @@ def _play(args: argparse.Namespace) -> int:
     names = args.bots if len(args.bots) == 3 else [args.bots[0]] * 3
     others = iter(bot_named(n) for n in names)
     bots: list[Bot | None] = [None if s == me else next(others) for s in range(4)]
+    seed: int | None = args.seed
     if args.resume is not None:
         try:
-            state = _load_state(args.resume, inp)
+            state, saved_seed = _load_state(args.resume, inp)
         except RecordError as exc:
             print(f"trixcomplex play: error: {args.resume}: {exc}", file=sys.stderr)
             return 1
@@ -593,8 +601,15 @@ def _play(args: argparse.Namespace) -> int:
             print(f"trixcomplex play: error: {args.resume}: the match is already over",
                   file=sys.stderr)  # fmt: skip
             return 1
+        seed = saved_seed if seed is None else seed  # the match's own seed goes on
     else:
         state = new_match(args.ruleset)
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**32)
+    deals = random.Random(seed)
+    for move in state.history.moves():  # a resumed match's next deals are its seed's
+        if isinstance(move, Deal):
+            Deal.shuffled(deals)
     ruleset = state.ruleset
     partners = (
         f"your partner is seat {(me + 2) % 4}"
@@ -603,7 +618,7 @@ def _play(args: argparse.Namespace) -> int:
     )
     game = "" if ruleset == PARTNERSHIP else f" ({ruleset.name}, {ruleset.deals_per_match} deals)"
     resumed = f"; resumed at deal {state.deal_number}" if args.resume is not None else ""
-    print(f"trixcomplex play, seed {args.seed}: you are seat {me}, {partners}{game}{resumed}.",
+    print(f"trixcomplex play, seed {seed}: you are seat {me}, {partners}{game}{resumed}.",
           file=out)  # fmt: skip
     print("Type a move number, a card (QS, 10H or Q♠) or 'pass'.", file=out)
     current = [state]
@@ -620,6 +635,7 @@ def _play(args: argparse.Namespace) -> int:
             return
         forced = before.phase.plays_cards and len(legal_moves(before, me)) == 1
         if forced and isinstance(move, Play | Pass) and move.seat == me:
+            _show_table(view(before, me), out)  # a run of forced moves is seen, move by move
             print(f"(only one legal move: {move_text(move)}, played for you)", file=out)
         _narrate(before, move, after, me, out)  # others' doubles stay secret (R-HID-2)
         if after.phase in (Phase.DEAL, Phase.OVER) and not isinstance(move, Redeal):
@@ -627,14 +643,16 @@ def _play(args: argparse.Namespace) -> int:
 
     try:
         state = _play_bots(
-            state, bots, random.Random(args.seed), _seat_rngs(args.seed),
+            state, bots, deals, _seat_rngs(seed),
             person, person_redeal, on_move,
         )  # fmt: skip
-    except _EndOfInput:
-        print("\nInput ended before the match was over; leaving the match.", file=out)
+    except _EndOfInput:  # Ctrl-D (a terminal reads on after it; a pipe does not)
+        print("\nInput ended before the match was over.", file=out)
+        _offer_save(current[0], me, seed, inp, out)
+        print("Leaving the match.", file=out)
         return 1
     except KeyboardInterrupt:
-        _offer_save(current[0], me, inp, out)
+        _offer_save(current[0], me, seed, inp, out)
         raise
     print(_winner_line(state), file=out)
     return 0
@@ -873,7 +891,7 @@ def _parser() -> argparse.ArgumentParser:
         "with options after '+' in any order (see trixcomplex --help), "
         "e.g. classic+doubling=false"
     )
-    epilog = _epilog()
+    epilog = "The ruleset options and the bots are described once, in: trixcomplex --help"
 
     demo = sub.add_parser("demo", help="play one complete seeded match between bots",
                           epilog=epilog, formatter_class=fmt)  # fmt: skip
@@ -888,16 +906,20 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--seat", type=_seat, default=0, help="your seat, 0-3 (default 0)")
     play.add_argument("--bots", type=_bot_list, default=["rule"],
                       help=bots_help + ": 1 for all three or 3 (default rule)")  # fmt: skip
-    play.add_argument("--seed", type=int, default=None, help="the random seed (default: random)")
+    play.add_argument("--seed", type=int, default=None,
+                      help="the random seed (default: random; with --resume, the "
+                      "saved one)")  # fmt: skip
     play.add_argument("--ruleset", type=_ruleset, default=PARTNERSHIP, help=ruleset_help)
     play.add_argument("--resume", metavar="FILE", default=None,
-                      help="go on with a match saved on Ctrl-C (a game record)")  # fmt: skip
+                      help="go on with a match saved on Ctrl-C or Ctrl-D (a game "
+                      "record)")  # fmt: skip
     play.set_defaults(func=_play)
 
     sim = sub.add_parser("simulate", help="play many seeded matches between two sides of bots",
                          epilog=epilog, formatter_class=fmt)  # fmt: skip
     sim.add_argument("--bots", type=_bot_list, default=["rule", "random"],
-                     help=bots_help + ": side A, side B (or 4, by seat)")  # fmt: skip
+                     help=bots_help + ": side A, side B (or 4, by seat; "
+                     "default rule,random)")  # fmt: skip
     sim.add_argument("--matches", type=_positive, default=100, help="how many (default 100)")
     sim.add_argument("--jobs", type=_positive, default=1, help="worker processes (default 1)")
     sim.add_argument("--seed", type=int, default=0, help="the random seed (default 0)")
@@ -938,8 +960,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     0 when the reader of the output goes away, as in ``trixcomplex demo | head``)."""
     try:
         args = _parser().parse_args(argv)
-        if getattr(args, "seed", 0) is None:
-            args.seed = random.SystemRandom().randrange(2**32)
+        if getattr(args, "seed", 0) is None and getattr(args, "resume", None) is None:
+            args.seed = random.SystemRandom().randrange(2**32)  # play --resume: the saved one
         status: int = args.func(args)
         sys.stdout.flush()
     except KeyboardInterrupt:
