@@ -1,4 +1,4 @@
-"""``tc.dumps`` and ``tc.loads``: JSON text beside ``tc.to_json``'s plain data (issue 30, item 6)."""
+"""``tc.dumps`` and ``tc.loads``: JSON text beside ``tc.to_json``'s plain data (issue 30)."""
 
 from __future__ import annotations
 
