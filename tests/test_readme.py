@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import random
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
 
 import trixcomplex as tc
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
 
 
 def _tour() -> list[str]:
@@ -44,3 +46,28 @@ def test_the_tour_runs_and_its_comments_are_true() -> None:
     code = "\n".join(line for line in lines if 'tc.Play(0, "AS")' not in line)
     exec(compile(code, str(README), "exec"), namespace)  # the rest runs as written
     assert re.search(r"frozenset\(\{0, 3\}\)", "\n".join(lines))
+
+
+def _section(title: str) -> str:
+    text = README.read_text(encoding="utf-8")
+    return text.split(f"\n## {title}\n", 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_quick_start_is_two_commands() -> None:
+    commands = re.findall(r"```sh\n(.*?)\n```", _section("Quick start"), re.S)
+    assert commands == [
+        "python -m pip install . && trixcomplex demo --seed 7",
+        'python -m pip install -e ".[test]" && python -m pytest',
+    ]
+
+
+def test_every_extra_is_in_the_readmes_table_once_and_only_there() -> None:
+    """Issue 30 item 4: the extras are listed once, in README, and each install line
+    works today (from a checkout) or says it is for the published package."""
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    table = re.findall(r"^\| `([a-z]+)` +\|", _section("Install"), re.M)
+    assert sorted(table) == sorted(extras["optional-dependencies"])
+    for page in [README, *sorted((ROOT / "docs").glob("*.rst"))]:
+        for paragraph in page.read_text(encoding="utf-8").split("\n\n"):
+            if re.search(r"pip install\s+\"?trixcomplex\b", paragraph):
+                assert "published" in paragraph, f"{page.name}: index-only: {paragraph}"

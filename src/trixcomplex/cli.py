@@ -847,7 +847,8 @@ def _serve(args: argparse.Namespace) -> int:
         if (exc.name or "").partition(".")[0] not in ("starlette", "uvicorn", "websockets"):
             raise
         print(f"trixcomplex serve needs the server extra ({exc.name} is missing): "
-              'pip install "trixcomplex[server]"', file=sys.stderr)  # fmt: skip
+              'pip install "trixcomplex[server]" (from a checkout: pip install ".[server]")',
+              file=sys.stderr)  # fmt: skip
         return 1
     return serve(host=args.host, port=args.port, db=args.db)
 
