@@ -71,3 +71,26 @@ def test_every_extra_is_in_the_readmes_table_once_and_only_there() -> None:
         for paragraph in page.read_text(encoding="utf-8").split("\n\n"):
             if re.search(r"pip install\s+\"?trixcomplex\b", paragraph):
                 assert "published" in paragraph, f"{page.name}: index-only: {paragraph}"
+
+
+def test_the_changelog_is_in_keep_a_changelog_form_and_names_the_formats() -> None:
+    """Issue 30 item 5: release headings, the six kinds of change, and a 0.1.0 entry
+    naming the record and state formats at the versions the code writes, and every extra."""
+    from trixcomplex.records import VERSION as RECORD_VERSION
+    from trixcomplex.serialize import STATE_VERSION
+
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    releases = re.findall(r"^## (.*)$", text, re.M)
+    assert releases[0] == "[Unreleased]"
+    for heading in releases[1:]:
+        assert re.fullmatch(r"\[\d+\.\d+\.\d+\] - \d{4}-\d{2}-\d{2}", heading), heading
+    kinds = {"Added", "Changed", "Deprecated", "Removed", "Fixed", "Security"}
+    assert set(re.findall(r"^### (.*)$", text, re.M)) <= kinds
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    entry = text.split(f"\n## [{version}] - ", 1)[1].split("\n## ", 1)[0]
+    assert f'`"format": "trixcomplex-record"` | {RECORD_VERSION} |' in entry
+    assert f'`"format": "trixcomplex-state"` | {STATE_VERSION} |' in entry
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    for extra in extras["optional-dependencies"]:
+        assert f"`{extra}`" in entry, extra
+    assert len(entry) < 9000  # read in two minutes
