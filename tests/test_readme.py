@@ -74,8 +74,9 @@ def test_every_extra_is_in_the_readmes_table_once_and_only_there() -> None:
 
 
 def test_the_changelog_is_in_keep_a_changelog_form_and_names_the_formats() -> None:
-    """Issue 30 item 5: release headings, the six kinds of change, and a 0.1.0 entry
-    naming the record and state formats at the versions the code writes, and every extra."""
+    """Issue 30 item 5: release headings, the six kinds of change, and a 0.1.0 entry whose
+    summary (read in two minutes) names the record and state formats at the versions the
+    code writes, and every extra."""
     from trixcomplex.records import VERSION as RECORD_VERSION
     from trixcomplex.serialize import STATE_VERSION
 
@@ -88,9 +89,10 @@ def test_the_changelog_is_in_keep_a_changelog_form_and_names_the_formats() -> No
     assert set(re.findall(r"^### (.*)$", text, re.M)) <= kinds
     version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
     entry = text.split(f"\n## [{version}] - ", 1)[1].split("\n## ", 1)[0]
-    assert f'`"format": "trixcomplex-record"` | {RECORD_VERSION} |' in entry
-    assert f'`"format": "trixcomplex-state"` | {STATE_VERSION} |' in entry
+    summary = entry.split("\n### ", 1)[0]  # what it is, the formats, the extras
+    assert f'`"format": "trixcomplex-record"` | {RECORD_VERSION} |' in summary
+    assert f'`"format": "trixcomplex-state"` | {STATE_VERSION} |' in summary
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     for extra in extras["optional-dependencies"]:
-        assert f"`{extra}`" in entry, extra
-    assert len(entry) < 9000  # read in two minutes
+        assert f"`{extra}`" in summary, extra
+    assert len(summary.split()) < 500  # read in two minutes
