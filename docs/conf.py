@@ -22,6 +22,7 @@ extensions = [
     "sphinx.ext.doctest",
     "sphinx.ext.viewcode",
     "sphinx_copybutton",
+    "myst_parser",  # the changelog page reads CHANGELOG.md itself (MyST Markdown)
 ]
 # A copy button on every code block; it copies the code without the prompts
 # (">>> ", "... ", "$ ") and without the doctest output lines.

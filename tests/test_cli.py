@@ -385,6 +385,61 @@ def test_r_match_2_play_shows_the_engine_s_reason_and_announces_trix_places() ->
         assert re.search(rf"-> (you go|seat \d goes) out: {place} place \(R-TX-4\)", out)
 
 
+class _Terminal(io.StringIO):
+    """Standard input of a terminal: Ctrl-D ends one read (``readline`` gives ``""``), and
+    the terminal reads on after it.  ``None`` in ``lines`` is a Ctrl-D."""
+
+    def __init__(self, lines: list[str | None]) -> None:
+        super().__init__()
+        self.lines = lines
+
+    def readline(self, size: int | None = -1) -> str:
+        if not self.lines:
+            return ""
+        line = self.lines.pop(0)
+        return "" if line is None else line + "\n"
+
+
+def _deal_2_hand(out: str) -> str:
+    found = re.search(r"\nDeal 2 \(Kingdom 1\).*?\nYour hand \(seat 0\): ([^\n]*)", out, re.S)
+    assert found, out[-2000:]
+    return found.group(1)
+
+
+def test_play_ctrl_d_offers_to_save_and_resume_keeps_the_matchs_seed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Ctrl-D offers to save (the seed goes in the record's metadata); ``play --resume``
+    prints the match's seed, not a new one, and its next deals are that seed's (R-MATCH-2)."""
+    saved = tmp_path / "saved.json"
+    monkeypatch.setattr(sys, "stdin", _Terminal(["1", "1", "1", None, str(saved)]))
+    status = main(["play", "--seed", "2"])
+    out = capsys.readouterr().out
+    assert status == 1 and "Input ended" in out and "Save the match" in out
+    assert f"--resume {saved}" in out
+    record = json.loads(saved.read_text())
+    assert record["meta"] == {"seed": 2}
+    status, resumed, _ = _main(monkeypatch, capsys, "play", "--resume", str(saved),
+                               stdin="1\n" * 600)  # fmt: skip
+    assert status == 0
+    assert resumed.splitlines()[0].startswith("trixcomplex play, seed 2: ")
+    assert "resumed at deal 1" in resumed.splitlines()[0]
+    _, fresh, _ = _main(monkeypatch, capsys, "play", "--seed", "2", stdin="1\n" * 600)
+    assert _deal_2_hand(resumed) == _deal_2_hand(fresh)
+
+
+def test_play_shows_the_table_before_each_move_played_for_the_person(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """R-TX-5: a run of forced moves is auto-played, and the table is shown for each."""
+    _, out, _ = _main(monkeypatch, capsys, "play", "--seed", "3", stdin="1\n" * 400)
+    lines = out.splitlines()
+    forced = [i for i, line in enumerate(lines) if line.startswith("(only one legal move:")]
+    assert len(forced) > 5
+    for i in forced:
+        assert lines[i - 1].startswith("Your hand (seat 0): "), lines[i - 3 : i + 1]
+
+
 def test_play_ctrl_c_offers_to_save_and_resume_goes_on(tmp_path: Path) -> None:
     """Ctrl-C offers to save the match; ``play --resume FILE`` goes on from there."""
     import signal
@@ -407,20 +462,40 @@ def test_play_ctrl_c_offers_to_save_and_resume_goes_on(tmp_path: Path) -> None:
 
 
 def test_version_and_plain_help() -> None:
-    """--version prints the version; the help has no reST markup and lists the presets,
-    every ruleset option with its meaning, and mc:N with its cost per decision."""
+    """--version prints the version; the help has no reST markup and lists the presets;
+    the top-level help describes every ruleset option and mc:N with its cost per decision,
+    once: the commands' helps point to it instead of repeating it (issue 30)."""
     done = _run("--version")
     assert done.returncode == 0 and done.stdout.strip() == f"trixcomplex {tc.__version__}"
-    for args in (("--help",), ("demo", "--help"), ("simulate", "--help")):
+    options = ("doubling", "penalty_cards_first", "swapped_scores", "free_heart_leads",
+               "fixed_order", "reversed_scores", "show_twos", "bad_hand_redeal")  # fmt: skip
+    for args in (("--help",), ("demo", "--help"), ("play", "--help"), ("simulate", "--help")):
         text = _run(*args).stdout
         assert "``" not in text and ":class:" not in text and ":func:" not in text
         for preset in tc.RULESETS:
             assert preset in text
-        options = ("doubling", "penalty_cards_first", "swapped_scores", "free_heart_leads",
-                   "fixed_order", "reversed_scores", "show_twos", "bad_hand_redeal")  # fmt: skip
-        for option in options:
-            assert re.search(rf"{option}: R-OPT-\d: \w", text), (args, option)
-        assert "mc:N" in text and "playouts" in text
+        if args == ("--help",):
+            for option in options:
+                assert re.search(rf"{option}: R-OPT-\d: \w", text), (args, option)
+            assert "mc:N" in text and "playouts" in text
+        else:
+            assert not re.search(r"R-OPT-\d: ", text), args  # the epilog is not repeated
+            assert "trixcomplex --help" in text
+
+
+def test_every_option_with_a_default_shows_it_in_its_help() -> None:
+    """``simulate --help`` names the ``--bots`` default, and so does every other option."""
+    import argparse
+
+    from trixcomplex.cli import _parser
+
+    parser = _parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name, command in commands.choices.items():
+        for action in command._actions:
+            if action.option_strings and action.default not in (None, False, argparse.SUPPRESS):
+                assert "default" in (action.help or ""), (name, action.option_strings)
+    assert "default rule,random" in _run("simulate", "--help").stdout
 
 
 def test_ruleset_options_match_the_ruleset() -> None:

@@ -3,7 +3,9 @@
 - ``trixcomplex demo [--seed N] [--bots rule]``: one whole match between bots,
   deal by deal, then the scoresheet and the winner.
 - ``trixcomplex play [--seat N] [--bots rule,rule,rule] [--seed N] [--resume FILE]``:
-  play a match in the terminal against three bots; Ctrl-C offers to save it.
+  play a match in the terminal against three bots; Ctrl-C or Ctrl-D offers to save
+  it (with its seed: ``--resume`` goes on with the deals that seed gives); a move the
+  person has no choice about is played for them, the table shown first.
 - ``trixcomplex simulate --bots rule,random --matches 1000 [--jobs N] [--seed N]
   [--records DIR] [--isolated [--strict]] [--time-limit S] [--cpu-limit S]``: a
   tournament, with a progress bar and a summary table; ``--isolated`` runs each
@@ -34,9 +36,8 @@ import random
 import re
 import sys
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from .bots import BOT_NAMES, MC_WORLDS, Bot, bot_named
 from .cards import Card, CardParseError, parse_card
@@ -47,13 +48,14 @@ from .jsonio import loads
 from .ledger import Charges, ledger, tricks_and_places
 from .ledger import step as ledger_step
 from .moves import Choose, Contract, Deal, Double, Move, Pass, Play, PlayerMove, Redeal, Timeout
-from .records import MAX_RECORD_CHARS, Record, RecordError, replay_json, replay_report, run_replay
 from .render import hand_text, move_text
 from .replay_cli import read_record_text
 from .rulesets import PARTNERSHIP, RULESETS, Ruleset
 from .scoresheet import contract_name, format_scoresheet
-from .simulate import seed_commitment, simulate
 from .views import View, view
+
+if TYPE_CHECKING:  # records (cattrs), tournaments and pools: imported by the commands using them
+    from concurrent.futures import Executor
 
 __all__ = ["RULESET_OPTIONS", "main"]
 
@@ -537,19 +539,27 @@ def _ask_redeal(v: View, inp: TextIO, out: TextIO) -> bool:
             print("  answer yes or no; try again.", file=out)
 
 
-def _load_state(path: str, stdin: TextIO) -> MatchState:
-    """The state of the record in ``path`` (``-``: ``stdin``); ``RecordError`` if it is bad
-    (read as ``replay`` reads it: bounded in size, strict JSON)."""
+def _load_state(path: str, stdin: TextIO) -> tuple[MatchState, int | None]:
+    """The state of the record in ``path`` (``-``: ``stdin``) and the seed saved with it
+    (its metadata's ``seed``, if any); ``RecordError`` if the record is bad (read as
+    ``replay`` reads it: bounded in size, strict JSON)."""
+    from .records import RecordError, replay_json
+
     text = read_record_text(path, stdin)
     try:
         obj = loads(text)
     except TrixError as exc:
         raise RecordError(str(exc), code=exc.code) from None
-    return replay_json(obj)
+    state = replay_json(obj)
+    seed = obj.get("meta", {}).get("seed")  # replay_json checked the record's shape
+    return state, seed if type(seed) is int else None
 
 
-def _offer_save(state: MatchState, me: int, inp: TextIO, out: TextIO) -> None:
-    """On Ctrl-C: offer to save the match as a game record, for ``play --resume FILE``."""
+def _offer_save(state: MatchState, me: int, seed: int, inp: TextIO, out: TextIO) -> None:
+    """On Ctrl-C or Ctrl-D: offer to save the match as a game record, with its seed in
+    the metadata, for ``play --resume FILE``."""
+    from .records import Record
+
     print("\nSave the match to resume it later? File name (Enter: do not save)> ",
           end="", file=out, flush=True)  # fmt: skip
     try:
@@ -559,7 +569,8 @@ def _offer_save(state: MatchState, me: int, inp: TextIO, out: TextIO) -> None:
     if not name:
         return
     try:
-        Path(name).write_text(json.dumps(Record.of(state).to_json()) + "\n", encoding="utf-8")
+        record = Record.of(state, meta={"seed": seed})
+        Path(name).write_text(json.dumps(record.to_json()) + "\n", encoding="utf-8")
     except OSError as exc:
         print(f"could not save to {name}: {exc.strerror or exc}", file=out)
         return
@@ -567,6 +578,8 @@ def _offer_save(state: MatchState, me: int, inp: TextIO, out: TextIO) -> None:
 
 
 def _play(args: argparse.Namespace) -> int:
+    from .records import RecordError
+
     inp, out = sys.stdin, sys.stdout
     me: int = args.seat
     if len(args.bots) not in (1, 3):
@@ -575,9 +588,10 @@ def _play(args: argparse.Namespace) -> int:
     names = args.bots if len(args.bots) == 3 else [args.bots[0]] * 3
     others = iter(bot_named(n) for n in names)
     bots: list[Bot | None] = [None if s == me else next(others) for s in range(4)]
+    seed: int | None = args.seed
     if args.resume is not None:
         try:
-            state = _load_state(args.resume, inp)
+            state, saved_seed = _load_state(args.resume, inp)
         except RecordError as exc:
             print(f"trixcomplex play: error: {args.resume}: {exc}", file=sys.stderr)
             return 1
@@ -585,8 +599,15 @@ def _play(args: argparse.Namespace) -> int:
             print(f"trixcomplex play: error: {args.resume}: the match is already over",
                   file=sys.stderr)  # fmt: skip
             return 1
+        seed = saved_seed if seed is None else seed  # the match's own seed goes on
     else:
         state = new_match(args.ruleset)
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**32)
+    deals = random.Random(seed)
+    for move in state.history.moves():  # a resumed match's next deals are its seed's
+        if isinstance(move, Deal):
+            Deal.shuffled(deals)
     ruleset = state.ruleset
     partners = (
         f"your partner is seat {(me + 2) % 4}"
@@ -595,7 +616,7 @@ def _play(args: argparse.Namespace) -> int:
     )
     game = "" if ruleset == PARTNERSHIP else f" ({ruleset.name}, {ruleset.deals_per_match} deals)"
     resumed = f"; resumed at deal {state.deal_number}" if args.resume is not None else ""
-    print(f"trixcomplex play, seed {args.seed}: you are seat {me}, {partners}{game}{resumed}.",
+    print(f"trixcomplex play, seed {seed}: you are seat {me}, {partners}{game}{resumed}.",
           file=out)  # fmt: skip
     print("Type a move number, a card (QS, 10H or Q♠) or 'pass'.", file=out)
     current = [state]
@@ -612,6 +633,7 @@ def _play(args: argparse.Namespace) -> int:
             return
         forced = before.phase.plays_cards and len(legal_moves(before, me)) == 1
         if forced and isinstance(move, Play | Pass) and move.seat == me:
+            _show_table(view(before, me), out)  # a run of forced moves is seen, move by move
             print(f"(only one legal move: {move_text(move)}, played for you)", file=out)
         _narrate(before, move, after, me, out)  # others' doubles stay secret (R-HID-2)
         if after.phase in (Phase.DEAL, Phase.OVER) and not isinstance(move, Redeal):
@@ -619,14 +641,16 @@ def _play(args: argparse.Namespace) -> int:
 
     try:
         state = _play_bots(
-            state, bots, random.Random(args.seed), _seat_rngs(args.seed),
+            state, bots, deals, _seat_rngs(seed),
             person, person_redeal, on_move,
         )  # fmt: skip
-    except _EndOfInput:
-        print("\nInput ended before the match was over; leaving the match.", file=out)
+    except _EndOfInput:  # Ctrl-D (a terminal reads on after it; a pipe does not)
+        print("\nInput ended before the match was over.", file=out)
+        _offer_save(current[0], me, seed, inp, out)
+        print("Leaving the match.", file=out)
         return 1
     except KeyboardInterrupt:
-        _offer_save(current[0], me, inp, out)
+        _offer_save(current[0], me, seed, inp, out)
         raise
     print(_winner_line(state), file=out)
     return 0
@@ -668,6 +692,8 @@ def _seconds(text: str) -> float:
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    from .simulate import seed_commitment, simulate
+
     if len(args.bots) not in (2, 4):
         print("trixcomplex simulate: error: --bots takes 2 or 4 bot names", file=sys.stderr)
         return 2
@@ -688,7 +714,11 @@ def _simulate(args: argparse.Namespace) -> int:
         args.seed = secrets.randbits(128)
     print(f"seed commitment: {seed_commitment(args.seed)}", file=sys.stderr, flush=True)
     rich = _rich()
-    executor: Executor | None = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
+    executor: Executor | None = None
+    if args.jobs > 1:  # multiprocessing is imported only when asked for
+        from concurrent.futures import ProcessPoolExecutor
+
+        executor = ProcessPoolExecutor(args.jobs)
     try:
         if rich is not None:
             console = rich.console.Console(stderr=True)
@@ -810,6 +840,8 @@ def _replay(args: argparse.Namespace) -> int:
     :func:`~trixcomplex.records.run_replay` (its one-line errors, as JSON with
     ``--json``); then the scoresheet, the explanation or the JSON report with
     the ledger."""
+    from .records import MAX_RECORD_CHARS, replay_json, replay_report, run_replay
+
     stdin: TextIO = sys.stdin
     text: str | None = None
     if args.file == "-":
@@ -857,7 +889,8 @@ def _serve(args: argparse.Namespace) -> int:
         if (exc.name or "").partition(".")[0] not in ("starlette", "uvicorn", "websockets"):
             raise
         print(f"trixcomplex serve needs the server extra ({exc.name} is missing): "
-              'pip install "trixcomplex[server]"', file=sys.stderr)  # fmt: skip
+              'pip install "trixcomplex[server]" (from a checkout: pip install ".[server]")',
+              file=sys.stderr)  # fmt: skip
         return 1
     options = Options(
         allow_origins=tuple(args.allow_origin), max_tables=args.max_tables,
@@ -908,7 +941,7 @@ def _parser() -> argparse.ArgumentParser:
         "with options after '+' in any order (see trixcomplex --help), "
         "e.g. classic+doubling=false"
     )
-    epilog = _epilog()
+    epilog = "The ruleset options and the bots are described once, in: trixcomplex --help"
 
     demo = sub.add_parser("demo", help="play one complete seeded match between bots",
                           epilog=epilog, formatter_class=fmt)  # fmt: skip
@@ -923,17 +956,20 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--seat", type=_seat, default=0, help="your seat, 0-3 (default 0)")
     play.add_argument("--bots", type=_bot_list, default=["rule"],
                       help=bots_help + ": 1 for all three or 3 (default rule)")  # fmt: skip
-    play.add_argument("--seed", type=int, default=None, help="the random seed (default: random)")
+    play.add_argument("--seed", type=int, default=None,
+                      help="the random seed (default: random; with --resume, the "
+                      "saved one)")  # fmt: skip
     play.add_argument("--ruleset", type=_ruleset, default=PARTNERSHIP, help=ruleset_help)
     play.add_argument("--resume", metavar="FILE", default=None,
-                      help="go on with a match saved on Ctrl-C (a game record)")  # fmt: skip
+                      help="go on with a match saved on Ctrl-C or Ctrl-D (a game "
+                      "record)")  # fmt: skip
     play.set_defaults(func=_play)
 
     sim = sub.add_parser("simulate", help="play many seeded matches between two sides of bots",
                          epilog=epilog, formatter_class=fmt)  # fmt: skip
     sim.add_argument("--bots", type=_sim_bot_list, default=["rule", "random"],
-                     help=bots_help + " or module:factory: side A, side B (or 4, by seat)",
-                     )  # fmt: skip
+                     help=bots_help + " or module:factory: side A, side B (or 4, by seat; "
+                     "default rule,random)")  # fmt: skip
     sim.add_argument("--matches", type=_positive, default=100, help="how many (default 100)")
     sim.add_argument("--jobs", type=_positive, default=1, help="worker processes (default 1)")
     sim.add_argument("--seed", type=int, default=None,
@@ -1030,8 +1066,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     0 when the reader of the output goes away, as in ``trixcomplex demo | head``)."""
     try:
         args = _parser().parse_args(argv)
-        if getattr(args, "seed", 0) is None:
-            args.seed = random.SystemRandom().randrange(2**32)
+        if getattr(args, "seed", 0) is None and getattr(args, "resume", None) is None:
+            args.seed = random.SystemRandom().randrange(2**32)  # play --resume: the saved one
         status: int = args.func(args)
         sys.stdout.flush()
     except KeyboardInterrupt:

@@ -6,7 +6,8 @@ saved state or view, a bad card code, a rejected client submission — is a
 all.  Each carries a stable machine-readable :attr:`~TrixError.code` (listed
 in :data:`ERROR_CODES` and on the "Error codes" page), the rules clause
 it breaks (``rule``, or ``None``) and the 0-based index of the move at fault
-(``index``, or ``None``), and turns into JSON with :meth:`TrixError.to_json`.
+(``index``, or ``None``).  :meth:`TrixError.to_json` gives it as plain data
+(a ``dict``), :func:`trixcomplex.dumps` as JSON text.
 
 >>> import trixcomplex as tc
 >>> try:
@@ -126,7 +127,11 @@ class TrixError(ValueError):
         self.index = index
 
     def to_json(self) -> dict[str, Any]:
-        """``{"code": ..., "message": ..., "rule": ... or None, "index": ... or None}``."""
+        """The error as plain data (a ``dict``, not text), ready for :func:`json.dumps`.
+
+        ``{"code": ..., "message": ..., "rule": ... or None, "index": ... or
+        None}``; :func:`trixcomplex.dumps` of the error gives the JSON text.
+        """
         return {"code": self.code, "message": str(self), "rule": self.rule, "index": self.index}
 
     def __reduce__(self) -> tuple[object, ...]:

@@ -20,7 +20,7 @@ import itertools
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from .cards import ALL_CARDS, Card, Suit, cards_of, hand_mask, mask_of
+from .cards import ALL_CARDS, Card, Suit, byte_table, cards_of, hand_mask, mask_of
 from .complex import (
     ComplexDeal,
     Trick,
@@ -115,16 +115,7 @@ def new_match(ruleset: Ruleset = PARTNERSHIP) -> MatchState:
 
 # _PLAY_BYTES[seat][k][b]: the interned plays of ``seat`` for the cards 8k..8k+7 set in byte b.
 # Listing a set's plays is then 7 lookups and tuple joins instead of a loop over its cards.
-_PLAY_BYTES = tuple(
-    tuple(
-        tuple(
-            tuple(_PLAYS[seat][8 * k + i] for i in range(8) if b >> i & 1 and 8 * k + i < 52)
-            for b in range(256)
-        )
-        for k in range(7)
-    )
-    for seat in range(4)
-)
+_PLAY_BYTES = tuple(byte_table(_PLAYS[seat]) for seat in range(4))
 
 
 def plays_of(seat: int, mask: int) -> tuple[Play, ...]:

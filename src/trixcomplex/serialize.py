@@ -40,6 +40,7 @@ state.scores does not match the state its moves rebuild (altered or corrupt)
 from __future__ import annotations
 
 import enum
+import json
 import marshal
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar, get_args, get_origin
@@ -53,6 +54,7 @@ from .cards import Card, Suit, cards_of
 from .engine import ComplexDeal, DoublingWindow, History, MatchState, Phase, TrixDeal
 from .errors import TrixError
 from .jsonio import check_json
+from .jsonio import loads as parse_json
 from .moves import Choose, Deal, Double, Pass, Play, Redeal, Timeout
 from .records import (
     MAX_DEPTH,
@@ -71,7 +73,16 @@ from .rulesets import Ruleset
 from .viewcheck import check_view
 from .views import View
 
-__all__ = ["CARDS", "STATE_FORMAT", "STATE_VERSION", "StateFormatError", "from_json", "to_json"]
+__all__ = [
+    "CARDS",
+    "STATE_FORMAT",
+    "STATE_VERSION",
+    "StateFormatError",
+    "dumps",
+    "from_json",
+    "loads",
+    "to_json",
+]
 
 T = TypeVar("T")
 
@@ -412,6 +423,10 @@ _converter = _make_converter()
 def to_json(obj: object) -> Any:
     """JSON-safe data for ``obj`` (a state, a view, any frozen attrs value).
 
+    The result is plain Python data (dicts, lists, strings, ints, booleans,
+    ``None``), not text: pass it to :func:`json.dumps`, or call :func:`dumps`
+    for the JSON text itself.
+
     A :class:`~trixcomplex.MatchState` is written as ``{"format":
     "trixcomplex-state", "version": 2, "ruleset": "partnership", "moves":
     [...], "state": {...}}``: its ruleset's name (``state.ruleset.name``),
@@ -624,3 +639,47 @@ def _load_state_checked(data: object) -> MatchState:
                 code="state.mismatch",
             )
     return rebuilt
+
+
+def dumps(obj: object, *, indent: int | None = None) -> str:
+    """The JSON text of ``obj``: what a server sends, a file holds.
+
+    ``obj`` is anything :func:`to_json` takes (a state, a view, a record, a
+    score, any frozen attrs value) or a :class:`~trixcomplex.TrixError`
+    (its :meth:`~trixcomplex.TrixError.to_json` object).  Compact unless
+    ``indent`` is given; non-ASCII characters are written as they are.
+    :func:`loads` reads the text back.
+
+    >>> import trixcomplex as tc
+    >>> tc.dumps(tc.Play(0, "QS"))
+    '{"move":"play","seat":0,"card":"QS"}'
+    >>> tc.dumps(tc.TrixError("no such thing", code="json.invalid"))
+    '{"code":"json.invalid","message":"no such thing","rule":null,"index":null}'
+    """
+    data = obj.to_json() if isinstance(obj, TrixError) else to_json(obj)
+    separators = (",", ":") if indent is None else (",", ": ")
+    return json.dumps(data, indent=indent, separators=separators, ensure_ascii=False)
+
+
+def loads(kind: type[T], text: str | bytes | bytearray) -> T:
+    """The value of type ``kind`` whose JSON text :func:`dumps` wrote.
+
+    The text is parsed strictly (a key named twice, ``NaN``, text over the
+    input limits: a :class:`~trixcomplex.TrixError` with a ``json.*`` code),
+    then read as :func:`from_json` reads data: a state is rebuilt from its
+    moves and checked field by field, a view is checked against the rules.
+    Nothing is half-loaded.
+
+    >>> import random
+    >>> import trixcomplex as tc
+    >>> state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(2)))
+    >>> tc.loads(tc.MatchState, tc.dumps(state)) == state
+    True
+    >>> tc.loads(tc.View, tc.dumps(tc.view(state, 1))) == tc.view(state, 1)
+    True
+    >>> tc.loads(tc.Record, '{"format": "trixcomplex-record", "format": 1}')
+    Traceback (most recent call last):
+    ...
+    trixcomplex.errors.TrixError: invalid JSON: the key "format" appears twice in an object
+    """
+    return from_json(kind, parse_json(text))

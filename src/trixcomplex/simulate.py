@@ -36,7 +36,6 @@ True
 
 from __future__ import annotations
 
-import csv
 import functools
 import hashlib
 import hmac
@@ -45,9 +44,7 @@ import math
 import os
 import random
 import secrets
-import statistics
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -61,8 +58,8 @@ from .records import Record
 from .rules import match_outcome, team_totals
 from .rulesets import PARTNERSHIP, Ruleset
 
-if TYPE_CHECKING:
-    from concurrent.futures import ProcessPoolExecutor
+if TYPE_CHECKING:  # imported when used: they are a sixth of the time this module takes
+    from concurrent.futures import Executor, Future, ProcessPoolExecutor
 
 __all__ = [
     "MatchOutcome",
@@ -246,6 +243,8 @@ class Tournament:
 
     def to_csv(self) -> str:
         """One CSV line per match (header first): the columns of :meth:`to_json`'s matches."""
+        import csv
+
         out = io.StringIO()
         writer = csv.DictWriter(out, fieldnames=list(_CSV_FIELDS), lineterminator="\n")
         writer.writeheader()
@@ -302,6 +301,8 @@ def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float
     """A normal-approximation 95% interval for the mean of ``values``."""
     if not values:
         return (0.0, 0.0)
+    import statistics
+
     mean = statistics.fmean(values)
     if len(values) < 2:
         return (mean, mean)
@@ -498,6 +499,8 @@ def _note_asked(asked: Any, index: int, state: MatchState) -> None:
 
 def summarize(outcomes: Sequence[MatchOutcome]) -> Summary:
     """The :class:`Summary` of some match outcomes (side A's point of view)."""
+    import statistics
+
     n = len(outcomes)
     wins = sum(1 for m in outcomes if m.winner == "A")
     draws = sum(1 for m in outcomes if m.winner == "draw")
@@ -688,6 +691,8 @@ def _run_on_executor(
     finished: Callable[[Sequence[MatchOutcome]], None],
 ) -> None:
     """Play every chunk on ``executor``; a failed chunk is resubmitted, then played here."""
+    from concurrent.futures import FIRST_COMPLETED, wait
+
     chunks = [tuple(range(i, min(i + chunk, matches))) for i in range(0, matches, chunk)]
     tries = dict.fromkeys(chunks, 0)
     futures: dict[Future[list[MatchOutcome]], tuple[int, ...]] = {
@@ -734,6 +739,7 @@ def _run_on_pools(
     """
     # Imported here: multiprocessing is a tenth of the time ``import trixcomplex`` takes.
     import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, wait
     from concurrent.futures.process import BrokenProcessPool, ProcessPoolExecutor
 
     asked = multiprocessing.get_context().RawArray("q", matches)

@@ -3,9 +3,10 @@
 A small, complete host built only on the library's public hosting API: a
 Starlette application under uvicorn, one WebSocket per player or spectator
 carrying the library's JSON (views, moves, events, errors), and every table
-stored in SQLite after every move.  Install it with the ``server`` extra::
+stored in SQLite after every move.  Install it with the ``server`` extra
+(from a checkout; ``"trixcomplex[server]"`` once published on an index)::
 
-    pip install "trixcomplex[server]"
+    python -m pip install ".[server]"
     trixcomplex serve --port 8000
 
 The modules, from the bottom up (see :doc:`/server-code`):
