@@ -8,10 +8,12 @@ loaded machine does not change; wall-clock limits appear only as generous upper 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import socket
 import sys
+import time
 import warnings
 from pathlib import Path
 
@@ -20,7 +22,7 @@ import pytest
 import trixcomplex as tc
 from faulty_bots import Exits, HardExit, Raises, guessed_deck, hands_of
 from trixcomplex import sandbox
-from trixcomplex.bots import RandomBot, RuleBot
+from trixcomplex.bots import BotTimeout, RandomBot, RuleBot
 from trixcomplex.isolated import IsolatedBot
 from trixcomplex.simulate import match_generators, seed_commitment, simulate
 
@@ -222,6 +224,36 @@ def test_a_partial_line_cannot_block_the_host(bwrap: None) -> None:
                  cpu_limit=0.5, time_limit=GENEROUS)  # fmt: skip
     assert _forfeits(t) == ["A", "A"]
     assert all("CPU time" in m.reason and "deal 2" in m.reason for m in t.matches)
+
+
+@LINUX
+def test_a_spinning_bot_is_gone_once_its_match_is_forfeited(bwrap: None) -> None:
+    """The bot process itself (not only bubblewrap around it) is killed when the host
+    stops it: a spinning bot must not outlive its match, eating the organizer's CPU."""
+    rng = random.Random(1)
+    state = tc.new_match()
+    while not (state.deal_number == 2 and state.to_act):
+        deal = state.phase is tc.Phase.DEAL
+        state = tc.apply(
+            state, tc.Deal.shuffled(rng) if deal else rng.choice(tc.legal_moves(state))
+        )
+    bot = IsolatedBot("faulty_bots:Spin", cpu_limit=0.5, time_limit=GENEROUS, sandbox="strict")
+    seat = min(state.to_act)
+    with pytest.raises(BotTimeout):
+        bot.choose(tc.view(state, seat), tc.legal_moves(state, seat), random.Random(0))
+    spinner = bot._pid
+    bot.close()
+    deadline = time.monotonic() + GENEROUS  # an upper bound: SIGKILL takes effect at once
+    while not _gone(spinner) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _gone(spinner)
+
+
+def _gone(pid: int) -> bool:
+    """No such process, or only its exit status is left (a zombie)."""
+    with contextlib.suppress(OSError):
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] in "ZX"
+    return True
 
 
 @LINUX

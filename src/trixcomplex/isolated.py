@@ -37,6 +37,7 @@ import json
 import os
 import random
 import selectors
+import signal
 import subprocess
 import sys
 import time
@@ -323,12 +324,29 @@ class IsolatedBot:
         self._buffer.clear()
         if proc is not None:
             if proc.poll() is None:
-                proc.kill()
+                self._kill_bot(proc)
             proc.wait()
             for stream in (proc.stdin, proc.stdout):
                 if stream is not None:
                     with contextlib.suppress(OSError):
                         stream.close()
+
+    def _kill_bot(self, proc: subprocess.Popen[bytes]) -> None:
+        """Kill the bot and whatever it started, not only the process we launched.
+
+        Inside bubblewrap the bot is the first process of its own PID namespace
+        (``self._pid``, outside it): killing it ends every process in the
+        namespace.  Without bubblewrap the bot leads its own session, so its
+        process group goes with it.  Killing bubblewrap alone is not enough:
+        the bot drops to ``nobody``, and that change of user clears the
+        parent-death signal bubblewrap armed.
+        """
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            if self._pid != proc.pid:
+                os.kill(self._pid, signal.SIGKILL)
+            else:
+                os.killpg(proc.pid, signal.SIGKILL)
+        proc.kill()
 
     def __del__(self) -> None:
         with contextlib.suppress(Exception):  # the interpreter may be shutting down

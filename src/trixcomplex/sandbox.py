@@ -239,6 +239,7 @@ def drop_privileges(paths_needed: Sequence[str] = ()) -> str | None:
     os.setgid(NOBODY)
     os.setuid(NOBODY)
     _prctl(38, 1)  # PR_SET_NO_NEW_PRIVS
+    _prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL again: the change of user cleared it
     return None
 
 
