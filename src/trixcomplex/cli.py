@@ -49,7 +49,6 @@ from .ledger import Charges, ledger, tricks_and_places
 from .ledger import step as ledger_step
 from .moves import Choose, Contract, Deal, Double, Move, Pass, Play, PlayerMove, Redeal, Timeout
 from .render import hand_text, move_text
-from .replay_cli import read_record_text
 from .rulesets import PARTNERSHIP, RULESETS, Ruleset
 from .scoresheet import contract_name, format_scoresheet
 from .views import View, view
@@ -544,6 +543,7 @@ def _load_state(path: str, stdin: TextIO) -> tuple[MatchState, int | None]:
     (its metadata's ``seed``, if any); ``RecordError`` if the record is bad (read as
     ``replay`` reads it: bounded in size, strict JSON)."""
     from .records import RecordError, replay_json
+    from .replay_cli import read_record_text
 
     text = read_record_text(path, stdin)
     try:
@@ -1018,7 +1018,8 @@ def _parser() -> argparse.ArgumentParser:
                      help="the tables' SQLite file (default ./trixcomplex.sqlite3)")  # fmt: skip
     srv.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                      help="also accept requests from pages of ORIGIN (https://example.org); "
-                     "repeatable; the server's own origin is always accepted")  # fmt: skip
+                     "repeatable (default: none; the server's own origin is always "
+                     "accepted)")  # fmt: skip
     srv.add_argument("--max-tables", type=_positive, default=1000, metavar="N",
                      help="the most tables played at once, finished ones not counted "
                      "(default 1000)")  # fmt: skip

@@ -15,17 +15,20 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..records import RecordError, ruleset_of
-from ..rulesets import Ruleset
-from .cases import CaseFormatError, clause_cases, export, random_cases, read_cases
-from .check import EngineError, Report, SubprocessEngine, check_cases
+from ..rulesets import CLASSIC, PARTNERSHIP, Ruleset
+
+if TYPE_CHECKING:  # the cases, the checker and records load when a command runs, so that
+    # adding the subcommand costs ``trixcomplex --version`` nothing
+    from .check import Report
 
 __all__ = ["add_conformance", "format_report"]
 
 
 def _ruleset(text: str) -> Ruleset:
+    from ..records import RecordError, ruleset_of
+
     try:
         return ruleset_of(text)
     except RecordError as exc:
@@ -68,6 +71,8 @@ def add_conformance(sub: Any, ruleset_help: str) -> None:
 
 
 def _export(args: argparse.Namespace) -> int:
+    from .cases import export
+
     try:
         path = export(Path(args.dir), args.cases, args.ruleset)
     except OSError as exc:
@@ -95,12 +100,15 @@ def format_report(report: Report) -> str:
 
 
 def _check(args: argparse.Namespace) -> int:
+    from .cases import CaseFormatError, clause_cases, random_cases, read_cases
+    from .check import EngineError, SubprocessEngine, check_cases
+
     try:
         if args.cases_file is not None:
             cases = read_cases(Path(args.cases_file))
         else:
             cases = clause_cases()
-            rulesets = [args.ruleset or ruleset_of("partnership"), ruleset_of("classic")]
+            rulesets = [args.ruleset or PARTNERSHIP, CLASSIC]
             for ruleset in rulesets[:1] if args.ruleset is not None else rulesets:
                 cases += random_cases(ruleset, args.cases // (1 if args.ruleset else 2))
         if args.ruleset is not None:
