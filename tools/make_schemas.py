@@ -411,6 +411,10 @@ def wire_defs() -> dict[str, Any]:
                 "seat": nullable(SEAT),
                 "token": TOKEN,
                 "settings": ref("settings"),
+                "partnership": {
+                    "type": "boolean",
+                    "description": "Whether the table's ruleset plays in teams (partners opposite)",
+                },
             },
             ["type", "table", "seat", "settings"],
             description="The answer to a hello: the connection's seat (null: a spectator), "
@@ -427,6 +431,13 @@ def wire_defs() -> dict[str, Any]:
                 "scoresheet": {"type": "string"},
                 "svg": {"type": "string", "description": "The view's picture (unless no pictures)"},
                 "record": {"type": "string", "description": "The record's URL, once it is over"},
+                "illegal": {
+                    "type": "object",
+                    "propertyNames": CARD,
+                    "additionalProperties": {"type": "string"},
+                    "description": "A seat's own update only: why each card of its hand it "
+                    "may not play now (trixcomplex.why_illegal); playable cards are left out",
+                },
             },
             ["type", "table", "view", "events", "clock", "seats", "scoresheet"],
             description="After every change this connection may see: its view and its events.",
@@ -488,7 +499,13 @@ def wire_defs() -> dict[str, Any]:
                 "phase": {"enum": PHASES},
                 "deal_number": {"type": "integer", "minimum": 0},
                 "finished": {"type": "boolean"},
+                "archived": {
+                    "type": "boolean",
+                    "description": "Finished and past its retention: out of the lobby and of "
+                    "memory, its record still downloadable",
+                },
             },
+            ["id", "created", "settings", "seats", "phase", "deal_number", "finished"],
             description="A table as the lobby lists it.",
         ),
         "table_list": obj(

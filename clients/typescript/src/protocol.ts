@@ -672,6 +672,10 @@ export interface MessageWelcome {
    */
   token?: string;
   settings: Settings;
+  /**
+   * Whether the table's ruleset plays in teams (partners opposite)
+   */
+  partnership?: boolean;
 }
 /**
  * A table's ruleset and clocks, in seconds.
@@ -712,6 +716,12 @@ export interface MessageUpdate {
    * The record's URL, once it is over
    */
   record?: string;
+  /**
+   * A seat's own update only: why each card of its hand it may not play now (trixcomplex.why_illegal); playable cards are left out
+   */
+  illegal?: {
+    [k: string]: string;
+  };
 }
 /**
  * The clock of the seat(s) to act; seconds_left is null between deals.
@@ -794,6 +804,10 @@ export interface TableSummary {
   phase: "DEAL" | "CHOOSE" | "DOUBLE" | "COMPLEX" | "TRICKS" | "TRIX" | "OVER";
   deal_number: number;
   finished: boolean;
+  /**
+   * Finished and past its retention: out of the lobby and of memory, its record still downloadable
+   */
+  archived?: boolean;
 }
 /**
  * GET /api/tables: every table of the server.
