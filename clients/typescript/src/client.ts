@@ -65,7 +65,11 @@ export class Lobby {
   }
 
   create(request: CreateTable): Promise<TableSummary> {
-    const init = { method: "POST", body: JSON.stringify(request) };
+    const init = {
+      method: "POST",
+      headers: { "Content-Type": "application/json" }, // the server refuses anything else (415)
+      body: JSON.stringify(request),
+    };
     return this.call<TableSummary>("/api/tables", init);
   }
 
