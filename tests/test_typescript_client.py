@@ -18,23 +18,13 @@ from pathlib import Path
 import pytest
 
 from server_harness import Server
+from system_packages import require
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "clients" / "typescript"
 COPIED = ["package.json", "package-lock.json", "tsconfig.json", "schemas.bundle.json"]
 COPIED_DIRS = ["scripts", "src", "test"]
 LONG = 900  # seconds: only a hung tool is stopped, never a slow machine
-
-
-def require(package: str, program: str) -> str:
-    """The path of ``program``; skip naming the Debian ``package`` without it (fail in CI)."""
-    path = shutil.which(program)
-    if path is None:
-        message = f"{program} is missing: install the Debian package {package}"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    return path
 
 
 def run(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
