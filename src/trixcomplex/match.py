@@ -31,7 +31,7 @@ from .moves import Choose, Contract, Deal, Double, Move, Pass, Play, PlayerMove,
 from .rulesets import DOUBLABLE, PARTNERSHIP, Ruleset, TrickRules
 from .runner import PASSES as PASSES  # re-exported: records and worlds list passes with it
 from .runner import PLAYS as _PLAYS
-from .runner import recorded, runner_of
+from .runner import run_deal
 from .scoring import (
     MatchResult,
     Score,
@@ -288,14 +288,11 @@ def apply_moves(state: MatchState, moves: Iterable[Move]) -> MatchState:
     while index < count:
         move = listed[index]
         if type(move) is Play or type(move) is Pass:  # a run of cards, on the deal runner
-            runner = runner_of(state)
-            if runner is not None:
-                ran = runner.run(recorded(listed, index))
-                if ran:
-                    history = state.history.extend(listed[index : index + ran])
-                    state = runner.state_after(state, history)
-                    index += ran
-                    continue
+            after, ran = run_deal(state, moves=listed, start=index)
+            if ran:
+                state = after
+                index += ran
+                continue
         try:
             state = apply(state, move)
         except IllegalMoveError as exc:
@@ -572,11 +569,10 @@ def _play_card(state: MatchState, move: Play | Pass) -> MatchState:
     """A card played to a trick or laid in TRIX, or a TRIX pass: one step of the
     deal runner, checked against the legal set; if refused, the check that
     says why raises."""
-    runner = runner_of(state)
-    if runner is None or not runner.run(recorded((move,))):
+    after, ran = run_deal(state, moves=(move,), limit=1)
+    if not ran:
         _refuse(state, move)
-    assert runner is not None
-    return runner.state_after(state, state.history.append(move))
+    return after
 
 
 def _refuse(state: MatchState, move: Play | Pass) -> NoReturn:

@@ -67,9 +67,9 @@ from .match import (
     window_answers,
 )
 from .moves import Contract, Deal, Double, Play, PlayerMove
-from .rules import redeal_seat
+from .rules import gone_out, redeal_seat
 from .rulesets import Ruleset
-from .runner import PASSES, MoveSource, TrickRunner, TrixRunner, runner_of
+from .runner import PASSES, CardStep, MoveSource, run_deal
 
 __all__ = ["PlayoutState", "Policy", "playout"]
 
@@ -438,7 +438,8 @@ def _cards(
     least: int,
 ) -> MatchState:
     """Play the deal of ``state`` (any trick contract, or TRIX) to its end on the
-    deal runner; the state after its last card, scored by the runner.
+    deal runner (:func:`~trixcomplex.runner.run_deal`); the state after its last
+    card, scored by the runner.
 
     Every decision is the runner's (the engine's own rule functions); this
     module only chooses the moves: with ``draw`` (:func:`_plain_bits`, no
@@ -447,13 +448,39 @@ def _cards(
     A seat with ``least`` legal moves or fewer makes the first without a draw
     (``least`` is 0, or 1 for ``forced="play"``).
     """
-    runner = runner_of(state, points=policy is not None)
-    assert runner is not None
     if draw is not None:
-        runner.run(_drawn(draw, least))
-    else:
-        runner.run(_asked(runner, state, rng, policy, least))
-    return runner.state_after(state, state.history.extend(runner.played))
+        return run_deal(state, _drawn(draw, least), points=False)[0]
+    if policy is None:
+        return run_deal(state, _asked(None, rng, policy, least), points=False)[0]
+    steps: list[CardStep] = []
+    return run_deal(state, _asked(PlayoutState(state), rng, policy, least, steps), steps=steps)[0]
+
+
+def _follow(seen: PlayoutState, steps: list[CardStep], start: int) -> None:
+    """Bring ``seen`` up to date from what the runner's ``steps[start:]`` changed."""
+    hands = list(seen.hands)
+    for step in steps[start:]:
+        card, seat = step.card, step.seat
+        if card is None:  # a TRIX pass
+            continue
+        hands[seat] ^= 1 << card
+        if seen.phase is _TRIX:
+            seen.table |= 1 << card
+            if step.out:
+                seen.finishing_order = gone_out(seen.finishing_order, seat)
+            continue
+        trick = step.trick
+        if trick is None:
+            seen.trick += (card,)
+            continue
+        seen.trick = ()
+        seen.leader = trick.taker
+        seen.tricks += 1
+        assert step.points is not None
+        a, b, c, d = step.points
+        p = seen.points
+        seen.points = (p[0] + a, p[1] + b, p[2] + c, p[3] + d)
+    seen.hands = (hands[0], hands[1], hands[2], hands[3])
 
 
 def _drawn(draw: Callable[[int], int], least: int) -> MoveSource:
@@ -478,37 +505,29 @@ def _drawn(draw: Callable[[int], int], least: int) -> MoveSource:
 
 
 def _asked(
-    runner: TrickRunner | TrixRunner,
-    state: MatchState,
+    seen: PlayoutState | None,
     rng: random.Random,
     policy: Policy | None,
     least: int,
+    steps: list[CardStep] | None = None,
 ) -> MoveSource:
     """The move source choosing by ``rng.choice`` of the listed moves, or by the
-    ``policy`` (shown the game as the runner has it now)."""
-    seen = PlayoutState(state) if policy is not None else None
-    tricks = type(runner) is TrickRunner
+    ``policy``, shown ``seen`` brought up to date from the runner's ``steps``."""
+    done = 0
 
     def source(turn: int, legal: int) -> int:
+        nonlocal done
         options: tuple[PlayerMove, ...] = plays_of(turn, legal) if legal else PASSES[turn]
         if len(options) <= least:  # forced="play": no draw, no policy call
             move = options[0]
         elif seen is None:
             move = rng.choice(options)
         else:
-            hands = runner.hands
-            seen.hands = (hands[0], hands[1], hands[2], hands[3])
+            assert steps is not None
+            if done < len(steps):
+                _follow(seen, steps, done)
+                done = len(steps)
             seen.turn = turn
-            if tricks:
-                assert type(runner) is TrickRunner and runner.points is not None
-                seen.trick = tuple(runner.trick)
-                seen.points = runner.points
-                seen.leader = runner.leader
-                seen.tricks = len(runner.tricks)
-            else:
-                assert type(runner) is TrixRunner
-                seen.table = runner.table
-                seen.finishing_order = runner.order
             move = _chosen(policy, seen, options, rng)
         return 1 << move.card if type(move) is Play else 0
 
