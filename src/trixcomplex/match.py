@@ -288,7 +288,7 @@ def apply_moves(state: MatchState, moves: Iterable[Move]) -> MatchState:
     while index < count:
         move = listed[index]
         if type(move) is Play or type(move) is Pass:  # a run of cards, on the deal runner
-            after, ran = run_deal(state, moves=listed, start=index)
+            after, ran = run_deal(state, None, listed, index)
             if ran:
                 state = after
                 index += ran
@@ -569,7 +569,7 @@ def _play_card(state: MatchState, move: Play | Pass) -> MatchState:
     """A card played to a trick or laid in TRIX, or a TRIX pass: one step of the
     deal runner, checked against the legal set; if refused, the check that
     says why raises."""
-    after, ran = run_deal(state, moves=(move,), limit=1)
+    after, ran = run_deal(state, None, (move,), 0, 1)
     if not ran:
         _refuse(state, move)
     return after

@@ -143,68 +143,69 @@ def run_deal(
     how many moves were made (0: none, and ``state`` itself).
 
     The moves come from ``source`` or, without one, are ``moves[start:]``, each
-    checked against the legal set; the run stops at the
-    first move refused (left to :func:`~trixcomplex.apply`, which says why),
-    after ``limit`` moves or at the deal's end (the deal then scored).  With
-    ``steps``, each step's :class:`CardStep` is appended to it.  ``points=False``
-    keeps no running points (a run to the deal's end scores it once).  Not a
-    card phase: ``(state, 0)``.
+    checked against the legal set; the run stops at the first move refused
+    (left to :func:`~trixcomplex.apply`, which says why), after ``limit`` moves
+    or at the deal's end (the deal then scored).  With ``steps``, each step's
+    :class:`CardStep` is appended to it.  ``points=False`` keeps no running
+    points (a run to the deal's end scores it once).  Not a card phase:
+    ``(state, 0)``.
     """
     deal = state.deal
-    played: list[Move] = []
+    played: list[Move] | None = None if source is None else []
     if type(deal) is ComplexDeal:
         contract = state.contract
         assert contract is not None and state.turn is not None
         rules = state.ruleset.trick_rules(contract)
         hands, trick = list(state.hands), list(deal.trick)
-        turn, leader, tricks, total, over = run_tricks(
+        ran, turn, leader, tricks, total, over = run_tricks(
             hands, trick, state.turn, deal.leader, deal.tricks,
             deal.points if points or steps is not None else None, deal.doubled, rules,
-            played, source, moves, start, limit, steps,
+            source, moves, start, limit, steps, played,
         )  # fmt: skip
-        if not played:
+        if not ran:
             return state, 0
-        history = _history(state, played, moves, start, source)
+        history = _history(state.history, played, moves, start, ran)
         if over:
             done = _tnew(ComplexDeal, (leader, (), tricks, deal.doubled, _ZERO))
             result = complex_result(
                 state.deal_number, state.owner, done,  # type: ignore[arg-type]
                 contract=contract, kingdom=state.kingdom, rules=rules,
             )  # fmt: skip
-            return end_deal(state, result, history), len(played)
-        progress = _tnew(ComplexDeal, (
+            return end_deal(state, result, history), ran
+        progress: ComplexDeal | TrixDeal = _tnew(ComplexDeal, (
             leader, tuple(trick), tricks, deal.doubled, _ZERO if total is None else total,
         ))  # fmt: skip
-        return _in_deal(state, hands, turn, progress, history), len(played)
-    if type(deal) is TrixDeal:
+    elif type(deal) is TrixDeal:
         assert state.turn is not None
         hands = list(state.hands)
-        turn, table, can, order, over = run_trix(
+        ran, turn, table, can, order, over = run_trix(
             hands, state.turn, deal.table, deal.playable, deal.finishing_order,
-            played, source, moves, start, limit, steps,
+            source, moves, start, limit, steps, played,
         )  # fmt: skip
-        if not played:
+        if not ran:
             return state, 0
-        history = _history(state, played, moves, start, source)
+        history = _history(state.history, played, moves, start, ran)
         if over:
-            return end_deal(state, _trix_result(state, order), history), len(played)
-        return _in_deal(state, hands, turn, _tnew(TrixDeal, (table, order, can)), history), len(
-            played
-        )
-    return state, 0
+            return end_deal(state, _trix_result(state, order), history), ran
+        progress = _tnew(TrixDeal, (table, order, can))
+    else:
+        return state, 0
+    return _tnew(MatchState, (
+        state.phase, state.deal_number, state.owner, state.contract,
+        (hands[0], hands[1], hands[2], hands[3]), turn, progress, state.scores, state.results,
+        history, state.ruleset,
+    )), ran  # fmt: skip
 
 
 def _history(
-    state: MatchState, played: list[Move], moves: Sequence[Move], start: int,
-    source: MoveSource | None,
-) -> History:  # fmt: skip
-    """The history after the moves played: the given moves themselves, or the source's."""
-    if source is None:
-        count = len(played)
-        if count == 1:
-            return _tnew(History, (state.history, moves[start], state.history._len + 1))
-        return state.history.extend(moves[start : start + count])
-    return state.history.extend(played)
+    history: History, played: list[Move] | None, moves: Sequence[Move], start: int, ran: int
+) -> History:
+    """``history`` after the ``ran`` moves made: the given ones, or the source's ``played``."""
+    if played is not None:
+        return history.extend(played)
+    if ran == 1:
+        return _tnew(History, (history, moves[start], history._len + 1))  # .append()
+    return history.extend(moves[start : start + ran])
 
 
 def run_tricks(
@@ -216,13 +217,13 @@ def run_tricks(
     points: tuple[int, int, int, int] | None,
     doubled: tuple[tuple[Card, int], ...],
     rules: TrickRules,
-    played: list[Move],
     source: MoveSource | None = None,
     moves: Sequence[Move] = (),
     start: int = 0,
     limit: int = _ALL,
     steps: list[CardStep] | None = None,
-) -> tuple[int, int, tuple[Trick, ...], tuple[int, int, int, int] | None, bool]:
+    played: list[Move] | None = None,
+) -> tuple[int, int, int, tuple[Trick, ...], tuple[int, int, int, int] | None, bool]:
     """The one card step of every trick contract (COMPLEX, King of Hearts,
     Queens, Diamonds, Ltoosh, a combined contract), run on plain locals:
     ``hands`` and ``trick`` (lists, changed in place) and the rest as given.
@@ -232,33 +233,36 @@ def run_tricks(
     :func:`run_deal`), the next seat (R-SEAT-1); each fourth card: the taker
     (R-CX-3), the trick's points when ``points`` are kept or ``steps`` asked
     for (R-CX-5, R-DBL-4, R-CL-5 …) and the deal's end (R-CX-4, R-CL-2 …
-    R-CL-4).  The moves made are appended to ``played`` (interned).  Returns
-    ``(turn, leader, tricks, points, over)``.
+    R-CL-4).  The moves made by ``source`` are appended to ``played``
+    (interned).  Returns ``(count, turn, leader, tricks, points, over)``,
+    ``count`` the moves made.
     """
-    append, plays, deck, after = played.append, PLAYS, ALL_CARDS, _NEXT_SEAT
-    index, count = start, len(moves)
-    while limit:
+    plays, deck, after = PLAYS, ALL_CARDS, _NEXT_SEAT
+    record = None if played is None else played.append
+    index, count, made = start, len(moves), 0
+    while made < limit:
         hand = hands[turn]
         legal = legal_cards(hand, trick, rules)
         if source is not None:
             bit = source(turn, legal)
             if bit <= 0:  # STOP (a trick deal has no pass)
                 break
+            card = deck[bit.bit_length() - 1]
+            record(plays[turn][card])  # type: ignore[misc]
         else:  # the next given move, if a legal card of the seat to play
             if index == count:
                 break
             move = moves[index]
             if type(move) is not Play or move.seat != turn:
                 break
-            bit = 1 << move.card
+            card = move.card
+            bit = 1 << card
             if not legal & bit:  # not held, or not legal now
                 break
             index += 1
-        limit -= 1
-        card = deck[bit.bit_length() - 1]
+        made += 1
         hands[turn] = hand ^ bit
         trick.append(card)
-        append(plays[turn][card])
         seat = turn
         if len(trick) < 4:
             turn = after[turn]  # R-SEAT-1
@@ -283,8 +287,8 @@ def run_tricks(
                 seat, card, None if over else taker, done, gained, False, over,
             )))  # fmt: skip
         if over:
-            return turn, leader, tricks, points, True
-    return turn, leader, tricks, points, False
+            return made, turn, leader, tricks, points, True
+    return made, turn, leader, tricks, points, False
 
 
 def run_trix(
@@ -293,31 +297,36 @@ def run_trix(
     table: int,
     can: int,
     order: tuple[int, ...],
-    played: list[Move],
     source: MoveSource | None = None,
     moves: Sequence[Move] = (),
     start: int = 0,
     limit: int = _ALL,
     steps: list[CardStep] | None = None,
-) -> tuple[int, int, int, tuple[int, ...], bool]:
+    played: list[Move] | None = None,
+) -> tuple[int, int, int, int, tuple[int, ...], bool]:
     """The one step of TRIX, run on plain locals (``hands`` changed in place):
     the legal cards are the playable ones held (R-TX-2; the pass when there are
     none, R-TX-3), the next seat is the next one holding cards (R-TX-1, read
     from :data:`~trixcomplex.rules.NEXT_TO_LAY`) and the finishing order grows
     as seats go out (R-TX-4).  ``can`` is ``playable(table)``, kept up to date.
-    Moves as for :func:`run_tricks`.  Returns ``(turn, table, can, order, over)``.
+    Moves as for :func:`run_tricks`.  Returns ``(count, turn, table, can, order,
+    over)``.
     """
-    append, plays, passes, deck = played.append, PLAYS, PASSES, ALL_CARDS
+    plays, passes, deck = PLAYS, PASSES, ALL_CARDS
     after = NEXT_TO_LAY  # after[seat][holders]: next_to_lay(hands, seat), one lookup
     holders = bool(hands[0]) | bool(hands[1]) << 1 | bool(hands[2]) << 2 | bool(hands[3]) << 3
-    index, count = start, len(moves)
-    while limit:
+    record = None if played is None else played.append
+    index, count, made = start, len(moves), 0
+    card: Card | None
+    while made < limit:
         hand = hands[turn]
         legal = layable(hand, can)
         if source is not None:
             bit = source(turn, legal)
             if bit < 0:
                 break
+            card = deck[bit.bit_length() - 1] if bit else None
+            record(passes[turn][0] if card is None else plays[turn][card])  # type: ignore[misc]
         else:  # the next given move: a legal card, or the pass with none, of the seat to move
             if index == count:
                 break
@@ -325,39 +334,35 @@ def run_trix(
             if type(move) is Play:
                 if move.seat != turn:
                     break
-                bit = 1 << move.card
+                card = move.card
+                bit = 1 << card
                 if not legal & bit:  # not held, or not playable now
                     break
             elif type(move) is Pass and move.seat == turn and not legal:
-                bit = 0
+                card, bit = None, 0
             else:
                 break
             index += 1
-        limit -= 1
+        made += 1
         seat = turn
         out = False
-        if bit:
-            card: Card | None = deck[bit.bit_length() - 1]
-            append(plays[turn][card])  # type: ignore[index]
+        if card is not None:
             hand ^= bit
             hands[turn] = hand
             table |= bit
-            can = playable_after(can, table, card)  # type: ignore[arg-type]
+            can = playable_after(can, table, card)
             if not hand:
                 out = True
                 order = gone_out(order, turn)
                 if len(order) == 4:  # R-TX-4: three seats are out, the fourth is last
                     if steps is not None:
                         steps.append(_tnew(CardStep, (seat, card, None, None, None, True, True)))
-                    return turn, table, can, order, True
+                    return made, turn, table, can, order, True
                 holders ^= 1 << turn
-        else:
-            card = None
-            append(passes[turn][0])
         turn = after[turn][holders]
         if steps is not None:
             steps.append(_tnew(CardStep, (seat, card, turn, None, None, out, False)))
-    return turn, table, can, order, False
+    return made, turn, table, can, order, False
 
 
 def card_steps(state: MatchState, moves: Sequence[Move]) -> tuple[MatchState, list[CardStep]]:
@@ -374,18 +379,6 @@ def card_steps(state: MatchState, moves: Sequence[Move]) -> tuple[MatchState, li
         exc.index = ran
         raise exc
     return after, steps
-
-
-def _in_deal(
-    state: MatchState, hands: list[int], turn: int, deal: ComplexDeal | TrixDeal,
-    history: History,
-) -> MatchState:  # fmt: skip
-    """The state inside the deal of ``state`` with these four parts changed."""
-    return _tnew(MatchState, (
-        state.phase, state.deal_number, state.owner, state.contract,
-        (hands[0], hands[1], hands[2], hands[3]), turn, deal,
-        state.scores, state.results, history, state.ruleset,
-    ))  # fmt: skip
 
 
 def end_deal(state: MatchState, result: DealResult, history: History) -> MatchState:
