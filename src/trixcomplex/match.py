@@ -245,8 +245,11 @@ def apply(state: MatchState, move: Move) -> MatchState:
     Raises :class:`IllegalMoveError` (a ``ValueError``) naming the move, the
     reason and the rules clause if the move is not legal now.
     """
-    if type(move) is Play:  # most moves: skip the handler lookup
-        return _play_card(state, move)
+    if type(move) is Play:  # most moves: one step of the deal runner, checked
+        after, ran = run_deal(state, None, (move,))
+        if ran:
+            return after
+        _refuse(state, move)
     handler = _HANDLERS.get(type(move))
     if handler is None:
         raise TypeError(f"not a move: {move!r}")
@@ -569,7 +572,7 @@ def _play_card(state: MatchState, move: Play | Pass) -> MatchState:
     """A card played to a trick or laid in TRIX, or a TRIX pass: one step of the
     deal runner, checked against the legal set; if refused, the check that
     says why raises."""
-    after, ran = run_deal(state, None, (move,), 0, 1)
+    after, ran = run_deal(state, None, (move,))
     if not ran:
         _refuse(state, move)
     return after

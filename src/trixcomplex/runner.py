@@ -1,13 +1,13 @@
 """The deal runner: the one card step of every deal, on plain locals.
 
 A card played to a trick, a card laid in TRIX and a TRIX pass are stepped
-here and nowhere else: :func:`run_tricks` and :func:`run_trix` hold the one
-loop of each kind of deal, on plain mutable locals (four hand ints, the
-trick as a list, the TRIX table as an int).  :func:`~trixcomplex.apply`
+here and nowhere else: :func:`run_deal` holds the one loop of each kind of
+deal, on plain mutable locals (four hand ints, the trick as a list, the TRIX
+table as an int).  :func:`~trixcomplex.apply`
 (one move), :func:`~trixcomplex.apply_moves` (a record's run of moves) and
-:func:`~trixcomplex.playout` (random or policy moves) all go through
-:func:`run_deal`, which loads the deal in progress, runs it and builds the
-state once at the end of the run (scoring a finished deal).
+:func:`~trixcomplex.playout` (random or policy moves) all go through it:
+it loads the deal in progress, runs it and builds the state once at the end
+of the run (scoring a finished deal).
 
 The moves come from a *move source* or are given.  A move source is a
 function ``source(turn, legal) -> bit``: given the seat to move and its legal
@@ -51,7 +51,6 @@ from .complex import trick_winner as _trick_winner
 from .errors import IllegalMoveError
 from .kingdoms import match_finished, results_after
 from .moves import Contract, Move, Pass, Play
-from .rulesets import TrickRules
 from .scoring import DealResult, SeatBreakdown, trick_points, trix_points
 from .seats import next_seat
 from .state import History, MatchState, Phase
@@ -65,8 +64,6 @@ __all__ = [
     "card_steps",
     "end_deal",
     "run_deal",
-    "run_tricks",
-    "run_trix",
 ]
 
 STOP = -1
@@ -77,7 +74,6 @@ MoveSource = Callable[[int, int], int]
 ``0`` for a TRIX pass (``legal`` empty), or :data:`STOP`."""
 
 _tnew = tuple.__new__
-_ALL = 1 << 30  # no limit
 _ZERO = (0, 0, 0, 0)
 _NO_HANDS = (0, 0, 0, 0)
 _OVER, _DEAL = Phase.OVER, Phase.DEAL
@@ -135,234 +131,177 @@ def run_deal(
     source: MoveSource | None = None,
     moves: Sequence[Move] = (),
     start: int = 0,
-    limit: int = _ALL,
     steps: list[CardStep] | None = None,
     points: bool = True,
 ) -> tuple[MatchState, int]:
-    """Step the deal in progress in ``state`` on the runner: the state after, and
-    how many moves were made (0: none, and ``state`` itself).
+    """Step the deal in progress in ``state``: the state after, and how many
+    moves were made (0: none, and ``state`` itself).  Not a card phase: ``(state, 0)``.
 
-    The moves come from ``source`` or, without one, are ``moves[start:]``, each
-    checked against the legal set; the run stops at the first move refused
-    (left to :func:`~trixcomplex.apply`, which says why), after ``limit`` moves
-    or at the deal's end (the deal then scored).  With ``steps``, each step's
-    :class:`CardStep` is appended to it.  ``points=False`` keeps no running
-    points (a run to the deal's end scores it once).  Not a card phase:
-    ``(state, 0)``.
+    The moves come from ``source`` or, without one, are ``moves[start:]``,
+    each checked against the legal set; the run stops at the first move
+    refused (left to :func:`~trixcomplex.apply`, which says why), after the
+    last of ``moves`` or at the deal's end (the deal then scored, R-MATCH-1).
+    With ``steps``, each step's :class:`CardStep` is appended to it.
+    ``points=False`` keeps no running points (a run to the deal's end scores
+    the deal once, from its tricks).
+
+    The one step of a trick deal (COMPLEX, King of Hearts, Queens, Diamonds,
+    Ltoosh, a combined contract): the legal cards (R-CX-2, R-CL-2, R-OPT-2,
+    R-OPT-4), the next seat (R-SEAT-1); each fourth card, the taker (R-CX-3),
+    the trick's points (R-CX-5, R-DBL-4, R-CL-5 …) and the deal's end
+    (R-CX-4, R-CL-2 … R-CL-4).  The one step of TRIX: the legal cards are the
+    playable ones held (R-TX-2; the pass when there are none, R-TX-3), the
+    next seat the next one holding cards (R-TX-1, read from
+    :data:`~trixcomplex.rules.NEXT_TO_LAY`), and the finishing order grows as
+    seats go out (R-TX-4).  The locals: ``hands`` (a list), the trick (a
+    list), the TRIX table and what may be laid on it (ints).
     """
     deal = state.deal
+    turn = state.turn
     played: list[Move] | None = None if source is None else []
+    record = None if played is None else played.append
+    index, count = start, len(moves)
+    hands = list(state.hands)
+    over = False
+    card: Card | None
     if type(deal) is ComplexDeal:
         contract = state.contract
-        assert contract is not None and state.turn is not None
+        assert contract is not None and turn is not None
         rules = state.ruleset.trick_rules(contract)
-        hands, trick = list(state.hands), list(deal.trick)
-        ran, turn, leader, tricks, total, over = run_tricks(
-            hands, trick, state.turn, deal.leader, deal.tricks,
-            deal.points if points or steps is not None else None, deal.doubled, rules,
-            source, moves, start, limit, steps, played,
-        )  # fmt: skip
-        if not ran:
-            return state, 0
-        history = _history(state.history, played, moves, start, ran)
+        plays, deck, after = PLAYS, ALL_CARDS, _NEXT_SEAT
+        trick, leader, tricks, doubled = list(deal.trick), deal.leader, deal.tricks, deal.doubled
+        total = deal.points if points or steps is not None else None
+        while source is not None or index < count:
+            hand = hands[turn]
+            legal = legal_cards(hand, trick, rules)
+            if source is not None:
+                bit = source(turn, legal)
+                if bit <= 0:  # STOP (a trick deal has no pass)
+                    break
+                card = deck[bit.bit_length() - 1]
+                record(plays[turn][card])  # type: ignore[misc]
+            else:  # the next given move, if a legal card of the seat to play
+                move = moves[index]
+                if type(move) is not Play or move.seat != turn:
+                    break
+                card = move.card
+                bit = 1 << card
+                if not legal & bit:  # not held, or not legal now
+                    break
+                index += 1
+            hands[turn] = hand ^ bit
+            trick.append(card)
+            seat = turn
+            if len(trick) < 4:
+                turn = after[turn]  # R-SEAT-1
+                if steps is not None:
+                    steps.append(_tnew(CardStep, (seat, card, turn, None, None, False, False)))
+                continue
+            cards = (trick[0], trick[1], trick[2], trick[3])
+            taker = _trick_winner(leader, cards)
+            done = _tnew(Trick, (leader, cards, taker))  # Trick(...)
+            tricks += (done,)
+            gained = None
+            if total is not None:
+                gained = trick_points(cards, leader, taker, doubled, rules)
+                a, b, c, d = gained
+                total = (total[0] + a, total[1] + b, total[2] + c, total[3] + d)
+            leader = turn = taker
+            trick.clear()
+            over = trick_deal_over(len(tricks), hands[0] | hands[1] | hands[2] | hands[3], rules)
+            if steps is not None:
+                steps.append(_tnew(CardStep, (
+                    seat, card, None if over else taker, done, gained, False, over,
+                )))  # fmt: skip
+            if over:
+                break
         if over:
-            done = _tnew(ComplexDeal, (leader, (), tricks, deal.doubled, _ZERO))
             result = complex_result(
-                state.deal_number, state.owner, done,  # type: ignore[arg-type]
+                state.deal_number, state.owner,  # type: ignore[arg-type]
+                _tnew(ComplexDeal, (leader, (), tricks, doubled, _ZERO)),
                 contract=contract, kingdom=state.kingdom, rules=rules,
             )  # fmt: skip
-            return end_deal(state, result, history), ran
-        progress: ComplexDeal | TrixDeal = _tnew(ComplexDeal, (
-            leader, tuple(trick), tricks, deal.doubled, _ZERO if total is None else total,
-        ))  # fmt: skip
+        else:
+            progress: ComplexDeal | TrixDeal = _tnew(ComplexDeal, (
+                leader, tuple(trick), tricks, doubled, _ZERO if total is None else total,
+            ))  # fmt: skip
     elif type(deal) is TrixDeal:
-        assert state.turn is not None
-        hands = list(state.hands)
-        ran, turn, table, can, order, over = run_trix(
-            hands, state.turn, deal.table, deal.playable, deal.finishing_order,
-            source, moves, start, limit, steps, played,
-        )  # fmt: skip
-        if not ran:
-            return state, 0
-        history = _history(state.history, played, moves, start, ran)
+        assert turn is not None
+        plays, passes, deck, after_lay = PLAYS, PASSES, ALL_CARDS, NEXT_TO_LAY
+        table, can, order = deal.table, deal.playable, deal.finishing_order
+        # after_lay[seat][holders]: next_to_lay(hands, seat), by the seats holding cards
+        holders = (
+            (hands[0] != 0) | (hands[1] != 0) << 1 | (hands[2] != 0) << 2 | (hands[3] != 0) << 3
+        )
+        while source is not None or index < count:
+            hand = hands[turn]
+            legal = layable(hand, can)
+            if source is not None:
+                bit = source(turn, legal)
+                if bit < 0:
+                    break
+                card = deck[bit.bit_length() - 1] if bit else None
+                record(passes[turn][0] if card is None else plays[turn][card])  # type: ignore[misc]
+            else:  # the next given move: a legal card, or the pass with none, of the seat to move
+                move = moves[index]
+                if type(move) is Play:
+                    if move.seat != turn:
+                        break
+                    card = move.card
+                    bit = 1 << card
+                    if not legal & bit:  # not held, or not playable now
+                        break
+                elif type(move) is Pass and move.seat == turn and not legal:
+                    card, bit = None, 0
+                else:
+                    break
+                index += 1
+            seat = turn
+            out = False
+            if card is not None:
+                hand ^= bit
+                hands[turn] = hand
+                table |= bit
+                can = playable_after(can, table, card)
+                if not hand:
+                    out = True
+                    order = gone_out(order, turn)
+                    if len(order) == 4:  # R-TX-4: three seats are out, the fourth is last
+                        if steps is not None:
+                            steps.append(
+                                _tnew(CardStep, (seat, card, None, None, None, True, True))
+                            )
+                        over = True
+                        break
+                    holders ^= 1 << turn
+            turn = after_lay[turn][holders]
+            if steps is not None:
+                steps.append(_tnew(CardStep, (seat, card, turn, None, None, out, False)))
         if over:
-            return end_deal(state, _trix_result(state, order), history), ran
-        progress = _tnew(TrixDeal, (table, order, can))
+            if steps is not None:
+                steps.append(_tnew(CardStep, (seat, card, None, None, None, True, True)))
+            result = _trix_result(state, order)
+        else:
+            progress = _tnew(TrixDeal, (table, order, can))
     else:
         return state, 0
+    ran = index - start if played is None else len(played)
+    if not ran:
+        return state, 0
+    history = state.history
+    if played is not None:
+        history = history.extend(played)
+    elif ran == 1:
+        history = _tnew(History, (history, moves[start], history._len + 1))  # .append()
+    else:
+        history = history.extend(moves[start : start + ran])
+    if over:
+        return end_deal(state, result, history), ran
     return _tnew(MatchState, (
         state.phase, state.deal_number, state.owner, state.contract,
         (hands[0], hands[1], hands[2], hands[3]), turn, progress, state.scores, state.results,
         history, state.ruleset,
     )), ran  # fmt: skip
-
-
-def _history(
-    history: History, played: list[Move] | None, moves: Sequence[Move], start: int, ran: int
-) -> History:
-    """``history`` after the ``ran`` moves made: the given ones, or the source's ``played``."""
-    if played is not None:
-        return history.extend(played)
-    if ran == 1:
-        return _tnew(History, (history, moves[start], history._len + 1))  # .append()
-    return history.extend(moves[start : start + ran])
-
-
-def run_tricks(
-    hands: list[int],
-    trick: list[Card],
-    turn: int,
-    leader: int,
-    tricks: tuple[Trick, ...],
-    points: tuple[int, int, int, int] | None,
-    doubled: tuple[tuple[Card, int], ...],
-    rules: TrickRules,
-    source: MoveSource | None = None,
-    moves: Sequence[Move] = (),
-    start: int = 0,
-    limit: int = _ALL,
-    steps: list[CardStep] | None = None,
-    played: list[Move] | None = None,
-) -> tuple[int, int, int, tuple[Trick, ...], tuple[int, int, int, int] | None, bool]:
-    """The one card step of every trick contract (COMPLEX, King of Hearts,
-    Queens, Diamonds, Ltoosh, a combined contract), run on plain locals:
-    ``hands`` and ``trick`` (lists, changed in place) and the rest as given.
-
-    Each card: the legal cards (R-CX-2, R-CL-2, R-OPT-2, R-OPT-4), the card
-    chosen by ``source`` or the next of ``moves`` (checked, see
-    :func:`run_deal`), the next seat (R-SEAT-1); each fourth card: the taker
-    (R-CX-3), the trick's points when ``points`` are kept or ``steps`` asked
-    for (R-CX-5, R-DBL-4, R-CL-5 …) and the deal's end (R-CX-4, R-CL-2 …
-    R-CL-4).  The moves made by ``source`` are appended to ``played``
-    (interned).  Returns ``(count, turn, leader, tricks, points, over)``,
-    ``count`` the moves made.
-    """
-    plays, deck, after = PLAYS, ALL_CARDS, _NEXT_SEAT
-    record = None if played is None else played.append
-    index, count, made = start, len(moves), 0
-    while made < limit:
-        hand = hands[turn]
-        legal = legal_cards(hand, trick, rules)
-        if source is not None:
-            bit = source(turn, legal)
-            if bit <= 0:  # STOP (a trick deal has no pass)
-                break
-            card = deck[bit.bit_length() - 1]
-            record(plays[turn][card])  # type: ignore[misc]
-        else:  # the next given move, if a legal card of the seat to play
-            if index == count:
-                break
-            move = moves[index]
-            if type(move) is not Play or move.seat != turn:
-                break
-            card = move.card
-            bit = 1 << card
-            if not legal & bit:  # not held, or not legal now
-                break
-            index += 1
-        made += 1
-        hands[turn] = hand ^ bit
-        trick.append(card)
-        seat = turn
-        if len(trick) < 4:
-            turn = after[turn]  # R-SEAT-1
-            if steps is not None:
-                steps.append(_tnew(CardStep, (seat, card, turn, None, None, False, False)))
-            continue
-        cards = (trick[0], trick[1], trick[2], trick[3])
-        taker = _trick_winner(leader, cards)
-        done = _tnew(Trick, (leader, cards, taker))  # Trick(...)
-        tricks += (done,)
-        gained = None
-        if points is not None or steps is not None:
-            gained = trick_points(cards, leader, taker, doubled, rules)
-            if points is not None:
-                a, b, c, d = gained
-                points = (points[0] + a, points[1] + b, points[2] + c, points[3] + d)
-        leader = turn = taker
-        trick.clear()
-        over = trick_deal_over(len(tricks), hands[0] | hands[1] | hands[2] | hands[3], rules)
-        if steps is not None:
-            steps.append(_tnew(CardStep, (
-                seat, card, None if over else taker, done, gained, False, over,
-            )))  # fmt: skip
-        if over:
-            return made, turn, leader, tricks, points, True
-    return made, turn, leader, tricks, points, False
-
-
-def run_trix(
-    hands: list[int],
-    turn: int,
-    table: int,
-    can: int,
-    order: tuple[int, ...],
-    source: MoveSource | None = None,
-    moves: Sequence[Move] = (),
-    start: int = 0,
-    limit: int = _ALL,
-    steps: list[CardStep] | None = None,
-    played: list[Move] | None = None,
-) -> tuple[int, int, int, int, tuple[int, ...], bool]:
-    """The one step of TRIX, run on plain locals (``hands`` changed in place):
-    the legal cards are the playable ones held (R-TX-2; the pass when there are
-    none, R-TX-3), the next seat is the next one holding cards (R-TX-1, read
-    from :data:`~trixcomplex.rules.NEXT_TO_LAY`) and the finishing order grows
-    as seats go out (R-TX-4).  ``can`` is ``playable(table)``, kept up to date.
-    Moves as for :func:`run_tricks`.  Returns ``(count, turn, table, can, order,
-    over)``.
-    """
-    plays, passes, deck = PLAYS, PASSES, ALL_CARDS
-    after = NEXT_TO_LAY  # after[seat][holders]: next_to_lay(hands, seat), one lookup
-    holders = bool(hands[0]) | bool(hands[1]) << 1 | bool(hands[2]) << 2 | bool(hands[3]) << 3
-    record = None if played is None else played.append
-    index, count, made = start, len(moves), 0
-    card: Card | None
-    while made < limit:
-        hand = hands[turn]
-        legal = layable(hand, can)
-        if source is not None:
-            bit = source(turn, legal)
-            if bit < 0:
-                break
-            card = deck[bit.bit_length() - 1] if bit else None
-            record(passes[turn][0] if card is None else plays[turn][card])  # type: ignore[misc]
-        else:  # the next given move: a legal card, or the pass with none, of the seat to move
-            if index == count:
-                break
-            move = moves[index]
-            if type(move) is Play:
-                if move.seat != turn:
-                    break
-                card = move.card
-                bit = 1 << card
-                if not legal & bit:  # not held, or not playable now
-                    break
-            elif type(move) is Pass and move.seat == turn and not legal:
-                card, bit = None, 0
-            else:
-                break
-            index += 1
-        made += 1
-        seat = turn
-        out = False
-        if card is not None:
-            hand ^= bit
-            hands[turn] = hand
-            table |= bit
-            can = playable_after(can, table, card)
-            if not hand:
-                out = True
-                order = gone_out(order, turn)
-                if len(order) == 4:  # R-TX-4: three seats are out, the fourth is last
-                    if steps is not None:
-                        steps.append(_tnew(CardStep, (seat, card, None, None, None, True, True)))
-                    return made, turn, table, can, order, True
-                holders ^= 1 << turn
-        turn = after[turn][holders]
-        if steps is not None:
-            steps.append(_tnew(CardStep, (seat, card, turn, None, None, out, False)))
-    return made, turn, table, can, order, False
 
 
 def card_steps(state: MatchState, moves: Sequence[Move]) -> tuple[MatchState, list[CardStep]]:
