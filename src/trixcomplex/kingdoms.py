@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from .cards import Card, Rank, Suit
 from .moves import COMBINATIONS, Contract
 from .rulesets import Ruleset
+from .seats import next_seat
 
 if TYPE_CHECKING:
     from .scoring import DealResult
@@ -204,7 +205,7 @@ def deal_owner(
         return deck.index(SEVEN_OF_HEARTS) % 4
     assert previous_owner is not None
     if _starts_kingdom(deal_number, ruleset, results):
-        return (previous_owner + 1) % 4
+        return next_seat(previous_owner)
     return previous_owner
 
 

@@ -562,7 +562,7 @@ def _check_trix_card(state: MatchState, move: Play, deal: TrixDeal) -> None:
     card = move.card
     if not state.hands[seat] & 1 << card:
         raise IllegalMoveError(move, f"seat {seat} does not hold {card}", "R-MATCH-2")
-    if not deal.playable >> card & 1:  # the card is held: legal iff playable
+    if not layable(state.hands[seat], deal.playable) >> card & 1:
         raise IllegalMoveError(
             move, f"{card} is neither an unstarted Jack nor next to an end of its row", "R-TX-2"
         )

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from .seats import next_seat
 from .tuplerecord import TupleRecord, tuple_field
 
 __all__ = [
@@ -113,14 +114,10 @@ def next_to_lay(hands: Sequence[int], seat: int) -> int:
     >>> next_to_lay((5, 0, 3, 0), 0), NEXT_TO_LAY[0][0b0101]   # seats 1 and 3 are out
     (2, 2)
     """
-    nxt = (seat + 1) & 3  # unrolled: once per card laid
-    if hands[nxt]:
-        return nxt
-    nxt = (seat + 2) & 3
-    if hands[nxt]:
-        return nxt
-    nxt = (seat + 3) & 3
-    return nxt if hands[nxt] else seat
+    nxt = next_seat(seat)
+    while nxt != seat and not hands[nxt]:  # empty hands are skipped
+        nxt = next_seat(nxt)
+    return nxt
 
 
 NEXT_TO_LAY = tuple(
