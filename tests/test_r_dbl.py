@@ -365,4 +365,5 @@ def test_r_dbl_3_the_reveal_memo_stays_bounded_for_windows_built_by_hand() -> No
             (tc.Card(c), 1) for c in range(52) if b >> c & 1
         ]))  # fmt: skip
         assert window.revealed() == expected
-    assert len(doubling._REVEALED) == doubling._REVEALED_KEPT
+    info = doubling._revealed.cache_info()
+    assert info.maxsize == 4096 and info.currsize == 4096
