@@ -11,7 +11,9 @@ functions with its :class:`~trixcomplex.TrickRules`.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
+from typing import Any
 
 from .cards import Card, cards_of
 from .moves import Contract
@@ -31,8 +33,8 @@ from .tuplerecord import TupleRecord
 
 __all__ = [
     "TRICKS_PER_DEAL",
-    "ComplexDeal",
     "Trick",
+    "TrickDeal",
     "card_set",
     "complex_result",
     "legal_cards",
@@ -68,8 +70,9 @@ class Trick(TupleRecord):
         return self.cards[(seat - self.leader) % 4]
 
 
-class ComplexDeal(TupleRecord):
-    """The progress of a COMPLEX deal.
+class TrickDeal(TupleRecord):
+    """The progress of a trick deal: COMPLEX, King of Hearts, Queens, Diamonds,
+    Ltoosh or a combined contract (the old name ``ComplexDeal`` is deprecated).
 
     ``leader`` leads the trick in progress, whose cards so far are ``trick``
     (in play order); ``tricks`` are the finished tricks; ``doubled`` the
@@ -93,7 +96,7 @@ class ComplexDeal(TupleRecord):
         tricks: tuple[Trick, ...],
         doubled: tuple[tuple[Card, int], ...],
         points: tuple[int, int, int, int],
-    ) -> ComplexDeal:
+    ) -> TrickDeal:
         return _tnew(cls, (leader, trick, tricks, doubled, points))
 
     @property
@@ -168,7 +171,7 @@ def _by_card(doubled: DoubledCard) -> Card:
 def complex_result(
     number: int,
     owner: int,
-    deal: ComplexDeal,
+    deal: TrickDeal,
     *,
     contract: Contract,
     kingdom: int,
@@ -295,3 +298,23 @@ _QUEENS_OF = {mask: cards_of(mask) for mask in range(1 << 4) for mask in [
 def _trick(leader: int, cards: tuple[Card, Card, Card, Card], taker: int) -> Trick:
     """``Trick(leader, cards, taker)`` for the hot path."""
     return _tnew(Trick, (leader, cards, taker))
+
+
+RENAMED = {"ComplexDeal": "TrickDeal"}
+"""Old public names of this module's, kept as deprecated aliases: old -> new."""
+
+
+def renamed(module: str, name: str) -> Any:
+    """The value of the deprecated old name ``name`` (see :data:`RENAMED`) of
+    ``module``, with a :class:`DeprecationWarning`; ``AttributeError`` for any
+    other name.  Each module that exports the new name answers the old one
+    with it, from its ``__getattr__``."""
+    new = RENAMED.get(name)
+    if new is None:
+        raise AttributeError(f"module {module!r} has no attribute {name!r}")
+    warnings.warn(f"{name} is deprecated: use {new}", DeprecationWarning, stacklevel=3)
+    return globals()[new]
+
+
+def __getattr__(name: str) -> Any:
+    return renamed(__name__, name)

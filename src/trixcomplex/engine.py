@@ -11,7 +11,9 @@ API.
 
 from __future__ import annotations
 
-from .complex import ComplexDeal, Trick
+from typing import Any
+
+from .complex import Trick, TrickDeal, renamed
 from .doubling import DoublingWindow
 from .match import apply, apply_moves, forced_move, is_legal, legal_moves, new_match, score
 from .scoring import DealResult, DoubledCard, MatchResult, Score, SeatBreakdown
@@ -19,7 +21,6 @@ from .state import History, MatchState, Phase
 from .trix import TrixDeal
 
 __all__ = [
-    "ComplexDeal",
     "DealResult",
     "DoubledCard",
     "DoublingWindow",
@@ -30,6 +31,7 @@ __all__ = [
     "Score",
     "SeatBreakdown",
     "Trick",
+    "TrickDeal",
     "TrixDeal",
     "apply",
     "apply_moves",
@@ -39,3 +41,8 @@ __all__ = [
     "new_match",
     "score",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """``ComplexDeal``: the deprecated old name of :class:`TrickDeal`."""
+    return renamed(__name__, name)

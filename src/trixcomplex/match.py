@@ -21,7 +21,7 @@ from typing import Any, NoReturn
 
 from .cards import Card, Suit, byte_table, cards_of, hand_mask, mask_of
 from .complex import (
-    ComplexDeal,
+    TrickDeal,
     legal_cards,
 )
 from .doubling import DoublingWindow, doubling_subsets, open_window
@@ -141,7 +141,7 @@ def legal_moves(state: MatchState, seat: int | None = None) -> tuple[PlayerMove,
         raise ValueError(f"a seat is an int from 0 to 3, not {seat!r}")
     deal = state.deal
     turn = state.turn
-    if type(deal) is ComplexDeal:  # COMPLEX, TRICKS
+    if type(deal) is TrickDeal:  # COMPLEX, TRICKS
         assert turn is not None
         if seat is not None and seat != turn:
             return ()
@@ -360,7 +360,7 @@ def _start(state: MatchState, contract: Contract, move: Move | None = None) -> M
         if doublable:  # R-DBL-2: the holders of doublable cards answer first
             phase, turn, deal = _DOUBLE, None, open_window(hands, doublable)
         else:  # R-OPT-1, R-CL-7: no window; the owner leads (R-CX-1)
-            phase, deal = _trick_phase(contract), _tnew(ComplexDeal, (owner, (), (), (), _ZERO))
+            phase, deal = _trick_phase(contract), _tnew(TrickDeal, (owner, (), (), (), _ZERO))
     return _tnew(MatchState, (
         phase, state.deal_number, owner, contract, hands, turn, deal, state.scores,
         state.results, history, ruleset,
@@ -481,15 +481,15 @@ def _close_window(
     assert owner is not None and contract is not None
     return _tnew(MatchState, (
         _trick_phase(contract), state.deal_number, owner, contract, state.hands, owner,
-        _tnew(ComplexDeal, (owner, (), (), doubled, _ZERO)), state.scores, state.results,
+        _tnew(TrickDeal, (owner, (), (), doubled, _ZERO)), state.scores, state.results,
         history, state.ruleset,
-    ))  # fmt: skip  # MatchState(...) and ComplexDeal(...), their fields in order
+    ))  # fmt: skip  # MatchState(...) and TrickDeal(...), their fields in order
 
 
 def _turn_error(state: MatchState, move: Play | Pass) -> IllegalMoveError:
     turn = state.turn
     deal = state.deal
-    if type(deal) is ComplexDeal:
+    if type(deal) is TrickDeal:
         rule = "R-SEAT-1" if deal.trick else "R-CX-3" if deal.tricks else "R-CX-1"
     else:
         rule = "R-TX-1"
@@ -501,7 +501,7 @@ def _trick_phase(contract: Contract) -> Phase:
     return _COMPLEX if contract is Contract.COMPLEX else _TRICKS
 
 
-def _check_trick_card(state: MatchState, move: Play, deal: ComplexDeal) -> None:
+def _check_trick_card(state: MatchState, move: Play, deal: TrickDeal) -> None:
     """Raise unless ``move`` may be played to the trick of ``deal`` now (R-SEAT-1,
     R-MATCH-2; the legal cards: R-CX-2, R-CL-2, R-OPT-2)."""
     seat = move.seat
@@ -582,13 +582,13 @@ def _refuse(state: MatchState, move: Play | Pass) -> NoReturn:
     """Raise the error saying why the deal runner refused ``move`` now."""
     deal = state.deal
     if type(move) is Pass:
-        if type(deal) is ComplexDeal:
+        if type(deal) is TrickDeal:
             raise IllegalMoveError(move, "there is no passing in a trick contract", "R-CX-2")
         if type(deal) is TrixDeal:
             _check_pass(state, move, deal)
     elif type(move) is not Play:
         raise TypeError(f"not a card or a pass: {move!r}")
-    elif type(deal) is ComplexDeal:
+    elif type(deal) is TrickDeal:
         _check_trick_card(state, move, deal)
     elif type(deal) is TrixDeal:
         _check_trix_card(state, move, deal)
@@ -632,7 +632,7 @@ def score(state: MatchState) -> Score:
         seats=state.scores,
         teams=teams,
         deals=state.results,
-        current=deal.points if type(deal := state.deal) is ComplexDeal else _ZERO,
+        current=deal.points if type(deal := state.deal) is TrickDeal else _ZERO,
         result=result,
         winners=winning,
     )

@@ -140,7 +140,7 @@ class PlayoutState:
         self.scores = state.scores
         self.results = state.results
         self.ruleset = state.ruleset
-        deal = state.complex
+        deal = state.trick_deal
         self.leader = deal.leader if deal is not None else None
         self.trick = deal.trick if deal is not None else ()
         self.tricks = len(deal.tricks) if deal is not None else 0

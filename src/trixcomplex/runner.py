@@ -46,7 +46,7 @@ import itertools
 from collections.abc import Callable, Sequence
 
 from .cards import ALL_CARDS, Card
-from .complex import ComplexDeal, Trick, complex_result, legal_cards, trick_deal_over
+from .complex import Trick, TrickDeal, complex_result, legal_cards, trick_deal_over
 from .complex import trick_winner as _trick_winner
 from .errors import IllegalMoveError
 from .kingdoms import match_finished, results_after
@@ -164,7 +164,7 @@ def run_deal(
     hands = list(state.hands)
     over = False
     card: Card | None
-    if type(deal) is ComplexDeal:
+    if type(deal) is TrickDeal:
         contract = state.contract
         assert contract is not None and turn is not None
         rules = state.ruleset.trick_rules(contract)
@@ -218,11 +218,11 @@ def run_deal(
         if over:
             result = complex_result(
                 state.deal_number, state.owner,  # type: ignore[arg-type]
-                _tnew(ComplexDeal, (leader, (), tricks, doubled, _ZERO)),
+                _tnew(TrickDeal, (leader, (), tricks, doubled, _ZERO)),
                 contract=contract, kingdom=state.kingdom, rules=rules,
             )  # fmt: skip
         else:
-            progress: ComplexDeal | TrixDeal = _tnew(ComplexDeal, (
+            progress: TrickDeal | TrixDeal = _tnew(TrickDeal, (
                 leader, tuple(trick), tricks, doubled, _ZERO if total is None else total,
             ))  # fmt: skip
     elif type(deal) is TrixDeal:
@@ -267,10 +267,6 @@ def run_deal(
                     out = True
                     order = gone_out(order, turn)
                     if len(order) == 4:  # R-TX-4: three seats are out, the fourth is last
-                        if steps is not None:
-                            steps.append(
-                                _tnew(CardStep, (seat, card, None, None, None, True, True))
-                            )
                         over = True
                         break
                     holders ^= 1 << turn

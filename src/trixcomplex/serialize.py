@@ -51,7 +51,7 @@ from cattrs.errors import IterableValidationError, IterableValidationNote
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
 from .cards import Card, Suit, cards_of
-from .engine import ComplexDeal, DoublingWindow, History, MatchState, Phase, TrixDeal
+from .engine import DoublingWindow, History, MatchState, Phase, TrickDeal, TrixDeal
 from .errors import TrixError
 from .jsonio import check_json
 from .jsonio import loads as parse_json
@@ -102,7 +102,7 @@ a classic trick contract's phase ``TRICKS``; version 1 (fields ``window``,
 ``complex``, ``trix``; ``COMPLEX`` for every trick deal) is still read."""
 _V1_FIELDS: dict[str, Any] = {
     "window": DoublingWindow | None,
-    "complex": ComplexDeal | None,
+    "complex": TrickDeal | None,
     "trix": TrixDeal | None,
 }
 
@@ -486,7 +486,7 @@ def from_json(cls: type[T], data: object) -> T:
 
 _DEAL_TYPES = {
     frozenset(f.name for f in attrs.fields(cls)): cls
-    for cls in (DoublingWindow, ComplexDeal, TrixDeal)
+    for cls in (DoublingWindow, TrickDeal, TrixDeal)
 }
 
 

@@ -35,11 +35,11 @@ from attrs import frozen
 
 from .cards import Card, Rank, Suit, cards_of
 from .engine import (
-    ComplexDeal,
     MatchState,
     Phase,
     Score,
     Trick,
+    TrickDeal,
     TrixDeal,
     forced_move,
     legal_moves,
@@ -292,7 +292,7 @@ def _view(state: MatchState, seat: int | None, listing: bool) -> View:
     played = 0
     points = _NO_POINTS
     deal = state.deal
-    if type(deal) is ComplexDeal:
+    if type(deal) is TrickDeal:
         leader, trick, tricks, doubled = deal.leader, deal.trick, deal.tricks, deal.doubled
         points = deal.points
         rules = ruleset.trick_rules(state.contract)  # type: ignore[arg-type]
@@ -437,7 +437,7 @@ def view_after_moves(previous: View, moves: Sequence[Move], state: MatchState) -
     ):
         deal = state.deal
         kinds = _kinds(moves)
-        if type(deal) is ComplexDeal and kinds is _PLAYS:
+        if type(deal) is TrickDeal and kinds is _PLAYS:
             return _after_trick_cards(previous, moves, state, deal)  # type: ignore[arg-type]
         if type(deal) is TrixDeal and (kinds is _PLAYS or kinds is _TRIX_TURNS):
             return _after_trix_turns(previous, moves, state, deal)  # type: ignore[arg-type]
@@ -478,7 +478,7 @@ def _kinds(moves: Sequence[Move]) -> str:
 
 
 def _after_trick_cards(
-    previous: View, moves: Sequence[Play], state: MatchState, deal: ComplexDeal
+    previous: View, moves: Sequence[Play], state: MatchState, deal: TrickDeal
 ) -> View:
     """:func:`view_after_moves` for cards played to tricks of the deal in progress."""
     seat = previous.seat
@@ -733,7 +733,7 @@ def _redeals(state: MatchState) -> tuple[int, ...]:
 def show_trick_cards_since(
     voids: list[frozenset[Suit]],
     cannot: list[int],
-    deal: ComplexDeal,
+    deal: TrickDeal,
     done: int,
     start: int,
     no_heart_lead: bool,

@@ -34,7 +34,7 @@ import numpy.typing as npt
 
 from ..actions import CONTRACTS, DOUBLABLE_CARDS
 from ..cards import Card, Suit, cards_of
-from ..engine import ComplexDeal, History, MatchState, Phase, Score, Trick, TrixDeal
+from ..engine import History, MatchState, Phase, Score, Trick, TrickDeal, TrixDeal
 from ..moves import Double, Move, Pass, Play
 from ..render import table_text
 from ..rulesets import Ruleset
@@ -757,7 +757,7 @@ class SeatsTracker:
         deal = state.deal
         if type(deal) is TrixDeal:
             self._played = deal.table
-        elif type(deal) is ComplexDeal:
+        elif type(deal) is TrickDeal:
             self._played = played_in_tricks(deal.tricks, deal.trick)
         else:
             self._played = 0
@@ -812,7 +812,7 @@ class SeatsTracker:
 
     def _after_trick_cards(self, moves: list[Move], state: MatchState) -> bool:
         deal = state.deal
-        if type(deal) is not ComplexDeal:
+        if type(deal) is not TrickDeal:
             return False
         tricks, trick = deal.tricks, deal.trick
         done, start = self._done, self._start
