@@ -1,5 +1,10 @@
 """The engine face: the one door into the rules for everything above them.
 
+``new_match``, ``legal_moves``, ``apply``, ``apply_moves``, ``forced_move``,
+``is_legal`` and ``score`` (implemented by :mod:`trixcomplex.match`, the
+match flow, with the deal runner :mod:`trixcomplex.runner`), and the values
+they work on.
+
 Layers 5 and 6 (views, worlds, records, serialization, playouts, rendering,
 bots, the host loop, the CLI …) import the engine from here and the rule
 helpers from :mod:`trixcomplex.rules`, never from the state and contract

@@ -1,8 +1,11 @@
-"""The engine face: ``new_match``, ``legal_moves``, ``apply``, ``forced_move``, ``score``.
+"""The match flow behind the engine face: what each move does to a state.
 
-These are the only doors into the rules.  The flow of a match (R-MATCH-1 …
-R-MATCH-8) lives here: deals, Kingdoms and their owners, the contract
-choice, and the hand-over between the contract modules.
+:mod:`trixcomplex.engine` is the engine face (``new_match``, ``legal_moves``,
+``apply``, ``apply_moves``, ``forced_move``, ``is_legal``, ``score``); this
+module implements them.  The flow of a match (R-MATCH-1 … R-MATCH-8) lives
+here: deals, Kingdoms and their owners, the contract choice, the doubling
+window and the hand-over between the contract modules; every card and TRIX
+pass is stepped by the deal runner (:mod:`trixcomplex.runner`).
 
 >>> import random
 >>> import trixcomplex as tc

@@ -106,6 +106,9 @@ _V1_FIELDS: dict[str, Any] = {
     "trix": TrixDeal | None,
 }
 
+_V1_ATTRIBUTES = {"complex": "trick_deal"}
+"""The state's attribute holding a version-1 field, where the names differ."""
+
 _ENGINE_CARD_SETS = {
     (MatchState, "hands"),
     (DoublingWindow, "asked"),
@@ -618,7 +621,7 @@ def _load_state_checked(data: object) -> MatchState:
         raise _state_error(exc) from None
     for name, tp in types.items():
         raw = saved[name]
-        expected = getattr(rebuilt, name)
+        expected = getattr(rebuilt, _V1_ATTRIBUTES.get(name, name))
         try:
             if name == "hands":
                 value = _cards_in(raw, tp)
