@@ -461,27 +461,6 @@ def test_history_segment_pickles_to_an_equal_history() -> None:
 # -- the engine's fast paths build exactly what the slow ones build ---------------
 
 
-def test_fast_constructors_build_equal_frozen_objects() -> None:
-    """The hot path's constructors give the same classes, fields and hashes as the public ones."""
-    import attrs
-
-    from trixcomplex.complex import _trick
-    from trixcomplex.state import _next_in_deal
-
-    for state in starts(2):
-        values = {f.name: getattr(state, f.name) for f in attrs.fields(tc.MatchState)}
-        slow = tc.MatchState(**values)
-        assert slow == state and hash(slow) == hash(state)
-        if state.deal is not None and state.turn is not None:
-            fast = _next_in_deal(state, state.hands, state.turn, state.deal, state.history)
-            assert type(fast) is tc.MatchState and fast == slow and hash(fast) == hash(slow)
-            with pytest.raises(attrs.exceptions.FrozenInstanceError):
-                fast.turn = 3  # type: ignore[misc]
-        if state.trick_deal is not None:
-            for t in state.trick_deal.tricks:
-                assert _trick(t.leader, t.cards, t.taker) == tc.Trick(t.leader, t.cards, t.taker)
-
-
 @pytest.mark.parametrize("seed", range(3))
 def test_r_dbl_2_interned_answers_list_every_subset_for_every_waiting_seat(seed: int) -> None:
     """R-DBL-2: in the window, one Double per subset of each waiting seat's doublable cards."""

@@ -15,6 +15,7 @@ import warnings
 from collections.abc import Sequence
 from typing import Any
 
+from ._speed import positional_builder
 from .cards import Card, cards_of
 from .moves import Contract
 from .rulesets import TrickRules
@@ -291,13 +292,10 @@ _QUEENS_OF = {mask: cards_of(mask) for mask in range(1 << 4) for mask in [
 ]}  # fmt: skip
 
 
-# The engine's fast constructor: what ``Trick(...)`` builds, in one call without
-# the constructor's own (one per trick).
-
-
-def _trick(leader: int, cards: tuple[Card, Card, Card, Card], taker: int) -> Trick:
-    """``Trick(leader, cards, taker)`` for the hot path."""
-    return _tnew(Trick, (leader, cards, taker))
+new_trick = positional_builder(Trick)
+"""``Trick(leader, cards, taker)`` in one call (see :mod:`trixcomplex._speed`)."""
+new_trick_deal = positional_builder(TrickDeal)
+"""``TrickDeal(leader, trick, tricks, doubled, points)`` in one call."""
 
 
 RENAMED = {"ComplexDeal": "TrickDeal"}

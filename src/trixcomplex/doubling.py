@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 
+from ._speed import positional_builder
 from .cards import Card, cards_of
 from .scoring import DOUBLABLE
 from .tuplerecord import TupleRecord
@@ -56,7 +57,7 @@ class DoublingWindow(TupleRecord):
         """The window after ``seat`` answers with the set ``cards``."""
         answers = list(self.answers)
         answers[seat] = cards
-        return _tnew(DoublingWindow, (self.asked, tuple(answers)))
+        return new_window(self.asked, tuple(answers))
 
     def revealed(self) -> tuple[tuple[Card, int], ...]:
         """The doubles as ``(card, doubler)`` pairs, by card; unanswered seats double nothing.
@@ -83,6 +84,10 @@ def _revealed(a: int, b: int, c: int, d: int) -> tuple[tuple[Card, int], ...]:
         (card, 0 if a >> card & 1 else 1 if b >> card & 1 else 2 if c >> card & 1 else 3)
         for card in cards_of(a | b | c | d)
     ])  # fmt: skip
+
+
+new_window = positional_builder(DoublingWindow)
+"""``DoublingWindow(asked, answers)`` in one call (see :mod:`trixcomplex._speed`)."""
 
 
 def open_window(hands: tuple[int, int, int, int], doublable: int = DOUBLABLE) -> DoublingWindow:

@@ -26,8 +26,9 @@ from .cards import Card, Suit, byte_table, cards_of, hand_mask, mask_of
 from .complex import (
     TrickDeal,
     legal_cards,
+    new_trick_deal,
 )
-from .doubling import DoublingWindow, doubling_subsets, open_window
+from .doubling import DoublingWindow, doubling_subsets, new_window, open_window
 from .errors import IllegalMoveError
 from .kingdoms import choosable_contracts, deal_owner
 from .moves import Choose, Contract, Deal, Double, Move, Pass, Play, PlayerMove, Redeal, Timeout
@@ -41,7 +42,7 @@ from .scoring import (
     match_outcome,
     team_totals,
 )
-from .state import DealProgress, History, MatchState, Phase, redeal_seat
+from .state import DealProgress, History, MatchState, Phase, new_state, redeal_seat
 from .trix import TrixDeal, layable
 from .trix import legal_cards as trix_legal_cards
 
@@ -336,10 +337,19 @@ def _apply_deal(state: MatchState, move: Deal) -> MatchState:
     else:
         number = state.deal_number + 1
         owner = deal_owner(number, move.deck, state.owner, ruleset, state.results)  # R-MATCH-3, -4
-    base = _tnew(MatchState, (
-        _CHOOSE, number, owner, None, hands, owner, None, state.scores, state.results,
-        state.history.append(move), ruleset,
-    ))  # fmt: skip  # MatchState(...), its fields in order (one per deal)
+    base = new_state(
+        _CHOOSE,
+        number,
+        owner,
+        None,
+        hands,
+        owner,
+        None,
+        state.scores,
+        state.results,
+        state.history.append(move),
+        ruleset,
+    )
     remaining = base.remaining_contracts
     if len(remaining) > 1 and not ruleset.fixed_order:
         return base  # the owner chooses (R-MATCH-5, R-SET-2)
@@ -363,11 +373,20 @@ def _start(state: MatchState, contract: Contract, move: Move | None = None) -> M
         if doublable:  # R-DBL-2: the holders of doublable cards answer first
             phase, turn, deal = _DOUBLE, None, open_window(hands, doublable)
         else:  # R-OPT-1, R-CL-7: no window; the owner leads (R-CX-1)
-            phase, deal = _trick_phase(contract), _tnew(TrickDeal, (owner, (), (), (), _ZERO))
-    return _tnew(MatchState, (
-        phase, state.deal_number, owner, contract, hands, turn, deal, state.scores,
-        state.results, history, ruleset,
-    ))  # fmt: skip  # MatchState(...), its fields in order
+            phase, deal = _trick_phase(contract), new_trick_deal(owner, (), (), (), _ZERO)
+    return new_state(
+        phase,
+        state.deal_number,
+        owner,
+        contract,
+        hands,
+        turn,
+        deal,
+        state.scores,
+        state.results,
+        history,
+        ruleset,
+    )
 
 
 def _apply_choose(state: MatchState, move: Choose) -> MatchState:
@@ -430,10 +449,19 @@ def _apply_double(state: MatchState, move: Double) -> MatchState:
     history = state.history.append(move)
     if not window.waiting():
         return _close_window(state, history, window.revealed())
-    return _tnew(MatchState, (
-        _DOUBLE, state.deal_number, state.owner, state.contract, state.hands, None, window,
-        state.scores, state.results, history, state.ruleset,
-    ))  # fmt: skip  # MatchState(...), its fields in order
+    return new_state(
+        _DOUBLE,
+        state.deal_number,
+        state.owner,
+        state.contract,
+        state.hands,
+        None,
+        window,
+        state.scores,
+        state.results,
+        history,
+        state.ruleset,
+    )
 
 
 def apply_listed(state: MatchState, move: PlayerMove) -> MatchState:
@@ -466,7 +494,7 @@ def finish_window(
     """
     window = state.deal
     assert type(window) is DoublingWindow
-    revealed = _tnew(DoublingWindow, (window.asked, answers)).revealed()
+    revealed = new_window(window.asked, answers).revealed()
     return _close_window(state, state.history.extend(moves), revealed)
 
 
@@ -482,11 +510,19 @@ def _close_window(
         doubled = window.revealed()
     owner, contract = state.owner, state.contract
     assert owner is not None and contract is not None
-    return _tnew(MatchState, (
-        _trick_phase(contract), state.deal_number, owner, contract, state.hands, owner,
-        _tnew(TrickDeal, (owner, (), (), doubled, _ZERO)), state.scores, state.results,
-        history, state.ruleset,
-    ))  # fmt: skip  # MatchState(...) and TrickDeal(...), their fields in order
+    return new_state(
+        _trick_phase(contract),
+        state.deal_number,
+        owner,
+        contract,
+        state.hands,
+        owner,
+        new_trick_deal(owner, (), (), doubled, _ZERO),
+        state.scores,
+        state.results,
+        history,
+        state.ruleset,
+    )
 
 
 def _turn_error(state: MatchState, move: Play | Pass) -> IllegalMoveError:

@@ -45,16 +45,25 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Sequence
 
+from ._speed import positional_builder
 from .cards import ALL_CARDS, Card
-from .complex import Trick, TrickDeal, complex_result, legal_cards, trick_deal_over
+from .complex import (
+    Trick,
+    TrickDeal,
+    complex_result,
+    legal_cards,
+    new_trick,
+    new_trick_deal,
+    trick_deal_over,
+)
 from .complex import trick_winner as _trick_winner
 from .errors import IllegalMoveError
 from .kingdoms import match_finished, results_after
 from .moves import Contract, Move, Pass, Play
 from .scoring import DealResult, SeatBreakdown, trick_points, trix_points
 from .seats import next_seat
-from .state import History, MatchState, Phase
-from .trix import NEXT_TO_LAY, TrixDeal, gone_out, layable, playable_after
+from .state import History, MatchState, Phase, new_state
+from .trix import NEXT_TO_LAY, TrixDeal, gone_out, layable, new_trix_deal, playable_after
 from .tuplerecord import TupleRecord
 
 __all__ = [
@@ -126,6 +135,10 @@ class CardStep(TupleRecord):
         return _tnew(cls, (seat, card, turn, trick, points, out, deal_over))
 
 
+new_step = positional_builder(CardStep)
+"""``CardStep(...)`` in one call (one per step when steps are asked for)."""
+
+
 def run_deal(
     state: MatchState,
     source: MoveSource | None = None,
@@ -195,11 +208,11 @@ def run_deal(
             if len(trick) < 4:
                 turn = after[turn]  # R-SEAT-1
                 if steps is not None:
-                    steps.append(_tnew(CardStep, (seat, card, turn, None, None, False, False)))
+                    steps.append(new_step(seat, card, turn, None, None, False, False))
                 continue
             cards = (trick[0], trick[1], trick[2], trick[3])
             taker = _trick_winner(leader, cards)
-            done = _tnew(Trick, (leader, cards, taker))  # Trick(...)
+            done = new_trick(leader, cards, taker)  # Trick(...)
             tricks += (done,)
             gained = None
             if total is not None:
@@ -210,21 +223,20 @@ def run_deal(
             trick.clear()
             over = trick_deal_over(len(tricks), hands[0] | hands[1] | hands[2] | hands[3], rules)
             if steps is not None:
-                steps.append(_tnew(CardStep, (
-                    seat, card, None if over else taker, done, gained, False, over,
-                )))  # fmt: skip
+                steps.append(new_step(
+                    seat, card, None if over else taker, done, gained, False, over))  # fmt: skip
             if over:
                 break
         if over:
             result = complex_result(
                 state.deal_number, state.owner,  # type: ignore[arg-type]
-                _tnew(TrickDeal, (leader, (), tricks, doubled, _ZERO)),
+                new_trick_deal(leader, (), tricks, doubled, _ZERO),
                 contract=contract, kingdom=state.kingdom, rules=rules,
             )  # fmt: skip
         else:
-            progress: TrickDeal | TrixDeal = _tnew(TrickDeal, (
-                leader, tuple(trick), tricks, doubled, _ZERO if total is None else total,
-            ))  # fmt: skip
+            progress: TrickDeal | TrixDeal = new_trick_deal(
+                leader, tuple(trick), tricks, doubled, _ZERO if total is None else total
+            )
     elif type(deal) is TrixDeal:
         assert turn is not None
         plays, passes, deck, after_lay = PLAYS, PASSES, ALL_CARDS, NEXT_TO_LAY
@@ -272,13 +284,13 @@ def run_deal(
                     holders ^= 1 << turn
             turn = after_lay[turn][holders]
             if steps is not None:
-                steps.append(_tnew(CardStep, (seat, card, turn, None, None, out, False)))
+                steps.append(new_step(seat, card, turn, None, None, out, False))
         if over:
             if steps is not None:
-                steps.append(_tnew(CardStep, (seat, card, None, None, None, True, True)))
+                steps.append(new_step(seat, card, None, None, None, True, True))
             result = _trix_result(state, order)
         else:
-            progress = _tnew(TrixDeal, (table, order, can))
+            progress = new_trix_deal(table, order, can)
     else:
         return state, 0
     ran = index - start if played is None else len(played)
@@ -293,11 +305,10 @@ def run_deal(
         history = history.extend(moves[start : start + ran])
     if over:
         return end_deal(state, result, history), ran
-    return _tnew(MatchState, (
+    return new_state(
         state.phase, state.deal_number, state.owner, state.contract,
         (hands[0], hands[1], hands[2], hands[3]), turn, progress, state.scores, state.results,
-        history, state.ruleset,
-    )), ran  # fmt: skip
+        history, state.ruleset), ran  # fmt: skip
 
 
 def card_steps(state: MatchState, moves: Sequence[Move]) -> tuple[MatchState, list[CardStep]]:
@@ -324,10 +335,19 @@ def end_deal(state: MatchState, result: DealResult, history: History) -> MatchSt
     ruleset = state.ruleset
     results = results_after(state.results, result, ruleset)
     over = match_finished(results, ruleset)
-    return _tnew(MatchState, (
-        _OVER if over else _DEAL, state.deal_number, state.owner, None, _NO_HANDS, None,
-        None, scores, results, history, ruleset,
-    ))  # fmt: skip
+    return new_state(
+        _OVER if over else _DEAL,
+        state.deal_number,
+        state.owner,
+        None,
+        _NO_HANDS,
+        None,
+        None,
+        scores,
+        results,
+        history,
+        ruleset,
+    )
 
 
 def _trix_result(state: MatchState, order: tuple[int, ...]) -> DealResult:

@@ -13,6 +13,7 @@ import warnings
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, TypeAlias
 
+from ._speed import positional_builder
 from .cards import Card, cards_of
 from .complex import TrickDeal
 from .doubling import DoublingWindow
@@ -417,25 +418,6 @@ def redeal_seat(state: MatchState) -> int | None:
     return bad_hand_seat(state.hands)
 
 
-# -- the engine's fast constructor ----------------------------------------------
-#
-# A state is a tuple of its fields in declaration order (TupleRecord): the engine
-# builds the state after a move inside a deal (one per card) with tuple.__new__.
-# The result is the object ``MatchState(...)`` builds (same class, equal, hashing
-# alike); nothing outside the engine uses it.
-
-
-def _next_in_deal(
-    state: MatchState, hands: tuple[int, int, int, int], turn: int, deal: DealProgress,
-    history: History,
-) -> MatchState:  # fmt: skip
-    """The state after a move inside the deal of ``state`` (the hot path: one per card).
-
-    Phase, deal number, owner, contract, scores, results and ruleset stay;
-    the four arguments that change are of four different types, so mypy
-    catches any two given in each other's place.
-    """
-    return _tnew(MatchState, (
-        state.phase, state.deal_number, state.owner, state.contract, hands, turn, deal,
-        state.scores, state.results, history, state.ruleset,
-    ))  # fmt: skip
+new_state = positional_builder(MatchState)
+"""``MatchState(...)`` from its fields given positionally, in order, in one call: the
+engine builds a state per move with it (see :mod:`trixcomplex._speed`)."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ._speed import positional_builder
 from .seats import next_seat
 from .tuplerecord import TupleRecord, tuple_field
 
@@ -209,3 +210,5 @@ class TrixDeal(TupleRecord):
 
 
 _tnew = tuple.__new__
+new_trix_deal = positional_builder(TrixDeal, "playable")
+"""``TrixDeal(table, finishing_order)`` given its ``playable`` set too, in one call."""
