@@ -134,8 +134,8 @@ def test_r_cx_5_r_tx_4_every_step_agrees_with_apply(ruleset: tc.Ruleset) -> None
     assert checked > 100
 
 
-def test_a_policy_playout_follows_the_steps_as_stepping_does() -> None:
-    """R-CX-5: a playout policy is shown the deal as the runner's steps leave it
+def test_a_policy_playout_sees_the_deal_as_stepping_does() -> None:
+    """R-CX-5: a playout policy is shown the deal as the runner keeps it
     (the running points included): a policy choosing at random plays the very
     match the random playout plays."""
     ruleset = tc.CLASSIC

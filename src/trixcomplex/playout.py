@@ -54,7 +54,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 from ._speed import below as _below
 from ._speed import drawn as _drawn
@@ -71,9 +71,9 @@ from .match import (
     window_answers,
 )
 from .moves import Contract, Deal, Double, Play, PlayerMove
-from .rules import gone_out, redeal_seat
+from .rules import redeal_seat
 from .rulesets import Ruleset
-from .runner import PASSES, CardStep, MoveSource, run_deal
+from .runner import LIVE_SIZE, PASSES, MoveSource, run_deal
 
 __all__ = ["PlayoutState", "Policy", "playout"]
 
@@ -364,35 +364,8 @@ def _cards(
         return run_deal(state, _drawn(draw, least), points=False)[0]
     if policy is None:
         return run_deal(state, _asked(None, rng, policy, least), points=False)[0]
-    steps: list[CardStep] = []
-    return run_deal(state, _asked(PlayoutState(state), rng, policy, least, steps), steps=steps)[0]
-
-
-def _follow(seen: PlayoutState, steps: list[CardStep], start: int) -> None:
-    """Bring ``seen`` up to date from what the runner's ``steps[start:]`` changed."""
-    hands = list(seen.hands)
-    for step in steps[start:]:
-        card, seat = step.card, step.seat
-        if card is None:  # a TRIX pass
-            continue
-        hands[seat] ^= 1 << card
-        if seen.phase is _TRIX:
-            seen.table |= 1 << card
-            if step.out:
-                seen.finishing_order = gone_out(seen.finishing_order, seat)
-            continue
-        trick = step.trick
-        if trick is None:
-            seen.trick += (card,)
-            continue
-        seen.trick = ()
-        seen.leader = trick.taker
-        seen.tricks += 1
-        assert step.points is not None
-        a, b, c, d = step.points
-        p = seen.points
-        seen.points = (p[0] + a, p[1] + b, p[2] + c, p[3] + d)
-    seen.hands = (hands[0], hands[1], hands[2], hands[3])
+    live: list[Any] = [None] * LIVE_SIZE
+    return run_deal(state, _asked(PlayoutState(state), rng, policy, least, live), live=live)[0]
 
 
 def _asked(
@@ -400,25 +373,30 @@ def _asked(
     rng: random.Random,
     policy: Policy | None,
     least: int,
-    steps: list[CardStep] | None = None,
+    live: list[Any] | None = None,
 ) -> MoveSource:
     """The move source choosing by ``rng.choice`` of the listed moves, or by the
-    ``policy``, shown ``seen`` brought up to date from the runner's ``steps``."""
-    done = 0
+    ``policy``, shown ``seen`` brought up to date from the runner's ``live`` list
+    (see :func:`~trixcomplex.runner.run_deal`)."""
 
     def source(turn: int, legal: int) -> int:
-        nonlocal done
         options: tuple[PlayerMove, ...] = plays_of(turn, legal) if legal else PASSES[turn]
         if len(options) <= least:  # forced="play": no draw, no policy call
             move = options[0]
         elif seen is None:
             move = rng.choice(options)
         else:
-            assert steps is not None
-            if done < len(steps):
-                _follow(seen, steps, done)
-                done = len(steps)
+            assert live is not None
+            hands = live[0]
+            a, b, c, d = hands
+            seen.hands = (a, b, c, d)
             seen.turn = turn
+            if live[1] is not None:  # a trick deal
+                seen.trick = tuple(live[1])
+                seen.leader, seen.tricks, seen.points = live[2], live[3], live[4]
+            else:  # TRIX: every card no longer held is on the table
+                seen.table = ALL_MASK ^ (a | b | c | d)
+                seen.finishing_order = live[5]
             move = _chosen(policy, seen, options, rng)
         return 1 << move.card if type(move) is Play else 0
 

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from ._speed import positional_builder
 from .cards import ALL_CARDS, Card
@@ -135,6 +136,13 @@ class CardStep(TupleRecord):
         return _tnew(cls, (seat, card, turn, trick, points, out, deal_over))
 
 
+LIVE_SIZE = 6
+"""What :func:`run_deal` keeps in a ``live`` list: ``[hands, trick, leader, tricks,
+points, finishing_order]`` — the four hands and the trick in progress (lists,
+the runner's own), the trick deal's leader, finished tricks and running points
+(``None`` when not kept), and TRIX's finishing order (the table is every card
+no longer held)."""
+
 new_step = positional_builder(CardStep)
 """``CardStep(...)`` in one call (one per step when steps are asked for)."""
 
@@ -146,6 +154,7 @@ def run_deal(
     start: int = 0,
     steps: list[CardStep] | None = None,
     points: bool = True,
+    live: list[Any] | None = None,
 ) -> tuple[MatchState, int]:
     """Step the deal in progress in ``state``: the state after, and how many
     moves were made (0: none, and ``state`` itself).  Not a card phase: ``(state, 0)``.
@@ -156,7 +165,11 @@ def run_deal(
     last of ``moves`` or at the deal's end (the deal then scored, R-MATCH-1).
     With ``steps``, each step's :class:`CardStep` is appended to it.
     ``points=False`` keeps no running points (a run to the deal's end scores
-    the deal once, from its tricks).
+    the deal once, from its tricks).  ``live`` (a list of :data:`LIVE_SIZE`), for
+    a source that must see the deal as it runs (a playout policy): the runner
+    puts its ``hands`` and trick lists in it (changed in place, card by card)
+    and keeps the rest up to date at each trick's end and each seat going out
+    (see :data:`LIVE_SIZE`).
 
     The one step of a trick deal (COMPLEX, King of Hearts, Queens, Diamonds,
     Ltoosh, a combined contract): the legal cards (R-CX-2, R-CL-2, R-OPT-2,
@@ -183,6 +196,8 @@ def run_deal(
         rules = state.ruleset.trick_rules(contract)
         plays, deck, after = PLAYS, ALL_CARDS, _NEXT_SEAT
         trick, leader, tricks, doubled = list(deal.trick), deal.leader, deal.tricks, deal.doubled
+        if live is not None:
+            live[:] = (hands, trick, leader, len(tricks), deal.points, deal.doubled)
         total = deal.points if points or steps is not None else None
         while source is not None or index < count:
             hand = hands[turn]
@@ -220,6 +235,8 @@ def run_deal(
                 a, b, c, d = gained
                 total = (total[0] + a, total[1] + b, total[2] + c, total[3] + d)
             leader = turn = taker
+            if live is not None:
+                live[2], live[3], live[4] = leader, len(tricks), total
             trick.clear()
             over = trick_deal_over(len(tricks), hands[0] | hands[1] | hands[2] | hands[3], rules)
             if steps is not None:
@@ -241,6 +258,8 @@ def run_deal(
         assert turn is not None
         plays, passes, deck, after_lay = PLAYS, PASSES, ALL_CARDS, NEXT_TO_LAY
         table, can, order = deal.table, deal.playable, deal.finishing_order
+        if live is not None:
+            live[:] = (hands, None, None, 0, None, order)
         # after_lay[seat][holders]: next_to_lay(hands, seat), by the seats holding cards
         holders = (
             (hands[0] != 0) | (hands[1] != 0) << 1 | (hands[2] != 0) << 2 | (hands[3] != 0) << 3
@@ -278,6 +297,8 @@ def run_deal(
                 if not hand:
                     out = True
                     order = gone_out(order, turn)
+                    if live is not None:
+                        live[5] = order
                     if len(order) == 4:  # R-TX-4: three seats are out, the fourth is last
                         over = True
                         break
