@@ -34,7 +34,8 @@ from .cards import ALL_CARDS, Card, CardParseError, Rank, Suit, parse_card
 from .complex import Trick, TrickDeal, renamed
 from .doubling import DoublingWindow
 from .errors import IllegalMoveError, TrixError
-from .match import apply, apply_moves, forced_move, is_legal, legal_moves, new_match, score
+from .legal import forced_move, legal_moves
+from .match import apply, apply_moves, is_legal, new_match, score
 from .moves import (
     Choose,
     Contract,

@@ -20,7 +20,8 @@ from typing import Any
 
 from .complex import Trick, TrickDeal, renamed
 from .doubling import DoublingWindow
-from .match import apply, apply_moves, forced_move, is_legal, legal_moves, new_match, score
+from .legal import forced_move, legal_moves
+from .match import apply, apply_moves, is_legal, new_match, score
 from .scoring import DealResult, DoubledCard, MatchResult, Score, SeatBreakdown
 from .state import History, MatchState, Phase
 from .trix import TrixDeal

@@ -22,19 +22,19 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NoReturn
 
-from .cards import Card, Suit, byte_table, cards_of, hand_mask, mask_of
+from .cards import Card, Suit, cards_of, hand_mask, mask_of, suit_mask
 from .complex import (
     TrickDeal,
     legal_cards,
     new_trick_deal,
 )
-from .doubling import DoublingWindow, doubling_subsets, new_window, open_window
+from .doubling import DoublingWindow, new_window, open_window
 from .errors import IllegalMoveError
 from .kingdoms import choosable_contracts, deal_owner
+from .legal import PASSES as PASSES  # re-exported: records and worlds list passes with it
+from .legal import plays_of as plays_of  # re-exported: records and worlds list plays with it
 from .moves import Choose, Contract, Deal, Double, Move, Pass, Play, PlayerMove, Redeal, Timeout
-from .rulesets import DOUBLABLE, PARTNERSHIP, Ruleset, TrickRules
-from .runner import PASSES as PASSES  # re-exported: records and worlds list passes with it
-from .runner import PLAYS as _PLAYS
+from .rulesets import PARTNERSHIP, Ruleset, TrickRules
 from .runner import run_deal
 from .scoring import (
     MatchResult,
@@ -44,17 +44,8 @@ from .scoring import (
 )
 from .state import DealProgress, History, MatchState, Phase, new_state, redeal_seat
 from .trix import TrixDeal, layable
-from .trix import legal_cards as trix_legal_cards
 
-__all__ = [
-    "apply",
-    "apply_moves",
-    "forced_move",
-    "is_legal",
-    "legal_moves",
-    "new_match",
-    "score",
-]
+__all__ = ["apply", "apply_moves", "is_legal", "new_match", "score"]
 
 _ZERO = (0, 0, 0, 0)
 # The card paths build their records with one tuple.__new__ each (see tuplerecord);
@@ -68,20 +59,6 @@ _COMPLEX, _TRICKS, _TRIX, _OVER = Phase.COMPLEX, Phase.TRICKS, Phase.TRIX, Phase
 _NO_HANDS = (0, 0, 0, 0)
 _NEW_TRIX = TrixDeal(0, ())
 _TRIX_CONTRACT = Contract.TRIX
-
-# Interned player moves for the hot path: _PLAYS[seat][card], PASSES[seat] (the runner's).
-_CHOICES = tuple({c: Choose(seat, c) for c in Contract} for seat in range(4))
-# _DOUBLES[seat][cards]: the interned Double of ``seat`` doubling the set ``cards``;
-# _ANSWERS[seat][asked]: every answer of ``seat`` when asked about the set ``asked``,
-# one per subset, in the order of ``doubling_subsets`` (R-DBL-2).
-_DOUBLES = tuple(
-    {cards: Double(seat, cards_of(cards)) for cards in doubling_subsets(DOUBLABLE)}
-    for seat in range(4)
-)
-_ANSWERS = tuple(
-    {asked: tuple(_DOUBLES[seat][m] for m in doubling_subsets(asked)) for asked in _DOUBLES[seat]}
-    for seat in range(4)
-)
 
 
 def new_match(ruleset: Ruleset = PARTNERSHIP) -> MatchState:
@@ -100,135 +77,6 @@ def new_match(ruleset: Ruleset = PARTNERSHIP) -> MatchState:
         history=History.EMPTY,
         ruleset=ruleset,
     )
-
-
-# -- legal moves --------------------------------------------------------------
-
-
-# _PLAY_BYTES[seat][k][b]: the interned plays of ``seat`` for the cards 8k..8k+7 set in byte b.
-# Listing a set's plays is then 7 lookups and tuple joins instead of a loop over its cards.
-_PLAY_BYTES = tuple(byte_table(_PLAYS[seat]) for seat in range(4))
-
-
-def plays_of(seat: int, mask: int) -> tuple[Play, ...]:
-    """The interned :class:`Play` moves of ``seat`` for the cards of ``mask``, by card."""
-    if mask.bit_count() <= 2:  # often one or two cards (TRIX, following suit)
-        low = mask & -mask
-        if mask == low:
-            return (_PLAYS[seat][low.bit_length() - 1],) if mask else ()
-        return (_PLAYS[seat][low.bit_length() - 1], _PLAYS[seat][mask.bit_length() - 1])
-    t = _PLAY_BYTES[seat]
-    if mask < 0x10000:
-        if mask < 0x100:
-            return t[0][mask]
-        return t[0][mask & 255] + t[1][mask >> 8]
-    return (
-        t[0][mask & 255] + t[1][mask >> 8 & 255] + t[2][mask >> 16 & 255]
-        + t[3][mask >> 24 & 255] + t[4][mask >> 32 & 255] + t[5][mask >> 40 & 255]
-        + t[6][mask >> 48]
-    )  # fmt: skip
-
-
-_SEAT_NUMBERS = frozenset((0, 1, 2, 3))
-_SUIT_MASKS = tuple(0x1FFF << (13 * s) for s in range(4))
-
-
-def legal_moves(state: MatchState, seat: int | None = None) -> tuple[PlayerMove, ...]:
-    """Every legal player move now, or only ``seat``'s.
-
-    Never lists :class:`Deal` or :class:`Timeout` (those are the host's).  In
-    the doubling window it lists, for every seat still to answer, one
-    :class:`Double` per subset of its doublable cards.  A ``seat`` that is
-    not 0–3 raises ``ValueError``.
-    """
-    if seat is not None and seat not in _SEAT_NUMBERS:
-        raise ValueError(f"a seat is an int from 0 to 3, not {seat!r}")
-    deal = state.deal
-    turn = state.turn
-    if type(deal) is TrickDeal:  # COMPLEX, TRICKS
-        assert turn is not None
-        if seat is not None and seat != turn:
-            return ()
-        rules = state.ruleset.trick_rules(state.contract)  # type: ignore[arg-type]
-        return plays_of(turn, legal_cards(state.hands[turn], deal.trick, rules))
-    if type(deal) is TrixDeal:  # TRIX
-        assert turn is not None
-        if state.ruleset.bad_hand_redeal:
-            return _trix_moves_with_redeal(state, seat)
-        if seat is not None and seat != turn:
-            return ()
-        legal = layable(state.hands[turn], deal.playable)
-        return plays_of(turn, legal) if legal else PASSES[turn]  # R-TX-3: else the pass
-    phase = state.phase
-    if phase is _DOUBLE:
-        assert type(deal) is DoublingWindow
-        asked, answers = deal.asked, deal.answers
-        if seat is not None:  # is it in window.waiting()?
-            if seat in _SEATS and asked[seat] and answers[seat] is None:
-                return _ANSWERS[seat][asked[seat]]
-            return ()
-        return window_answers(asked, answers)
-    if phase is _CHOOSE:
-        assert turn is not None
-        if seat is not None and seat != turn:
-            return ()
-        choices = _CHOICES[turn]
-        return tuple([
-            choices[c] for c in choosable_contracts(state.remaining_contracts, state.ruleset)
-        ])  # fmt: skip
-    return ()
-
-
-def window_answers(asked: Sequence[int], answers: Sequence[int | None]) -> tuple[Double, ...]:
-    """Every answer a doubling window still awaits, as :func:`legal_moves` lists
-    them: for each seat asked (``asked[s]``, the doublable cards it holds) and
-    not answered yet (``answers[s] is None``), in seat order, one
-    :class:`Double` per subset of its doublable cards, the empty one first
-    (R-DBL-1, R-DBL-2).  Empty once every asked seat has answered.
-
-    >>> from trixcomplex.cards import parse_card
-    >>> qs = 1 << parse_card("QS")
-    >>> [str(move) for move in window_answers((0, qs, 0, 0), (None, None, None, None))]
-    ['seat 1 doubles nothing', 'seat 1 doubles QS']
-    >>> window_answers((0, qs, 0, 0), (None, 0, None, None))
-    ()
-    """
-    moves: tuple[Double, ...] = ()
-    for s in range(4):  # every seat in window.waiting(), in seat order
-        if asked[s] and answers[s] is None:
-            moves += _ANSWERS[s][asked[s]]
-    return moves
-
-
-def trix_moves(seat: int, hand: int, table: int) -> tuple[PlayerMove, ...]:
-    """``seat``'s TRIX moves: its legal cards, or the pass when it has none (R-TX-2, R-TX-3)."""
-    legal = trix_legal_cards(hand, table)
-    return plays_of(seat, legal) if legal else PASSES[seat]
-
-
-def _trix_moves_with_redeal(state: MatchState, seat: int | None) -> tuple[PlayerMove, ...]:
-    """TRIX moves when a bad hand may demand a redeal (R-OPT-8): the turn seat's
-    moves, and the bad hand's :class:`Redeal` before the first card or pass."""
-    turn = state.turn
-    deal = state.deal
-    assert turn is not None and type(deal) is TrixDeal
-    moves: tuple[PlayerMove, ...] = ()
-    if seat is None or seat == turn:
-        moves = trix_moves(turn, state.hands[turn], deal.table)
-    bad = redeal_seat(state)
-    if bad is not None and (seat is None or seat == bad):
-        redeal: tuple[PlayerMove, ...] = (Redeal(bad),)
-        moves = redeal + moves if seat is not None or bad < turn else moves + redeal
-    return moves
-
-
-def forced_move(state: MatchState, seat: int) -> PlayerMove | None:
-    """The single legal move of ``seat``, or ``None`` if it has none or several (R-TX-5).
-
-    A host may play it for the seat after a delay of its own choosing.
-    """
-    moves = legal_moves(state, seat)
-    return moves[0] if len(moves) == 1 else None
 
 
 def is_legal(state: MatchState, move: Move) -> bool:
@@ -563,7 +411,7 @@ def _trick_card_error(
 ) -> IllegalMoveError:
     """Why ``move`` is not among the legal cards of a trick (R-CX-2, R-CL-2, R-OPT-2)."""
     seat = move.seat
-    if trick and hand & _SUIT_MASKS[trick[0] // 13]:
+    if trick and hand & suit_mask(trick[0] // 13):
         led = Suit(trick[0] // 13).symbol
         return IllegalMoveError(move, f"seat {seat} must follow suit {led}", "R-CX-2")
     if trick:

@@ -62,14 +62,8 @@ from ._speed import plain_bits as _plain_bits
 from ._speed import shuffled_deck
 from .cards import ALL_MASK, Card, mask_of
 from .engine import DealResult, DoublingWindow, MatchState, Phase
-from .match import (
-    apply,
-    apply_listed,
-    finish_window,
-    legal_moves,
-    plays_of,
-    window_answers,
-)
+from .legal import legal_moves, plays_of, window_answers
+from .match import apply, apply_listed, finish_window
 from .moves import Contract, Deal, Double, Play, PlayerMove
 from .rules import redeal_seat
 from .rulesets import Ruleset
@@ -322,7 +316,7 @@ def _window(state: MatchState, draw: Callable[[int], int]) -> MatchState:
     """Answer the doubling window of ``state`` until it closes; the state after it.
 
     Each answer is ``rng.choice(legal_moves(state))``, drawn by :func:`_below`
-    (every seat's awaited answers, :func:`~trixcomplex.match.window_answers`); the
+    (every seat's awaited answers, :func:`~trixcomplex.legal.window_answers`); the
     answers are kept as plain locals and the window is closed once, by
     ``match.finish_window`` (R-DBL-2, R-DBL-3), instead of a new state per
     answer.
