@@ -385,7 +385,7 @@ def _asked(
             seen.hands = (a, b, c, d)
             seen.turn = turn
             if live[1] is not None:  # a trick deal
-                seen.trick = tuple(live[1])
+                seen.trick = live[1]
                 seen.leader, seen.tricks, seen.points = live[2], live[3], live[4]
             else:  # TRIX: every card no longer held is on the table
                 seen.table = ALL_MASK ^ (a | b | c | d)

@@ -2,7 +2,7 @@
 
 A card played to a trick, a card laid in TRIX and a TRIX pass are stepped
 here and nowhere else: :func:`run_deal` holds the one loop of each kind of
-deal, on plain mutable locals (four hand ints, the trick as a list, the TRIX
+deal, on plain locals (a list of the four hand ints, the trick's cards, the TRIX
 table as an int).  :func:`~trixcomplex.apply`
 (one move), :func:`~trixcomplex.apply_moves` (a record's run of moves) and
 :func:`~trixcomplex.playout` (random or policy moves) all go through it:
@@ -138,8 +138,8 @@ class CardStep(TupleRecord):
 
 LIVE_SIZE = 6
 """What :func:`run_deal` keeps in a ``live`` list: ``[hands, trick, leader, tricks,
-points, finishing_order]`` — the four hands and the trick in progress (lists,
-the runner's own), the trick deal's leader, finished tricks and running points
+points, finishing_order]`` — the four hands (the runner's own list, changed in
+place), the cards of the trick in progress, the trick deal's leader, finished tricks and running points
 (``None`` when not kept), and TRIX's finishing order (the table is every card
 no longer held)."""
 
@@ -169,9 +169,9 @@ def run_deal(
     ``points=False`` keeps no running points (a run to the deal's end scores
     the deal once, from its tricks).  ``live`` (a list of :data:`LIVE_SIZE`), for
     a source that must see the deal as it runs (a playout policy): the runner
-    puts its ``hands`` and trick lists in it (changed in place, card by card)
-    and keeps the rest up to date at each trick's end and each seat going out
-    (see :data:`LIVE_SIZE`).  ``draw`` (a plain generator's ``getrandbits``,
+    puts its ``hands`` list in it (changed in place, card by card) and keeps
+    the rest up to date: the trick at each card, the rest at each trick's end
+    and each seat going out (see :data:`LIVE_SIZE`).  ``draw`` (a plain generator's ``getrandbits``,
     ``_speed.plain_bits``) stands for the playout's source: each move is
     ``rng.choice`` of the listed moves, drawn inline (``_speed.below``), a
     seat with ``least`` moves or fewer making the first without a draw.
@@ -184,8 +184,8 @@ def run_deal(
     playable ones held (R-TX-2; the pass when there are none, R-TX-3), the
     next seat the next one holding cards (R-TX-1, read from
     :data:`~trixcomplex.rules.NEXT_TO_LAY`), and the finishing order grows as
-    seats go out (R-TX-4).  The locals: ``hands`` (a list), the trick (a
-    list), the TRIX table and what may be laid on it (ints).
+    seats go out (R-TX-4).  The locals: ``hands`` (a list), the trick's cards,
+    the TRIX table and what may be laid on it (ints).
     """
     deal = state.deal
     turn = state.turn
@@ -201,7 +201,7 @@ def run_deal(
         assert contract is not None and turn is not None
         rules = state.ruleset.trick_rules(contract)
         plays, deck, after = PLAYS, ALL_CARDS, _NEXT_SEAT
-        trick, leader, tricks, doubled = list(deal.trick), deal.leader, deal.tricks, deal.doubled
+        trick, leader, tricks, doubled = deal.trick, deal.leader, deal.tricks, deal.doubled
         if live is not None:
             live[:] = (hands, trick, leader, len(tricks), deal.points, deal.doubled)
         total = deal.points if points or steps is not None else None
@@ -236,14 +236,16 @@ def run_deal(
                     break
                 index += 1
             hands[turn] = hand ^ bit
-            trick.append(card)
+            trick += (card,)
+            if live is not None:
+                live[1] = trick
             seat = turn
             if len(trick) < 4:
                 turn = after[turn]  # R-SEAT-1
                 if steps is not None:
                     steps.append(new_step(seat, card, turn, None, None, False, False))
                 continue
-            cards = (trick[0], trick[1], trick[2], trick[3])
+            cards = trick
             taker = _trick_winner(leader, cards)
             done = new_trick(leader, cards, taker)  # Trick(...)
             tricks += (done,)
@@ -255,7 +257,9 @@ def run_deal(
             leader = turn = taker
             if live is not None:
                 live[2], live[3], live[4] = leader, len(tricks), total
-            trick.clear()
+            trick = ()
+            if live is not None:
+                live[1] = trick
             over = trick_deal_over(len(tricks), hands[0] | hands[1] | hands[2] | hands[3], rules)
             if steps is not None:
                 steps.append(new_step(
@@ -270,7 +274,7 @@ def run_deal(
             )  # fmt: skip
         else:
             progress: TrickDeal | TrixDeal = new_trick_deal(
-                leader, tuple(trick), tricks, doubled, _ZERO if total is None else total
+                leader, trick, tricks, doubled, _ZERO if total is None else total
             )
     elif type(deal) is TrixDeal:
         assert turn is not None
