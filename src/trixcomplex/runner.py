@@ -139,9 +139,9 @@ class CardStep(TupleRecord):
 LIVE_SIZE = 6
 """What :func:`run_deal` keeps in a ``live`` list: ``[hands, trick, leader, tricks,
 points, finishing_order]`` — the four hands (the runner's own list, changed in
-place), the cards of the trick in progress, the trick deal's leader, finished tricks and running points
-(``None`` when not kept), and TRIX's finishing order (the table is every card
-no longer held)."""
+place), the cards of the trick in progress, the trick deal's leader, finished
+tricks and running points (``None`` when not kept), and TRIX's finishing order
+(the table is every card no longer held)."""
 
 new_step = positional_builder(CardStep)
 """``CardStep(...)`` in one call (one per step when steps are asked for)."""
