@@ -14,7 +14,7 @@ import pytest
 
 import trixcomplex as tc
 from trixcomplex.cli import _parse_answer, main
-from trixcomplex.records import Record
+from trixcomplex.io.records import Record
 
 
 def _run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:

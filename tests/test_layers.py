@@ -6,7 +6,7 @@ pyproject.toml) run as a test, and shown to fail on a tree that breaks them.
 - ``engine-face``: above the engine face (views, worlds, records, serialization,
   playouts, rendering, scoresheets, bots, the host loop, the CLI …) nothing imports
   ``state``, the contract modules or ``scoring``: the engine is reached through
-  ``trixcomplex.engine`` and the rule helpers through ``trixcomplex.rules``.
+  ``trixcomplex.core.engine`` and the rule helpers through ``trixcomplex.core.rules``.
 - ``bots-public``: bots use the public API only (no engine internals, no files;
   the host loop is public).
 """

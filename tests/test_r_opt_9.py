@@ -11,7 +11,7 @@ import pytest
 
 import trixcomplex as tc
 from builders import finish_deal, hands_deal, plays, start_contract
-from trixcomplex.moves import MoveFormatError, move_from_json, move_to_json
+from trixcomplex.core.moves import MoveFormatError, move_from_json, move_to_json
 
 C = tc.Contract
 COMBINED = tc.CLASSIC.evolve(combined_contracts=True)

@@ -15,8 +15,8 @@ import pytest
 
 import trixcomplex as tc
 import trixcomplex.rl.openspiel  # registers the game
-from trixcomplex.actions import NUM_ACTIONS
 from trixcomplex.bots import RandomBot, RuleBot
+from trixcomplex.io.actions import NUM_ACTIONS
 from trixcomplex.rl import OBSERVATION_SHAPE
 from trixcomplex.rl.gymnasium import SeatEnv
 from trixcomplex.rl.pettingzoo import env, raw_env

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 import trixcomplex as tc
 from builders import VIEW_RULESETS, random_match
-from trixcomplex.cards import cards_of, mask_of, parse_card
-from trixcomplex.serialize import CARDS
+from trixcomplex.core.cards import cards_of, mask_of, parse_card
+from trixcomplex.io.serialize import CARDS
 
 JSON_SCALARS = (str, int, bool, type(None))
 

@@ -18,9 +18,9 @@ import pytest
 import trixcomplex as tc
 from faulty_bots import HangOnce, KillOnce, Slow
 from trixcomplex.bots import BotError, RandomBot, RuleBot, ask
-from trixcomplex.host import play_match
-from trixcomplex.isolated import IsolatedBot
-from trixcomplex.simulate import simulate
+from trixcomplex.host.isolated import IsolatedBot
+from trixcomplex.host.loop import play_match
+from trixcomplex.host.tournament import simulate
 
 POSIX = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and process kills")
 
@@ -49,7 +49,7 @@ def test_r_seat_1_bot_error_names_match_deal_phase_seat_move_and_legal_moves() -
     seat = state.owner
     assert seat is not None
     with pytest.raises(BotError) as caught:
-        from trixcomplex.host import ask as host_ask
+        from trixcomplex.host.loop import ask as host_ask
 
         host_ask(_Wrong(), state, seat, random.Random(0), match=17)
     err = caught.value
@@ -128,7 +128,7 @@ def test_r_match_6_a_slow_chooser_gets_the_rules_timeout() -> None:
     state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(4)))
     seat = state.owner
     assert seat is not None
-    from trixcomplex.host import ask as host_ask
+    from trixcomplex.host.loop import ask as host_ask
 
     move = host_ask(Slow(0.5), state, seat, random.Random(0), time_limit=0.1)
     assert move == tc.Timeout()

@@ -25,10 +25,10 @@ from hypothesis import strategies as st
 
 import trixcomplex as tc
 from server_harness import Client, Server
-from trixcomplex.schema import SCHEMA_NAMES
+from trixcomplex.io.schema import SCHEMA_NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGED = ROOT / "src" / "trixcomplex" / "schemas"
+PACKAGED = ROOT / "src" / "trixcomplex" / "io" / "schemas"
 TOP_LEVEL = ROOT / "schemas"
 SERVER_KINDS = ("welcome", "update", "seats", "refused", "bye")
 
