@@ -17,8 +17,8 @@ import pytest
 
 import trixcomplex as tc
 from builders import random_match
-from trixcomplex import host
 from trixcomplex.bots import BotError, BotTimeout, RandomBot, RuleBot, check_bot
+from trixcomplex.host import loop as host
 from trixcomplex.host.tournament import simulate
 
 POSIX = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")

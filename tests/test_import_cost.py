@@ -41,6 +41,8 @@ _NOT_AT_IMPORT = (
 """Not loaded by ``import trixcomplex``: what only some features use (issue 30, item 7)."""
 _ENGINE = {
     "trixcomplex",
+    "trixcomplex._moved",
+    "trixcomplex.core",
     "trixcomplex.core.cards",
     "trixcomplex.core.tricks",
     "trixcomplex.core.doubling",

@@ -30,9 +30,10 @@ from hypothesis import strategies as st
 import trixcomplex as tc
 from builders import VIEW_RULESETS, nested, nested_dicts, redeal_heavy_match
 from cpu_budget import cpu_budget
+from trixcomplex.cli.replay import run_replay
 from trixcomplex.core.errors import ERROR_CODES, MAX_MESSAGE
 from trixcomplex.core.jsonio import MAX_STRING, brief, loads
-from trixcomplex.io.records import MAX_MOVES, run_replay
+from trixcomplex.io.records import MAX_MOVES
 
 FUZZ = settings(
     max_examples=150,

@@ -14,8 +14,8 @@ import pytest
 
 import trixcomplex as tc
 from builders import deal_of, random_match
+from trixcomplex.cli.replay import run_replay
 from trixcomplex.core.errors import ERROR_CODES
-from trixcomplex.io.records import run_replay
 
 ENVELOPE = {"format": "trixcomplex-record", "version": 1, "ruleset": "partnership"}
 

@@ -13,12 +13,15 @@ the functions ``trixcomplex.events`` and so on, no longer hiding a module.
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
 import sys
 import warnings
 from collections.abc import Sequence
 from types import ModuleType
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:
+    from importlib.abc import Loader
 
 _PACKAGE = __name__.rpartition(".")[0]
 
@@ -62,15 +65,17 @@ MOVED: dict[str, str] = {
 is the host package now: its old names resolve there, see its ``__getattr__``.)"""
 
 
-class _Alias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Finds an old module path and loads it as the module that moved."""
+class _Alias:
+    """Finds an old module path and loads it as the module that moved (a meta path
+    finder and its loader: no ``importlib.abc`` base, which ``import trixcomplex``
+    would pay for)."""
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> importlib.machinery.ModuleSpec | None:
         if fullname not in MOVED:
             return None
-        return importlib.machinery.ModuleSpec(fullname, self)
+        return importlib.machinery.ModuleSpec(fullname, cast("Loader", self))
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
         warnings.warn(

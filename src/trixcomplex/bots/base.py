@@ -8,7 +8,7 @@ must use for every random choice (no hidden randomness).
 
 >>> import random
 >>> import trixcomplex as tc
->>> from trixcomplex.bots import RandomBot
+>>> from trixcomplex.bots import RandomBot, ask
 >>> state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(3)))
 >>> seat = state.owner
 >>> move = ask(RandomBot(), state, seat, random.Random(0))
@@ -22,14 +22,14 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol, Self, runtime_checkable
 
-from ..core.engine import MatchState
+from ..core.engine import MatchState, apply
 from ..core.errors import IllegalMoveError
-from ..core.moves import Deal, PlayerMove, Timeout
+from ..core.moves import PlayerMove
 
 if TYPE_CHECKING:
     from ..knowledge.views import View
 
-__all__ = ["Bot", "BotError", "BotTimeout", "ask", "check_bot", "offer_redeal"]
+__all__ = ["Bot", "BotError", "BotTimeout", "check_bot"]
 
 
 @runtime_checkable
@@ -117,8 +117,6 @@ class BotError(IllegalMoveError):
     ) -> BotError:
         """The error for ``bot`` answering ``move`` at ``seat`` in ``state``
         (or failing to answer: ``failure`` says how)."""
-        from ..core.engine import apply
-
         rule, why = "R-SEAT-1", failure or "not a move of the game"
         if failure is None:
             try:
@@ -178,25 +176,3 @@ class BotTimeout(BotError):
         return cls("no answer", f"{reason} at {_where(state, seat, match)}", "R-MATCH-6")._at(
             state, seat, legal, match
         )
-
-
-def ask(bot: Bot, state: MatchState, seat: int, rng: random.Random) -> PlayerMove:
-    """Ask ``bot`` for ``seat``'s move in ``state``, showing it only the seat's view.
-
-    The host's :func:`trixcomplex.host.loop.ask` without a time limit.  Raises
-    :class:`BotError` (an :class:`~trixcomplex.IllegalMoveError`) if the
-    bot answers an illegal move.
-    """
-    from ..host.loop import ask as host_ask  # layer 6 above the protocol
-
-    move = host_ask(bot, state, seat, rng)
-    assert not isinstance(move, Deal | Timeout)  # no time limit: never a Timeout
-    return move
-
-
-def offer_redeal(bot: Bot, state: MatchState, seat: int, rng: random.Random) -> bool:
-    """Whether ``seat``'s bot demands a redeal out of turn
-    (:func:`trixcomplex.host.loop.offer_redeal`)."""
-    from ..host.loop import offer_redeal as host_offer
-
-    return host_offer(bot, state, seat, rng)

@@ -36,7 +36,7 @@ from ..core.moves import Double, PlayerMove
 from ..core.playout import PlayoutState, Policy
 from ..core.playout import playout as fast_playout
 from ..core.rules import redeal_seat
-from ..host.loop import next_move
+from ..core.turns import next_move
 from .rule_bot import rule_move
 from .tactics import Situation
 

@@ -858,10 +858,11 @@ def _clauses(rule: str, options: tuple[str, ...]) -> str:
 
 def _replay(args: argparse.Namespace) -> int:
     """``replay FILE``: the record is read and checked by
-    :func:`~trixcomplex.io.records.run_replay` (its one-line errors, as JSON with
+    :func:`~trixcomplex.cli.replay.run_replay` (its one-line errors, as JSON with
     ``--json``); then the scoresheet, the explanation or the JSON report with
     the ledger."""
-    from ..io.records import MAX_RECORD_CHARS, replay_json, replay_report, run_replay
+    from ..io.records import MAX_RECORD_CHARS, replay_json, replay_report
+    from .replay import run_replay
 
     stdin: TextIO = sys.stdin
     text: str | None = None
@@ -1099,7 +1100,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         _quiet_stdout()
         return 0
     return status
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

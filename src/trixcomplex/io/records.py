@@ -95,7 +95,6 @@ __all__ = [
     "replay_raw_moves",
     "replay_report",
     "ruleset_of",
-    "run_replay",
 ]
 
 FORMAT = "trixcomplex-record"
@@ -664,6 +663,3 @@ def replay_report(state: MatchState) -> dict[str, Any]:
         "teams": list(summary.teams),
         "result": None if summary.result is None else summary.result.value,
     }
-
-
-from ..cli.replay import run_replay  # noqa: E402  (the command uses the record above)

@@ -39,7 +39,7 @@ import random
 
 from attrs import evolve, frozen
 
-from ..bots.base import Bot, offer_redeal
+from ..bots import Bot, offer_redeal
 from ..core.cards import ALL_CARDS, Card
 from ..core.engine import MatchState, Phase, apply, new_match, score
 from ..core.errors import IllegalMoveError
