@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 import trixcomplex as tc
-from trixcomplex.cli import _parse_answer, main
+from trixcomplex.cli import main
+from trixcomplex.cli.play import _parse_answer
 from trixcomplex.io.records import Record
 
 
