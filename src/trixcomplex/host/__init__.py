@@ -2,7 +2,7 @@
 tournaments, isolated bots and their sandbox, random matches.
 
 Above :mod:`trixcomplex.bots` in the layers (docs/engine.rst, "Layers").
-Before the subpackages, ``trixcomplex.host.loop`` was the host loop's module, now
+Before the subpackages, ``trixcomplex.host`` was the host loop's module, now
 :mod:`trixcomplex.host.loop`; its names still resolve here, with a
 :class:`DeprecationWarning`.
 """
@@ -15,12 +15,12 @@ from typing import Any
 
 
 def __getattr__(name: str) -> Any:
-    """An old ``trixcomplex.host.NAME``, now ``trixcomplex.host.loop.NAME``, with a warning."""
+    """A name of the old host module (now ``loop``), with a warning."""
     loop = importlib.import_module(f"{__name__}.loop")
     if name.startswith("_") or name not in loop.__all__:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     warnings.warn(
-        f"trixcomplex.host.loop.{name} moved to trixcomplex.host.loop.{name}",
+        f"trixcomplex.host.{name} moved to trixcomplex.host.loop.{name}",
         DeprecationWarning,
         stacklevel=2,
     )
