@@ -588,7 +588,7 @@ def _bad_hand_at_trix(seat: int, owner_hand: str = "7H") -> tc.MatchState:
 def test_r_opt_8_demands_a_redeal_with_a_bad_hand_in_turn_and_out_of_turn() -> None:
     """R-OPT-8: RuleBot demands the redeal with four 2s, on its own turn (Redeal among its
     moves) and out of turn (the host's offer); the host plays it for the bot."""
-    from trixcomplex.bots.base import offer_redeal
+    from trixcomplex.bots import offer_redeal
     from trixcomplex.host.tournament import next_move
 
     in_turn = _bad_hand_at_trix(0, "7H")

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 import trixcomplex as tc
+from trixcomplex.cli.replay import run_replay
 from trixcomplex.core.scoring import KING_OF_HEARTS
-from trixcomplex.io.records import run_replay
 
 RECORDS = Path(__file__).resolve().parent / "records"
 GOLDEN = ("doubling_cases", "draw", "timeouts", "jackless_trix", "classic", "classic_redeal")

@@ -19,7 +19,7 @@ import pytest
 
 import trixcomplex as tc
 from builders import random_match
-from trixcomplex.core.cards import mask_of, parse_card
+from trixcomplex.core.cards import ALL_MASK, mask_of, parse_card
 from trixcomplex.io.render import (
     Picture,
     hand_picture,
@@ -234,7 +234,7 @@ def test_r_tx_2_rows_svg_marks_the_places_where_a_card_may_be_laid() -> None:
 
 
 def _all_svgs() -> list[str]:
-    svgs = [hand_svg(""), hand_svg(tc.cards.ALL_MASK), trick_svg("", 0), rows_svg(0)]
+    svgs = [hand_svg(""), hand_svg(ALL_MASK), trick_svg("", 0), rows_svg(0)]
     for state in STATES[::4]:
         svgs += [table_svg(tc.view(state, seat)) for seat in (None, 0, 1, 2, 3)]
     return svgs

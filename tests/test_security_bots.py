@@ -22,8 +22,8 @@ import pytest
 import trixcomplex as tc
 from faulty_bots import Exits, HardExit, Raises, guessed_deck, hands_of
 from trixcomplex.bots import BotTimeout, RandomBot, RuleBot
+from trixcomplex.host import sandbox
 from trixcomplex.host.isolated import IsolatedBot
-from trixcomplex.host.loop import sandbox
 from trixcomplex.host.tournament import match_generators, seed_commitment, simulate
 
 LINUX = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux namespaces, /proc")
