@@ -103,7 +103,7 @@ def test_the_shipped_files_are_what_tools_make_schemas_writes() -> None:
 
 def test_the_package_data_ships_the_schemas() -> None:
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    assert '"schemas/*.json"' in text
+    assert '"io/schemas/*.json"' in text
     assert '"jsonschema' in text  # the [test] extra pulls the validator in
 
 
