@@ -1,4 +1,4 @@
-"""The host loop: the one place a match is run between players (layer 6 of the engine's layers).
+"""The host loop: the one place a match is run between players (the host package of the layers).
 
 A host deals, asks the seat to move for its move, checks it and applies it,
 until the match (or the deal) is over.  :func:`simulate
