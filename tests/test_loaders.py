@@ -164,6 +164,7 @@ LOADERS: dict[str, tuple[Callable[[object], object], object]] = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(LOADERS))
 @FUZZ
 @given(where=st.integers(0, 10**6), junk=HOSTILE, add_key=st.booleans())

@@ -107,6 +107,7 @@ def test_the_package_data_ships_the_schemas() -> None:
     assert '"jsonschema' in text  # the [test] extra pulls the validator in
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", VIEW_RULESETS, ids=RULESET_IDS)
 def test_everything_written_validates_over_a_random_match(ruleset: tc.Ruleset) -> None:
     """R-SET-1: moves, the record (with metadata), saved states, views and events of every

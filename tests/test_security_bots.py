@@ -192,6 +192,7 @@ def test_the_bots_streams_tell_nothing_of_the_decks() -> None:
 # -- 3. clocks that never desync ---------------------------------------------------------
 
 
+@pytest.mark.slow
 @LINUX
 def test_r_match_6_a_late_chooser_gets_timeout_and_its_late_answer_is_never_read(
     bwrap: None,
@@ -216,6 +217,7 @@ def test_an_answer_to_an_older_question_is_discarded() -> None:
     assert bot._answer(3) is None
 
 
+@pytest.mark.slow
 @LINUX
 def test_a_partial_line_cannot_block_the_host(bwrap: None) -> None:
     """A bot writing ``{"answer": `` with no newline to every descriptor, then spinning,
@@ -256,6 +258,7 @@ def _gone(pid: int) -> bool:
     return True
 
 
+@pytest.mark.slow
 @LINUX
 def test_honest_isolated_bots_under_a_cpu_limit_never_forfeit(bwrap: None) -> None:
     """RuleBots held to 2 CPU seconds a decision play out (a loaded machine slows their
@@ -351,6 +354,7 @@ def test_an_isolated_bot_that_raises_or_exits_forfeits_only_its_match(
 # -- 5. the command line ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @LINUX
 def test_cli_simulate_isolated_strict_with_limits(
     bwrap: None, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch

@@ -424,6 +424,7 @@ ROUND_TRIP_RULESETS = tuple(dict.fromkeys((*RULESET_VARIANTS, *VIEW_RULESETS)))
     seed=st.integers(0, 2**32 - 1),
     bad_hands=st.booleans(),
 )
+@pytest.mark.slow
 def test_every_view_of_a_random_match_loads_back_equal(
     ruleset: tc.Ruleset, seed: int, bad_hands: bool
 ) -> None:

@@ -226,6 +226,7 @@ def test_progress_advances_match_by_match() -> None:
     [("faulty_bots:Crash", "crashed"), ("faulty_bots:Spin", "used over 1s of CPU time"),
      ("faulty_bots:Cheat", "chose a move that is not legal")],
 )  # fmt: skip
+@pytest.mark.slow
 def test_r_hid_1_an_isolated_bot_that_crashes_hangs_or_cheats_forfeits(spec: str, why: str) -> None:
     """An isolated bot that crashes, hangs or answers illegally forfeits its matches,
     not the tournament; the reason names the match, deal, seat and what happened.
@@ -241,6 +242,7 @@ def test_r_hid_1_an_isolated_bot_that_crashes_hangs_or_cheats_forfeits(spec: str
         assert why in m.reason and f"match {m.index}, deal 2" in m.reason
 
 
+@pytest.mark.slow
 @POSIX
 def test_r_hid_1_an_isolated_bot_sees_only_its_view(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -262,6 +264,7 @@ def test_r_hid_1_an_isolated_bot_sees_only_its_view(
     assert all(not line.endswith(" 0") for line in snoop.read_text().splitlines())
 
 
+@pytest.mark.slow
 @POSIX
 def test_an_isolated_rule_bot_plays_whole_matches() -> None:
     """An isolated RuleBot plays its matches to the end, no forfeit."""
