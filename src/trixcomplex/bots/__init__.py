@@ -20,7 +20,7 @@ from __future__ import annotations
 from .base import Bot, BotError, BotTimeout, ask, check_bot, offer_redeal
 from .montecarlo import MonteCarloBot
 from .random_bot import RandomBot
-from .rule_bot import RuleBot
+from .rule_bot import RULE_BOT_VERSIONS, RuleBot
 
 __all__ = [
     "BOT_NAMES",
@@ -38,7 +38,8 @@ __all__ = [
 ]
 
 BOT_NAMES = ("random", "rule", "mc")
-"""The names :func:`bot_named` knows (``mc`` is :class:`MonteCarloBot`)."""
+"""The names :func:`bot_named` knows (``mc`` is :class:`MonteCarloBot`; ``rule:N`` and
+``mc:N`` choose a version and a number of worlds)."""
 
 
 MC_WORLDS = 10_000
@@ -46,11 +47,14 @@ MC_WORLDS = 10_000
 
 
 def bot_named(name: str) -> Bot:
-    """The bot called ``name``: ``random``, ``rule`` or ``mc`` (``mc:N`` samples N worlds).
+    """The bot called ``name``: ``random``, ``rule`` or ``mc`` (``mc:N`` samples N worlds;
+    ``rule:1`` is :class:`RuleBot`'s first version, ``rule`` and ``rule:2`` its second).
 
     Raises ``ValueError`` naming the input for anything else, and for ``mc:N``
     the valid range of N.
 
+    >>> bot_named("rule:1")
+    RuleBot(version=1)
     >>> bot_named("mc:0")
     Traceback (most recent call last):
     ValueError: bad bot 'mc:0': mc:N samples N worlds per decision, N from 1 to 10000
@@ -58,8 +62,16 @@ def bot_named(name: str) -> Bot:
     key = name.strip().lower()
     if key == "random":
         return RandomBot()
-    if key == "rule":
-        return RuleBot()
+    if key == "rule" or key.startswith("rule:"):
+        _, _, version = key.partition(":")
+        if not version:
+            return RuleBot()
+        if version.isdigit() and int(version) in RULE_BOT_VERSIONS:
+            return RuleBot(version=int(version))
+        raise ValueError(
+            f"bad bot {name[:20]!r}: rule:N plays RuleBot's version N, "
+            f"one of {', '.join(map(str, RULE_BOT_VERSIONS))}"
+        )
     if key == "mc" or key.startswith("mc:"):
         _, _, worlds = key.partition(":")
         if not worlds:
@@ -69,4 +81,4 @@ def bot_named(name: str) -> Bot:
         raise ValueError(
             f"bad bot {name[:20]!r}: mc:N samples N worlds per decision, N from 1 to {MC_WORLDS}"
         )
-    raise ValueError(f"unknown bot {name!r}: expected one of random, rule, mc or mc:N")
+    raise ValueError(f"unknown bot {name!r}: expected one of random, rule, rule:N, mc or mc:N")
