@@ -4,6 +4,8 @@
 - :class:`RandomBot`: uniform legal moves, the baseline.
 - :class:`RuleBot`: sensible rule-based play.
 - :class:`MonteCarloBot`: samples hidden hands and plays moves out.
+- :func:`explain`: a bot's move in a view and what chose it (the tactic, or
+  the worlds' statistics), for bot authors and ``play --hint``.
 
 They play every ruleset (:class:`~trixcomplex.Ruleset`); :func:`offer_redeal`
 asks a bot the one question ``choose`` cannot: whether to demand a redeal
@@ -18,6 +20,7 @@ RuleBot()
 from __future__ import annotations
 
 from .base import Bot, BotError, BotTimeout, ask, check_bot, offer_redeal
+from .explain import Explanation, explain
 from .montecarlo import MonteCarloBot
 from .random_bot import RandomBot
 from .rule_bot import RULE_BOT_VERSIONS, RuleBot
@@ -28,12 +31,14 @@ __all__ = [
     "Bot",
     "BotError",
     "BotTimeout",
+    "Explanation",
     "MonteCarloBot",
     "RandomBot",
     "RuleBot",
     "ask",
     "bot_named",
     "check_bot",
+    "explain",
     "offer_redeal",
 ]
 

@@ -71,7 +71,9 @@ class TacticWeights:
       most this many and K♥ or a Queen (to become void in diamonds);
     - ``partner_void``: what a lead into the partner's void is worth (points);
     - ``attack``: what a lead under an opponent's doubled card is worth (points);
-    - ``own_double``: what a lead in the suit of my side's doubled card costs (points).
+    - ``own_double``: what a lead in the suit of my side's doubled card costs (points);
+    - ``short_suit``: holding K♥ or a Queen, what each card of a suit costs a lead in it
+      (points: lead from short suits, to become void and shed them).
     """
 
     double_length: int = 4
@@ -80,6 +82,7 @@ class TacticWeights:
     partner_void: float = 10.0
     attack: float = 10.0
     own_double: float = 20.0
+    short_suit: float = 0.0
 
 
 TACTIC_WEIGHTS = TacticWeights()
@@ -314,6 +317,9 @@ def _lead_value(sit: Situation, card: int, facts: _Facts, w: TacticWeights) -> t
     if dump:
         value -= win * dump
         why = "safe_to_take"
+    if w.short_suit and sit.hand & (_KH | QUEENS) & ~_SUITS[suit]:
+        value -= w.short_suit * (sit.hand & _SUITS[suit]).bit_count()
+        why = "lead_short_suit"
     if partner_void(sit, suit):
         value += (1 - win) * w.partner_void
         why = "lead_into_partner_void"

@@ -184,6 +184,15 @@ class MonteCarloBot:
         """The candidate with the best mean :func:`gain` over the sampled worlds."""
         if len(legal) == 1:
             return legal[0]
+        moves, totals, _ = self.evaluate(view, legal, rng)
+        best = max(range(len(moves)), key=lambda i: (totals[i], -i))
+        return moves[best]
+
+    def evaluate(
+        self, view: View, legal: Sequence[PlayerMove], rng: random.Random
+    ) -> tuple[list[PlayerMove], list[int], int]:
+        """The candidates searched, the total :func:`gain` of each over the worlds
+        sampled, and how many worlds were played (what :meth:`choose` decides by)."""
         from ..worlds import sample_world  # layer 5, imported when first needed
 
         moves = self.candidates(view, legal)
@@ -192,6 +201,7 @@ class MonteCarloBot:
         totals = [0] * len(moves)
         deadline = None if self.time_budget is None else time.monotonic() + self.time_budget
         known: _Known = {}  # shared by every playout of this decision
+        played = 0
         for _ in range(self.worlds):
             world = sample_world(view, rng)
             seed = rng.getrandbits(64)
@@ -199,10 +209,10 @@ class MonteCarloBot:
                 draws = random.Random(seed) if self.policy == "random" else _NO_DRAWS
                 after = _playout(apply(world, move), draws, self.policy, known)
                 totals[i] += gain(world, after, seat)
+            played += 1
             if deadline is not None and time.monotonic() > deadline:
                 break
-        best = max(range(len(moves)), key=lambda i: (totals[i], -i))
-        return moves[best]
+        return moves, totals, played
 
     def wants_redeal(self, view: View, rng: random.Random) -> bool:
         """Demand a redeal offered out of turn (R-OPT-8) when playing on loses.

@@ -1,0 +1,101 @@
+"""Per-decision diagnostics: ``trixcomplex.bots.explain`` (issue 26)."""
+
+from __future__ import annotations
+
+import random
+
+import attrs
+import pytest
+
+import trixcomplex as tc
+from trixcomplex.bots import (
+    Explanation,
+    MonteCarloBot,
+    RandomBot,
+    RuleBot,
+    explain,
+)
+from trixcomplex.bots.explain import TACTICS
+from trixcomplex.simulate import play_match
+
+
+def _decisions(seed: int, ruleset: tc.Ruleset = tc.PARTNERSHIP) -> list[tuple[tc.MatchState, int]]:
+    """Every decision with a choice in one match of RuleBots (every phase)."""
+    found: list[tuple[tc.MatchState, int]] = []
+
+    def note(state: tc.MatchState) -> None:
+        for seat in sorted(state.to_act):
+            if len(tc.legal_moves(state, seat)) > 1:
+                found.append((state, seat))
+
+    rngs = [random.Random(seed + s) for s in range(4)]
+    play_match([RuleBot()] * 4, random.Random(seed), rngs, on_move=note, ruleset=ruleset)
+    return found
+
+
+@pytest.mark.parametrize("ruleset", [tc.PARTNERSHIP, tc.CLASSIC], ids=lambda r: r.name)
+def test_r_seat_1_rule_bot_explains_the_move_it_makes_and_names_its_tactic(
+    ruleset: tc.Ruleset,
+) -> None:
+    """Checks R-SEAT-1: the explained move is the move RuleBot (both versions) makes,
+    and the tactic is one of :data:`TACTICS`."""
+    named: set[str] = set()
+    for state, seat in _decisions(1, ruleset)[::3]:
+        seen = tc.view(state, seat)
+        for bot in (RuleBot(), RuleBot(version=1)):
+            hint = explain(bot, seen)
+            assert hint.move == bot.choose(seen, seen.legal_moves, random.Random(0))
+            assert hint.summary == TACTICS[hint.tactic]
+            named.add(hint.tactic)
+    assert {"choose_contract", "trix_card", "complex_card"} <= named
+    assert len(named) >= 6
+
+
+def test_montecarlo_explains_with_its_worlds_statistics() -> None:
+    """The search's explanation gives its move, the worlds played and each candidate's
+    mean gain, best first; the move is the one ``choose`` makes with the same rng."""
+    state, seat = next((s, t) for s, t in _decisions(2) if s.phase is tc.Phase.COMPLEX)
+    seen = tc.view(state, seat)
+    bot = MonteCarloBot(worlds=3)
+    hint = explain(bot, seen, rng=random.Random(4))
+    assert hint.tactic == "search" and hint.worlds == 3
+    assert hint.move == bot.choose(seen, seen.legal_moves, random.Random(4))
+    assert hint.gains[0][0] == hint.move
+    gains = [g for _, g in hint.gains]
+    assert gains == sorted(gains, reverse=True)
+    assert {m for m, _ in hint.gains} <= set(seen.legal_moves)
+    assert "3 worlds" in str(hint)
+
+
+def test_explanations_are_frozen_records() -> None:
+    """An explanation is a frozen record (it cannot be changed after the fact)."""
+    state, seat = _decisions(1)[0]
+    hint = explain(RandomBot(), tc.view(state, seat))
+    assert isinstance(hint, Explanation) and hint.tactic == "random"
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        hint.tactic = "x"  # type: ignore[misc]
+
+
+def test_r_seat_1_a_seat_with_nothing_to_do_gets_a_clear_error() -> None:
+    """Checks R-SEAT-1: explaining a view with no legal move is a ValueError naming the seat."""
+    state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(3)))
+    other = (state.owner + 1) % 4
+    with pytest.raises(ValueError, match=f"seat {other} has no legal move"):
+        explain(RuleBot(), tc.view(state, other))
+
+
+@pytest.mark.parametrize("bot", [RuleBot(), RuleBot(version=1), MonteCarloBot(worlds=2)], ids=repr)
+def test_r_hid_1_the_explanation_reads_only_the_view(bot: RuleBot | MonteCarloBot) -> None:
+    """Checks R-HID-1: two worlds the seat cannot tell apart (sampled from its view) get
+    the same explanation, tactic and statistics included."""
+    checked = 0
+    for state, seat in _decisions(5)[5::9]:
+        seen = tc.view(state, seat)
+        one = tc.sample_world(seen, random.Random(1))
+        two = tc.sample_world(seen, random.Random(2))
+        assert tc.view(one, seat) == tc.view(two, seat) == seen
+        a = explain(bot, tc.view(one, seat), rng=random.Random(7))
+        b = explain(bot, tc.view(two, seat), rng=random.Random(7))
+        assert a == b
+        checked += 1
+    assert checked >= 8
