@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from attrs import frozen
 
-from ..cards import Card, Suit, cards_of, mask_of, parse_card
+from ..cards import ALL_MASK, Card, Suit, cards_of, mask_of, parse_card
 from ..engine import Phase
 from ..moves import Contract
 from ..rules import QUEENS, trick_legal_cards
@@ -96,6 +96,7 @@ def position(
     leader: int = 0,
     *,
     gone: str = "",
+    out: str | None = None,
     voids: dict[int, str] | None = None,
     doubled: str = "",
     contract: Contract = Contract.COMPLEX,
@@ -106,9 +107,10 @@ def position(
     for examples and tests.
 
     ``hand``, ``trick`` and ``gone`` (the cards of the finished tricks) are cards
-    separated by spaces; ``voids`` maps a seat to the suits it showed out of
-    (``{2: "S"}``); ``doubled`` lists ``card/doubler`` pairs (``"QS/3"``).  Every
-    seat is taken to hold as many cards as the others.
+    separated by spaces; or ``out`` lists the cards still in the other hands, and
+    every other card is gone.  ``voids`` maps a seat to the suits it showed out of
+    (``{2: "S"}``); ``doubled`` lists ``card/doubler`` pairs (``"QS/3"``).  A seat
+    holds as many cards as I do, one fewer if it played to the trick.
 
     >>> sorted(str(c) for c in cards_of(position(0, "AS 2H").hand))
     ['2H', 'AS']
@@ -126,10 +128,14 @@ def position(
         if not played & (1 << card) and doubler != seat:
             known[doubler] |= 1 << card
     mine = mask_of(parse_card(c) for c in hand.split())
+    if out is not None:
+        played = ALL_MASK & ~mine & ~mask_of(parse_card(c) for c in out.split())
     size = mine.bit_count()
+    before = {(leader + i) % 4 for i in range(len(cards))}
+    sizes = tuple(size - (s in before) for s in range(4))
     return Situation(
         seat=seat, phase=phase, owner=leader, hand=mine, gone=played, trick=tuple(cards),
-        leader=leader, doubled=pairs, table=0, hand_sizes=(size, size, size, size),
+        leader=leader, doubled=pairs, table=0, hand_sizes=(sizes[0], sizes[1], sizes[2], sizes[3]),
         contract=contract, ruleset=ruleset, remaining=ruleset.contracts,
         void_suits=(void[0], void[1], void[2], void[3]),
         known=(known[0], known[1], known[2], known[3]),
