@@ -19,6 +19,8 @@ RuleBot()
 
 from __future__ import annotations
 
+import attrs
+
 from .base import Bot, BotError, BotTimeout, ask, check_bot, offer_redeal
 from .explain import Explanation, explain
 from .montecarlo import MonteCarloBot
@@ -27,6 +29,7 @@ from .rule_bot import RULE_BOT_VERSIONS, RuleBot
 
 __all__ = [
     "BOT_NAMES",
+    "MC2",
     "MC_WORLDS",
     "Bot",
     "BotError",
@@ -50,10 +53,15 @@ BOT_NAMES = ("random", "rule", "mc")
 MC_WORLDS = 10_000
 """The most worlds ``mc:N`` may sample per decision."""
 
+MC2 = MonteCarloBot(worlds=16, policy="rule2", inference=True, endgame=2)
+"""The Monte Carlo bot named ``mc2``: RuleBot version 2 playouts, inference, and the
+exact solve of the last two tricks (``mc2:N`` samples N worlds)."""
+
 
 def bot_named(name: str) -> Bot:
     """The bot called ``name``: ``random``, ``rule`` or ``mc`` (``mc:N`` samples N worlds;
-    ``rule:1`` is :class:`RuleBot`'s first version, ``rule`` and ``rule:2`` its second).
+    ``rule:1`` is :class:`RuleBot`'s first version, ``rule`` and ``rule:2`` its second;
+    ``mc2`` and ``mc2:N`` are :data:`MC2`).
 
     Raises ``ValueError`` naming the input for anything else, and for ``mc:N``
     the valid range of N.
@@ -77,13 +85,18 @@ def bot_named(name: str) -> Bot:
             f"bad bot {name[:20]!r}: rule:N plays RuleBot's version N, "
             f"one of {', '.join(map(str, RULE_BOT_VERSIONS))}"
         )
-    if key == "mc" or key.startswith("mc:"):
-        _, _, worlds = key.partition(":")
+    if key in ("mc", "mc2") or key.startswith(("mc:", "mc2:")):
+        kind, _, worlds = key.partition(":")
         if not worlds:
-            return MonteCarloBot()
+            return MonteCarloBot() if kind == "mc" else MC2
         if worlds.isdigit() and 1 <= int(worlds) <= MC_WORLDS:
-            return MonteCarloBot(worlds=int(worlds))
+            if kind == "mc":
+                return MonteCarloBot(worlds=int(worlds))
+            return attrs.evolve(MC2, worlds=int(worlds))
         raise ValueError(
-            f"bad bot {name[:20]!r}: mc:N samples N worlds per decision, N from 1 to {MC_WORLDS}"
+            f"bad bot {name[:20]!r}: {kind}:N samples N worlds per decision, "
+            f"N from 1 to {MC_WORLDS}"
         )
-    raise ValueError(f"unknown bot {name!r}: expected one of random, rule, rule:N, mc or mc:N")
+    raise ValueError(
+        f"unknown bot {name!r}: expected one of random, rule, rule:N, mc, mc:N, mc2 or mc2:N"
+    )

@@ -196,21 +196,23 @@ def card_values(
 def endgame_values(
     sit: Situation, weigh: Callable[[tuple[int, int, int, int]], float] | None = None
 ) -> tuple[list[Card], list[float], int] | None:
-    """Per legal card of mine: its value summed over every layout (:func:`layouts`),
-    each solved exactly (:func:`card_values`), and the number of layouts; ``weigh``,
-    if given, is a function of the four hands giving a layout's weight.  ``None`` for a
-    combined contract (the playouts decide) or when no layout agrees with the view."""
+    """My legal cards, each one's mean value over every layout (:func:`layouts`), each
+    layout solved exactly (:func:`card_values`), and the number of layouts.  ``weigh``,
+    if given, is a function of the four hands giving a layout's weight (the mean is
+    then weighted).  ``None`` for a combined contract (the playouts decide), or when
+    no layout agrees with the view or every one weighs nothing."""
     if _table(sit) is None:
         return None
     memo: dict[tuple[object, ...], int] = {}
     totals: dict[Card, float] = {}
-    count = 0
+    count, weights = 0, 0.0
     for hands in layouts(sit):
         weight = 1.0 if weigh is None else weigh(hands)
         count += 1
+        weights += weight
         for card, value in card_values(sit, hands, memo):
             totals[card] = totals.get(card, 0.0) + weight * value
-    if not count:
+    if not weights:
         return None
     cards = sorted(totals)
-    return cards, [totals[c] for c in cards], count
+    return cards, [totals[c] / weights for c in cards], count
