@@ -10,6 +10,7 @@ import pytest
 import trixcomplex as tc
 from trixcomplex.bots import RuleBot, ask, bot_named
 from trixcomplex.bots.club import (
+    TACTIC_WEIGHTS,
     TacticWeights,
     club_card,
     club_lead,
@@ -158,7 +159,7 @@ def test_r_dbl_1_doubles_by_the_suits_length_and_the_voids_to_come() -> None:
     above = position(0, "QS KS 5S 2S KD 7D 3D 8H 9H 6C 4C 3C 2C", phase=tc.Phase.DOUBLE)
     assert double_by_length(above, qs) == 0
     short = position(0, "QS 2S KD 7D 3D 2D 8C 6C 4C 3C 2C 5H 6H", phase=tc.Phase.DOUBLE)
-    assert double_by_length(short, qs) == 0
+    assert double_by_length(short, qs, TacticWeights(double_short=1)) == 0
     assert double_by_length(short, qs, TacticWeights(double_short=2)) == qs
 
 
@@ -228,3 +229,13 @@ def test_rule_decision_of_version_1_names_its_functions() -> None:
     sit = position(1, "2S 8S TS KS 3H 4C", trick="9S", leader=0)
     legal = [tc.Play(1, c) for c in cards_of(_mask("2S 8S"))]
     assert rule_decision(sit, legal, version=1)[1] == "complex_card"
+
+
+def test_r_dbl_1_fitted_tactic_weights_are_rule_bots_and_change_choices() -> None:
+    """Checks R-DBL-1: RuleBot plays the fitted weights by default, and they double a
+    Queen with a two-card side suit that the hand-set weights would not."""
+    assert RuleBot().tactics == TACTIC_WEIGHTS != TacticWeights()
+    short = position(0, "QS 2S KD 7D 3D 2D 8C 6C 4C 3C 2C 5H 6H", phase=tc.Phase.DOUBLE)
+    qs = 1 << _card("QS")
+    assert double_by_length(short, qs) == qs
+    assert double_by_length(short, qs, TacticWeights()) == 0

@@ -85,8 +85,11 @@ class TacticWeights:
     short_suit: float = 0.0
 
 
-TACTIC_WEIGHTS = TacticWeights()
-"""RuleBot version 2's weights (``benchmarks/fit_weights.py --tactics`` fits them)."""
+# -- fitted by benchmarks/fit_weights.py --tactics (training seed 11, 200 matches per
+# ruleset and candidate, against RuleBot version 1; the run: benchmarks/fit_tactics.jsonl)
+TACTIC_WEIGHTS = TacticWeights(double_length=3, double_short=2, shed_diamonds=3, attack=25.0)
+"""RuleBot version 2's weights, fitted by simulation (``benchmarks/fit_weights.py
+--tactics``); ``TacticWeights()`` are the first, hand-set ones."""
 
 
 def position(
@@ -306,30 +309,48 @@ def _above_doubled(sit: Situation) -> int:
 # -- leading ------------------------------------------------------------------------
 
 
-def _lead_value(sit: Situation, card: int, facts: _Facts, w: TacticWeights) -> tuple[float, str]:
-    """What the tactics of version 2 add to a lead of ``card``, and the tactic that
-    weighs most in it."""
-    suit = card // 13
-    pen = facts.penalty
-    value, why = 0.0, "lead_low"
+def _suit_facts(sit: Situation, suit: int, facts: _Facts) -> tuple[bool, bool, int]:
+    """For a lead in ``suit``: whether every opponent is void in it, whether the partner
+    is (:func:`partner_void`), and the costliest penalty card a void opponent may shed."""
     if opponents_void(sit, suit):
-        return -1000.0, "avoid_opponents_voids"
-    win = _win_chance(card, sit.unseen)
+        return True, False, 0
+    pen = facts.penalty
     dump = max(
         (pen[c] for s in _opponents(sit) if not sit.may_hold(s) & _SUITS[suit]
          for c in cards_of(sit.may_hold(s) & facts.costs.penalty_cards)),
         default=0,
     )  # fmt: skip
+    return False, partner_void(sit, suit), dump
+
+
+def _lead_value(
+    sit: Situation,
+    card: int,
+    facts: _Facts,
+    w: TacticWeights,
+    suited: tuple[bool, bool, int],
+    live: list[tuple[int, int]],
+) -> tuple[float, str]:
+    """What the tactics of version 2 add to a lead of ``card`` (``suited``: the
+    :func:`_suit_facts` of its suit; ``live``: the live doubles), and the tactic that
+    weighs most in it."""
+    suit = card // 13
+    pen = facts.penalty
+    value, why = 0.0, "lead_low"
+    all_void, partner, dump = suited
+    if all_void:
+        return -1000.0, "avoid_opponents_voids"
+    win = _win_chance(card, sit.unseen)
     if dump:
         value -= win * dump
         why = "safe_to_take"
     if w.short_suit and sit.hand & (_KH | QUEENS) & ~_SUITS[suit]:
         value -= w.short_suit * (sit.hand & _SUITS[suit]).bit_count()
         why = "lead_short_suit"
-    if partner_void(sit, suit):
+    if partner:
         value += (1 - win) * w.partner_void
         why = "lead_into_partner_void"
-    for doubled, doubler in live_doubles(sit):
+    for doubled, doubler in live:
         if doubled // 13 != suit:
             continue
         if sit.ally(doubler):
@@ -358,9 +379,14 @@ def club_lead(sit: Situation, legal: int, w: TacticWeights = TACTIC_WEIGHTS) -> 
     unseen = sit.unseen
     base = _lead_key if facts.standard else _classic_lead_key
     best: tuple[tuple[float, ...], int, str] | None = None
+    live = live_doubles(sit)
+    suits: dict[int, tuple[bool, bool, int]] = {}
     for card in cards_of(legal):
         key = base(sit, card, facts, unseen)
-        extra, why = _lead_value(sit, card, facts, w)
+        suit = card // 13
+        if suit not in suits:
+            suits[suit] = _suit_facts(sit, suit, facts)
+        extra, why = _lead_value(sit, card, facts, w, suits[suit], live)
         scored = ((key[0] + extra, *key[1:]), card, why)
         if best is None or scored[0] > best[0]:
             best = scored
