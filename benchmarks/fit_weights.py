@@ -210,9 +210,10 @@ def _report_rows(weights: Candidate, rows: list[dict[str, Any]], total: dict[str
         print("fitted weights (contract, scale, bias):")
         for c, a, b in weights:
             print(f"    (Contract.{c.name}, {a}, {b}),")
+    against = "version 1" if isinstance(weights, TacticWeights) else "hand-set"
     for r in [*rows, total]:
         lo, hi = r["win_ci"]
-        print(f"{r['ruleset']}: fitted vs hand-set won {r['wins']}/{r['matches']} "
+        print(f"{r['ruleset']}: fitted vs {against} won {r['wins']}/{r['matches']} "
               f"= {r['wins'] / r['matches']:.1%} (95% CI {lo:.1%} - {hi:.1%})")  # fmt: skip
 
 
