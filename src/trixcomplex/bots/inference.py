@@ -19,11 +19,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import attrs
+
 from ..cards import Card
 from ..engine import Phase
 from ..rules import trick_legal_cards
 from .club import club_card, double_by_length
-from .tactics import Situation, choose_doubles, complex_card
+from .tactics import _SUITS, Situation, choose_doubles, complex_card
 
 __all__ = ["SURPRISE", "likelihood", "plays_of_deal"]
 
@@ -51,7 +53,9 @@ def likelihood(
 ) -> float:
     """How likely the ``hands`` (a layout of every seat's cards now) made the other
     seats' observed moves, under RuleBot's rules (``version``) as their model:
-    :data:`SURPRISE` to the power of the moves the model would not have made.
+    :data:`SURPRISE` to the power of the moves the model would not have made.  The
+    model of version 2 knows what that seat knew then: the voids shown before the
+    move and the doubled cards not yet played.
 
     ``sit`` is the deciding seat's situation; ``tricks`` the deal's finished tricks
     as ``(leader, cards)``.  The moves weighed are the card plays of the other seats
@@ -78,24 +82,41 @@ def likelihood(
             shown = sum((1 << c for c, d in sit.doubled if d == seat), 0)
             if chosen != shown:
                 weight *= SURPRISE
+    voids = [0, 0, 0, 0]  # the suits each seat has shown out of so far (public)
     for seat, card, leader, before in plays:
         if seat != sit.seat:
             legal = trick_legal_cards(held[seat], before, rules)
             if legal & (legal - 1):
                 then = _situation(sit, seat, held[seat], gone, before, leader, sit.phase)
+                if version >= 2:
+                    then = attrs.evolve(then, void_suits=(voids[0], voids[1], voids[2], voids[3]),
+                                        known=_known(sit.doubled, gone, seat))  # fmt: skip
                 model = club_card(then)[0] if version >= 2 else complex_card(then)
                 if model != card:
                     weight *= SURPRISE
+        if before and card // 13 != before[0] // 13:
+            voids[seat] |= _SUITS[before[0] // 13]
         held[seat] &= ~(1 << card)
         gone |= 1 << card
     return weight
+
+
+def _known(
+    doubled: tuple[tuple[Card, int], ...], gone: int, seat: int
+) -> tuple[int, int, int, int]:
+    """Per seat, its revealed doubled cards not played yet (``seat`` knows its own hand)."""
+    known = [0, 0, 0, 0]
+    for card, doubler in doubled:
+        if doubler != seat and not gone >> card & 1:
+            known[doubler] |= 1 << card
+    return (known[0], known[1], known[2], known[3])
 
 
 def _situation(
     sit: Situation, seat: int, hand: int, gone: int, trick: tuple[Card, ...], leader: int,
     phase: Phase,
 ) -> Situation:  # fmt: skip
-    """``seat``'s situation at an earlier move of the deal (no voids: as in the playouts)."""
+    """``seat``'s situation at an earlier move of the deal (no voids yet)."""
     return Situation(
         seat, phase, sit.owner, hand, gone | sum((1 << c for c in trick), 0), trick, leader,
         sit.doubled if phase is not Phase.DOUBLE else (), 0, sit.hand_sizes, sit.contract,
