@@ -22,7 +22,7 @@ from __future__ import annotations
 import attrs
 
 from .base import Bot, BotError, BotTimeout, ask, check_bot, offer_redeal
-from .explain import Explanation, explain
+from .diagnostics import Explanation, explain
 from .montecarlo import MonteCarloBot
 from .random_bot import RandomBot
 from .rule_bot import RULE_BOT_VERSIONS, RuleBot

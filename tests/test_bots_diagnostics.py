@@ -15,7 +15,7 @@ from trixcomplex.bots import (
     RuleBot,
     explain,
 )
-from trixcomplex.bots.explain import TACTICS
+from trixcomplex.bots.diagnostics import TACTICS
 from trixcomplex.simulate import play_match
 
 
