@@ -145,42 +145,46 @@ def _fit(
                 cand = _with(best, contract, scale, bias + step[1])
             else:
                 cand = _with(best, contract, round(scale * step[1], 3), bias)
-            key = json.dumps(_encode(cand))
-            start = time.perf_counter()
-            if key not in done:
-                done[key] = _score(_evaluate(pool, cand, args.seed, args.train, rulesets))
-                _log(args.out, {"kind": "train", "weights": _encode(cand), "score": done[key]})
-            score = tuple(done[key])
-            kept = score > best_score
-            print(f"{contract.value} {step}: {score} vs best {best_score}"
-                  f"{' KEPT' if kept else ''} ({time.perf_counter() - start:.0f}s)",
-                  file=sys.stderr, flush=True)  # fmt: skip
+            score, kept = _try(pool, args, done, cand, f"{contract.value} {step}", best_score)
             if kept:
                 best, best_score = cand, score
     return best
+
+
+def _try(
+    pool: ProcessPoolExecutor,
+    args: argparse.Namespace,
+    done: dict[str, Any],
+    cand: Candidate,
+    label: str,
+    best_score: tuple[Any, ...] | None,
+) -> tuple[tuple[Any, ...], bool]:
+    """The training score of ``cand`` (played now, or found in ``done``), and whether it
+    beats ``best_score``; logged to ``--out`` and printed."""
+    key = json.dumps(_encode(cand))
+    start = time.perf_counter()
+    if key not in done:
+        done[key] = _score(_evaluate(pool, cand, args.seed, args.train, args.rulesets.split(",")))
+        _log(args.out, {"kind": "train", "weights": _encode(cand), "score": done[key]})
+    score = tuple(done[key])
+    kept = best_score is None or score > best_score
+    print(f"{label}: {score} vs best {best_score}"
+          f"{' KEPT' if kept else ''} ({time.perf_counter() - start:.0f}s)",
+          file=sys.stderr, flush=True)  # fmt: skip
+    return score, kept
 
 
 def _fit_tactics(
     pool: ProcessPoolExecutor, args: argparse.Namespace, done: dict[str, Any]
 ) -> TacticWeights:
     """The coordinate search over :data:`TACTIC_GRID`, against RuleBot version 1."""
-    rulesets = args.rulesets.split(",")
     best = TacticWeights()
     best_score: tuple[Any, ...] | None = None
     for name, values in TACTIC_GRID.items():
         for value in values:
             kind = type(getattr(best, name))
             cand = attrs.evolve(best, **{name: kind(value)})
-            key = json.dumps(_encode(cand))
-            start = time.perf_counter()
-            if key not in done:
-                done[key] = _score(_evaluate(pool, cand, args.seed, args.train, rulesets))
-                _log(args.out, {"kind": "train", "weights": _encode(cand), "score": done[key]})
-            score = tuple(done[key])
-            kept = best_score is None or score > best_score
-            print(f"{name}={value}: {score} vs best {best_score}"
-                  f"{' KEPT' if kept else ''} ({time.perf_counter() - start:.0f}s)",
-                  file=sys.stderr, flush=True)  # fmt: skip
+            score, kept = _try(pool, args, done, cand, f"{name}={value}", best_score)
             if kept:
                 best, best_score = cand, score
     return best
