@@ -65,6 +65,22 @@ def test_montecarlo_explains_with_its_worlds_statistics() -> None:
     assert gains == sorted(gains, reverse=True)
     assert {m for m, _ in hint.gains} <= set(seen.legal_moves)
     assert "3 worlds" in str(hint)
+    moves, means, _ = bot.evaluate(seen, seen.legal_moves, random.Random(4))
+    assert dict(hint.gains) == dict(zip(moves, means, strict=True))
+
+
+def test_r_cx_5_the_search_says_when_it_solved_the_last_tricks_exactly() -> None:
+    """Checks R-CX-5: in the last two tricks the endgame bot's explanation names the
+    exact solve and counts the layouts, not worlds."""
+    state, seat = next(
+        (s, t) for s, t in _decisions(2)
+        if s.phase is tc.Phase.COMPLEX and len(s.hand(t)) == 2
+    )  # fmt: skip
+    seen = tc.view(state, seat)
+    hint = explain(MonteCarloBot(worlds=1, policy="rule2", endgame=2), seen)
+    assert hint.tactic == "endgame" and hint.summary == TACTICS["endgame"]
+    assert hint.worlds > 1 and hint.move == hint.gains[0][0]
+    assert explain(MonteCarloBot(worlds=1), seen).tactic == "search"
 
 
 def test_explanations_are_frozen_records() -> None:

@@ -66,6 +66,7 @@ TACTICS: dict[str, str] = {
     "endplay_doubled_card": "lead under an opponent's doubled card, the last of its suit",
     "random": "a uniformly random legal move",
     "search": "the best mean gain over the worlds sampled",
+    "endgame": "the best mean exact value over every layout of the unseen cards",
     "choose": "the bot's own choice (it gives no reasons)",
 }
 """Every tactic an :class:`Explanation` may name, with what it does in one line."""
@@ -77,12 +78,15 @@ class Explanation:
 
     - ``move``: the move the bot makes (what its ``choose`` returns).
     - ``tactic``: the name of the tactic that chose it (a key of :data:`TACTICS`):
-      RuleBot's function, ``"search"`` for MonteCarloBot, ``"random"``, or
-      ``"choose"`` for a bot that gives no reasons.
+      RuleBot's function, ``"search"`` for MonteCarloBot (``"endgame"`` when it
+      solved the last tricks exactly), ``"random"``, or ``"choose"`` for a bot
+      that gives no reasons.
     - ``summary``: one line for a human.
-    - ``worlds``: the worlds a search played (0 for other bots).
+    - ``worlds``: the worlds a search played, or the layouts it solved (0 for
+      other bots).
     - ``gains``: per candidate move searched, its mean gain over those worlds
-      (points of the deal, best first).
+      (points of the deal, best first; weighted by the worlds' likelihood with
+      ``inference``).
     """
 
     move: PlayerMove
@@ -121,10 +125,11 @@ def explain(
         move, tactic = bot.decide(view, moves)
         return Explanation(move, tactic, TACTICS[tactic])
     if isinstance(bot, MonteCarloBot):
-        searched, totals, worlds = bot.evaluate(view, moves, rng)
-        best = max(range(len(searched)), key=lambda i: (totals[i], -i))
-        order = sorted(range(len(searched)), key=lambda i: (-totals[i], i))
-        gains = tuple((searched[i], totals[i] / worlds) for i in order)
-        return Explanation(searched[best], "search", TACTICS["search"], worlds, gains)
+        searched, means, worlds = bot.evaluate(view, moves, rng)
+        best = max(range(len(searched)), key=lambda i: (means[i], -i))
+        order = sorted(range(len(searched)), key=lambda i: (-means[i], i))
+        gains = tuple((searched[i], means[i]) for i in order)
+        how = "endgame" if bot.solves_exactly(view) else "search"
+        return Explanation(searched[best], how, TACTICS[how], worlds, gains)
     tactic = "random" if isinstance(bot, RandomBot) else "choose"
     return Explanation(bot.choose(view, moves, rng), tactic, TACTICS[tactic])

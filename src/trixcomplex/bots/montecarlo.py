@@ -200,6 +200,17 @@ class MonteCarloBot:
             text += f", endgame={self.endgame}"
         return text + ")"
 
+    def solves_exactly(self, view: View) -> bool:
+        """Whether :meth:`evaluate` solves this view's decision exactly (``endgame``):
+        a card play of a trick contract of the ruleset's own, with ``endgame`` cards
+        or fewer in hand."""
+        return (
+            bool(self.endgame)
+            and view.phase.plays_tricks
+            and len(view.hand) <= self.endgame
+            and view.contract in view.ruleset.contracts
+        )
+
     @property
     def version(self) -> int:
         """The RuleBot version of the playouts, the candidates' order and the inference."""
@@ -240,7 +251,7 @@ class MonteCarloBot:
         assert seat is not None, "a bot plays a seat, not the spectator's view"
         sit = Situation.of_view(view) if self.inference or self.endgame else None
         tricks = [(t.leader, t.cards) for t in view.tricks or ()]
-        if sit is not None and self.endgame and view.phase.plays_tricks:
+        if sit is not None and self.solves_exactly(view):
             solved = self._endgame(sit, tricks, legal)
             if solved is not None:
                 return solved
@@ -271,9 +282,7 @@ class MonteCarloBot:
         tricks: Sequence[tuple[int, Sequence[Card]]],
         legal: Sequence[PlayerMove],
     ) -> tuple[list[PlayerMove], list[float], int] | None:
-        """:meth:`evaluate` by the exact solve, once few enough cards are left."""
-        if sit.hand.bit_count() > self.endgame:
-            return None
+        """:meth:`evaluate` by the exact solve (:meth:`solves_exactly`)."""
 
         def weigh(hands: tuple[int, int, int, int]) -> float:
             return likelihood(sit, hands, tricks, self.version)
