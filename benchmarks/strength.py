@@ -10,7 +10,8 @@ Usage (from the repository root)::
     python benchmarks/strength.py --time mc:4 mc:8 mc mc:16:random  # ms per decision
 
 ``mc:N:random`` is a :class:`~trixcomplex.bots.MonteCarloBot` of N worlds
-with random playouts (``mc:N:rule``: rule playouts, as ``mc:N``); a name
+with random playouts (``mc:N:rule``: rule playouts, as ``mc:N``;
+``mc:N:rule2``: RuleBot version 2 playouts, nothing else of ``mc2``); a name
 ending ``@S`` gives a Monte Carlo bot a time budget of S CPU seconds a
 decision and as many worlds as fit (``mc2@0.015``: such results depend on
 the machine); every other name is :func:`~trixcomplex.bots.bot_named`'s
@@ -58,7 +59,7 @@ from trixcomplex.simulate import MatchOutcome, play_numbered_match, summarize
 
 
 def bot(name: str) -> Bot:
-    """The bot called ``name``: ``mc:N:POLICY`` (POLICY ``rule`` or ``random``), a name
+    """The bot called ``name``: ``mc:N:POLICY`` (POLICY ``rule``, ``rule2`` or ``random``), a name
     ending ``@S`` (a time budget of S CPU seconds) or a
     :func:`~trixcomplex.bots.bot_named` name."""
     name, _, budget = name.partition("@")
@@ -67,7 +68,7 @@ def bot(name: str) -> Bot:
         assert isinstance(timed, MonteCarloBot), "a time budget is for Monte Carlo bots"
         return attrs.evolve(timed, worlds=MC_WORLDS, time_budget=float(budget))
     kind, _, policy = name.strip().lower().rpartition(":")
-    if kind.startswith("mc:") and policy in ("rule", "random"):
+    if kind.startswith("mc:") and policy in ("rule", "rule2", "random"):
         worlds = bot_named(kind)
         assert isinstance(worlds, MonteCarloBot)
         return MonteCarloBot(worlds=worlds.worlds, policy=policy)
