@@ -16,7 +16,7 @@ from trixcomplex.bots import (
     explain,
 )
 from trixcomplex.bots.diagnostics import TACTICS
-from trixcomplex.simulate import play_match
+from trixcomplex.host.tournament import play_match
 
 
 def _decisions(seed: int, ruleset: tc.Ruleset = tc.PARTNERSHIP) -> list[tuple[tc.MatchState, int]]:

@@ -13,8 +13,8 @@ from trixcomplex.bots.club import position
 from trixcomplex.bots.endgame import card_values, endgame_values, layouts
 from trixcomplex.bots.inference import SURPRISE, likelihood
 from trixcomplex.bots.tactics import Situation
-from trixcomplex.cards import mask_of, parse_card
-from trixcomplex.simulate import play_match
+from trixcomplex.core.cards import mask_of, parse_card
+from trixcomplex.host.tournament import play_match
 
 
 def _m(codes: str) -> int:

@@ -25,8 +25,8 @@ from trixcomplex.bots.club import (
 )
 from trixcomplex.bots.rule_bot import rule_decision
 from trixcomplex.bots.tactics import Situation, choose_doubles, complex_card
-from trixcomplex.cards import Suit, cards_of, mask_of, parse_card, suit_mask
-from trixcomplex.simulate import play_numbered_match
+from trixcomplex.core.cards import Suit, cards_of, mask_of, parse_card, suit_mask
+from trixcomplex.host.tournament import play_numbered_match
 
 
 def _card(code: str) -> int:
@@ -175,7 +175,7 @@ def test_club_lead_names_its_tactic() -> None:
 
 def _complex_decisions(seed: int) -> list[tuple[tc.MatchState, int]]:
     """Card-play decisions after a few tricks (voids and doubles shown), one per trick."""
-    from trixcomplex.simulate import play_match
+    from trixcomplex.host.tournament import play_match
 
     found: list[tuple[tc.MatchState, int]] = []
 

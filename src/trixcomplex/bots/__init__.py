@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import attrs
 
-from .base import Bot, BotError, BotTimeout, ask, check_bot, offer_redeal
+from .asking import ask, offer_redeal
+from .base import Bot, BotError, BotTimeout, check_bot
 from .diagnostics import Explanation, explain
 from .montecarlo import MonteCarloBot
 from .random_bot import RandomBot

@@ -20,11 +20,11 @@ from __future__ import annotations
 
 from attrs import frozen
 
-from ..cards import ALL_MASK, Card, Suit, cards_of, mask_of, parse_card
-from ..engine import Phase
-from ..moves import Contract
-from ..rules import QUEENS, trick_legal_cards
-from ..rulesets import PARTNERSHIP, Ruleset
+from ..core.cards import ALL_MASK, Card, Suit, cards_of, mask_of, parse_card
+from ..core.engine import Phase
+from ..core.moves import Contract
+from ..core.rules import QUEENS, trick_legal_cards
+from ..core.rulesets import PARTNERSHIP, Ruleset
 from .tactics import (
     _ABOVE,
     _BELOW,
@@ -170,7 +170,7 @@ def partner_void(sit: Situation, suit: int) -> bool:
 
     >>> partner_void(position(0, "2S 3H", voids={2: "S"}), Suit.SPADES)
     True
-    >>> from trixcomplex.rulesets import CLASSIC
+    >>> from trixcomplex.core.rulesets import CLASSIC
     >>> partner_void(position(0, "2S 3H", voids={2: "S"}, ruleset=CLASSIC), Suit.SPADES)
     False
     """

@@ -27,14 +27,14 @@ from typing import TYPE_CHECKING
 
 from attrs import frozen
 
-from ..moves import PlayerMove
+from ..core.moves import PlayerMove
 from .base import Bot
 from .montecarlo import MonteCarloBot
 from .random_bot import RandomBot
 from .rule_bot import RuleBot
 
 if TYPE_CHECKING:
-    from ..views import View
+    from ..knowledge.views import View
 
 __all__ = ["TACTICS", "Explanation", "explain"]
 

@@ -34,9 +34,9 @@ from collections.abc import Callable, Iterator, Sequence
 
 import attrs
 
-from ..cards import ALL_CARDS, Card, cards_of, mask_of, parse_card
-from ..rules import trick_legal_cards, trick_points, trick_winner
-from ..rulesets import Ruleset, TrickRules
+from ..core.cards import ALL_CARDS, Card, cards_of, mask_of, parse_card
+from ..core.rules import trick_legal_cards, trick_points, trick_winner
+from ..core.rulesets import Ruleset, TrickRules
 from .tactics import Situation
 
 __all__ = ["card_values", "endgame_values", "layouts", "solve", "worth"]
@@ -52,7 +52,7 @@ def worth(points: Sequence[int], seat: int, ruleset: Ruleset) -> int:
     its team's minus the other team's (R-MATCH-8), in an individual one three times its
     own minus the others' (R-IND-1); negated under reversed scores (R-OPT-6).
 
-    >>> from trixcomplex.rulesets import PARTNERSHIP
+    >>> from trixcomplex.core.rulesets import PARTNERSHIP
     >>> worth((-15, 0, -25, 0), 1, PARTNERSHIP)
     40
     """

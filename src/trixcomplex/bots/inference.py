@@ -21,9 +21,9 @@ from collections.abc import Sequence
 
 import attrs
 
-from ..cards import Card
-from ..engine import Phase
-from ..rules import trick_legal_cards
+from ..core.cards import Card
+from ..core.engine import Phase
+from ..core.rules import trick_legal_cards
 from .club import club_card, double_by_length
 from .tactics import _SUITS, Situation, choose_doubles, complex_card
 

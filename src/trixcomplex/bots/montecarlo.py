@@ -31,20 +31,20 @@ from attrs import field, frozen
 from attrs.converters import optional as optional_converter
 from attrs.validators import ge, in_, instance_of
 
-from ..cards import Card
-from ..engine import MatchState, Phase, apply
-from ..host import next_move
-from ..moves import Double, Play, PlayerMove
-from ..playout import PlayoutState, Policy
-from ..playout import playout as fast_playout
-from ..rules import redeal_seat
+from ..core.cards import Card
+from ..core.engine import MatchState, Phase, apply
+from ..core.moves import Double, Play, PlayerMove
+from ..core.playout import PlayoutState, Policy
+from ..core.playout import playout as fast_playout
+from ..core.rules import redeal_seat
+from ..core.turns import next_move
 from .endgame import endgame_values, worth
 from .inference import likelihood
 from .rule_bot import rule_move
 from .tactics import Situation
 
 if TYPE_CHECKING:
-    from ..views import View
+    from ..knowledge.views import View
 
 __all__ = ["MonteCarloBot", "gain", "playout"]
 
@@ -245,7 +245,7 @@ class MonteCarloBot:
         """The candidates searched, the mean :func:`gain` of each over the worlds
         (weighted by their likelihood with ``inference``), and how many worlds were
         played, or layouts solved in the endgame (what :meth:`choose` decides by)."""
-        from ..worlds import sample_world  # layer 5, imported when first needed
+        from ..knowledge.worlds import sample_world  # layer 5, imported when first needed
 
         seat = view.seat
         assert seat is not None, "a bot plays a seat, not the spectator's view"
@@ -303,7 +303,7 @@ class MonteCarloBot:
         nothing, so it is demanded when the mean :func:`gain` of playing on
         is below 0.
         """
-        from ..worlds import sample_world
+        from ..knowledge.worlds import sample_world
 
         seat = view.seat
         assert seat is not None, "a bot plays a seat, not the spectator's view"

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 from attrs import field, frozen
 from attrs.validators import in_
 
-from ..engine import Phase
-from ..moves import Choose, Double, Pass, Play, PlayerMove, Redeal
+from ..core.engine import Phase
+from ..core.moves import Choose, Double, Pass, Play, PlayerMove, Redeal
 from .club import TACTIC_WEIGHTS, TacticWeights, club_card, double_by_length
 from .tactics import (
     CONTRACT_WEIGHTS,
@@ -24,7 +24,7 @@ from .tactics import (
 )
 
 if TYPE_CHECKING:
-    from ..views import View
+    from ..knowledge.views import View
 
 __all__ = ["RULE_BOT_VERSIONS", "RuleBot", "rule_decision", "rule_move"]
 
