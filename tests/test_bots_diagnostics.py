@@ -115,3 +115,44 @@ def test_r_hid_1_the_explanation_reads_only_the_view(bot: RuleBot | MonteCarloBo
         assert a == b
         checked += 1
     assert checked >= 8
+
+
+def test_play_hint_prints_the_bots_move_and_why_before_each_of_mine(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``trixcomplex play --hint`` prints, before each question to the person, the move
+    RuleBot would make there and the tactic's summary (from the person's view); a bad
+    bot name is one clear error line."""
+    import io
+    import sys
+
+    from trixcomplex.cli import main
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 400))
+    assert main(["play", "--seed", "3", "--hint"]) == 0
+    out = capsys.readouterr().out
+    hints = [line for line in out.splitlines() if line.startswith("Hint (rule): ")]
+    asked = out.count("Your moves: ")
+    assert asked > 20 and len(hints) == asked
+    assert all(any(line.endswith(summary) for summary in TACTICS.values()) for line in hints)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["play", "--seed", "3", "--hint", "nobot"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip().splitlines() == [
+        "trixcomplex play: error: --hint: unknown bot 'nobot': expected one of random, rule, "
+        "rule:N, mc, mc:N, mc2 or mc2:N"
+    ]
+
+
+def test_play_without_hint_prints_none(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without ``--hint`` the game prints no hints."""
+    import io
+    import sys
+
+    from trixcomplex.cli import main
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 400))
+    assert main(["play", "--seed", "3"]) == 0
+    assert "Hint (" not in capsys.readouterr().out
