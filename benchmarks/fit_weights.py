@@ -28,6 +28,15 @@ its Wilson 95% interval is printed per ruleset and over all of them.
 
 Every evaluation is appended to ``--out`` (JSON lines), so a stopped run
 resumes where it stopped.
+
+**RuleBot version 2's tactics** (``--tactics``): the same coordinate search
+over the fields of :class:`~trixcomplex.bots.club.TacticWeights` (each tried
+at the values of :data:`TACTIC_GRID`), ``RuleBot(tactics=candidate)`` against
+``RuleBot(version=1)``, then the test of the fitted weights against version 1
+on the fresh seed::
+
+    nice -n 10 python benchmarks/fit_weights.py --tactics --out fit-tactics.jsonl \
+        --train 200 --test 1000
 """
 
 from __future__ import annotations
@@ -41,7 +50,10 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import attrs
+
 from trixcomplex.bots import RuleBot
+from trixcomplex.bots.club import TacticWeights
 from trixcomplex.bots.tactics import HAND_SET_WEIGHTS, ContractWeights
 from trixcomplex.core.moves import Contract
 from trixcomplex.core.rulesets import Ruleset
@@ -55,16 +67,32 @@ from trixcomplex.host.tournament import (
 BIAS_STEPS = (-30.0, -15.0, 15.0, 30.0)
 SCALE_STEPS = (0.6, 1.5)
 
+TACTIC_GRID: dict[str, tuple[float, ...]] = {
+    "double_length": (2, 3, 4, 5),
+    "double_short": (0, 1, 2),
+    "short_suit": (0.0, 3.0, 8.0, 15.0),
+    "shed_diamonds": (0, 1, 2, 3),
+    "partner_void": (0.0, 10.0, 25.0),
+    "attack": (0.0, 10.0, 25.0),
+    "own_double": (0.0, 20.0, 50.0),
+}
+"""The values each field of :class:`~trixcomplex.bots.club.TacticWeights` is tried at."""
 
-def _play(job: tuple[ContractWeights, int, int, str]) -> MatchOutcome:
+Candidate = ContractWeights | TacticWeights
+
+
+def _play(job: tuple[Candidate, int, int, str]) -> MatchOutcome:
     weights, seed, index, ruleset = job
-    bots = [RuleBot(weights), RuleBot(HAND_SET_WEIGHTS)]
+    if isinstance(weights, TacticWeights):
+        bots = [RuleBot(tactics=weights), RuleBot(version=1)]
+    else:
+        bots = [RuleBot(weights), RuleBot(HAND_SET_WEIGHTS)]
     outcome = play_numbered_match(bots, seed, index, Ruleset.from_name(ruleset))
     return outcome
 
 
 def _evaluate(
-    pool: ProcessPoolExecutor, weights: ContractWeights, seed: int, n: int, rulesets: Sequence[str]
+    pool: ProcessPoolExecutor, weights: Candidate, seed: int, n: int, rulesets: Sequence[str]
 ) -> dict[str, list[MatchOutcome]]:
     jobs = [(weights, seed, i, r) for r in rulesets for i in range(n)]
     results = list(pool.map(_play, jobs, chunksize=8))
@@ -81,7 +109,9 @@ def _score(by_ruleset: dict[str, list[MatchOutcome]]) -> tuple[int, float]:
     return net, margin
 
 
-def _encode(weights: ContractWeights) -> list[list[Any]]:
+def _encode(weights: Candidate) -> Any:
+    if isinstance(weights, TacticWeights):
+        return attrs.asdict(weights)
     return [[c.value, a, b] for c, a, b in weights]
 
 
@@ -120,22 +150,52 @@ def _fit(
                 cand = _with(best, contract, scale, bias + step[1])
             else:
                 cand = _with(best, contract, round(scale * step[1], 3), bias)
-            key = json.dumps(_encode(cand))
-            start = time.perf_counter()
-            if key not in done:
-                done[key] = _score(_evaluate(pool, cand, args.seed, args.train, rulesets))
-                _log(args.out, {"kind": "train", "weights": _encode(cand), "score": done[key]})
-            score = tuple(done[key])
-            kept = score > best_score
-            print(f"{contract.value} {step}: {score} vs best {best_score}"
-                  f"{' KEPT' if kept else ''} ({time.perf_counter() - start:.0f}s)",
-                  file=sys.stderr, flush=True)  # fmt: skip
+            score, kept = _try(pool, args, done, cand, f"{contract.value} {step}", best_score)
             if kept:
                 best, best_score = cand, score
     return best
 
 
-def _test(pool: ProcessPoolExecutor, args: argparse.Namespace, weights: ContractWeights) -> None:
+def _try(
+    pool: ProcessPoolExecutor,
+    args: argparse.Namespace,
+    done: dict[str, Any],
+    cand: Candidate,
+    label: str,
+    best_score: tuple[Any, ...] | None,
+) -> tuple[tuple[Any, ...], bool]:
+    """The training score of ``cand`` (played now, or found in ``done``), and whether it
+    beats ``best_score``; logged to ``--out`` and printed."""
+    key = json.dumps(_encode(cand))
+    start = time.perf_counter()
+    if key not in done:
+        done[key] = _score(_evaluate(pool, cand, args.seed, args.train, args.rulesets.split(",")))
+        _log(args.out, {"kind": "train", "weights": _encode(cand), "score": done[key]})
+    score = tuple(done[key])
+    kept = best_score is None or score > best_score
+    print(f"{label}: {score} vs best {best_score}"
+          f"{' KEPT' if kept else ''} ({time.perf_counter() - start:.0f}s)",
+          file=sys.stderr, flush=True)  # fmt: skip
+    return score, kept
+
+
+def _fit_tactics(
+    pool: ProcessPoolExecutor, args: argparse.Namespace, done: dict[str, Any]
+) -> TacticWeights:
+    """The coordinate search over :data:`TACTIC_GRID`, against RuleBot version 1."""
+    best = TacticWeights()
+    best_score: tuple[Any, ...] | None = None
+    for name, values in TACTIC_GRID.items():
+        for value in values:
+            kind = type(getattr(best, name))
+            cand = attrs.evolve(best, **{name: kind(value)})
+            score, kept = _try(pool, args, done, cand, f"{name}={value}", best_score)
+            if kept:
+                best, best_score = cand, score
+    return best
+
+
+def _test(pool: ProcessPoolExecutor, args: argparse.Namespace, weights: Candidate) -> None:
     rulesets = args.rulesets.split(",")
     by = _evaluate(pool, weights, args.test_seed, args.test, rulesets)
     rows: list[dict[str, Any]] = []
@@ -152,15 +212,17 @@ def _test(pool: ProcessPoolExecutor, args: argparse.Namespace, weights: Contract
     _report_rows(weights, rows, total)
 
 
-def _report_rows(
-    weights: ContractWeights, rows: list[dict[str, Any]], total: dict[str, Any]
-) -> None:
-    print("fitted weights (contract, scale, bias):")
-    for c, a, b in weights:
-        print(f"    (Contract.{c.name}, {a}, {b}),")
+def _report_rows(weights: Candidate, rows: list[dict[str, Any]], total: dict[str, Any]) -> None:
+    if isinstance(weights, TacticWeights):
+        print(f"fitted tactics: {weights!r}; against RuleBot version 1:")
+    else:
+        print("fitted weights (contract, scale, bias):")
+        for c, a, b in weights:
+            print(f"    (Contract.{c.name}, {a}, {b}),")
+    against = "version 1" if isinstance(weights, TacticWeights) else "hand-set"
     for r in [*rows, total]:
         lo, hi = r["win_ci"]
-        print(f"{r['ruleset']}: fitted vs hand-set won {r['wins']}/{r['matches']} "
+        print(f"{r['ruleset']}: fitted vs {against} won {r['wins']}/{r['matches']} "
               f"= {r['wins'] / r['matches']:.1%} (95% CI {lo:.1%} - {hi:.1%})")  # fmt: skip
 
 
@@ -176,17 +238,24 @@ def main() -> int:
     )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--report", action="store_true", help="print the last test and stop")
+    parser.add_argument(
+        "--tactics", action="store_true", help="fit RuleBot version 2's tactics instead"
+    )
     args = parser.parse_args()
     rows = [json.loads(x) for x in args.out.read_text().splitlines()] if args.out.exists() else []
     if args.report:
         tests = [r for r in rows if r["kind"] == "test"]
         if not tests:
             parser.error(f"no test in {args.out} yet")
-        _report_rows(_decode(tests[-1]["weights"]), tests[-1]["rows"], tests[-1]["total"])
+        last = tests[-1]["weights"]
+        fitted = TacticWeights(**last) if isinstance(last, dict) else _decode(last)
+        _report_rows(fitted, tests[-1]["rows"], tests[-1]["total"])
         return 0
     done = {json.dumps(r["weights"]): r["score"] for r in rows if r["kind"] == "train"}
     with ProcessPoolExecutor(args.workers) as pool:
-        weights = _fit(pool, args, done)
+        weights: Candidate = (
+            _fit_tactics(pool, args, done) if args.tactics else _fit(pool, args, done)
+        )
         _test(pool, args, weights)
     return 0
 

@@ -10,8 +10,13 @@ Usage (from the repository root)::
     python benchmarks/strength.py --time mc:4 mc:8 mc mc:16:random  # ms per decision
 
 ``mc:N:random`` is a :class:`~trixcomplex.bots.MonteCarloBot` of N worlds
-with random playouts (``mc:N:rule``: rule playouts, as ``mc:N``); every
-other name is :func:`~trixcomplex.bots.bot_named`'s.  Each match is played
+with random playouts (``mc:N:rule``: rule playouts, as ``mc:N``;
+``mc:N:rule2``: RuleBot version 2 playouts, nothing else of ``mc2``); a name
+ending ``@S`` gives a Monte Carlo bot a time budget of S CPU seconds a
+decision and as many worlds as fit (``mc2@0.015``: such results depend on
+the machine); every other name is :func:`~trixcomplex.bots.bot_named`'s
+(``rule:1`` is RuleBot version 1, ``mc2`` the search bot with inference and
+the exact endgame).  Each match is played
 by :func:`trixcomplex.host.tournament.play_numbered_match`: matches ``2k`` and
 ``2k+1`` share their eight shuffles with the sides' seats exchanged.
 Every finished match is appended to the ``--out`` file (JSON lines), so a
@@ -23,7 +28,15 @@ options, as records name them); in an individual ruleset a side wins when
 the match's winner is one of its seats (see :mod:`trixcomplex.host.tournament`).
 ``--time`` gives each bot's CPU time per decision over the 12 card-play
 decisions of ``benchmarks/bench.py``'s Monte Carlo row (median and range
-of 5 passes), for the strength-vs-time table.
+of 5 passes), for the strength-vs-time table, with its ratio to the
+yardstick (``bench.py``'s plain-Python card play) measured in the same pass:
+how many yardstick card plays a decision costs.  Every match row also
+records each side's CPU time per decision in that match (the table's last
+column: mean over the rows).
+
+The ladder of ``docs/bots.rst`` is this table::
+
+    python benchmarks/strength.py --table benchmarks/ladder/*.jsonl
 """
 
 from __future__ import annotations
@@ -36,7 +49,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from trixcomplex.bots import Bot, MonteCarloBot, bot_named
+import attrs
+
+from trixcomplex.bots import MC_WORLDS, Bot, MonteCarloBot, bot_named
 from trixcomplex.core.rules import match_outcome
 from trixcomplex.core.rulesets import PARTNERSHIP, Ruleset
 from trixcomplex.host.tournament import MatchOutcome, play_numbered_match, summarize
@@ -44,19 +59,49 @@ from trixcomplex.io.records import Record
 
 
 def bot(name: str) -> Bot:
-    """The bot called ``name``: ``mc:N:POLICY`` (POLICY ``rule`` or ``random``) or a
+    """The bot called ``name``: ``mc:N:POLICY`` (POLICY ``rule``, ``rule2`` or ``random``), a name
+    ending ``@S`` (a time budget of S CPU seconds) or a
     :func:`~trixcomplex.bots.bot_named` name."""
+    name, _, budget = name.partition("@")
+    if budget:
+        timed = bot(name)
+        assert isinstance(timed, MonteCarloBot), "a time budget is for Monte Carlo bots"
+        return attrs.evolve(timed, worlds=MC_WORLDS, time_budget=float(budget))
     kind, _, policy = name.strip().lower().rpartition(":")
-    if kind.startswith("mc:") and policy in ("rule", "random"):
+    if kind.startswith("mc:") and policy in ("rule", "rule2", "random"):
         worlds = bot_named(kind)
         assert isinstance(worlds, MonteCarloBot)
         return MonteCarloBot(worlds=worlds.worlds, policy=policy)
     return bot_named(name)
 
 
+class _Timed:
+    """A bot whose ``choose`` calls are counted and timed (CPU seconds of this process)."""
+
+    def __init__(self, inner: Bot) -> None:
+        self.inner, self.seconds, self.decisions = inner, 0.0, 0
+
+    def choose(self, view: Any, legal: Any, rng: Any) -> Any:
+        start = time.process_time()
+        move = self.inner.choose(view, legal, rng)
+        self.seconds += time.process_time() - start
+        self.decisions += 1
+        return move
+
+    def wants_redeal(self, view: Any, rng: Any) -> bool:
+        ask = getattr(self.inner, "wants_redeal", None)
+        return bool(ask(view, rng)) if ask is not None else False
+
+    def take(self) -> float:
+        """The CPU milliseconds per decision since the last call."""
+        ms = self.seconds / self.decisions * 1e3 if self.decisions else 0.0
+        self.seconds, self.decisions = 0.0, 0
+        return ms
+
+
 def _run(pair: str, matches: int, seed: int, out: Path, ruleset: Ruleset) -> None:
     names = pair.split(",")
-    bots = [bot(n) for n in names]
+    bots = [_Timed(bot(n)) for n in names]
     done = (
         {json.loads(line)["index"] for line in out.read_text().splitlines()}
         if out.exists()
@@ -78,6 +123,7 @@ def _run(pair: str, matches: int, seed: int, out: Path, ruleset: Ruleset) -> Non
                 "margin": m.margin,
                 "contract_points": [list(p) for p in m.contract_points],
                 "seats": list(m.seats),
+                "ms_per_decision": [round(b.take(), 4) for b in bots],
             }
             file.write(json.dumps(row) + "\n")
             file.flush()
@@ -114,10 +160,18 @@ def _load(path: Path) -> tuple[str, int, str, list[MatchOutcome]]:
 
 def _table(paths: list[Path]) -> None:
     """Print the reStructuredText strength table of docs/bots.rst."""
-    header = ("Side A vs side B", "n", "A wins (95% CI)", "draws", "mean margin A−B (95% CI)")
+    header = ("Side A vs side B", "n", "A wins (95% CI)", "draws", "mean margin A−B (95% CI)",
+              "ms/decision A, B")  # fmt: skip
     rows = []
     for path in paths:
         pair, seed, ruleset, outcomes = _load(path)
+        timed = [json.loads(line).get("ms_per_decision") for line in path.read_text().splitlines()]
+        ms = [t for t in timed if t]
+        cpu = (
+            f"{sum(t[0] for t in ms) / len(ms):.2f}, {sum(t[1] for t in ms) / len(ms):.2f}"
+            if ms
+            else "–"
+        )
         s = summarize(outcomes)
         a, b = pair.split(",")
         game = "" if ruleset == "partnership" else f", {ruleset}"
@@ -127,6 +181,7 @@ def _table(paths: list[Path]) -> None:
             f"{s.win_rate:.1%} ({s.win_ci[0]:.1%} – {s.win_ci[1]:.1%})",
             f"{s.draw_rate:.1%}",
             f"{s.mean_margin:+.0f} ({s.margin_ci[0]:+.0f} – {s.margin_ci[1]:+.0f})",
+            cpu,
         ))  # fmt: skip
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     rule = "  ".join("=" * w for w in widths)
@@ -144,7 +199,7 @@ def _time(names: list[str], passes: int = 5) -> None:
     import random
     import statistics
 
-    from bench import cpu, decisions  # the decisions of bench.py's Monte Carlo row
+    from bench import cpu, decisions, yardstick  # bench.py's decisions and yardstick
 
     asked = decisions(range(1, 4), 12)
 
@@ -156,9 +211,15 @@ def _time(names: list[str], passes: int = 5) -> None:
     for name in names:
         player = bot(name)
         run = functools.partial(decide, player)
-        figures = [cpu(run)[1] / len(asked) * 1e3 for _ in range(passes)]
+        figures, ratios = [], []
+        for _ in range(passes):
+            plays, stick = cpu(functools.partial(yardstick, random.Random(0), 20))
+            ms = cpu(run)[1] / len(asked) * 1e3
+            figures.append(ms)
+            ratios.append(ms / (stick / plays * 1e3))
         print(f"{name:<16} {statistics.median(figures):7.2f} ms per decision "
-              f"[{min(figures):.2f}–{max(figures):.2f}], {len(asked)} decisions")  # fmt: skip
+              f"[{min(figures):.2f}–{max(figures):.2f}], {len(asked)} decisions; "
+              f"= {statistics.median(ratios):,.0f} yardstick card plays")  # fmt: skip
 
 
 def main() -> int:

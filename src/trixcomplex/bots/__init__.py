@@ -4,6 +4,8 @@
 - :class:`RandomBot`: uniform legal moves, the baseline.
 - :class:`RuleBot`: sensible rule-based play.
 - :class:`MonteCarloBot`: samples hidden hands and plays moves out.
+- :func:`explain`: a bot's move in a view and what chose it (the tactic, or
+  the worlds' statistics), for bot authors and ``play --hint``.
 
 They play every ruleset (:class:`~trixcomplex.Ruleset`); :func:`offer_redeal`
 asks a bot the one question ``choose`` cannot: whether to demand a redeal
@@ -17,41 +19,56 @@ RuleBot()
 
 from __future__ import annotations
 
+import attrs
+
 from .asking import ask, offer_redeal
 from .base import Bot, BotError, BotTimeout, check_bot
+from .diagnostics import Explanation, explain
 from .montecarlo import MonteCarloBot
 from .random_bot import RandomBot
-from .rule_bot import RuleBot
+from .rule_bot import RULE_BOT_VERSIONS, RuleBot
 
 __all__ = [
     "BOT_NAMES",
+    "MC2",
     "MC_WORLDS",
     "Bot",
     "BotError",
     "BotTimeout",
+    "Explanation",
     "MonteCarloBot",
     "RandomBot",
     "RuleBot",
     "ask",
     "bot_named",
     "check_bot",
+    "explain",
     "offer_redeal",
 ]
 
 BOT_NAMES = ("random", "rule", "mc")
-"""The names :func:`bot_named` knows (``mc`` is :class:`MonteCarloBot`)."""
+"""The names :func:`bot_named` knows (``mc`` is :class:`MonteCarloBot`; ``rule:N`` and
+``mc:N`` choose a version and a number of worlds)."""
 
 
 MC_WORLDS = 10_000
 """The most worlds ``mc:N`` may sample per decision."""
 
+MC2 = MonteCarloBot(worlds=16, policy="rule2", inference=True, endgame=2)
+"""The Monte Carlo bot named ``mc2``: RuleBot version 2 playouts, inference, and the
+exact solve of the last two tricks (``mc2:N`` samples N worlds)."""
+
 
 def bot_named(name: str) -> Bot:
-    """The bot called ``name``: ``random``, ``rule`` or ``mc`` (``mc:N`` samples N worlds).
+    """The bot called ``name``: ``random``, ``rule`` or ``mc`` (``mc:N`` samples N worlds;
+    ``rule:1`` is :class:`RuleBot`'s first version, ``rule`` and ``rule:2`` its second;
+    ``mc2`` and ``mc2:N`` are :data:`MC2`).
 
     Raises ``ValueError`` naming the input for anything else, and for ``mc:N``
     the valid range of N.
 
+    >>> bot_named("rule:1")
+    RuleBot(version=1)
     >>> bot_named("mc:0")
     Traceback (most recent call last):
     ValueError: bad bot 'mc:0': mc:N samples N worlds per decision, N from 1 to 10000
@@ -59,15 +76,28 @@ def bot_named(name: str) -> Bot:
     key = name.strip().lower()
     if key == "random":
         return RandomBot()
-    if key == "rule":
-        return RuleBot()
-    if key == "mc" or key.startswith("mc:"):
-        _, _, worlds = key.partition(":")
-        if not worlds:
-            return MonteCarloBot()
-        if worlds.isdigit() and 1 <= int(worlds) <= MC_WORLDS:
-            return MonteCarloBot(worlds=int(worlds))
+    if key == "rule" or key.startswith("rule:"):
+        _, _, version = key.partition(":")
+        if not version:
+            return RuleBot()
+        if version.isdigit() and int(version) in RULE_BOT_VERSIONS:
+            return RuleBot(version=int(version))
         raise ValueError(
-            f"bad bot {name[:20]!r}: mc:N samples N worlds per decision, N from 1 to {MC_WORLDS}"
+            f"bad bot {name[:20]!r}: rule:N plays RuleBot's version N, "
+            f"one of {', '.join(map(str, RULE_BOT_VERSIONS))}"
         )
-    raise ValueError(f"unknown bot {name!r}: expected one of random, rule, mc or mc:N")
+    if key in ("mc", "mc2") or key.startswith(("mc:", "mc2:")):
+        kind, _, worlds = key.partition(":")
+        if not worlds:
+            return MonteCarloBot() if kind == "mc" else MC2
+        if worlds.isdigit() and 1 <= int(worlds) <= MC_WORLDS:
+            if kind == "mc":
+                return MonteCarloBot(worlds=int(worlds))
+            return attrs.evolve(MC2, worlds=int(worlds))
+        raise ValueError(
+            f"bad bot {name[:20]!r}: {kind}:N samples N worlds per decision, "
+            f"N from 1 to {MC_WORLDS}"
+        )
+    raise ValueError(
+        f"unknown bot {name!r}: expected one of random, rule, rule:N, mc, mc:N, mc2 or mc2:N"
+    )

@@ -6,10 +6,12 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from attrs import frozen
+from attrs import field, frozen
+from attrs.validators import in_
 
 from ..core.engine import Phase
 from ..core.moves import Choose, Double, Pass, Play, PlayerMove, Redeal
+from .club import TACTIC_WEIGHTS, TacticWeights, club_card, double_by_length
 from .tactics import (
     CONTRACT_WEIGHTS,
     ContractWeights,
@@ -24,42 +26,71 @@ from .tactics import (
 if TYPE_CHECKING:
     from ..knowledge.views import View
 
-__all__ = ["RuleBot", "rule_move"]
+__all__ = ["RULE_BOT_VERSIONS", "RuleBot", "rule_decision", "rule_move"]
+
+RULE_BOT_VERSIONS = (1, 2)
+"""The versions of :class:`RuleBot`'s play (2, the default, reads voids and doubles)."""
 
 
 def rule_move(
-    sit: Situation, legal: Sequence[PlayerMove], weights: ContractWeights = CONTRACT_WEIGHTS
+    sit: Situation,
+    legal: Sequence[PlayerMove],
+    weights: ContractWeights = CONTRACT_WEIGHTS,
+    version: int = 1,
+    tactics: TacticWeights = TACTIC_WEIGHTS,
 ) -> PlayerMove:
     """The rule-based move for ``sit`` among ``legal`` (the seat's legal moves).
 
     Shared by :class:`RuleBot` (with a situation built from its view) and by
     the Monte Carlo playouts (with one built from an imagined world);
-    ``weights`` are the contract-choice weights.
+    ``weights`` are the contract-choice weights, ``version`` the version of
+    the play (``tactics``: version 2's weights).
     """
     if len(legal) == 1:
         return legal[0]
+    return rule_decision(sit, legal, weights, version, tactics)[0]
+
+
+def rule_decision(
+    sit: Situation,
+    legal: Sequence[PlayerMove],
+    weights: ContractWeights = CONTRACT_WEIGHTS,
+    version: int = 1,
+    tactics: TacticWeights = TACTIC_WEIGHTS,
+) -> tuple[PlayerMove, str]:
+    """:func:`rule_move`, and the name of the tactic (the function) that chose it."""
     seat = sit.seat
+    if len(legal) == 1:
+        return legal[0], "forced"
     move: PlayerMove
     if sit.phase is Phase.CHOOSE:
-        move = Choose(seat, choose_contract(sit, weights))
+        move, why = Choose(seat, choose_contract(sit, weights)), "choose_contract"
     elif sit.phase is Phase.DOUBLE:
         asked = 0
         for m in legal:
             if isinstance(m, Double):
                 for doublable in m.cards:
                     asked |= 1 << doublable
-        doubles = choose_doubles(sit, asked)
+        doubles, why = choose_doubles(sit, asked), "choose_doubles"
+        if version >= 2:
+            more = double_by_length(sit, asked, tactics)
+            if more & ~doubles:
+                why = "double_by_length"
+            doubles |= more
         move = Double(seat, [c for c in range(52) if doubles >> c & 1])
     elif sit.phase.plays_tricks:
-        return _play(legal, seat, complex_card(sit))
+        if version >= 2:
+            card, why = club_card(sit, tactics)
+            return _play(legal, seat, card), why
+        return _play(legal, seat, complex_card(sit)), "complex_card"
     elif any(type(m) is Redeal and m.seat == seat for m in legal) and wants_redeal(sit):
-        move = Redeal(seat)
+        move, why = Redeal(seat), "wants_redeal"
     else:
-        card = trix_card(sit)
-        if card is not None:
-            return _play(legal, seat, card)
-        move = Pass(seat)
-    return move if move in legal else legal[0]
+        laid = trix_card(sit)
+        if laid is not None:
+            return _play(legal, seat, laid), "trix_card"
+        move, why = Pass(seat), "trix_card"
+    return (move if move in legal else legal[0]), why
 
 
 def _play(legal: Sequence[PlayerMove], seat: int, card: int) -> PlayerMove:
@@ -89,24 +120,44 @@ class RuleBot:
     - TRIX: lay cards that unlock my next cards, keep cards the others need;
       demand a redeal with a bad hand (R-OPT-8).
 
+    Version 2 (the default) plays like a strong club player: it also reads
+    what the table has shown (voids, revealed doubles) with the tactics of
+    :mod:`trixcomplex.bots.club` — doubling by the suit's length and the
+    voids to come, no lead into the opponents' voids, leads into the
+    partner's void, the doubled-card tactics, shedding towards a diamond
+    void.  ``RuleBot(version=1)`` keeps the first version's play exactly,
+    for comparisons.
+
     It never uses ``rng``: the same view always gets the same move.
     ``weights`` are the contract-choice weights (by default the ones fitted
-    by ``benchmarks/fit_weights.py``).
+    by ``benchmarks/fit_weights.py``), ``tactics`` version 2's weights.
 
-    >>> RuleBot()
-    RuleBot()
+    >>> RuleBot(), RuleBot(version=1)
+    (RuleBot(), RuleBot(version=1))
     """
 
     weights: ContractWeights = CONTRACT_WEIGHTS
+    version: int = field(default=2, validator=in_(RULE_BOT_VERSIONS), kw_only=True)
+    tactics: TacticWeights = field(default=TACTIC_WEIGHTS, kw_only=True)
 
     def __repr__(self) -> str:
-        return "RuleBot()" if self.weights == CONTRACT_WEIGHTS else f"RuleBot({self.weights!r})"
+        args = [] if self.weights == CONTRACT_WEIGHTS else [repr(self.weights)]
+        if self.version != 2:
+            args.append(f"version={self.version}")
+        if self.tactics != TACTIC_WEIGHTS:
+            args.append(f"tactics={self.tactics!r}")
+        return f"RuleBot({', '.join(args)})"
 
     def choose(self, view: View, legal: Sequence[PlayerMove], rng: random.Random) -> PlayerMove:
         """The rule-based move for the view's seat."""
         if len(legal) == 1:
             return legal[0]
-        return rule_move(Situation.of_view(view), legal, self.weights)
+        return rule_move(Situation.of_view(view), legal, self.weights, self.version, self.tactics)
+
+    def decide(self, view: View, legal: Sequence[PlayerMove]) -> tuple[PlayerMove, str]:
+        """:meth:`choose`'s move and the name of the tactic that chose it."""
+        return rule_decision(Situation.of_view(view), legal, self.weights, self.version,
+                             self.tactics)  # fmt: skip
 
     def wants_redeal(self, view: View, rng: random.Random) -> bool:
         """Whether to demand a redeal offered out of turn (R-OPT-8): with a bad hand, yes."""

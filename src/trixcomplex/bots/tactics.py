@@ -87,6 +87,12 @@ class Situation:
     """The Kingdom's contracts not played yet (what the owner may choose)."""
     shown_twos: tuple[int, int, int, int] = (0, 0, 0, 0)
     """Per seat, the 2s it is known to hold (shown in TRIX under R-OPT-7), unlaid."""
+    void_suits: tuple[int, int, int, int] = (0, 0, 0, 0)
+    """Per seat, the cards of the suits it is known to be void in (the view's ``voids``)."""
+    cannot_hold: tuple[int, int, int, int] = (0, 0, 0, 0)
+    """Per seat, the unplayed cards it is known not to hold (the view's ``cannot_hold``)."""
+    known: tuple[int, int, int, int] = (0, 0, 0, 0)
+    """Per seat, the unplayed cards it is known to hold (revealed doubles, shown 2s …)."""
 
     @classmethod
     def of_view(cls, view: View) -> Situation:
@@ -107,10 +113,17 @@ class Situation:
         remaining = tuple(getattr(v, "remaining_contracts", ()) or ())
         shown = getattr(v, "shown_twos", None) or ((), (), (), ())
         twos = tuple(_mask(t) & ~table for t in shown)
+        voids = getattr(v, "voids", None) or ((), (), (), ())
+        voided = tuple(sum((_SUITS[int(s)] for s in suits), 0) for suits in voids)
+        cannot = tuple(_mask(c) for c in (getattr(v, "cannot_hold", None) or ((), (), (), ())))
+        known = tuple(_mask(c) for c in (getattr(v, "known_holdings", None) or ((), (), (), ())))
         return cls(
             v.seat, v.phase, owner, hand, gone, trick, leader, doubled, table, sizes,
             getattr(v, "contract", None), ruleset, remaining,
             (twos[0], twos[1], twos[2], twos[3]),
+            (voided[0], voided[1], voided[2], voided[3]),
+            (cannot[0], cannot[1], cannot[2], cannot[3]),
+            (known[0], known[1], known[2], known[3]),
         )  # fmt: skip
 
     @classmethod
@@ -138,6 +151,18 @@ class Situation:
     def unseen(self) -> int:
         """Cards held by the other three seats (whoever holds them)."""
         return ALL_MASK & ~self.hand & ~self.gone
+
+    def may_hold(self, seat: int) -> int:
+        """The cards ``seat`` may hold, as far as this seat knows: my own hand for me;
+        for another seat the unseen cards, less its known voids and the cards it cannot
+        hold, less the cards known to be in a third seat's hand."""
+        if seat == self.seat:
+            return self.hand
+        elsewhere = 0
+        for other, cards in enumerate(self.known):
+            if other != seat:
+                elsewhere |= cards
+        return self.unseen & ~self.void_suits[seat] & ~self.cannot_hold[seat] & ~elsewhere
 
     def ally(self, seat: int) -> bool:
         """Whether ``seat``'s points count as mine: myself, and my partner in a
@@ -407,12 +432,6 @@ def _costs(rules: TrickRules) -> _Costs:
     return _Costs(abs(rules.trick), diamond, queen, king, cards)
 
 
-def _deal_cost(c: _Costs) -> int:
-    """What a whole deal of the contract charges (500 in COMPLEX, 75 in King of
-    Hearts …): how much a later trick is worth, to weigh keeping a high card."""
-    return 13 * c.trick + 13 * c.diamond + 4 * c.queen + c.king
-
-
 def _card_penalty(card: int, c: _Costs, doubled: tuple[tuple[Card, int], ...]) -> int:
     """What ``card`` costs the taker of the trick it falls in (doubled cards cost double).
 
@@ -438,13 +457,20 @@ class _Facts:
     computed once (:func:`_facts`) and shared by every situation of the deal:
     every move of every playout of a Monte Carlo decision."""
 
-    __slots__ = ("costs", "doubler", "penalty", "rules", "ruleset", "standard")
+    __slots__ = ("costs", "deal_cost", "doubler", "penalty", "rules", "ruleset", "standard")
 
     def __init__(self, sit: Situation) -> None:
         self.ruleset = sit.ruleset  # kept alive while cached: its id stays its own
         self.rules = sit.rules
         self.standard = sit.standard
         self.costs = _costs(self.rules)
+        # what a whole deal charges (500 in COMPLEX, 75 in King of Hearts …): how much a
+        # later trick is worth, to weigh keeping a high card (played as :attr:`rules`)
+        contract = sit.trick_contract
+        if contract not in sit.ruleset.contracts:
+            contract = Contract.COMPLEX
+        self.deal_cost = abs((sit.ruleset if contract in sit.ruleset.contracts else PARTNERSHIP)
+                             .deal_total(contract))  # fmt: skip
         self.penalty = tuple(_card_penalty(card, self.costs, sit.doubled) for card in range(52))
         self.doubler: dict[int, int] = {}
         for card, doubler in sit.doubled:
@@ -533,7 +559,7 @@ def complex_card(sit: Situation) -> Card:
     # void in the led suit: shed
     cands = cards_of(legal)
     if opponent_wins:
-        scale = 1.0 if facts.standard else _deal_cost(facts.costs) / 500
+        scale = 1.0 if facts.standard else facts.deal_cost / 500
         return max(
             cands,
             key=lambda c: (_dump_value(c, sit, winner, facts) + scale * _liability(c, unseen), c),
@@ -557,17 +583,15 @@ def _win_chance(card: int, unseen: int) -> float:
 def _lead(sit: Situation, legal: int, facts: _Facts) -> Card:
     """Lead the card least likely to win, away from penalties (COMPLEX)."""
     unseen = sit.unseen
+    return max(cards_of(legal), key=lambda card: _lead_key(sit, card, facts, unseen))
+
+
+def _lead_key(sit: Situation, card: int, facts: _Facts, unseen: int) -> tuple[float, ...]:
+    """How good a COMPLEX lead of ``card`` is (higher is better): its expected cost."""
     pen = facts.penalty
-    best: Card | None = None
-    best_key: tuple[float, ...] = ()
-    for card in cards_of(legal):
-        win = _win_chance(card, unseen)
-        cost = 15 + pen[card] + (10 if (1 << card) & DIAMONDS else 0)
-        key = (-win * cost, -pen[card], -card)
-        if best is None or key > best_key:
-            best, best_key = card, key
-    assert best is not None
-    return best
+    win = _win_chance(card, unseen)
+    cost = 15 + pen[card] + (10 if (1 << card) & DIAMONDS else 0)
+    return (-win * cost, -pen[card], -card)
 
 
 def _classic_lead(sit: Situation, legal: int, facts: _Facts) -> Card:
@@ -584,30 +608,27 @@ def _classic_lead(sit: Situation, legal: int, facts: _Facts) -> Card:
       Queen, diamonds), a low lead in it is good: it flushes them out while
       someone else takes the trick.
     """
+    unseen = sit.unseen
+    return max(cards_of(legal), key=lambda card: _classic_lead_key(sit, card, facts, unseen))
+
+
+def _classic_lead_key(sit: Situation, card: int, facts: _Facts, unseen: int) -> tuple[float, ...]:
+    """How good a classic lead of ``card`` is (higher is better; :func:`_classic_lead`)."""
     costs = facts.costs
     pen = facts.penalty
-    unseen = sit.unseen
     hand = sit.hand
-    held_penalties = hand & costs.penalty_cards
-    best: Card | None = None
-    best_key: tuple[float, ...] = ()
-    for card in cards_of(legal):
-        suit = _SUITS[card // 13]
-        win = _win_chance(card, unseen)
-        others = cards_of(unseen & suit & costs.penalty_cards)
-        out_there = sum(pen[c] for c in others)
-        expected = win * (costs.trick + pen[card] + out_there / 2)
-        flush = 0.0
-        if out_there and not hand & suit & costs.penalty_cards & ~(1 << card):
-            flush = (1 - win) * out_there / 4
-        short = 0
-        if held_penalties and not (1 << card) & costs.penalty_cards:
-            short = -(hand & suit).bit_count()
-        key = (flush - expected, short, -pen[card], -(card % 13), -card)
-        if best is None or key > best_key:
-            best, best_key = card, key
-    assert best is not None
-    return best
+    suit = _SUITS[card // 13]
+    win = _win_chance(card, unseen)
+    others = cards_of(unseen & suit & costs.penalty_cards)
+    out_there = sum(pen[c] for c in others)
+    expected = win * (costs.trick + pen[card] + out_there / 2)
+    flush = 0.0
+    if out_there and not hand & suit & costs.penalty_cards & ~(1 << card):
+        flush = (1 - win) * out_there / 4
+    short = 0
+    if hand & costs.penalty_cards and not (1 << card) & costs.penalty_cards:
+        short = -(hand & suit).bit_count()
+    return (flush - expected, short, -pen[card], -(card % 13), -card)
 
 
 # -- TRIX play (R-TX-2, R-TX-3) -------------------------------------------------

@@ -113,6 +113,9 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--resume", metavar="FILE", default=None,
                       help="go on with a match saved on Ctrl-C or Ctrl-D (a game "
                       "record)")  # fmt: skip
+    play.add_argument("--hint", nargs="?", const="rule", default=None, metavar="BOT",
+                      help="before each of your moves, print what BOT (default rule) would "
+                      "play and why, from your seat's view")  # fmt: skip
     play.set_defaults(func=_play)
 
     sim = sub.add_parser("simulate", help="play many seeded matches between two sides of bots",

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from ..bots import Bot, bot_named
+from ..bots import Bot, bot_named, explain
 from ..core.cards import CardParseError, parse_card
 from ..core.engine import (
     MatchState,
@@ -311,6 +311,11 @@ def _play(args: argparse.Namespace) -> int:
         print("trixcomplex play: error: --bots takes 1 or 3 bot names", file=sys.stderr)
         return 2
     names = args.bots if len(args.bots) == 3 else [args.bots[0]] * 3
+    try:
+        hinter = None if args.hint is None else bot_named(args.hint)
+    except ValueError as exc:
+        print(f"trixcomplex play: error: --hint: {exc}", file=sys.stderr)
+        return 2
     others = iter(bot_named(n) for n in names)
     bots: list[Bot | None] = [None if s == me else next(others) for s in range(4)]
     seed: int | None = args.seed
@@ -346,8 +351,16 @@ def _play(args: argparse.Namespace) -> int:
     print("Type a move number, a card (QS, 10H or Q♠) or 'pass'.", file=out)
     current = [state]
 
+    hint_rng = random.Random(seed)  # the hints' own draws: the match's are untouched
+
     def person(st: MatchState, seat: int, legal: Sequence[PlayerMove]) -> Move:
-        return _ask_person(view(st, seat), legal, inp, out, _engine_reason(st))
+        seen = view(st, seat)
+        if hinter is not None:  # what the bot would play here, from this seat's view only
+            hint = explain(hinter, seen, legal, hint_rng)
+            counted = f" ({hint.worlds} worlds)" if hint.worlds else ""
+            print(f"Hint ({args.hint}): {move_text(hint.move)} — {hint.summary}{counted}",
+                  file=out)  # fmt: skip
+        return _ask_person(seen, legal, inp, out, _engine_reason(st))
 
     def person_redeal(st: MatchState, seat: int) -> bool:
         return _ask_redeal(view(st, seat), inp, out)

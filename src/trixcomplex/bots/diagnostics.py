@@ -1,0 +1,135 @@
+"""Per-decision diagnostics: which move a bot makes, and what chose it.
+
+:func:`explain` asks a bot for its move in a view and returns an
+:class:`Explanation`: for :class:`~trixcomplex.bots.RuleBot` the tactic (the
+function of :mod:`~trixcomplex.bots.tactics` or :mod:`~trixcomplex.bots.club`)
+that decided, for :class:`~trixcomplex.bots.MonteCarloBot` the mean gain of
+every candidate over the worlds it sampled.  Like the bots, it reads nothing
+but the seat's view: two states the seat cannot tell apart get the same
+explanation.  ``trixcomplex play --hint`` prints it for the human's seat.
+
+>>> import random
+>>> import trixcomplex as tc
+>>> from trixcomplex.bots import RuleBot
+>>> state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(3)))
+>>> hint = explain(RuleBot(), tc.view(state, state.owner))
+>>> hint.tactic, hint.move in tc.legal_moves(state, state.owner)
+('choose_contract', True)
+>>> hint.summary
+'the remaining contract the hand suits best'
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from attrs import frozen
+
+from ..core.moves import PlayerMove
+from .base import Bot
+from .montecarlo import MonteCarloBot
+from .random_bot import RandomBot
+from .rule_bot import RuleBot
+
+if TYPE_CHECKING:
+    from ..knowledge.views import View
+
+__all__ = ["TACTICS", "Explanation", "explain"]
+
+
+TACTICS: dict[str, str] = {
+    "forced": "the only legal move",
+    "choose_contract": "the remaining contract the hand suits best",
+    "choose_doubles": "double only well-guarded cards with nothing above them",
+    "double_by_length": "double by the suit's length and the voids to come",
+    "wants_redeal": "a bad TRIX hand: demand a redeal",
+    "trix_card": "lay the card that unlocks my next cards, keep the ones others need",
+    "complex_card": "duck with the highest losing card, take high, shed on opponents",
+    "duck": "duck with the highest card that still loses",
+    "drop_under_sure_winner": "an opponent surely takes the trick: drop what costs him most",
+    "take_high": "every card wins: take with the highest card that is no penalty",
+    "under_doubled_queen": "forced to win: win below a later opponent's doubled Queen",
+    "shed_on_opponent": "void: shed what costs the opponent taking the trick most",
+    "shed_above_doubled": "void: shed a card above an opponent's doubled card",
+    "shed_toward_diamond_void": "partner wins: shed a diamond to become void in diamonds",
+    "shed_safe_on_partner": "partner wins: shed a card that costs nothing",
+    "shed_least_on_partner": "partner wins: shed the cheapest penalty card",
+    "lead_low": "lead the card least likely to take the trick, away from penalties",
+    "lead_short_suit": "lead from a short suit, to become void and shed penalties",
+    "safe_to_take": "lead where a void opponent cannot shed a penalty on my trick",
+    "avoid_opponents_voids": "every suit left is one the opponents are void in",
+    "lead_into_partner_void": "lead into the partner's void: he sheds on the opponent",
+    "avoid_own_doubled_suit": "avoid leading the suit of my side's doubled card",
+    "attack_doubled_from_below": "lead under an opponent's doubled card",
+    "endplay_doubled_card": "lead under an opponent's doubled card, the last of its suit",
+    "random": "a uniformly random legal move",
+    "search": "the best mean gain over the worlds sampled",
+    "endgame": "the best mean exact value over every layout of the unseen cards",
+    "choose": "the bot's own choice (it gives no reasons)",
+}
+"""Every tactic an :class:`Explanation` may name, with what it does in one line."""
+
+
+@frozen
+class Explanation:
+    """A bot's move in one view and what chose it.
+
+    - ``move``: the move the bot makes (what its ``choose`` returns).
+    - ``tactic``: the name of the tactic that chose it (a key of :data:`TACTICS`):
+      RuleBot's function, ``"search"`` for MonteCarloBot (``"endgame"`` when it
+      solved the last tricks exactly), ``"random"``, or ``"choose"`` for a bot
+      that gives no reasons.
+    - ``summary``: one line for a human.
+    - ``worlds``: the worlds a search played, or the layouts it solved (0 for
+      other bots).
+    - ``gains``: per candidate move searched, its mean gain over those worlds
+      (points of the deal, best first; weighted by the worlds' likelihood with
+      ``inference``).
+    """
+
+    move: PlayerMove
+    tactic: str
+    summary: str
+    worlds: int = 0
+    gains: tuple[tuple[PlayerMove, float], ...] = ()
+
+    def __str__(self) -> str:
+        text = f"{self.move}: {self.summary}"
+        if self.gains:
+            shown = ", ".join(f"{m} {g:+.0f}" for m, g in self.gains[:3])
+            text += f" ({self.worlds} worlds; {shown})"
+        return text
+
+
+def explain(
+    bot: Bot,
+    view: View,
+    legal: Sequence[PlayerMove] | None = None,
+    rng: random.Random | None = None,
+) -> Explanation:
+    """``bot``'s move in ``view`` (among ``legal``, by default the view's legal moves)
+    and what chose it.  ``rng`` is the generator the bot draws from (a fresh
+    ``random.Random(0)`` by default, so that the explanation is reproducible).
+
+    Raises ``ValueError`` when the view's seat has no move to make.
+    """
+    moves = tuple(view.legal_moves if legal is None else legal)
+    if not moves:
+        raise ValueError(f"no move to explain: seat {view.seat} has no legal move now")
+    rng = random.Random(0) if rng is None else rng
+    if len(moves) == 1:
+        return Explanation(moves[0], "forced", TACTICS["forced"])
+    if isinstance(bot, RuleBot):
+        move, tactic = bot.decide(view, moves)
+        return Explanation(move, tactic, TACTICS[tactic])
+    if isinstance(bot, MonteCarloBot):
+        searched, means, worlds = bot.evaluate(view, moves, rng)
+        best = max(range(len(searched)), key=lambda i: (means[i], -i))
+        order = sorted(range(len(searched)), key=lambda i: (-means[i], i))
+        gains = tuple((searched[i], means[i]) for i in order)
+        how = "endgame" if bot.solves_exactly(view) else "search"
+        return Explanation(searched[best], how, TACTICS[how], worlds, gains)
+    tactic = "random" if isinstance(bot, RandomBot) else "choose"
+    return Explanation(bot.choose(view, moves, rng), tactic, TACTICS[tactic])

@@ -1,0 +1,241 @@
+"""RuleBot version 2 (issue 26): the void and doubled-card tactics, and version 1 kept."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+import pytest
+
+import trixcomplex as tc
+from trixcomplex.bots import RuleBot, ask, bot_named
+from trixcomplex.bots.club import (
+    TACTIC_WEIGHTS,
+    TacticWeights,
+    club_card,
+    club_lead,
+    double_by_length,
+    endplay_target,
+    opponents_void,
+    partner_void,
+    position,
+    shed_toward_diamond_void,
+    sure_winner,
+    under_doubled_queen,
+)
+from trixcomplex.bots.rule_bot import rule_decision
+from trixcomplex.bots.tactics import Situation, choose_doubles, complex_card
+from trixcomplex.core.cards import Suit, cards_of, mask_of, parse_card, suit_mask
+from trixcomplex.host.tournament import play_numbered_match
+
+
+def _card(code: str) -> int:
+    return int(parse_card(code))
+
+
+def _mask(codes: str) -> int:
+    return mask_of(parse_card(c) for c in codes.split())
+
+
+# -- version 1 is kept exactly --------------------------------------------------------
+
+# the moves of RuleBot version 1 against itself (seed 7, matches 0 and 2), recorded
+# before version 2 was written: digests of the records' moves and the seats' totals
+V1_MATCHES = {
+    ("partnership", 0): ("dc364d04dd99f456", (240, -240, -125, 125)),
+    ("partnership", 2): ("4d3aa32623113749", (40, -145, -10, 115)),
+    ("classic", 0): ("83040b0022aef79c", (20, -185, -45, 210)),
+    ("classic", 2): ("9ccb5e0779e3c31a", (130, -170, 30, 10)),
+}
+
+
+@pytest.mark.parametrize(("ruleset", "index"), sorted(V1_MATCHES))
+def test_r_set_1_rule_bot_version_1_plays_exactly_as_before(ruleset: str, index: int) -> None:
+    """Checks R-SET-1 (every ruleset): ``RuleBot(version=1)`` plays the first version's
+    moves, move for move, in whole matches of the partnership game and classic."""
+    v1 = RuleBot(version=1)
+    m = play_numbered_match([v1, v1], 7, index, tc.Ruleset.from_name(ruleset))
+    digest = hashlib.sha256(repr(m.record.moves).encode()).hexdigest()[:16]
+    assert (digest, m.seats) == V1_MATCHES[ruleset, index]
+
+
+def test_version_2_is_the_default_and_named() -> None:
+    """RuleBot() is version 2; ``rule:1`` names version 1; other versions are refused."""
+    assert RuleBot().version == 2
+    assert bot_named("rule:1") == RuleBot(version=1)
+    assert bot_named("rule:2") == bot_named("rule") == RuleBot()
+    with pytest.raises(ValueError, match="rule:N plays RuleBot's version N"):
+        bot_named("rule:3")
+    with pytest.raises(ValueError):
+        RuleBot(version=3)
+
+
+# -- the tactics, on hand-built positions ------------------------------------------------
+
+
+def test_r_cx_2_never_leads_a_suit_every_opponent_is_void_in() -> None:
+    """Checks R-CX-2/R-CX-5: both opponents showed out of spades, so a spade lead would
+    let them shed penalties on my side; lead the heart instead (version 1 leads 2♠)."""
+    sit = position(0, "2S 3S 9H", voids={1: "S", 3: "S"})
+    assert opponents_void(sit, Suit.SPADES)
+    assert club_card(sit) == (parse_card("9H"), "lead_low")
+    assert complex_card(sit) == parse_card("2S")
+
+
+def test_r_cx_2_leads_into_the_partners_void() -> None:
+    """Checks R-CX-2: my partner is void in clubs; a low club lets him shed on the
+    opponent who takes it."""
+    sit = position(0, "4C 4H", gone="", voids={2: "C"})
+    assert partner_void(sit, Suit.CLUBS)
+    card, why = club_card(sit)
+    assert (card, why) == (parse_card("4C"), "lead_into_partner_void")
+
+
+def test_r_cx_3_a_trick_is_sure_when_the_later_seats_are_void() -> None:
+    """Checks R-CX-3: an opponent's K♠ with the later seats void in spades is a sure
+    winner: drop Q♠ under it (version 1, blind to voids, keeps it)."""
+    sit = position(1, "QS 2S 9S", trick="KS", leader=0, voids={2: "S", 3: "S"})
+    assert sure_winner(sit, _card("KS"), 0)
+    assert club_card(sit) == (parse_card("QS"), "drop_under_sure_winner")
+    assert complex_card(sit) == parse_card("9S")
+
+
+def test_r_cx_5_lead_risks_the_penalties_a_void_opponent_can_shed() -> None:
+    """Checks R-CX-5: an opponent void in spades may hold K♥; a likely winning spade
+    lead is not safe to take, a club of the same odds is."""
+    sit = position(0, "AS KC", gone="AC", voids={1: "S"})
+    card, _ = club_card(sit)
+    assert card == parse_card("KC")
+
+
+def test_r_dbl_4_wins_below_a_later_opponents_doubled_queen() -> None:
+    """Checks R-DBL-4 case 1: forced to win over 9♠ with J♠ or K♠ while the next
+    opponent doubled Q♠: win with J♠, which he cannot drop the Queen on for free."""
+    sit = position(1, "JS KS", trick="9S", leader=0, doubled="QS/2")
+    assert under_doubled_queen(sit, sit.hand) == _card("JS")
+    assert club_card(sit) == (parse_card("JS"), "under_doubled_queen")
+    assert complex_card(sit) == parse_card("KS")
+
+
+def test_r_dbl_4_case_2_endplays_the_last_doubled_queen_out() -> None:
+    """Checks R-DBL-4 case 2: the opponent's doubled Q♠ is the last spade out: lead 2♠,
+    he must win his own doubled Queen and I, the leader, earn its value."""
+    gone = "3S 4S 5S 6S 7S 8S 9S TS JS KS AS"
+    sit = position(0, "2S 5H", gone=gone, doubled="QS/1")
+    assert endplay_target(sit, _card("2S")) == _card("QS")
+    assert club_card(sit) == (parse_card("2S"), "endplay_doubled_card")
+
+
+def test_r_dbl_4_does_not_lead_the_suit_of_its_sides_doubled_queen() -> None:
+    """Checks R-DBL-4: my partner doubled Q♠; don't lead spades (it might fall on him)."""
+    sit = position(0, "3S 3C", doubled="QS/2")
+    assert club_card(sit) == (parse_card("3C"), "lead_low")
+    assert complex_card(sit) == parse_card("3S")
+
+
+def test_r_dbl_4_attacks_an_opponents_doubled_suit_from_below() -> None:
+    """Checks R-DBL-4: an opponent doubled Q♦; a low diamond under it is the lead."""
+    sit = position(0, "3D 3H", doubled="QD/1")
+    assert club_card(sit) == (parse_card("3D"), "attack_doubled_from_below")
+
+
+def test_r_cx_5_sheds_towards_a_diamond_void_on_the_partners_trick() -> None:
+    """Checks R-CX-5: the partner wins, I am void in spades and hold K♥ and one diamond:
+    give the diamond now (−10 for my side) to shed K♥ on an opponent later."""
+    sit = position(2, "7D KH 4C 9C", trick="9S 2S", leader=0)
+    assert shed_toward_diamond_void(sit, sit.hand) == _card("7D")
+    assert club_card(sit) == (parse_card("7D"), "shed_toward_diamond_void")
+    no_king = position(2, "7D 5H 4C 9C", trick="9S 2S", leader=0)
+    assert club_card(no_king)[0] != parse_card("7D")
+
+
+def test_r_dbl_1_doubles_by_the_suits_length_and_the_voids_to_come() -> None:
+    """Checks R-DBL-1/R-DBL-4: Q♠ in four spades is doubled (version 1 wants more low
+    guards); a Q♠ with K♠ above it in hand is not; a short side suit is enough."""
+    long = position(0, "QS 9S 5S 2S KD 7D 3D 8H 9H 6C 4C 3C 2C", phase=tc.Phase.DOUBLE)
+    qs = 1 << _card("QS")
+    assert double_by_length(long, qs) == qs
+    assert choose_doubles(long, qs) == 0
+    above = position(0, "QS KS 5S 2S KD 7D 3D 8H 9H 6C 4C 3C 2C", phase=tc.Phase.DOUBLE)
+    assert double_by_length(above, qs) == 0
+    short = position(0, "QS 2S KD 7D 3D 2D 8C 6C 4C 3C 2C 5H 6H", phase=tc.Phase.DOUBLE)
+    assert double_by_length(short, qs, TacticWeights(double_short=1)) == 0
+    assert double_by_length(short, qs, TacticWeights(double_short=2)) == qs
+
+
+def test_club_lead_names_its_tactic() -> None:
+    """Every lead names the tactic that weighed most (for explanations)."""
+    sit = position(0, "2S 3H")
+    card, why = club_lead(sit, sit.hand)
+    assert why == "lead_low" and card in (_card("2S"), _card("3H"))
+
+
+# -- views only -----------------------------------------------------------------------
+
+
+def _complex_decisions(seed: int) -> list[tuple[tc.MatchState, int]]:
+    """Card-play decisions after a few tricks (voids and doubles shown), one per trick."""
+    from trixcomplex.host.tournament import play_match
+
+    found: list[tuple[tc.MatchState, int]] = []
+
+    def note(state: tc.MatchState) -> None:
+        deal = state.complex
+        if deal is None or not state.to_act or len(deal.tricks) < 4 or len(found) > 40:
+            return
+        seat = min(state.to_act)
+        if len(tc.legal_moves(state, seat)) > 1 and len(deal.trick) == len(found) % 4:
+            found.append((state, seat))
+
+    rng = random.Random(seed)
+    play_match([RuleBot()] * 4, rng, [random.Random(seed + s) for s in range(4)], on_move=note)
+    return found
+
+
+def test_r_hid_1_version_2_reads_only_the_view() -> None:
+    """Checks R-HID-1: in worlds the seat cannot tell apart (sampled from its view,
+    voids and doubles included) version 2 makes the same move with the same tactic."""
+    checked = 0
+    for state, seat in _complex_decisions(3):
+        seen = tc.view(state, seat)
+        one = tc.sample_world(seen, random.Random(1))
+        two = tc.sample_world(seen, random.Random(2))
+        assert tc.view(one, seat) == tc.view(two, seat) == seen
+        bot = RuleBot()
+        assert ask(bot, one, seat, random.Random(0)) == ask(bot, two, seat, random.Random(0))
+        legal = tc.legal_moves(state, seat)
+        assert bot.decide(tc.view(one, seat), legal) == bot.decide(tc.view(two, seat), legal)
+        checked += 1
+    assert checked >= 10
+
+
+def test_situation_of_view_reads_the_voids_and_doubles_shown() -> None:
+    """Checks R-CX-2/R-DBL-3: the situation of a view carries the voids shown and the
+    doubled cards known to be held, and nothing of the other hands."""
+    for state, seat in _complex_decisions(3):
+        seen = tc.view(state, seat)
+        sit = Situation.of_view(seen)
+        for s in range(4):
+            voided = mask_of(c for suit in seen.voids[s] for c in cards_of(suit_mask(suit)))
+            assert sit.void_suits[s] == voided
+            assert sit.known[s] == mask_of(seen.known_holdings[s])
+            if s != seat:
+                assert not sit.may_hold(s) & voided
+                assert sit.may_hold(s) & state.hands[s] == state.hands[s]
+
+
+def test_rule_decision_of_version_1_names_its_functions() -> None:
+    """Version 1's decisions name version 1's functions."""
+    sit = position(1, "2S 8S TS KS 3H 4C", trick="9S", leader=0)
+    legal = [tc.Play(1, c) for c in cards_of(_mask("2S 8S"))]
+    assert rule_decision(sit, legal, version=1)[1] == "complex_card"
+
+
+def test_r_dbl_1_fitted_tactic_weights_are_rule_bots_and_change_choices() -> None:
+    """Checks R-DBL-1: RuleBot plays the fitted weights by default, and they double a
+    Queen with a two-card side suit that the hand-set weights would not."""
+    assert RuleBot().tactics == TACTIC_WEIGHTS != TacticWeights()
+    short = position(0, "QS 2S KD 7D 3D 2D 8C 6C 4C 3C 2C 5H 6H", phase=tc.Phase.DOUBLE)
+    qs = 1 << _card("QS")
+    assert double_by_length(short, qs) == qs
+    assert double_by_length(short, qs, TacticWeights()) == 0
