@@ -34,11 +34,11 @@ from math import comb
 
 from .cards import ALL_CARDS, ALL_MASK, Card, Rank, Suit, cards_of, mask_of, suit_mask
 from .engine import ComplexDeal, History, MatchState, Phase, TrixDeal, apply
-from .errors import IllegalMoveError, TrixError
+from .errors import IllegalMoveError
 from .match import PASSES, plays_of
 from .moves import Choose, Contract, Deal, Double, Move, Redeal, Timeout
 from .rules import SEVEN_OF_HEARTS, owner_before
-from .viewcheck import check_view_ranges
+from .view_ranges import check_view_ranges, inconsistent
 from .views import View
 from .views import view as view_of
 
@@ -95,27 +95,20 @@ def sample_world(view: View, rng: random.Random) -> MatchState:
 
     What depends on the view alone (the state before the deal, the cards
     played, the classes of the hidden cards and the count of their deals) is
-    worked out once and kept for the view sampled last, so many worlds of one
-    view in a row (a Monte Carlo decision) cost less than the first; the
-    worlds drawn are the same either way.
+    worked out once and kept for the last few views sampled (a small cache
+    keyed by the view's value), so many worlds of one view in a row (a Monte
+    Carlo decision) cost less than the first; the worlds drawn are the same
+    either way.
     """
-    global _last_plan
-    plan = _last_plan
-    if plan is None or plan.view is not view:  # a new view: its plan, checked once
-        check_view_ranges(view)
-        try:
-            plan = _Plan(view)
-        except ValueError as exc:
-            raise _inconsistent(str(exc).removeprefix("inconsistent view: ")) from None
-        _last_plan = plan
+    plan = _PLANS.plan(view)
     try:
         state = plan.sample(rng)
     except IllegalMoveError as exc:
-        raise _inconsistent(f"its public moves do not replay: {exc}") from None
+        raise inconsistent(f"its public moves do not replay: {exc}") from None
     except ValueError as exc:
-        raise _inconsistent(str(exc).removeprefix("inconsistent view: ")) from None
+        raise inconsistent(str(exc).removeprefix("inconsistent view: ")) from None
     if view_of(state, view.seat) != view:
-        raise _inconsistent("no state shows exactly this view")
+        raise inconsistent("no state shows exactly this view")
     return state
 
 
@@ -227,12 +220,61 @@ class _Plan:
 
 
 _TIMEOUT = Timeout()
-_last_plan: _Plan | None = None
-"""The plan of the view sampled last (a bot samples many worlds of one view in a row)."""
 
 
-def _inconsistent(reason: str) -> TrixError:
-    return TrixError(f"inconsistent view: {reason}", code="view.inconsistent")
+class _Plans:
+    """The plans of the views sampled last: a bounded cache keyed by the view's value.
+
+    A plan is a pure function of its view (:class:`~trixcomplex.View` is frozen and
+    compared by value), so a plan found here is the one :class:`_Plan` would
+    build again: what is drawn never depends on the cache.  It holds at most
+    ``size`` plans, dropping the oldest; the view asked last is found by
+    identity first (a Monte Carlo decision asks with one view object many
+    times in a row), any other by value.  A view that cannot be hashed (a
+    hand-made one) is planned afresh each time.  The views and plans are
+    immutable; concurrent callers may at worst plan a view twice.
+    """
+
+    __slots__ = ("_last", "_last_view", "_plans", "_size")
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._last_view: View | None = None  # the view object asked last, and its plan
+        self._last: _Plan | None = None
+        self._plans: dict[View, _Plan] = {}
+
+    def plan(self, view: View) -> _Plan:
+        """The plan of ``view``, its ranges checked (:func:`check_view_ranges`) unless it
+        is the very view asked last; raises :class:`~trixcomplex.TrixError` for a view whose facts
+        contradict each other."""
+        if view is self._last_view:
+            return self._last  # type: ignore[return-value]
+        check_view_ranges(view)  # every new view object: an equal one may differ in type
+        try:
+            plan = self._plans.get(view)
+        except TypeError:  # an unhashable hand-made view
+            return _planned(view)
+        if plan is None:
+            plan = _planned(view)
+            plans = self._plans
+            if len(plans) >= self._size:
+                del plans[next(iter(plans))]
+            plans[view] = plan
+        self._last_view, self._last = view, plan
+        return plan
+
+
+def _planned(view: View) -> _Plan:
+    """The plan of ``view``, or :class:`~trixcomplex.TrixError` if its facts contradict
+    each other."""
+    try:
+        return _Plan(view)
+    except ValueError as exc:
+        raise inconsistent(str(exc).removeprefix("inconsistent view: ")) from None
+
+
+_PLANS = _Plans(size=8)
+"""The plans of the views sampled last (a bot samples many worlds of one view in a row)."""
 
 
 def _before_deal(view: View) -> MatchState:
