@@ -16,40 +16,31 @@ choice, and the hand-over between the contract modules.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, NoReturn
 
-from .cards import ALL_CARDS, Card, Suit, byte_table, cards_of, hand_mask, mask_of
+from .cards import Card, Suit, byte_table, cards_of, hand_mask, mask_of
 from .complex import (
     ComplexDeal,
-    Trick,
-    _trick,
-    complex_result,
     legal_cards,
-    taken_result,
-    trick_deal_over,
-    trick_winner,
 )
 from .doubling import DoublingWindow, doubling_subsets, open_window
 from .errors import IllegalMoveError
-from .kingdoms import choosable_contracts, deal_owner, match_finished, results_after
+from .kingdoms import choosable_contracts, deal_owner
 from .moves import Choose, Contract, Deal, Double, Move, Pass, Play, PlayerMove, Redeal, Timeout
 from .rulesets import DOUBLABLE, PARTNERSHIP, Ruleset, TrickRules
+from .runner import PASSES as PASSES  # re-exported: records and worlds list passes with it
+from .runner import PLAYS as _PLAYS
+from .runner import run_deal
 from .scoring import (
-    DealResult,
     MatchResult,
     Score,
-    SeatBreakdown,
     match_outcome,
     team_totals,
-    trick_points,
-    trix_points,
 )
-from .state import DealProgress, History, MatchState, Phase, _next_in_deal, redeal_seat
-from .trix import TrixDeal, gone_out, next_to_lay
+from .state import DealProgress, History, MatchState, Phase, redeal_seat
+from .trix import TrixDeal, layable
 from .trix import legal_cards as trix_legal_cards
-from .trix import playable_after as trix_playable_after
 
 __all__ = [
     "apply",
@@ -74,10 +65,7 @@ _NO_HANDS = (0, 0, 0, 0)
 _NEW_TRIX = TrixDeal(0, ())
 _TRIX_CONTRACT = Contract.TRIX
 
-# Interned player moves for the hot path: _PLAYS[seat][card], PASSES[seat].
-_PLAYS = tuple(tuple(Play(seat, card) for card in ALL_CARDS) for seat in range(4))
-PASSES = tuple((Pass(seat),) for seat in range(4))
-"""PASSES[seat]: the one-move tuple of the interned pass of ``seat`` (for the fast playout)."""
+# Interned player moves for the hot path: _PLAYS[seat][card], PASSES[seat] (the runner's).
 _CHOICES = tuple({c: Choose(seat, c) for c in Contract} for seat in range(4))
 # _DOUBLES[seat][cards]: the interned Double of ``seat`` doubling the set ``cards``;
 # _ANSWERS[seat][asked]: every answer of ``seat`` when asked about the set ``asked``,
@@ -151,25 +139,21 @@ def legal_moves(state: MatchState, seat: int | None = None) -> tuple[PlayerMove,
     """
     if seat is not None and seat not in _SEAT_NUMBERS:
         raise ValueError(f"a seat is an int from 0 to 3, not {seat!r}")
-    global _listed
     deal = state.deal
     turn = state.turn
     if type(deal) is ComplexDeal:  # COMPLEX, TRICKS
         assert turn is not None
         if seat is not None and seat != turn:
             return ()
-        rules = state.ruleset._rules[state.contract]  # type: ignore[index]  # trick_rules(), inlined
-        legal = legal_cards(state.hands[turn], deal.trick, rules)
-        _listed = (state, legal)
-        return plays_of(turn, legal)
+        rules = state.ruleset.trick_rules(state.contract)  # type: ignore[arg-type]
+        return plays_of(turn, legal_cards(state.hands[turn], deal.trick, rules))
     if type(deal) is TrixDeal:  # TRIX
         assert turn is not None
         if state.ruleset.bad_hand_redeal:
             return _trix_moves_with_redeal(state, seat)
         if seat is not None and seat != turn:
             return ()
-        legal = state.hands[turn] & deal.playable  # trix.legal_cards, inlined
-        _listed = (state, legal)
+        legal = layable(state.hands[turn], deal.playable)
         return plays_of(turn, legal) if legal else PASSES[turn]  # R-TX-3: else the pass
     phase = state.phase
     if phase is _DOUBLE:
@@ -189,15 +173,6 @@ def legal_moves(state: MatchState, seat: int | None = None) -> tuple[PlayerMove,
             choices[c] for c in choosable_contracts(state.remaining_contracts, state.ruleset)
         ])  # fmt: skip
     return ()
-
-
-# The legal card set legal_moves decided last for the seat to play (in TRIX, 0
-# when it listed the pass), with its state: the usual caller applies one of the
-# moves next, and apply then knows a move of that seat is legal from one bit,
-# without deciding it again (or scanning the moves: a Play compares in Python).
-# Only ever a proof of legality: a miss runs the rule checks, and the tuple
-# swaps atomically, so threads sharing the module stay correct.
-_listed: tuple[MatchState | None, int] = (None, 0)
 
 
 def window_answers(asked: Sequence[int], answers: Sequence[int | None]) -> tuple[Double, ...]:
@@ -271,12 +246,7 @@ def apply(state: MatchState, move: Move) -> MatchState:
     reason and the rules clause if the move is not legal now.
     """
     if type(move) is Play:  # most moves: skip the handler lookup
-        deal = state.deal
-        if type(deal) is ComplexDeal:
-            return _play_trick(state, move, deal)
-        if type(deal) is TrixDeal:
-            return _play_trix(state, move, deal)
-        raise _wrong_phase(state, move)
+        return _play_card(state, move)
     handler = _HANDLERS.get(type(move))
     if handler is None:
         raise TypeError(f"not a move: {move!r}")
@@ -317,16 +287,12 @@ def apply_moves(state: MatchState, moves: Iterable[Move]) -> MatchState:
     index, count = 0, len(listed)
     while index < count:
         move = listed[index]
-        deal = state.deal
-        if type(deal) is ComplexDeal and type(move) is Play:
-            state, ran = _trick_run(state, listed, index, deal)
-        elif type(deal) is TrixDeal and (type(move) is Play or type(move) is Pass):
-            state, ran = _trix_run(state, listed, index, deal)
-        else:
-            ran = 0
-        if ran:
-            index += ran
-            continue
+        if type(move) is Play or type(move) is Pass:  # a run of cards, on the deal runner
+            after, ran = run_deal(state, moves=listed, start=index)
+            if ran:
+                state = after
+                index += ran
+                continue
         try:
             state = apply(state, move)
         except IllegalMoveError as exc:
@@ -334,105 +300,6 @@ def apply_moves(state: MatchState, moves: Iterable[Move]) -> MatchState:
             raise
         index += 1
     return state
-
-
-def _trick_run(
-    state: MatchState, moves: Sequence[Move], start: int, deal: ComplexDeal
-) -> tuple[MatchState, int]:
-    """Play the card plays ``moves[start:]`` of the trick deal of ``state`` on locals,
-    as :func:`_play_trick` plays them one at a time: until a move that is not a
-    legal play (left to :func:`apply`), the end of ``moves`` or the end of the
-    deal.  The state after them, and how many moves were played (0: none)."""
-    contract = state.contract
-    assert contract is not None and state.turn is not None
-    rules = state.ruleset._rules[contract]
-    hands = list(state.hands)
-    turn = state.turn
-    leader, trick, tricks = deal.leader, list(deal.trick), list(deal.tricks)
-    doubled, points = deal.doubled, deal.points
-    index, count = start, len(moves)
-    while index < count:
-        move = moves[index]
-        if type(move) is not Play or move.seat != turn:
-            break
-        card = move.card
-        bit = 1 << card
-        hand = hands[turn]
-        if not legal_cards(hand, trick, rules) & bit:  # not held, or not legal now
-            break
-        hands[turn] = hand ^ bit
-        trick.append(card)
-        index += 1
-        if len(trick) < 4:
-            turn = (turn + 1) & 3  # R-SEAT-1
-            continue
-        cards = (trick[0], trick[1], trick[2], trick[3])
-        taker = trick_winner(leader, cards)  # R-CX-3
-        p = trick_points(cards, leader, taker, doubled, rules)
-        points = (points[0] + p[0], points[1] + p[1], points[2] + p[2], points[3] + p[3])
-        tricks.append(_trick(leader, cards, taker))
-        leader = turn = taker
-        trick = []
-        if trick_deal_over(len(tricks), hands[0] | hands[1] | hands[2] | hands[3], rules):
-            done = ComplexDeal(leader, (), tuple(tricks), doubled, points)
-            result = _trick_deal_result(state, done, rules)
-            history = state.history.extend(moves[start:index])
-            return _end_deal(state, result, history), index - start
-    if index == start:
-        return state, 0
-    return _tnew(MatchState, (
-        state.phase, state.deal_number, state.owner, contract,
-        (hands[0], hands[1], hands[2], hands[3]), turn,
-        ComplexDeal(leader, tuple(trick), tuple(tricks), doubled, points), state.scores,
-        state.results, state.history.extend(moves[start:index]), state.ruleset,
-    )), index - start  # fmt: skip
-
-
-def _trix_run(
-    state: MatchState, moves: Sequence[Move], start: int, deal: TrixDeal
-) -> tuple[MatchState, int]:
-    """Lay the TRIX plays and passes ``moves[start:]`` on locals, as :func:`_play_trix`
-    and :func:`_apply_pass` do one at a time (see :func:`_trick_run`).  With a
-    redeal possible (R-OPT-8) each move goes through :func:`apply`."""
-    if state.ruleset.bad_hand_redeal:
-        return state, 0
-    assert state.turn is not None
-    hands = list(state.hands)
-    turn = state.turn
-    table, order, can = deal.table, deal.finishing_order, deal.playable
-    index, count = start, len(moves)
-    while index < count:
-        move = moves[index]
-        if type(move) is Pass:
-            if move.seat != turn or hands[turn] & can:  # R-TX-1, R-TX-3
-                break
-        elif type(move) is Play and move.seat == turn:
-            card = move.card
-            bit = 1 << card
-            hand = hands[turn]
-            if not hand & bit or not can & bit:  # R-MATCH-2, R-TX-2
-                break
-            hand ^= bit
-            hands[turn] = hand
-            table |= bit
-            can = trix_playable_after(can, table, card)
-            if not hand:
-                order = gone_out(order, turn)
-                if len(order) == 4:  # R-TX-4
-                    index += 1
-                    return finish_trix_deal(state, moves[start:index], order), index - start
-        else:
-            break
-        index += 1
-        turn = next_to_lay(hands, turn)  # R-TX-1
-    if index == start:
-        return state, 0
-    return _tnew(MatchState, (
-        state.phase, state.deal_number, state.owner, state.contract,
-        (hands[0], hands[1], hands[2], hands[3]), turn, _tnew(TrixDeal, (table, order, can)),
-        state.scores,
-        state.results, state.history.extend(moves[start:index]), state.ruleset,
-    )), index - start  # fmt: skip
 
 
 _PHASE_RULES = {
@@ -631,43 +498,6 @@ def _trick_phase(contract: Contract) -> Phase:
     return _COMPLEX if contract is Contract.COMPLEX else _TRICKS
 
 
-def _play_trick(state: MatchState, move: Play, deal: ComplexDeal) -> MatchState:
-    """A card played to a trick of COMPLEX or of a classic trick contract."""
-    seat = move.seat
-    card = move.card
-    bit = 1 << card
-    hands = state.hands
-    hand = hands[seat] ^ bit
-    listed = _listed
-    if listed[0] is not state or not listed[1] & bit or seat != state.turn:
-        _check_trick_card(state, move, deal)
-    new_hands = _replace(hands, seat, hand)
-    trick = deal.trick + (card,)
-    old_history = state.history
-    history = _tnew(History, (old_history, move, old_history._len + 1))  # .append(move)
-    if len(trick) < 4:
-        # ComplexDeal(...) and _next_in_deal, inlined (three of four cards end here).
-        deal = _tnew(ComplexDeal, (deal.leader, trick, deal.tricks, deal.doubled, deal.points))
-        return _tnew(MatchState, (
-            state.phase, state.deal_number, state.owner, state.contract, new_hands,
-            (seat + 1) & 3, deal, state.scores, state.results, history, state.ruleset,
-        ))  # fmt: skip  # R-SEAT-1: the next seat plays
-    contract = state.contract
-    assert contract is not None
-    rules = state.ruleset._rules[contract]  # trick_rules(), inlined (hot path)
-    leader = deal.leader
-    turn = trick_winner(leader, trick)  # the taker leads next (R-CX-3)
-    points = trick_points(trick, leader, turn, deal.doubled, rules)
-    old = deal.points
-    total = (old[0] + points[0], old[1] + points[1], old[2] + points[2], old[3] + points[3])
-    tricks = deal.tricks + (_trick(leader, trick, turn),)  # type: ignore[arg-type]
-    deal = _tnew(ComplexDeal, (turn, (), tricks, deal.doubled, total))  # ComplexDeal(...)
-    left = new_hands[0] | new_hands[1] | new_hands[2] | new_hands[3]
-    if trick_deal_over(len(tricks), left, rules):
-        return _end_deal(state, _trick_deal_result(state, deal, rules), history)
-    return _next_in_deal(state, new_hands, turn, deal, history)
-
-
 def _check_trick_card(state: MatchState, move: Play, deal: ComplexDeal) -> None:
     """Raise unless ``move`` may be played to the trick of ``deal`` now (R-SEAT-1,
     R-MATCH-2; the legal cards: R-CX-2, R-CL-2, R-OPT-2)."""
@@ -681,18 +511,9 @@ def _check_trick_card(state: MatchState, move: Play, deal: ComplexDeal) -> None:
         raise IllegalMoveError(move, f"seat {seat} does not hold {card}", "R-MATCH-2")
     contract = state.contract
     assert contract is not None
-    rules = state.ruleset._rules[contract]
+    rules = state.ruleset.trick_rules(contract)
     if not legal_cards(hand, deal.trick, rules) & bit:
         raise _trick_card_error(move, hand, deal.trick, rules)
-
-
-def _trick_deal_result(state: MatchState, deal: ComplexDeal, rules: TrickRules) -> DealResult:
-    """The result of the trick deal of ``state``, finished as ``deal``."""
-    assert state.owner is not None and state.contract is not None
-    return complex_result(
-        state.deal_number, state.owner, deal,
-        contract=state.contract, kingdom=state.kingdom, rules=rules,
-    )  # fmt: skip
 
 
 def _trick_card_error(
@@ -730,43 +551,6 @@ def _apply_redeal(state: MatchState, move: Redeal) -> MatchState:
     )  # fmt: skip
 
 
-def _replace(hands: tuple[int, int, int, int], seat: int, hand: int) -> tuple[int, int, int, int]:
-    if seat == 0:
-        return (hand, hands[1], hands[2], hands[3])
-    if seat == 1:
-        return (hands[0], hand, hands[2], hands[3])
-    if seat == 2:
-        return (hands[0], hands[1], hand, hands[3])
-    return (hands[0], hands[1], hands[2], hand)
-
-
-def _play_trix(state: MatchState, move: Play, deal: TrixDeal) -> MatchState:
-    """A card laid in TRIX."""
-    seat = move.seat
-    card = move.card
-    bit = 1 << card
-    listed = _listed
-    if listed[0] is not state or not listed[1] & bit or seat != state.turn:
-        _check_trix_card(state, move, deal)
-    hands = state.hands
-    hand = hands[seat] ^ bit
-    hands = _replace(hands, seat, hand)
-    order = deal.finishing_order
-    old_history = state.history
-    history = _tnew(History, (old_history, move, old_history._len + 1))  # .append(move)
-    if not hand:
-        order = gone_out(order, seat)
-        if len(order) == 4:  # R-TX-4: three seats are out, the fourth is last
-            return _end_deal(state, _trix_result(state, order), history)
-    table = deal.table | bit
-    # TrixDeal(...) and _next_in_deal, inlined (one per card laid).
-    deal = _tnew(TrixDeal, (table, order, trix_playable_after(deal.playable, table, card)))
-    return _tnew(MatchState, (
-        state.phase, state.deal_number, state.owner, state.contract, hands,
-        next_to_lay(hands, seat), deal, state.scores, state.results, history, state.ruleset,
-    ))  # fmt: skip
-
-
 def _check_trix_card(state: MatchState, move: Play, deal: TrixDeal) -> None:
     """Raise unless ``move`` may be laid now (R-TX-1, R-MATCH-2, R-TX-2)."""
     seat = move.seat
@@ -781,18 +565,31 @@ def _check_trix_card(state: MatchState, move: Play, deal: TrixDeal) -> None:
         )
 
 
-def _apply_pass(state: MatchState, move: Pass) -> MatchState:
+def _play_card(state: MatchState, move: Play | Pass) -> MatchState:
+    """A card played to a trick or laid in TRIX, or a TRIX pass: one step of the
+    deal runner, checked against the legal set; if refused, the check that
+    says why raises."""
+    after, ran = run_deal(state, moves=(move,), limit=1)
+    if not ran:
+        _refuse(state, move)
+    return after
+
+
+def _refuse(state: MatchState, move: Play | Pass) -> NoReturn:
+    """Raise the error saying why the deal runner refused ``move`` now."""
     deal = state.deal
-    if type(deal) is not TrixDeal:
+    if type(move) is Pass:
         if type(deal) is ComplexDeal:
             raise IllegalMoveError(move, "there is no passing in a trick contract", "R-CX-2")
-        raise _wrong_phase(state, move)
-    listed = _listed
-    if listed[0] is not state or listed[1] or move.seat != state.turn:
-        _check_pass(state, move, deal)
-    hands = state.hands
-    history = state.history.append(move)
-    return _next_in_deal(state, hands, next_to_lay(hands, move.seat), deal, history)
+        if type(deal) is TrixDeal:
+            _check_pass(state, move, deal)
+    elif type(move) is not Play:
+        raise TypeError(f"not a card or a pass: {move!r}")
+    elif type(deal) is ComplexDeal:
+        _check_trick_card(state, move, deal)
+    elif type(deal) is TrixDeal:
+        _check_trix_card(state, move, deal)
+    raise _wrong_phase(state, move)
 
 
 def _check_pass(state: MatchState, move: Pass, deal: TrixDeal) -> None:
@@ -800,7 +597,7 @@ def _check_pass(state: MatchState, move: Pass, deal: TrixDeal) -> None:
     seat = move.seat
     if seat != state.turn:
         raise _turn_error(state, move)
-    legal = state.hands[seat] & deal.playable  # trix.legal_cards
+    legal = layable(state.hands[seat], deal.playable)
     if legal:
         shown = " ".join(str(c) for c in cards_of(legal))
         raise IllegalMoveError(
@@ -808,89 +605,8 @@ def _check_pass(state: MatchState, move: Pass, deal: TrixDeal) -> None:
         )
 
 
-def _trix_result(state: MatchState, order: tuple[int, ...]) -> DealResult:
-    """The result of the TRIX deal of ``state`` with the finishing order ``order`` (R-TX-4)."""
-    assert state.owner is not None
-    return DealResult(
-        state.deal_number, state.kingdom, _TRIX_CONTRACT, state.owner,
-        trix_points(order, state.ruleset.trix_places), _PLACES_BY_ORDER[order], (), order,
-    )  # fmt: skip
-
-
-_PLACES = tuple(SeatBreakdown(place=p) for p in (1, 2, 3, 4))  # frozen values: shared
-
-# _PLACES_BY_ORDER[order]: the four seats' breakdowns (their places) for each of the
-# 24 finishing orders of all four seats.
-_PLACES_BY_ORDER: dict[
-    tuple[int, ...], tuple[SeatBreakdown, SeatBreakdown, SeatBreakdown, SeatBreakdown]
-] = {
-    order: (
-        _PLACES[order.index(0)], _PLACES[order.index(1)],
-        _PLACES[order.index(2)], _PLACES[order.index(3)],
-    )
-    for order in itertools.permutations(range(4))
-}  # fmt: skip
-
-
-def _end_deal(state: MatchState, result: DealResult, history: History) -> MatchState:
-    """Score a finished deal; the match waits for the next deal or is over."""
-    s, p = state.scores, result.points
-    scores = (s[0] + p[0], s[1] + p[1], s[2] + p[2], s[3] + p[3])
-    ruleset = state.ruleset
-    results = results_after(state.results, result, ruleset)
-    over = match_finished(results, ruleset)  # R-MATCH-1, R-MATCH-8, R-OPT-9
-    return _tnew(MatchState, (
-        _OVER if over else _DEAL, state.deal_number, state.owner, None, _NO_HANDS, None,
-        None, scores, results, history, ruleset,
-    ))  # fmt: skip  # MatchState(...), its fields in order
-
-
-new_trick = _trick
-"""``Trick(leader, cards, taker)`` without attrs' ``__init__``: the fast constructor, for
-:mod:`trixcomplex.playout`."""
-
-
-def finish_trix_deal(
-    state: MatchState, moves: Sequence[Move], order: tuple[int, ...]
-) -> MatchState:
-    """The state after the TRIX deal of ``state`` ended by ``moves`` (its last moves,
-    in order) with the finishing order ``order`` (all four seats, R-TX-4): scored
-    with the functions :func:`apply` uses.
-
-    For :mod:`trixcomplex.playout` and :func:`apply_moves`, which play a deal's
-    cards on plain locals and hand its end back here.
-    """
-    return _end_deal(state, _trix_result(state, order), state.history.extend(moves))
-
-
-def finish_trick_deal(
-    state: MatchState,
-    moves: Sequence[Move],
-    tricks: Sequence[int],
-    won: Sequence[int],
-    carried: Sequence[Trick],
-) -> MatchState:
-    """The state after the trick deal of ``state`` was played to its end by
-    ``moves`` (its last moves, in order), scored from what each seat took (see
-    :func:`~trixcomplex.complex.taken_result`): ``tricks[s]`` and ``won[s]``
-    (seat ``s``'s tricks and their cards, the whole deal's) and the tricks
-    that ``carried`` a doubled card.
-
-    For :mod:`trixcomplex.playout`, which tallies these as it plays instead of
-    keeping every trick (and so needs no running points).
-    """
-    deal = state.deal
-    contract = state.contract
-    assert type(deal) is ComplexDeal and contract is not None and state.owner is not None
-    result = taken_result(
-        state.deal_number, state.owner, contract, state.kingdom,
-        state.ruleset.trick_rules(contract), deal.doubled, tricks, won, carried,
-    )  # fmt: skip
-    return _end_deal(state, result, state.history.extend(moves))
-
-
 _HANDLERS: dict[type, Callable[[MatchState, Any], MatchState]] = {
-    Pass: _apply_pass,
+    Pass: _play_card,
     Double: _apply_double,
     Choose: _apply_choose,
     Timeout: _apply_timeout,

@@ -59,31 +59,17 @@ from typing import Literal, TypeVar
 from .cards import ALL_CARDS, ALL_MASK, Card, mask_of
 from .engine import DealResult, DoublingWindow, MatchState, Phase
 from .match import (
-    PASSES,
     apply,
     apply_listed,
-    finish_trick_deal,
-    finish_trix_deal,
     finish_window,
     legal_moves,
-    new_trick,
     plays_of,
     window_answers,
 )
-from .moves import Contract, Deal, Double, Move, Play, PlayerMove
-from .rules import (
-    NEXT_TO_LAY,
-    card_set,
-    gone_out,
-    redeal_seat,
-    tally_tricks,
-    trick_deal_over,
-    trick_points,
-    trick_winner,
-)
-from .rules import trick_legal_cards as legal_cards
-from .rules import trix_playable_after as playable_after
+from .moves import Contract, Deal, Double, Play, PlayerMove
+from .rules import gone_out, redeal_seat
 from .rulesets import Ruleset
+from .runner import PASSES, CardStep, MoveSource, run_deal
 
 __all__ = ["PlayoutState", "Policy", "playout"]
 
@@ -236,11 +222,11 @@ def playout(
     while True:
         phase = state.phase
         if phase is _COMPLEX or phase is _TRICKS:  # any trick contract, under any ruleset
-            state = _complex(state, rng, policy, draw, least)
+            state = _cards(state, rng, policy, draw, least)
             deal_ended = True
         elif phase is _TRIX:
             if redeal_seat(state) is None:  # no Redeal among the moves, now or later
-                state = _trix(state, rng, policy, draw, least)
+                state = _cards(state, rng, policy, draw, least)
             else:  # a bad hand may demand a redeal (R-OPT-8)
                 state = _stepped(state, rng, policy, draw, least)
             deal_ended = True
@@ -444,170 +430,105 @@ def _window(state: MatchState, draw: Callable[[int], int]) -> MatchState:
     return finish_window(state, played, (a, b, c, d))
 
 
-def _complex(
+def _cards(
     state: MatchState,
     rng: random.Random,
     policy: Policy | None,
     draw: Callable[[int], int] | None,
     least: int,
 ) -> MatchState:
-    """Play the trick contract of ``state`` to its end; the state after its last trick.
+    """Play the deal of ``state`` (any trick contract, or TRIX) to its end on the
+    deal runner (:func:`~trixcomplex.runner.run_deal`); the state after its last
+    card, scored by the runner.
 
-    Every decision is the engine's own function: the legal cards
-    (``complex.legal_cards`` with the contract's
-    :class:`~trixcomplex.TrickRules`), the taker (``trick_winner``), the end
-    of the deal (``trick_deal_over``) and the deal's points, scored once
-    from what each seat took (``finish_trick_deal``; a policy also reads the
-    running points, each trick's ``trick_points`` added).  With
-    ``draw`` (:func:`_plain_bits`, no policy) the card is drawn inline; a
-    seat with ``least`` legal cards or fewer plays its lowest without a draw
+    Every decision is the runner's (the engine's own rule functions); this
+    module only chooses the moves: with ``draw`` (:func:`_plain_bits`, no
+    policy) the card is drawn as ``rng.choice`` of the listed moves draws it
+    (:func:`_drawn`), else by ``rng.choice`` or the policy (:func:`_asked`).
+    A seat with ``least`` legal moves or fewer makes the first without a draw
     (``least`` is 0, or 1 for ``forced="play"``).
     """
-    deal = state.complex
-    contract = state.contract
-    assert deal is not None and state.turn is not None and contract is not None
-    rules = state.ruleset.trick_rules(contract)
-    hands = list(state.hands)
-    turn = state.turn
-    leader = deal.leader
-    trick = list(deal.trick)
-    doubled = deal.doubled
-    # What each seat took, tallied for the deal's result (finish_trick_deal scores
-    # the deal from it): the count and the cards of its tricks, and the tricks
-    # carrying a doubled card.
-    doubled_set = card_set(doubled)
-    taken, won, carried = tally_tricks(deal.tricks, doubled_set)
-    count = len(deal.tricks)
-    played: list[Move] = []
-    append, k, plays = played.append, _K, _PLAYS
-    seen = PlayoutState(state) if policy is not None else None
-    while True:
-        hand = hands[turn]
-        legal = legal_cards(hand, trick, rules)
-        if draw is not None:  # rng.choice(plays_of(turn, legal)): r = _below(draw, n), inline
-            n = legal.bit_count()
-            if n > least:
-                r = draw(k[n])
-                while r >= n:
-                    r = draw(k[n])
-                while r:  # the r-th card of legal, in card order
-                    legal &= legal - 1
-                    r -= 1
-            bit = legal & -legal
-            move = plays[turn][bit.bit_length() - 1]
-        else:
-            if legal.bit_count() <= least:  # forced="play": no draw, no policy call
-                move = plays[turn][legal.bit_length() - 1]
-            elif seen is None:
-                move = rng.choice(plays_of(turn, legal))
-            else:
-                seen.hands = (hands[0], hands[1], hands[2], hands[3])
-                seen.turn = turn
-                seen.trick = tuple(trick)
-                move = _chosen(policy, seen, plays_of(turn, legal), rng)
-            bit = 1 << move.card
-        hands[turn] = hand ^ bit
-        trick.append(move.card)
-        append(move)
-        if len(trick) < 4:
-            turn = (turn + 1) & 3
+    if draw is not None:
+        return run_deal(state, _drawn(draw, least), points=False)[0]
+    if policy is None:
+        return run_deal(state, _asked(None, rng, policy, least), points=False)[0]
+    steps: list[CardStep] = []
+    return run_deal(state, _asked(PlayoutState(state), rng, policy, least, steps), steps=steps)[0]
+
+
+def _follow(seen: PlayoutState, steps: list[CardStep], start: int) -> None:
+    """Bring ``seen`` up to date from what the runner's ``steps[start:]`` changed."""
+    hands = list(seen.hands)
+    for step in steps[start:]:
+        card, seat = step.card, step.seat
+        if card is None:  # a TRIX pass
             continue
-        c0, c1, c2, c3 = trick
-        cards = (c0, c1, c2, c3)
-        taker = trick_winner(leader, cards)
-        mask = 1 << c0 | 1 << c1 | 1 << c2 | 1 << c3
-        taken[taker] += 1
-        won[taker] |= mask
-        if mask & doubled_set:
-            carried.append(new_trick(leader, cards, taker))
-        count += 1
-        if seen is not None:  # the policy's view of what changes once a trick
-            a, b, c, d = trick_points(cards, leader, taker, doubled, rules)
-            p0, p1, p2, p3 = seen.points
-            seen.points = (p0 + a, p1 + b, p2 + c, p3 + d)
-            seen.leader = taker
-            seen.tricks = count
-        leader = turn = taker
-        trick = []
-        if trick_deal_over(count, hands[0] | hands[1] | hands[2] | hands[3], rules):
-            break
-    return finish_trick_deal(state, played, taken, won, carried)
+        hands[seat] ^= 1 << card
+        if seen.phase is _TRIX:
+            seen.table |= 1 << card
+            if step.out:
+                seen.finishing_order = gone_out(seen.finishing_order, seat)
+            continue
+        trick = step.trick
+        if trick is None:
+            seen.trick += (card,)
+            continue
+        seen.trick = ()
+        seen.leader = trick.taker
+        seen.tricks += 1
+        assert step.points is not None
+        a, b, c, d = step.points
+        p = seen.points
+        seen.points = (p[0] + a, p[1] + b, p[2] + c, p[3] + d)
+    seen.hands = (hands[0], hands[1], hands[2], hands[3])
 
 
-def _trix(
-    state: MatchState,
+def _drawn(draw: Callable[[int], int], least: int) -> MoveSource:
+    """The move source ``rng.choice(legal_moves(state))`` is, for a plain
+    generator: ``r = _below(draw, n)`` inline, then the r-th card of the legal
+    set in card order (the r-th move :func:`~trixcomplex.match.plays_of`
+    lists); an empty TRIX set is the pass, the one move (R-TX-3)."""
+    k = _K
+
+    def source(turn: int, legal: int) -> int:
+        n = legal.bit_count() or 1
+        if n > least:
+            r = draw(k[n])
+            while r >= n:
+                r = draw(k[n])
+            while r:  # the r-th card of legal, in card order
+                legal &= legal - 1
+                r -= 1
+        return legal & -legal
+
+    return source
+
+
+def _asked(
+    seen: PlayoutState | None,
     rng: random.Random,
     policy: Policy | None,
-    draw: Callable[[int], int] | None,
     least: int,
-) -> MatchState:
-    """Play the TRIX deal of ``state`` to its end; the state after its last card.
+    steps: list[CardStep] | None = None,
+) -> MoveSource:
+    """The move source choosing by ``rng.choice`` of the listed moves, or by the
+    ``policy``, shown ``seen`` brought up to date from the runner's ``steps``."""
+    done = 0
 
-    The legal cards are ``trix.playable`` held (R-TX-2; the pass when there
-    are none, R-TX-3), the next seat ``trix.next_to_lay`` (read from its table
-    ``NEXT_TO_LAY`` by the seats still holding cards) and the finishing order
-    ``trix.gone_out``: the engine's own functions.  With ``draw``
-    (:func:`_plain_bits`, no policy) the move is drawn inline; a seat with
-    ``least`` moves or fewer makes it without a draw.
-    """
-    deal = state.trix
-    assert deal is not None and state.turn is not None
-    hands = list(state.hands)
-    turn = state.turn
-    table = deal.table
-    order = deal.finishing_order
-    played: list[Move] = []
-    append, k, plays = played.append, _K, _PLAYS
-    seen = PlayoutState(state) if policy is not None else None
-    can = deal.playable  # what may be laid now (R-TX-2), kept up to date
-    after = NEXT_TO_LAY  # after[seat][holders]: next_to_lay(hands, seat), one lookup
-    holders = bool(hands[0]) | bool(hands[1]) << 1 | bool(hands[2]) << 2 | bool(hands[3]) << 3
-    while True:
-        hand = hands[turn]
-        legal = hand & can  # trix.legal_cards(hand, table)
-        move: PlayerMove
-        if draw is not None:  # rng.choice of the plays, or of the pass: _below, inline
-            n = legal.bit_count() or 1  # R-TX-3: without a card to lay, the pass is the one move
-            if n > least:
-                r = draw(k[n])
-                while r >= n:
-                    r = draw(k[n])
-                while r:  # the r-th card of legal, in card order
-                    legal &= legal - 1
-                    r -= 1
-            if legal:
-                bit = legal & -legal
-                card = bit.bit_length() - 1
-                move = plays[turn][card]
-            else:
-                bit, move = 0, PASSES[turn][0]
+    def source(turn: int, legal: int) -> int:
+        nonlocal done
+        options: tuple[PlayerMove, ...] = plays_of(turn, legal) if legal else PASSES[turn]
+        if len(options) <= least:  # forced="play": no draw, no policy call
+            move = options[0]
+        elif seen is None:
+            move = rng.choice(options)
         else:
-            options: tuple[PlayerMove, ...] = plays_of(turn, legal) if legal else PASSES[turn]
-            if len(options) <= least:  # forced="play": no draw, no policy call
-                move = options[0]
-            elif seen is None:
-                move = rng.choice(options)
-            else:
-                seen.hands = (hands[0], hands[1], hands[2], hands[3])
-                seen.turn = turn
-                seen.table = table
-                seen.finishing_order = order
-                move = _chosen(policy, seen, options, rng)
-            if type(move) is Play:
-                card = move.card
-                bit = 1 << card
-            else:
-                bit = 0
-        append(move)
-        if bit:
-            hand ^= bit
-            hands[turn] = hand
-            table |= bit
-            can = playable_after(can, table, card)  # playable(table), one row read again
-            if not hand:
-                order = gone_out(order, turn)
-                if len(order) == 4:
-                    break
-                holders ^= 1 << turn
-        turn = after[turn][holders]
-    return finish_trix_deal(state, played, order)
+            assert steps is not None
+            if done < len(steps):
+                _follow(seen, steps, done)
+                done = len(steps)
+            seen.turn = turn
+            move = _chosen(policy, seen, options, rng)
+        return 1 << move.card if type(move) is Play else 0
+
+    return source

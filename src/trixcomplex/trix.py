@@ -21,6 +21,7 @@ __all__ = [
     "bad_hand",
     "bad_hand_seat",
     "gone_out",
+    "layable",
     "legal_cards",
     "next_to_lay",
     "playable",
@@ -88,7 +89,18 @@ _OTHER_ROWS = tuple(_ALL_ROWS & ~(0x1FFF << 13 * (card // 13)) for card in range
 
 def legal_cards(hand: int, table: int) -> int:
     """The cards of ``hand`` that may be laid on ``table`` (R-TX-2)."""
-    return hand & playable(table)
+    return layable(hand, playable(table))
+
+
+def layable(hand: int, can: int) -> int:
+    """The cards of ``hand`` that may be laid when ``can`` (``playable(table)``) is
+    what may be laid now, whoever holds it: the playable cards held (R-TX-2).
+    None of them: the seat passes (R-TX-3).
+
+    >>> layable(0b0110, 0b1100)
+    4
+    """
+    return hand & can
 
 
 def next_to_lay(hands: Sequence[int], seat: int) -> int:

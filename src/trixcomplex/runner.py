@@ -1,0 +1,426 @@
+"""The deal runner: the one card step of every deal, on plain locals.
+
+A card played to a trick, a card laid in TRIX and a TRIX pass are stepped
+here and nowhere else: :func:`run_tricks` and :func:`run_trix` hold the one
+loop of each kind of deal, on plain mutable locals (four hand ints, the
+trick as a list, the TRIX table as an int).  :func:`~trixcomplex.apply`
+(one move), :func:`~trixcomplex.apply_moves` (a record's run of moves) and
+:func:`~trixcomplex.playout` (random or policy moves) all go through
+:func:`run_deal`, which loads the deal in progress, runs it and builds the
+state once at the end of the run (scoring a finished deal).
+
+The moves come from a *move source* or are given.  A move source is a
+function ``source(turn, legal) -> bit``: given the seat to move and its legal
+cards (a card set, decided by the rule functions), it answers the bit of
+the card played, ``0`` for a TRIX pass (only when ``legal`` is empty,
+R-TX-3), or :data:`STOP` to end the run there (the playout's chooser is
+one).  Given moves (a record's, a player's) are each checked against the
+legal set; the run stops at the first one refused.
+
+Asked for them, the runner reports what each step changed as a
+:class:`CardStep`: the seat and card, who moves next, the trick it finished
+and what that trick cost, whether the seat went out, whether the deal is
+over.  :func:`card_steps` gives them for moves applied to a state.
+
+>>> import random
+>>> import trixcomplex as tc
+>>> rng = random.Random(1)
+>>> state = tc.apply(tc.new_match(), tc.Deal.shuffled(rng))
+>>> while not state.phase.plays_tricks:
+...     state = tc.apply(state, tc.legal_moves(state)[0])
+>>> moves = []
+>>> for _ in range(4):
+...     moves.append(tc.legal_moves(tc.apply_moves(state, moves))[0])
+>>> after, steps = card_steps(state, moves)
+>>> [step.turn for step in steps[:3]] == [(state.turn + i) % 4 for i in (1, 2, 3)]
+True
+>>> steps[3].trick.taker == steps[3].turn == after.turn
+True
+>>> steps[3].points == after.deal.points
+True
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+
+from .cards import ALL_CARDS, Card
+from .complex import ComplexDeal, Trick, complex_result, legal_cards, trick_deal_over
+from .complex import trick_winner as _trick_winner
+from .errors import IllegalMoveError
+from .kingdoms import match_finished, results_after
+from .moves import Contract, Move, Pass, Play
+from .rulesets import TrickRules
+from .scoring import DealResult, SeatBreakdown, trick_points, trix_points
+from .seats import next_seat
+from .state import History, MatchState, Phase
+from .trix import NEXT_TO_LAY, TrixDeal, gone_out, layable, playable_after
+from .tuplerecord import TupleRecord
+
+__all__ = [
+    "STOP",
+    "CardStep",
+    "MoveSource",
+    "card_steps",
+    "end_deal",
+    "run_deal",
+    "run_tricks",
+    "run_trix",
+]
+
+STOP = -1
+"""What a move source answers to end the run before the next move."""
+
+MoveSource = Callable[[int, int], int]
+"""``source(turn, legal) -> bit``: the card ``turn`` plays (its bit, one of ``legal``),
+``0`` for a TRIX pass (``legal`` empty), or :data:`STOP`."""
+
+_tnew = tuple.__new__
+_ALL = 1 << 30  # no limit
+_ZERO = (0, 0, 0, 0)
+_NO_HANDS = (0, 0, 0, 0)
+_OVER, _DEAL = Phase.OVER, Phase.DEAL
+_TRIX_CONTRACT = Contract.TRIX
+
+# Interned moves: PLAYS[seat][card], PASSES[seat] (one-move tuples).
+PLAYS = tuple(tuple(Play(seat, Card(card)) for card in range(52)) for seat in range(4))
+PASSES = tuple((Pass(seat),) for seat in range(4))
+_NEXT_SEAT = tuple(next_seat(seat) for seat in range(4))  # next_seat's answers, one lookup
+
+
+class CardStep(TupleRecord):
+    """What one card (or TRIX pass) changed: the deal runner's report of a step.
+
+    - ``seat`` moved; ``card`` is the card it played (``None`` for a TRIX pass).
+    - ``turn``: who moves next (``None`` once the deal is over).
+    - ``trick``: the :class:`~trixcomplex.Trick` this card finished (leader,
+      cards, taker), else ``None``; its taker leads next (R-CX-3).
+    - ``points``: what that trick charged each seat (R-CX-5, R-DBL-4,
+      R-CL-2 … R-CL-7), else ``None``.
+    - ``out``: the seat emptied its hand with this TRIX card (R-TX-4).
+    - ``deal_over``: the deal ended with this step (R-CX-4, R-CL-2 … R-CL-4, R-TX-4).
+
+    A frozen value; fields are only ever added to, never renamed.
+
+    >>> CardStep(2, None, 3, None, None, False, False)
+    CardStep(seat=2, card=None, turn=3, trick=None, points=None, out=False, deal_over=False)
+    """
+
+    __slots__ = ()
+
+    seat: int
+    card: Card | None
+    turn: int | None
+    trick: Trick | None
+    points: tuple[int, int, int, int] | None
+    out: bool
+    deal_over: bool
+
+    def __new__(
+        cls,
+        seat: int,
+        card: Card | None,
+        turn: int | None,
+        trick: Trick | None,
+        points: tuple[int, int, int, int] | None,
+        out: bool,
+        deal_over: bool,
+    ) -> CardStep:
+        return _tnew(cls, (seat, card, turn, trick, points, out, deal_over))
+
+
+def run_deal(
+    state: MatchState,
+    source: MoveSource | None = None,
+    moves: Sequence[Move] = (),
+    start: int = 0,
+    limit: int = _ALL,
+    steps: list[CardStep] | None = None,
+    points: bool = True,
+) -> tuple[MatchState, int]:
+    """Step the deal in progress in ``state`` on the runner: the state after, and
+    how many moves were made (0: none, and ``state`` itself).
+
+    The moves come from ``source`` or, without one, are ``moves[start:]``, each
+    checked against the legal set; the run stops at the
+    first move refused (left to :func:`~trixcomplex.apply`, which says why),
+    after ``limit`` moves or at the deal's end (the deal then scored).  With
+    ``steps``, each step's :class:`CardStep` is appended to it.  ``points=False``
+    keeps no running points (a run to the deal's end scores it once).  Not a
+    card phase: ``(state, 0)``.
+    """
+    deal = state.deal
+    played: list[Move] = []
+    if type(deal) is ComplexDeal:
+        contract = state.contract
+        assert contract is not None and state.turn is not None
+        rules = state.ruleset.trick_rules(contract)
+        hands, trick = list(state.hands), list(deal.trick)
+        turn, leader, tricks, total, over = run_tricks(
+            hands, trick, state.turn, deal.leader, deal.tricks,
+            deal.points if points or steps is not None else None, deal.doubled, rules,
+            played, source, moves, start, limit, steps,
+        )  # fmt: skip
+        if not played:
+            return state, 0
+        history = _history(state, played, moves, start, source)
+        if over:
+            done = _tnew(ComplexDeal, (leader, (), tricks, deal.doubled, _ZERO))
+            result = complex_result(
+                state.deal_number, state.owner, done,  # type: ignore[arg-type]
+                contract=contract, kingdom=state.kingdom, rules=rules,
+            )  # fmt: skip
+            return end_deal(state, result, history), len(played)
+        progress = _tnew(ComplexDeal, (
+            leader, tuple(trick), tricks, deal.doubled, _ZERO if total is None else total,
+        ))  # fmt: skip
+        return _in_deal(state, hands, turn, progress, history), len(played)
+    if type(deal) is TrixDeal:
+        assert state.turn is not None
+        hands = list(state.hands)
+        turn, table, can, order, over = run_trix(
+            hands, state.turn, deal.table, deal.playable, deal.finishing_order,
+            played, source, moves, start, limit, steps,
+        )  # fmt: skip
+        if not played:
+            return state, 0
+        history = _history(state, played, moves, start, source)
+        if over:
+            return end_deal(state, _trix_result(state, order), history), len(played)
+        return _in_deal(state, hands, turn, _tnew(TrixDeal, (table, order, can)), history), len(
+            played
+        )
+    return state, 0
+
+
+def _history(
+    state: MatchState, played: list[Move], moves: Sequence[Move], start: int,
+    source: MoveSource | None,
+) -> History:  # fmt: skip
+    """The history after the moves played: the given moves themselves, or the source's."""
+    if source is None:
+        count = len(played)
+        if count == 1:
+            return _tnew(History, (state.history, moves[start], state.history._len + 1))
+        return state.history.extend(moves[start : start + count])
+    return state.history.extend(played)
+
+
+def run_tricks(
+    hands: list[int],
+    trick: list[Card],
+    turn: int,
+    leader: int,
+    tricks: tuple[Trick, ...],
+    points: tuple[int, int, int, int] | None,
+    doubled: tuple[tuple[Card, int], ...],
+    rules: TrickRules,
+    played: list[Move],
+    source: MoveSource | None = None,
+    moves: Sequence[Move] = (),
+    start: int = 0,
+    limit: int = _ALL,
+    steps: list[CardStep] | None = None,
+) -> tuple[int, int, tuple[Trick, ...], tuple[int, int, int, int] | None, bool]:
+    """The one card step of every trick contract (COMPLEX, King of Hearts,
+    Queens, Diamonds, Ltoosh, a combined contract), run on plain locals:
+    ``hands`` and ``trick`` (lists, changed in place) and the rest as given.
+
+    Each card: the legal cards (R-CX-2, R-CL-2, R-OPT-2, R-OPT-4), the card
+    chosen by ``source`` or the next of ``moves`` (checked, see
+    :func:`run_deal`), the next seat (R-SEAT-1); each fourth card: the taker
+    (R-CX-3), the trick's points when ``points`` are kept or ``steps`` asked
+    for (R-CX-5, R-DBL-4, R-CL-5 …) and the deal's end (R-CX-4, R-CL-2 …
+    R-CL-4).  The moves made are appended to ``played`` (interned).  Returns
+    ``(turn, leader, tricks, points, over)``.
+    """
+    append, plays, deck, after = played.append, PLAYS, ALL_CARDS, _NEXT_SEAT
+    index, count = start, len(moves)
+    while limit:
+        hand = hands[turn]
+        legal = legal_cards(hand, trick, rules)
+        if source is not None:
+            bit = source(turn, legal)
+            if bit <= 0:  # STOP (a trick deal has no pass)
+                break
+        else:  # the next given move, if a legal card of the seat to play
+            if index == count:
+                break
+            move = moves[index]
+            if type(move) is not Play or move.seat != turn:
+                break
+            bit = 1 << move.card
+            if not legal & bit:  # not held, or not legal now
+                break
+            index += 1
+        limit -= 1
+        card = deck[bit.bit_length() - 1]
+        hands[turn] = hand ^ bit
+        trick.append(card)
+        append(plays[turn][card])
+        seat = turn
+        if len(trick) < 4:
+            turn = after[turn]  # R-SEAT-1
+            if steps is not None:
+                steps.append(_tnew(CardStep, (seat, card, turn, None, None, False, False)))
+            continue
+        cards = (trick[0], trick[1], trick[2], trick[3])
+        taker = _trick_winner(leader, cards)
+        done = _tnew(Trick, (leader, cards, taker))  # Trick(...)
+        tricks += (done,)
+        gained = None
+        if points is not None or steps is not None:
+            gained = trick_points(cards, leader, taker, doubled, rules)
+            if points is not None:
+                a, b, c, d = gained
+                points = (points[0] + a, points[1] + b, points[2] + c, points[3] + d)
+        leader = turn = taker
+        trick.clear()
+        over = trick_deal_over(len(tricks), hands[0] | hands[1] | hands[2] | hands[3], rules)
+        if steps is not None:
+            steps.append(_tnew(CardStep, (
+                seat, card, None if over else taker, done, gained, False, over,
+            )))  # fmt: skip
+        if over:
+            return turn, leader, tricks, points, True
+    return turn, leader, tricks, points, False
+
+
+def run_trix(
+    hands: list[int],
+    turn: int,
+    table: int,
+    can: int,
+    order: tuple[int, ...],
+    played: list[Move],
+    source: MoveSource | None = None,
+    moves: Sequence[Move] = (),
+    start: int = 0,
+    limit: int = _ALL,
+    steps: list[CardStep] | None = None,
+) -> tuple[int, int, int, tuple[int, ...], bool]:
+    """The one step of TRIX, run on plain locals (``hands`` changed in place):
+    the legal cards are the playable ones held (R-TX-2; the pass when there are
+    none, R-TX-3), the next seat is the next one holding cards (R-TX-1, read
+    from :data:`~trixcomplex.rules.NEXT_TO_LAY`) and the finishing order grows
+    as seats go out (R-TX-4).  ``can`` is ``playable(table)``, kept up to date.
+    Moves as for :func:`run_tricks`.  Returns ``(turn, table, can, order, over)``.
+    """
+    append, plays, passes, deck = played.append, PLAYS, PASSES, ALL_CARDS
+    after = NEXT_TO_LAY  # after[seat][holders]: next_to_lay(hands, seat), one lookup
+    holders = bool(hands[0]) | bool(hands[1]) << 1 | bool(hands[2]) << 2 | bool(hands[3]) << 3
+    index, count = start, len(moves)
+    while limit:
+        hand = hands[turn]
+        legal = layable(hand, can)
+        if source is not None:
+            bit = source(turn, legal)
+            if bit < 0:
+                break
+        else:  # the next given move: a legal card, or the pass with none, of the seat to move
+            if index == count:
+                break
+            move = moves[index]
+            if type(move) is Play:
+                if move.seat != turn:
+                    break
+                bit = 1 << move.card
+                if not legal & bit:  # not held, or not playable now
+                    break
+            elif type(move) is Pass and move.seat == turn and not legal:
+                bit = 0
+            else:
+                break
+            index += 1
+        limit -= 1
+        seat = turn
+        out = False
+        if bit:
+            card: Card | None = deck[bit.bit_length() - 1]
+            append(plays[turn][card])  # type: ignore[index]
+            hand ^= bit
+            hands[turn] = hand
+            table |= bit
+            can = playable_after(can, table, card)  # type: ignore[arg-type]
+            if not hand:
+                out = True
+                order = gone_out(order, turn)
+                if len(order) == 4:  # R-TX-4: three seats are out, the fourth is last
+                    if steps is not None:
+                        steps.append(_tnew(CardStep, (seat, card, None, None, None, True, True)))
+                    return turn, table, can, order, True
+                holders ^= 1 << turn
+        else:
+            card = None
+            append(passes[turn][0])
+        turn = after[turn][holders]
+        if steps is not None:
+            steps.append(_tnew(CardStep, (seat, card, turn, None, None, out, False)))
+    return turn, table, can, order, False
+
+
+def card_steps(state: MatchState, moves: Sequence[Move]) -> tuple[MatchState, list[CardStep]]:
+    """The state after ``moves`` (card plays and TRIX passes of the deal in
+    progress in ``state``) and what each of them changed, as :class:`CardStep`\\ s.
+
+    Raises :class:`~trixcomplex.IllegalMoveError` (``index`` set) at the first
+    move that is not a legal card or pass now.
+    """
+    steps: list[CardStep] = []
+    after, ran = run_deal(state, moves=moves, steps=steps)
+    if ran < len(moves):
+        exc = IllegalMoveError(moves[ran], "not a legal card or pass of the deal now", "R-MATCH-2")
+        exc.index = ran
+        raise exc
+    return after, steps
+
+
+def _in_deal(
+    state: MatchState, hands: list[int], turn: int, deal: ComplexDeal | TrixDeal,
+    history: History,
+) -> MatchState:  # fmt: skip
+    """The state inside the deal of ``state`` with these four parts changed."""
+    return _tnew(MatchState, (
+        state.phase, state.deal_number, state.owner, state.contract,
+        (hands[0], hands[1], hands[2], hands[3]), turn, deal,
+        state.scores, state.results, history, state.ruleset,
+    ))  # fmt: skip
+
+
+def end_deal(state: MatchState, result: DealResult, history: History) -> MatchState:
+    """Score a finished deal; the match waits for the next deal or is over
+    (R-MATCH-1, R-MATCH-8, R-OPT-9)."""
+    s, p = state.scores, result.points
+    scores = (s[0] + p[0], s[1] + p[1], s[2] + p[2], s[3] + p[3])
+    ruleset = state.ruleset
+    results = results_after(state.results, result, ruleset)
+    over = match_finished(results, ruleset)
+    return _tnew(MatchState, (
+        _OVER if over else _DEAL, state.deal_number, state.owner, None, _NO_HANDS, None,
+        None, scores, results, history, ruleset,
+    ))  # fmt: skip
+
+
+def _trix_result(state: MatchState, order: tuple[int, ...]) -> DealResult:
+    """The result of the TRIX deal of ``state`` with the finishing order ``order`` (R-TX-4)."""
+    assert state.owner is not None
+    return DealResult(
+        state.deal_number, state.kingdom, _TRIX_CONTRACT, state.owner,
+        trix_points(order, state.ruleset.trix_places), _PLACES_BY_ORDER[order], (), order,
+    )  # fmt: skip
+
+
+_PLACES = tuple(SeatBreakdown(place=p) for p in (1, 2, 3, 4))  # frozen values: shared
+
+# _PLACES_BY_ORDER[order]: the four seats' breakdowns (their places) for each of the
+# 24 finishing orders of all four seats.
+_PLACES_BY_ORDER: dict[
+    tuple[int, ...], tuple[SeatBreakdown, SeatBreakdown, SeatBreakdown, SeatBreakdown]
+] = {
+    order: (
+        _PLACES[order.index(0)], _PLACES[order.index(1)],
+        _PLACES[order.index(2)], _PLACES[order.index(3)],
+    )
+    for order in itertools.permutations(range(4))
+}  # fmt: skip
