@@ -1,0 +1,123 @@
+"""The deal runner's report of each card, read back from the state it left.
+
+The runner (:mod:`trixcomplex.runner`) steps every card of a deal, once,
+and can report each step as a :class:`~trixcomplex.runner.CardStep`: the
+seat and card, who moves next, the trick it finished and what that trick
+cost, whether the seat went out, whether the deal is over.  The readers of
+a match that follow it move by move (a seat's view,
+:func:`~trixcomplex.view_after_moves`; the observation tensors,
+:class:`~trixcomplex.rl.observation.SeatsTracker`) are handed states, not
+the runner's report: :func:`steps_since` gives them that report for the
+moves since they last looked, read from the state the runner left (its
+finished tricks and their takers, its finishing order, whose turn it is),
+so no card is stepped twice and they consume one delta instead of each
+working out the card step again.
+
+>>> import random
+>>> import trixcomplex as tc
+>>> state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(3)))
+>>> state = tc.apply(state, tc.Choose(state.owner, tc.Contract.TRIX))
+>>> moves = []
+>>> for _ in range(3):
+...     moves.append(tc.legal_moves(state)[0])
+...     state = tc.apply(state, moves[-1])
+>>> steps = steps_since(state, moves, 0, 0, 0, (0, 0, 0, 0))
+>>> [(s.seat, s.card) for s in steps] == [(m.seat, getattr(m, "card", None)) for m in moves]
+True
+>>> steps[-1].turn == state.turn
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .engine import ComplexDeal, MatchState, TrixDeal
+from .moves import Pass, Play
+from .rules import trick_points
+from .runner import CardStep
+
+__all__ = ["steps_since"]
+
+_tnew = tuple.__new__
+
+
+def steps_since(
+    state: MatchState,
+    moves: Sequence[Play | Pass],
+    done: int,
+    start: int,
+    places: int,
+    points: tuple[int, int, int, int],
+) -> list[CardStep] | None:
+    """The :class:`~trixcomplex.runner.CardStep` of each of ``moves``, the last moves of
+    the deal in progress in ``state``, as the runner reported them when it made them.
+
+    What the reader saw before the moves: ``done`` tricks finished and ``start``
+    cards played to the next (a trick deal), ``places`` seats out (TRIX), the
+    deal's ``points`` so far.  ``None`` if ``moves`` are not card plays (and, in
+    TRIX, passes) that bring the deal from there to ``state``: the reader then
+    looks at ``state`` afresh.
+
+    Everything is read from ``state``: the tricks the moves finished (with
+    their takers), the seats that went out, who is to move.  A finished
+    trick's points are the deal's points gained since when the moves finished
+    one trick, and that trick's :func:`~trixcomplex.rules.trick_points` when
+    they finished several.  The deal is never over in ``state`` (a deal's
+    last card ends it: the reader looks afresh).
+    """
+    deal = state.deal
+    count = len(moves)
+    for move in moves:
+        if type(move) is not Play and type(move) is not Pass:
+            return None
+    steps: list[CardStep] = []
+    add = steps.append
+    if type(deal) is ComplexDeal:
+        tricks = deal.tricks
+        finished = len(tricks) - done
+        if finished < 0 or 4 * finished + len(deal.trick) - start != count:
+            return None
+        gained: tuple[int, int, int, int] | None = None
+        if finished == 1:
+            now = deal.points
+            gained = (now[0] - points[0], now[1] - points[1], now[2] - points[2],
+                      now[3] - points[3])  # fmt: skip
+        at = done
+        for i, move in enumerate(moves):
+            if type(move) is not Play:
+                return None
+            start += 1
+            if start < 4:
+                turn = moves[i + 1].seat if i + 1 < count else state.turn
+                add(_tnew(CardStep, (move.seat, move.card, turn, None, None, False, False)))
+                continue
+            taken = tricks[at]
+            at, start = at + 1, 0
+            if taken.cards[3] != move.card:
+                return None
+            if finished != 1:
+                rules = state.ruleset.trick_rules(state.contract)  # type: ignore[arg-type]
+                gained = trick_points(taken.cards, taken.leader, taken.taker, deal.doubled, rules)
+            add(_tnew(CardStep, (move.seat, move.card, taken.taker, taken, gained, False, False)))
+        return steps
+    if type(deal) is TrixDeal:
+        order = deal.finishing_order
+        out = set(order[places:])  # the seats the moves took out, each with its last card
+        hands = state.hands
+        for i, move in enumerate(moves):
+            turn = moves[i + 1].seat if i + 1 < count else state.turn
+            if type(move) is Play:
+                seat = move.seat
+                gone = seat in out and not hands[seat] and _last_card_of(moves, i)
+                add(_tnew(CardStep, (seat, move.card, turn, None, None, gone, False)))
+            else:
+                add(_tnew(CardStep, (move.seat, None, turn, None, None, False, False)))
+        return steps
+    return None
+
+
+def _last_card_of(moves: Sequence[Play | Pass], i: int) -> bool:
+    """Whether ``moves[i]`` is the last card its seat plays among ``moves``."""
+    seat = moves[i].seat
+    return not any(type(m) is Play and m.seat == seat for m in moves[i + 1 :])
