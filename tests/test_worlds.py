@@ -466,9 +466,9 @@ def test_r_hid_1_kept_plans_are_a_bounded_cache_keyed_by_the_views_value() -> No
     assert copy is not v and tc.sample_world(copy, random.Random(4)) == first
     for other in views:
         tc.sample_world(other, random.Random(0))
-    assert len(worlds._PLANS._plans) <= worlds._PLANS._size < len(views)
+    assert len(worlds._PLANS._kept) <= worlds._PLANS._size < len(views)
     tampered = attrs.evolve(v, seat=True)
-    assert tampered == v and hash(tampered) == hash(v)
+    assert tampered == v
     tc.sample_world(v, random.Random(0))  # its twin's plan kept
     with pytest.raises(tc.TrixError, match="a seat is an int from 0 to 3"):
         tc.sample_world(tampered, random.Random(0))

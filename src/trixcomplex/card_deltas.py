@@ -67,10 +67,49 @@ def steps_since(
     last card ends it: the reader looks afresh).
     """
     deal = state.deal
-    count = len(moves)
-    for move in moves:
-        if type(move) is not Play and type(move) is not Pass:
+    if len(moves) != 1:
+        try:
+            return _steps(state, deal, moves, done, start, places, points)
+        except AttributeError:  # a Deal or a Timeout among them: not card moves
             return None
+    move = moves[0]  # a game loop's step: one move, read at once
+    if type(deal) is ComplexDeal:
+        if type(move) is not Play:
+            return None
+        tricks = deal.tricks
+        if start < 3:  # the trick goes on
+            if len(tricks) != done or len(deal.trick) != start + 1:
+                return None
+            return [_tnew(CardStep, (move.seat, move.card, state.turn, None, None, False, False))]
+        if len(tricks) != done + 1 or deal.trick:
+            return None
+        taken, now = tricks[done], deal.points
+        if taken.cards[3] != move.card:
+            return None
+        gained = (now[0] - points[0], now[1] - points[1], now[2] - points[2], now[3] - points[3])
+        return [_tnew(CardStep, (move.seat, move.card, taken.taker, taken, gained, False, False))]
+    if type(deal) is TrixDeal:
+        if type(move) is Play:
+            gone = len(deal.finishing_order) != places
+            return [_tnew(CardStep, (move.seat, move.card, state.turn, None, None, gone, False))]
+        if type(move) is Pass:
+            return [_tnew(CardStep, (move.seat, None, state.turn, None, None, False, False))]
+    return None
+
+
+def _steps(
+    state: MatchState,
+    deal: object,
+    moves: Sequence[Play | Pass],
+    done: int,
+    start: int,
+    places: int,
+    points: tuple[int, int, int, int],
+) -> list[CardStep] | None:
+    """:func:`steps_since` of several moves; who moves after each is the next one's mover
+    (the state's turn after the last)."""
+    count = len(moves)
+    last = count - 1
     steps: list[CardStep] = []
     add = steps.append
     if type(deal) is ComplexDeal:
@@ -89,7 +128,7 @@ def steps_since(
                 return None
             start += 1
             if start < 4:
-                turn = moves[i + 1].seat if i + 1 < count else state.turn
+                turn = moves[i + 1].seat if i < last else state.turn
                 add(_tnew(CardStep, (move.seat, move.card, turn, None, None, False, False)))
                 continue
             taken = tricks[at]
@@ -102,17 +141,18 @@ def steps_since(
             add(_tnew(CardStep, (move.seat, move.card, taken.taker, taken, gained, False, False)))
         return steps
     if type(deal) is TrixDeal:
-        order = deal.finishing_order
-        out = set(order[places:])  # the seats the moves took out, each with its last card
+        out = deal.finishing_order[places:]  # the seats the moves took out (with a last card)
         hands = state.hands
         for i, move in enumerate(moves):
-            turn = moves[i + 1].seat if i + 1 < count else state.turn
+            turn = moves[i + 1].seat if i < last else state.turn
             if type(move) is Play:
                 seat = move.seat
                 gone = seat in out and not hands[seat] and _last_card_of(moves, i)
                 add(_tnew(CardStep, (seat, move.card, turn, None, None, gone, False)))
-            else:
+            elif type(move) is Pass:
                 add(_tnew(CardStep, (move.seat, None, turn, None, None, False, False)))
+            else:
+                return None
         return steps
     return None
 

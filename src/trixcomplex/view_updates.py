@@ -174,15 +174,9 @@ def _after_trick_cards(
     cannot_hold = _without(previous.cannot_hold, cards)
     if any(shown):
         cannot_hold = _with(cannot_hold, shown, played_in_tricks(deal.tricks, deal.trick))
-    hand, sizes = _hand_and_sizes(previous, state)
-    legal, forced = _moves_kept(previous, state)
     return _AFTER_TRICK_CARD(
         previous,
-        hand,
-        sizes,
-        steps[-1].turn,
-        legal,
-        forced,
+        *_seat_now(previous, state, steps[-1].turn),
         deal.leader,
         deal.trick,
         previous.tricks if last_trick is previous.last_trick else deal.tricks,
@@ -238,15 +232,9 @@ def _after_trix_turns(
     if new_passes:
         passes += tuple(new_passes)
         cannot_hold = _with(cannot_hold, shown, table)
-    hand, sizes = _hand_and_sizes(previous, state)
-    legal, forced = _moves_kept(previous, state)
     return _AFTER_TRIX_TURN(
         previous,
-        hand,
-        sizes,
-        steps[-1].turn,
-        legal,
-        forced,
+        *_seat_now(previous, state, steps[-1].turn),
         table_cards,
         rows,
         laid,
@@ -255,6 +243,23 @@ def _after_trix_turns(
         cannot_hold,
         known,
     )
+
+
+def _seat_now(
+    previous: View, state: MatchState, turn: int | None
+) -> tuple[
+    tuple[Card, ...],
+    tuple[int, int, int, int],
+    int | None,
+    tuple[PlayerMove, ...],
+    PlayerMove | None,
+]:
+    """The fields ``hand``, ``hand_sizes``, ``turn``, ``legal_moves`` and ``forced_move`` of
+    the view of ``state`` (in the order of :class:`~trixcomplex.View`), ``previous``'s
+    objects where unchanged."""
+    hand, sizes = _hand_and_sizes(previous, state)
+    legal, forced = _moves_kept(previous, state)
+    return hand, sizes, turn, legal, forced
 
 
 def _hand_and_sizes(

@@ -1,16 +1,15 @@
 """What one seat sees: :func:`view` turns a state into a :class:`View` (R-HID-1 … R-HID-3).
 
-A view is the only thing a bot or a frontend should be given.  It holds the
-seat's own hand and public facts only: never another hand (not even the
-partner's), never the doubling window's secrets, never a deck.  The
-spectator (``seat=None``) sees no hand at all.
+A view is the only thing a bot or a frontend should be given: the seat's own
+hand and the public facts, never another hand, the doubling window's secrets
+or a deck.
 
 >>> import random
 >>> import trixcomplex as tc
 >>> state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(7)))
->>> mine = tc.view(state, 0)
->>> len(mine.hand), mine.hand_sizes, mine.turn == state.owner
-(13, (13, 13, 13, 13), True)
+>>> seen = view(state, 2)
+>>> seen == tc.view(state, 2), len(seen.hand), winning_so_far(seen)
+(True, 13, None)
 
 This module is the one place to import the views from; each job lives in a
 module of its own:

@@ -228,39 +228,34 @@ class _Plans:
     A plan is a pure function of its view (:class:`~trixcomplex.View` is frozen and
     compared by value), so a plan found here is the one :class:`_Plan` would
     build again: what is drawn never depends on the cache.  It holds at most
-    ``size`` plans, dropping the oldest; the view asked last is found by
-    identity first (a Monte Carlo decision asks with one view object many
-    times in a row), any other by value.  A view that cannot be hashed (a
-    hand-made one) is planned afresh each time.  The views and plans are
-    immutable; concurrent callers may at worst plan a view twice.
+    ``size`` views with their plans, newest first, and drops the oldest.  The
+    view asked last is found by identity (a Monte Carlo decision asks with
+    one view object many times in a row); any other by equality with the
+    views kept (no hashing: hashing a view costs more than comparing a few),
+    after its ranges are checked (:func:`check_view_ranges`), so that an
+    equal view of other types (a seat ``True`` for seat 1) is refused as
+    before.  Views and plans are immutable; concurrent callers may at worst
+    plan a view twice.
     """
 
-    __slots__ = ("_last", "_last_view", "_plans", "_size")
+    __slots__ = ("_kept", "_size")
 
     def __init__(self, size: int) -> None:
         self._size = size
-        self._last_view: View | None = None  # the view object asked last, and its plan
-        self._last: _Plan | None = None
-        self._plans: dict[View, _Plan] = {}
+        self._kept: list[tuple[View, _Plan]] = []  # newest first
 
     def plan(self, view: View) -> _Plan:
-        """The plan of ``view``, its ranges checked (:func:`check_view_ranges`) unless it
-        is the very view asked last; raises :class:`~trixcomplex.TrixError` for a view whose facts
-        contradict each other."""
-        if view is self._last_view:
-            return self._last  # type: ignore[return-value]
+        """The plan of ``view``; raises :class:`~trixcomplex.TrixError` for a view out of
+        range or whose facts contradict each other."""
+        kept = self._kept
+        if kept and kept[0][0] is view:
+            return kept[0][1]
         check_view_ranges(view)  # every new view object: an equal one may differ in type
-        try:
-            plan = self._plans.get(view)
-        except TypeError:  # an unhashable hand-made view
-            return _planned(view)
+        plan = next((p for v, p in kept if v is view or v == view), None)
         if plan is None:
             plan = _planned(view)
-            plans = self._plans
-            if len(plans) >= self._size:
-                del plans[next(iter(plans))]
-            plans[view] = plan
-        self._last_view, self._last = view, plan
+        kept.insert(0, (view, plan))
+        del kept[self._size :]
         return plan
 
 
@@ -273,7 +268,7 @@ def _planned(view: View) -> _Plan:
         raise inconsistent(str(exc).removeprefix("inconsistent view: ")) from None
 
 
-_PLANS = _Plans(size=8)
+_PLANS = _Plans(size=4)
 """The plans of the views sampled last (a bot samples many worlds of one view in a row)."""
 
 

@@ -316,14 +316,8 @@ class SeatsTracker:
         for step in steps:  # the runner's CardSteps
             who, card, taken = step.seat, step.card, step.trick
             assert card is not None  # a trick deal has no pass
-            bit = 1 << card
-            played |= bit
-            out[_PLAYED_ROW[who] + card] = 1.0
-            out[AT_SIZES + who] = hands[who].bit_count() / 13
-            out[_HAND_AT[who] + card] = 0.0
-            if marked & bit:
-                marked ^= bit
-                _clear_column(out, card)
+            played |= 1 << card
+            marked = _played_from_hand(out, who, card, hands[who], marked)
             if taken is None:
                 out[_TRICK_ROW[who] + card] = 1.0
                 continue
@@ -385,12 +379,7 @@ class SeatsTracker:
             if table & bit:
                 return False
             table |= bit
-            out[_PLAYED_ROW[who] + laid] = 1.0
-            out[AT_SIZES + who] = hands[who].bit_count() / 13
-            out[_HAND_AT[who] + laid] = 0.0
-            if marked & bit:
-                marked ^= bit
-                _clear_column(out, laid)
+            marked = _played_from_hand(out, who, laid, hands[who], marked)
             if step.out:  # the seat went out: its place (R-TX-4)
                 encode_place(who, places, out, 0)
                 places += 1
@@ -460,6 +449,20 @@ class TensorTracker:
         return (TensorTracker, (self.seat,))
 
 
+def _played_from_hand(out: Buffer, who: int, card: Card, hand: int, marked: int) -> int:
+    """Write that ``who`` played ``card`` (out of its own part's hand, into its played
+    row, its hand now ``hand``); ``marked`` without the card, its column cleared if it was
+    marked."""
+    out[_PLAYED_ROW[who] + card] = 1.0
+    out[AT_SIZES + who] = hand.bit_count() / 13
+    out[_HAND_AT[who] + card] = 0.0
+    bit = 1 << card
+    if marked & bit:
+        _clear_column(out, card)
+        return marked ^ bit
+    return marked
+
+
 def _clear_column(out: Buffer, card: Card) -> None:
     """Take the card just played out of every seat's cannot_hold and known_holdings:
     they are of unplayed cards only."""
@@ -484,8 +487,8 @@ class Observer:
     >>> import random
     >>> import numpy as np
     >>> import trixcomplex as tc
-    >>> from trixcomplex.rl import observation_tensor
     >>> observer = Observer()
+    >>> from trixcomplex.rl import observation_tensor
     >>> state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(5)))
     >>> for _ in range(12):
     ...     tensor = observer.tensor(state, state.turn)
