@@ -326,7 +326,7 @@ def hearts_selfplay(games: int, seed: int) -> int:
 def move_kind(state: tc.MatchState, move: tc.Move) -> str:
     """What kind of move ``move`` is at ``state``, for :func:`by_move`."""
     deal = state.deal
-    if type(move) is tc.Play and type(deal) is tc.ComplexDeal:
+    if type(move) is tc.Play and type(deal) is tc.TrickDeal:
         if len(deal.trick) < 3:
             return f"trick card {len(deal.trick) + 1}"
         nxt = tc.apply(state, move)

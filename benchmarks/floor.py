@@ -25,10 +25,22 @@ from typing import Any, TypeAlias
 
 from bench import _TABLE
 
-from trixcomplex.match import _replace  # the engine's own one-hand update
 from trixcomplex.rules import trix_playable_after as playable_after
 
 _tnew = tuple.__new__
+
+
+def _replace(hands: tuple[int, ...], seat: int, hand: int) -> tuple[int, ...]:
+    """``hands`` with ``seat``'s hand replaced by ``hand``, unrolled."""
+    if seat == 0:
+        return (hand, hands[1], hands[2], hands[3])
+    if seat == 1:
+        return (hands[0], hand, hands[2], hands[3])
+    if seat == 2:
+        return (hands[0], hands[1], hand, hands[3])
+    return (hands[0], hands[1], hands[2], hand)
+
+
 _SUITS = tuple(0x1FFF << (13 * s) for s in range(4))
 _JACKS = sum(1 << (13 * s + 9) for s in range(4))
 

@@ -39,7 +39,7 @@ def _state_where(seed: int, stop: Callable[[tc.MatchState], bool]) -> tc.MatchSt
 
 
 def _mid_trick(state: tc.MatchState) -> bool:
-    deal = state.complex
+    deal = state.trick_deal
     return deal is not None and len(deal.tricks) == 4 and len(deal.trick) == 2
 
 

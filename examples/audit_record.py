@@ -72,7 +72,7 @@ def tamper(data: dict[str, Any]) -> tuple[dict[str, Any], int]:
     record = tc.Record.from_json(data)
     state = tc.new_match()
     for index, move in enumerate(record.moves):
-        trick = state.complex.trick if state.complex is not None else ()
+        trick = state.trick_deal.trick if state.trick_deal is not None else ()
         if isinstance(move, tc.Play) and trick and move.card.suit is trick[0].suit:
             others = [c for c in state.hand(move.seat) if c.suit is not trick[0].suit]
             if others:

@@ -205,15 +205,15 @@ def assert_cards_in_one_place(state: tc.MatchState) -> None:
     """Every card is in exactly one place: hands, trick, finished tricks or the TRIX table."""
     places = list(state.hands)
     if state.phase.plays_tricks:
-        assert state.complex is not None
-        places += [1 << c for c in state.complex.trick]
-        places += [1 << c for t in state.complex.tricks for c in t.cards]
+        assert state.trick_deal is not None
+        places += [1 << c for c in state.trick_deal.trick]
+        places += [1 << c for t in state.trick_deal.tricks for c in t.cards]
     elif state.phase is tc.Phase.TRIX:
         assert state.trix is not None
         places.append(state.trix.table)
     elif state.phase in (tc.Phase.DEAL, tc.Phase.OVER):
         assert places == [0, 0, 0, 0]
-        assert state.complex is None and state.trix is None
+        assert state.trick_deal is None and state.trix is None
         return
     union = 0
     for mask in places:

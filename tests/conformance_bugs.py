@@ -170,7 +170,7 @@ def hidden_hands(engine: Broken, request: Answer) -> Answer | None:
 def first_lead(engine: Broken, request: Answer) -> Answer | None:
     """R-CX-1: the seat after the owner leads the first trick."""
     state = engine.state
-    deal = state.complex
+    deal = state.trick_deal
     if deal is None or deal.tricks or deal.trick or state.turn != state.owner:
         return None
     wrong = tc.next_seat(state.turn)

@@ -133,7 +133,7 @@ def _decision_points(
             return
         seat = min(state.to_act)
         if len(tc.legal_moves(state, seat)) > 1 and (
-            not state.phase.plays_tricks or (state.complex and state.complex.tricks)
+            not state.phase.plays_tricks or (state.trick_deal and state.trick_deal.tricks)
         ):
             found[state.phase] = (state, seat)
 

@@ -23,7 +23,7 @@ def _seen(state: tc.MatchState) -> tuple[int, int, int, tuple[int, int, int, int
     """What a reader of ``state`` knows before the moves: tricks done, cards in the trick
     in progress, seats out, the deal's points."""
     deal = state.deal
-    if isinstance(deal, tc.ComplexDeal):
+    if isinstance(deal, tc.TrickDeal):
         return len(deal.tricks), len(deal.trick), 0, deal.points
     assert isinstance(deal, tc.TrixDeal)
     return 0, 0, len(deal.finishing_order), (0, 0, 0, 0)

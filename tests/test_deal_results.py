@@ -151,12 +151,12 @@ def test_r_cx_5_plain_penalties_of_a_set_add_up_the_cards() -> None:
 
 def finished_trick_deals(
     states: list[tc.MatchState],
-) -> list[tuple[tc.MatchState, tc.ComplexDeal, tc.DealResult]]:
+) -> list[tuple[tc.MatchState, tc.TrickDeal, tc.DealResult]]:
     """Each trick deal of a match: the state before its last card, the finished deal
     (every trick), and the result the engine recorded."""
     found = []
     for before, after in itertools.pairwise(states):
-        deal = before.complex
+        deal = before.trick_deal
         if deal is None or after.phase not in (tc.Phase.DEAL, tc.Phase.OVER):
             continue
         if len(after.results) == len(before.results):
@@ -166,7 +166,7 @@ def finished_trick_deals(
         cards = (*deal.trick, last.card)
         taker = tc.rules.trick_winner(deal.leader, cards)
         trick = tc.Trick(deal.leader, cards, taker)  # type: ignore[arg-type]
-        done = tc.ComplexDeal(
+        done = tc.TrickDeal(
             taker, (), (*deal.tricks, trick), deal.doubled, after.results[-1].points
         )
         found.append((before, done, after.results[-1]))
@@ -174,7 +174,7 @@ def finished_trick_deals(
 
 
 def check_result(
-    result: tc.DealResult, deal: tc.ComplexDeal, rules: TrickRules, number: int, owner: int
+    result: tc.DealResult, deal: tc.TrickDeal, rules: TrickRules, number: int, owner: int
 ) -> None:
     """The result of ``deal`` counted card by card (R-CX-5, R-DBL-4)."""
     doubled = dict(deal.doubled)
@@ -242,7 +242,7 @@ def test_r_cx_5_r_dbl_4_trick_deal_results_match_a_card_by_card_count(
             check_result(result, done, rules, before.deal_number, before.owner)
         # The result's points, scored from what each seat took, are the deal's running
         # points (its tricks' trick_points summed as they were played).
-        deal, last = before.complex, done.tricks[-1]
+        deal, last = before.trick_deal, done.tricks[-1]
         assert deal is not None
         lastly = tc.rules.trick_points(last.cards, last.leader, last.taker, deal.doubled, rules)
         assert recorded.points == tuple(a + b for a, b in zip(deal.points, lastly, strict=True))
@@ -257,7 +257,7 @@ def test_r_dbl_4_hand_built_deal_names_each_doubled_card_with_its_trick() -> Non
         tc.Trick(0, (c("5H"), c("KH"), c("QH"), c("9H")), 1),  # KH doubled by 2, QH by 1
         tc.Trick(1, (c("QS"), c("2S"), c("3S"), c("4S")), 1),  # QS undoubled
     )
-    deal = tc.ComplexDeal(1, (), tricks, ((c("QH"), 1), (c("KH"), 2)), (0, 0, 0, 0))
+    deal = tc.TrickDeal(1, (), tricks, ((c("QH"), 1), (c("KH"), 2)), (0, 0, 0, 0))
     result = cx.complex_result(3, 0, deal, contract=tc.Contract.COMPLEX, kingdom=2, rules=rules)
     # QH: doubler 1 took it on seat 0's lead (case 2); KH: taker 1 is not the doubler 2 (case 1).
     assert [(str(d.card), d.doubler, d.taker, d.leader, d.case) for d in result.doubled] == [
@@ -284,7 +284,7 @@ def test_r_dbl_4_doubled_cards_are_listed_by_card_whatever_the_order_of_the_doub
         tc.Trick(1, (c("QS"), c("2S"), c("3S"), c("4S")), 1),
     )
     pairs = ((c("KH"), 3), (c("QS"), 0))  # KH (card 24) before QS (card 10)
-    deal = tc.ComplexDeal(1, (), tricks, pairs, (0, 0, 0, 0))
+    deal = tc.TrickDeal(1, (), tricks, pairs, (0, 0, 0, 0))
     result = cx.complex_result(1, 0, deal, contract=tc.Contract.COMPLEX, kingdom=1, rules=rules)
     assert [str(d.card) for d in result.doubled] == ["QS", "KH"]
     assert [d.case for d in result.doubled] == [1, 1]

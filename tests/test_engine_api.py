@@ -139,7 +139,7 @@ def test_score_seats_count_finished_deals_and_current_the_deal_in_progress() -> 
 def test_between_deals_hands_are_empty_and_deals_are_none() -> None:
     state = finish_deal(start_complex(HEARTS_DEAL))
     assert state.phase is tc.Phase.DEAL
-    assert state.hands == (0, 0, 0, 0) and state.complex is None and state.trix is None
+    assert state.hands == (0, 0, 0, 0) and state.trick_deal is None and state.trix is None
     assert state.contract is None and state.turn is None and state.window is None
     assert state.owner == 0 and state.deal_number == 1
 
@@ -185,12 +185,12 @@ def test_history_is_persistent() -> None:
 def test_apply_shares_unchanged_parts_within_a_trick() -> None:
     old = plays(start_complex(HEARTS_DEAL, {1: "KH"}), "5H KH QD 9H KS")
     new = tc.apply(old, tc.Play(2, "2D"))
-    assert old.complex is not None and new.complex is not None and new is not old
+    assert old.trick_deal is not None and new.trick_deal is not None and new is not old
     assert new.results is old.results
     assert new.scores is old.scores
-    assert new.complex.tricks is old.complex.tricks
-    assert new.complex.doubled is old.complex.doubled
-    assert new.complex.points is old.complex.points
+    assert new.trick_deal.tricks is old.trick_deal.tricks
+    assert new.trick_deal.doubled is old.trick_deal.doubled
+    assert new.trick_deal.points is old.trick_deal.points
     for seat in (0, 1, 3):
         assert new.hands[seat] is old.hands[seat]
     assert new.history._prev is old.history  # the whole prefix is shared, not copied
@@ -199,9 +199,9 @@ def test_apply_shares_unchanged_parts_within_a_trick() -> None:
 def test_apply_shares_finished_tricks_when_a_trick_ends() -> None:
     old = plays(start_complex(HEARTS_DEAL), "5H KH QD 9H KS 2D 2H")
     new = tc.apply(old, tc.Play(0, "2S"))
-    assert old.complex is not None and new.complex is not None
-    assert len(new.complex.tricks) == 2
-    assert new.complex.tricks[0] is old.complex.tricks[0]
+    assert old.trick_deal is not None and new.trick_deal is not None
+    assert len(new.trick_deal.tricks) == 2
+    assert new.trick_deal.tricks[0] is old.trick_deal.tricks[0]
     assert new.hands[1] is old.hands[1] and new.hands[2] is old.hands[2]
 
 

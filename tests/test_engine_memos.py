@@ -1,9 +1,9 @@
-"""The engine's two remembered answers never change an answer (R-MATCH-1, R-SET-2, R-CX-2).
+"""The engine's remembered answers never change an answer (R-MATCH-1, R-SET-2, R-CX-2).
 
-``kingdom_after`` remembers its last answer for a results tuple, and
-``apply`` trusts the moves ``legal_moves`` listed last for the same state.
-Both must give exactly what computing afresh gives, whatever the order of
-calls.
+``kingdom_after`` remembers its last answer for a results tuple (a bounded
+cache of a pure function): it must give exactly what computing afresh gives,
+whatever the order of calls.  ``apply`` remembers nothing: a move listed for
+one state is checked again for any other.
 """
 
 from __future__ import annotations

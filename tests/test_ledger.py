@@ -145,7 +145,7 @@ def test_r_sum_ledger_sums_to_every_deal_and_total(seed: int, which: int) -> Non
         assert doubled.case in (1, 2, 3) and doubled.doubler is not None
         assert doubled.taker is not None and doubled.leader is not None
     middle = states[len(states) // 2]
-    if middle.complex is not None:
+    if middle.trick_deal is not None:
         mid = [e for e in tc.ledger(middle) if e.deal == middle.deal_number]
         assert [sum(e.points for e in mid if e.seat == s) for s in range(4)] == list(
             tc.score(middle).current

@@ -315,7 +315,7 @@ def _tampered_views() -> list[tc.View]:
     seen = tc.view(trix, 2)
     choose = next(s for s in STATES if s.phase is tc.Phase.CHOOSE)
     between = next(s for s in STATES[1:] if s.phase is tc.Phase.DEAL)
-    complex_ = next(s for s in STATES if s.complex is not None and s.complex.tricks)
+    complex_ = next(s for s in STATES if s.trick_deal is not None and s.trick_deal.tricks)
     laid = list(seen.laid)
     return [
         attrs.evolve(seen, laid=((5, laid[0][1]), *laid[1:])),

@@ -21,8 +21,8 @@ from trixcomplex.cards import parse_card
 
 
 def trick_points(state: tc.MatchState) -> tuple[int, int, int, int]:
-    assert state.complex is not None
-    return state.complex.points
+    assert state.trick_deal is not None
+    return state.trick_deal.points
 
 
 # -- R-CX-1 -------------------------------------------------------------------
@@ -33,7 +33,7 @@ def test_r_cx_1_owner_leads_the_first_trick() -> None:
         state = start_complex(deal)
         assert state.owner == owner
         assert state.turn == owner and state.to_act == {owner}
-        assert state.complex is not None and state.complex.leader == owner
+        assert state.trick_deal is not None and state.trick_deal.leader == owner
         assert {m.seat for m in tc.legal_moves(state)} == {owner}
 
 
@@ -83,21 +83,21 @@ def test_r_cx_2_there_is_no_passing_in_complex() -> None:
 
 def test_r_cx_3_highest_card_of_the_led_suit_takes_and_leads_next() -> None:
     state = plays(start_complex(HEARTS_DEAL), "5H KH QD 9H")
-    assert state.complex is not None
-    trick = state.complex.tricks[0]
+    assert state.trick_deal is not None
+    trick = state.trick_deal.tricks[0]
     assert trick.leader == 0 and trick.taker == 1
     assert [str(c) for c in trick.cards] == ["5H", "KH", "QD", "9H"]
     assert trick.played_by(2) == parse_card("QD")
-    assert state.turn == 1 and state.complex.leader == 1 and state.complex.trick == ()
+    assert state.turn == 1 and state.trick_deal.leader == 1 and state.trick_deal.trick == ()
 
 
 def test_r_cx_3_an_offsuit_card_never_wins() -> None:
     # Seat 2 throws the A♦ on a heart trick: K♥ still wins.
     state = plays(start_complex(HEARTS_DEAL), "5H KH AD 9H")
-    assert state.complex is not None and state.complex.tricks[0].taker == 1
+    assert state.trick_deal is not None and state.trick_deal.tricks[0].taker == 1
     # A spade trick won by the later, higher spade, not by the first one.
     state = plays(start_complex(SPADES_DEAL), "2S 3S 6S 8S")
-    assert state.complex is not None and state.complex.tricks[0].taker == 3
+    assert state.trick_deal is not None and state.trick_deal.tricks[0].taker == 3
 
 
 def test_r_cx_3_only_the_taker_leads_the_next_trick() -> None:
@@ -129,10 +129,10 @@ def test_r_cx_4_all_13_tricks_are_played_after_the_penalties_are_gone() -> None:
     state = start_complex(HEARTS_DEAL)
     tricks_when_gone = None
     while state.phase is tc.Phase.COMPLEX:
-        assert state.complex is not None
+        assert state.trick_deal is not None
         held = state.hands[0] | state.hands[1] | state.hands[2] | state.hands[3]
         if tricks_when_gone is None and not held & penalty_cards:
-            tricks_when_gone = len(state.complex.tricks)
+            tricks_when_gone = len(state.trick_deal.tricks)
         state = first_legal_apply(state)
     assert tricks_when_gone is not None and tricks_when_gone < 13
     result = state.results[-1]
@@ -150,7 +150,7 @@ def test_r_cx_4_a_deal_ends_only_after_the_13th_trick() -> None:
     for _ in range(12 * 4 + 3):
         state = tc.apply(state, tc.legal_moves(state)[0])
     assert state.phase is tc.Phase.COMPLEX
-    assert state.complex is not None and len(state.complex.tricks) == 12
+    assert state.trick_deal is not None and len(state.trick_deal.tricks) == 12
     assert sum(len(state.hand(s)) for s in range(4)) == 1
     state = tc.apply(state, tc.legal_moves(state)[0])
     assert state.phase is tc.Phase.DEAL

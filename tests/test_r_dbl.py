@@ -27,8 +27,8 @@ KH, QS, QH, QD, QC = (parse_card(c) for c in ("KH", "QS", "QH", "QD", "QC"))
 
 
 def points(state: tc.MatchState) -> tuple[int, int, int, int]:
-    assert state.complex is not None
-    return state.complex.points
+    assert state.trick_deal is not None
+    return state.trick_deal.points
 
 
 def finished(state: tc.MatchState) -> tc.DealResult:
@@ -91,7 +91,7 @@ def test_r_dbl_2_window_opens_after_the_choice_before_the_first_trick() -> None:
     state = tc.apply(tc.new_match(), HEARTS_DEAL)
     assert state.phase is tc.Phase.CHOOSE and state.window is None
     state = tc.apply(state, tc.Choose(0, "COMPLEX"))
-    assert state.phase is tc.Phase.DOUBLE and state.turn is None and state.complex is None
+    assert state.phase is tc.Phase.DOUBLE and state.turn is None and state.trick_deal is None
     with pytest.raises(tc.IllegalMoveError) as info:
         tc.apply(state, tc.Play(0, "5H"))
     assert info.value.rule == "R-DBL-2"
@@ -145,15 +145,15 @@ def test_r_dbl_3_answers_stay_hidden_until_the_window_closes() -> None:
     state = tc.apply(tc.apply(tc.new_match(), SPADES_DEAL), tc.Choose(0, "COMPLEX"))
     state = tc.apply(state, tc.Double(3, ["KH", "QC"]))
     assert state.phase is tc.Phase.DOUBLE
-    assert state.complex is None  # nothing public about doubles yet
+    assert state.trick_deal is None  # nothing public about doubles yet
     assert state.to_act == {0, 1}
     state = tc.apply(state, tc.Double(0, ["QS"]))
-    assert state.complex is None
+    assert state.trick_deal is None
     state = tc.apply(state, tc.Double(1, []))
     # The last answer closes the window: all doubles are revealed at once.
     assert state.phase is tc.Phase.COMPLEX and state.window is None
-    assert state.complex is not None
-    assert state.complex.doubled == ((QS, 0), (KH, 3), (QC, 3))
+    assert state.trick_deal is not None
+    assert state.trick_deal.doubled == ((QS, 0), (KH, 3), (QC, 3))
     assert state.turn == state.owner == 0  # the owner leads the first trick
 
 
@@ -163,7 +163,7 @@ def test_r_dbl_3_timeout_closes_the_window_unanswered_seats_double_nothing() -> 
     assert state.to_act == {0, 2}
     state = tc.apply(state, tc.Timeout())
     assert state.phase is tc.Phase.COMPLEX
-    assert state.complex is not None and state.complex.doubled == ((KH, 1), (QC, 3))
+    assert state.trick_deal is not None and state.trick_deal.doubled == ((KH, 1), (QC, 3))
     assert state.turn == 0
     with pytest.raises(tc.IllegalMoveError) as info:
         tc.apply(state, tc.Double(0, ["QS"]))
@@ -173,7 +173,7 @@ def test_r_dbl_3_timeout_closes_the_window_unanswered_seats_double_nothing() -> 
 def test_r_dbl_3_timeout_with_no_answer_at_all_doubles_nothing() -> None:
     state = tc.apply(tc.apply(tc.new_match(), HEARTS_DEAL), tc.Choose(0, "COMPLEX"))
     state = tc.apply(state, tc.Timeout())
-    assert state.complex is not None and state.complex.doubled == ()
+    assert state.trick_deal is not None and state.trick_deal.doubled == ()
     assert sum(finished(state).points) == -500
 
 
@@ -365,4 +365,5 @@ def test_r_dbl_3_the_reveal_memo_stays_bounded_for_windows_built_by_hand() -> No
             (tc.Card(c), 1) for c in range(52) if b >> c & 1
         ]))  # fmt: skip
         assert window.revealed() == expected
-    assert len(doubling._REVEALED) == doubling._REVEALED_KEPT
+    info = doubling._revealed.cache_info()
+    assert info.maxsize == 4096 and info.currsize == 4096

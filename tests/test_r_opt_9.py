@@ -66,7 +66,7 @@ def test_r_opt_9_queens_and_diamonds_in_one_deal() -> None:
     assert tc.view(state, 2).remaining_contracts == state.remaining_contracts
     state = plays(state, "QH 2D QD QS  2H 3D QC 2S")  # every Queen is taken by seat 1
     assert state.phase is tc.Phase.TRICKS  # QUEENS alone would end here (R-CL-3)
-    assert state.complex is not None and state.complex.points == (25, -50 - 75 - 30, 0, 0)
+    assert state.trick_deal is not None and state.trick_deal.points == (25, -50 - 75 - 30, 0, 0)
     state = plays(state, "3H 4D 9D 3S  4H 5D TD 4S  5H 6D JD 5S  6H 7D KD 6S")
     assert state.phase is tc.Phase.TRICKS
     after = plays(state, "7H 8D AD 7S")  # the 13th diamond: the deal ends (R-CL-4)
@@ -108,7 +108,7 @@ def test_r_opt_9_king_of_hearts_and_ltoosh_in_one_deal() -> None:
     assert tc.parse_card("7H") in {m.card for m in tc.legal_moves(ltoosh)}
     state = plays(state, "2S AS 2D 2C  KH 3D 3C 7H")  # seat 1 takes K♥ in trick 2
     assert state.phase is tc.Phase.TRICKS  # KING_OF_HEARTS alone would end here
-    assert state.complex is not None and state.complex.points == (0, -30 - 75, 0, 0)
+    assert state.trick_deal is not None and state.trick_deal.points == (0, -30 - 75, 0, 0)
     after = finish_deal(state)  # seat 1 leads hearts; nobody else holds one
     result = after.results[-1]
     assert sum(s.tricks for s in result.seats) == 13

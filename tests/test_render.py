@@ -305,7 +305,7 @@ def test_r_hid_2_a_picture_does_not_change_when_another_seat_answers_the_window(
 
 
 def test_the_seat_to_play_sees_its_legal_cards_raised() -> None:
-    state = next(s for s in random_match(2) if s.phase is tc.Phase.COMPLEX and s.complex.trick)
+    state = next(s for s in random_match(2) if s.phase is tc.Phase.COMPLEX and s.trick_deal.trick)
     seat = state.turn
     assert seat is not None
     root = parse(table_svg(tc.view(state, seat)))

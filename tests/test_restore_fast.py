@@ -117,7 +117,7 @@ def _first_revoke(state: tc.MatchState) -> tuple[int, tc.Card]:
     would make a revoke (not following suit, R-CX-2): its index and that card."""
     replay = tc.new_match(state.ruleset)
     for index, move in enumerate(state.history.moves()):
-        deal = replay.complex
+        deal = replay.trick_deal
         if replay.phase is tc.Phase.TRICKS and deal is not None and deal.trick:
             assert type(move) is tc.Play
             hand = replay.hand(move.seat)

@@ -748,7 +748,7 @@ def test_r_cl_2_king_of_hearts_ends_when_k_hearts_is_taken() -> None:
     assert sum(h.bit_count() for h in before.hands) == 49
     after = plays(before, "AC")
     assert after.phase is tc.Phase.DEAL and after.deal_number == 1
-    assert after.hands == (0, 0, 0, 0) and after.complex is None and after.contract is None
+    assert after.hands == (0, 0, 0, 0) and after.trick_deal is None and after.contract is None
     result = after.results[-1]
     assert (result.contract, result.number, result.kingdom, result.owner) == (KH, 1, 1, 0)
     assert result.points == (0, 0, -75, 0) and after.scores == (0, 0, -75, 0)
@@ -767,7 +767,7 @@ def test_r_cl_2_trick_and_diamond_cost_nothing_in_king_of_hearts() -> None:
     """R-CL-2: only K♥ is charged; tricks, diamonds and Queens taken before cost nothing."""
     state = start_contract(KH_FOLLOW_DEAL, KH, tc.CLASSIC)
     state = plays(state, "AS 2S QD QC")  # seat 0 takes a trick with two Queens and a ♦
-    assert state.complex is not None and state.complex.points == (0, 0, 0, 0)
+    assert state.trick_deal is not None and state.trick_deal.points == (0, 0, 0, 0)
     state = plays(state, "2H KH AD AC")
     assert state.results[-1].points == (0, -75, 0, 0)
     assert state.results[-1].seats[0].queens == tuple(tc.parse_card(c) for c in ("QD", "QC"))
@@ -801,7 +801,7 @@ def test_r_cl_2_hearts_may_be_followed_and_led_in_other_contracts() -> None:
     for contract in (QUEENS, DIAMONDS, LTOOSH):
         state = start_contract(KH_DISCARD_DEAL, contract, tc.CLASSIC)
         assert tc.Play(0, "7H") in tc.legal_moves(state)
-        assert tc.apply(state, tc.Play(0, "7H")).complex.trick == (tc.parse_card("7H"),)  # type: ignore[union-attr]
+        assert tc.apply(state, tc.Play(0, "7H")).trick_deal.trick == (tc.parse_card("7H"),)  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize(
@@ -863,7 +863,7 @@ def test_r_cl_7_king_of_hearts_window_asks_only_the_k_hearts_holder() -> None:
     assert rejected(state, tc.Double(1, ["KH", "QC"])).rule == "R-DBL-1"  # QC not doublable here
     assert rejected(state, tc.Double(0, [])).rule == "R-DBL-2"
     closed = tc.apply(state, tc.Timeout())
-    assert closed.phase is tc.Phase.TRICKS and closed.complex.doubled == ()  # type: ignore[union-attr]
+    assert closed.phase is tc.Phase.TRICKS and closed.trick_deal.doubled == ()  # type: ignore[union-attr]
 
 
 # -- R-CL-3: Queens --------------------------------------------------------------
@@ -875,7 +875,7 @@ def test_r_cl_3_queens_end_once_all_four_are_taken() -> None:
     *first, last = QUEENS_PLAY.split()
     before = plays(state, " ".join(first))
     assert before.phase is tc.Phase.TRICKS
-    assert before.complex is not None and before.complex.points == (-75, 0, 0, 0)
+    assert before.trick_deal is not None and before.trick_deal.points == (-75, 0, 0, 0)
     after = plays(before, last)
     assert after.phase is tc.Phase.DEAL and after.hands == (0, 0, 0, 0)
     result = after.results[-1]
@@ -911,8 +911,8 @@ def test_r_cl_7_queen_doubled_case_2() -> None:
         "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC",
     )
     state = plays(start_contract(deal, QUEENS, tc.CLASSIC, {1: "QS"}), "2S QS 2D 2C")
-    assert state.phase is tc.Phase.TRICKS and state.complex is not None
-    assert state.complex.points == (25, -50, 0, 0)  # the trick itself costs nothing
+    assert state.phase is tc.Phase.TRICKS and state.trick_deal is not None
+    assert state.trick_deal.points == (25, -50, 0, 0)  # the trick itself costs nothing
     result = finish_deal(state).results[-1]
     assert sum(result.points) == -100
     (case2,) = [d for d in result.doubled if str(d.card) == "QS"]
@@ -937,11 +937,11 @@ def test_r_cl_4_r_opt_3_diamonds_end_after_the_13th_diamond(
 ) -> None:
     """R-CL-4: −10 a diamond (R-OPT-3: −15; R-OPT-6: negated); ends with the 13th."""
     state = start_contract(DIAMONDS_DEAL, DIAMONDS, ruleset)
-    assert state.phase is tc.Phase.TRICKS and state.complex.doubled == ()  # type: ignore[union-attr]
+    assert state.phase is tc.Phase.TRICKS and state.trick_deal.doubled == ()  # type: ignore[union-attr]
     *first, last = DIAMONDS_PLAY.split()
     before = plays(state, " ".join(first))
-    assert before.phase is tc.Phase.TRICKS and len(before.complex.tricks) == 4  # type: ignore[union-attr]
-    assert before.complex.points == tuple(p * 11 // 13 for p in expected)  # type: ignore[union-attr]
+    assert before.phase is tc.Phase.TRICKS and len(before.trick_deal.tricks) == 4  # type: ignore[union-attr]
+    assert before.trick_deal.points == tuple(p * 11 // 13 for p in expected)  # type: ignore[union-attr]
     after = plays(before, last)
     assert after.phase is tc.Phase.DEAL and after.deal_number == 1
     result = after.results[-1]
@@ -1052,7 +1052,7 @@ def test_r_opt_1_no_doubling_window_at_all(ruleset: tc.Ruleset) -> None:
             contract,
             1,
         )
-        assert state.window is None and state.complex.doubled == ()  # type: ignore[union-attr]
+        assert state.window is None and state.trick_deal.doubled == ()  # type: ignore[union-attr]
         assert rejected(state, tc.Double(1, ["KH"])).rule == "R-DBL-1"
     states = policy_match(ruleset, 0, last=True)
     assert all(s.phase is not tc.Phase.DOUBLE for s in states)

@@ -107,12 +107,12 @@ def test_r_cx_5_r_tx_4_deal_in_progress_shows_points_so_far_or_seats_out() -> No
     mid = next(
         s
         for s in states
-        if s.phase is tc.Phase.COMPLEX and s.complex and len(s.complex.tricks) == 5
+        if s.phase is tc.Phase.COMPLEX and s.trick_deal and len(s.trick_deal.tricks) == 5
     )
-    assert mid.complex is not None
+    assert mid.trick_deal is not None
     line = format_scoresheet(mid).splitlines()[-2]
     assert line.startswith(f"  deal {mid.deal_number} so far")
-    assert [int(x) for x in line.split()[4:]] == list(mid.complex.points)
+    assert [int(x) for x in line.split()[4:]] == list(mid.trick_deal.points)
     out = next(s for s in states if s.trix is not None and s.trix.finishing_order)
     assert out.trix is not None
     seats = ", ".join(f"seat {s}" for s in out.trix.finishing_order)

@@ -117,7 +117,9 @@ def _mid_complex() -> tc.MatchState:
     return next(
         s
         for s in random_match(8)
-        if s.phase is tc.Phase.COMPLEX and s.complex is not None and len(s.complex.tricks) == 3
+        if s.phase is tc.Phase.COMPLEX
+        and s.trick_deal is not None
+        and len(s.trick_deal.tricks) == 3
     )
 
 

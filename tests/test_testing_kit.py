@@ -140,7 +140,7 @@ def test_r_cx_3_a_failing_state_shrinks_to_an_early_one() -> None:
     at most, and the four cards of one trick."""
     state = find(
         states(tc.Phase.TRICKS),
-        lambda s: s.complex is not None and len(s.complex.tricks) == 1,
+        lambda s: s.trick_deal is not None and len(s.trick_deal.tricks) == 1,
         settings=settings(max_examples=300, deadline=None),
     )
     assert state.deal_number == 1

@@ -1,6 +1,6 @@
 """The engine's tuple-backed records behave as the frozen attrs classes they replaced.
 
-MatchState, ComplexDeal, Trick, TrixDeal and DoublingWindow are built in one call each
+MatchState, TrickDeal, Trick, TrixDeal and DoublingWindow are built in one call each
 (``trixcomplex.tuplerecord``); their public face must not change: named
 fields, the constructors, attrs' introspection (fields, evolve, asdict),
 value equality with their own class only, hashing, repr, pickling and
@@ -26,7 +26,7 @@ def _states() -> list[tc.MatchState]:
     state = tc.new_match()
     seen: dict[tc.Phase, tc.MatchState] = {}
     while not state.is_over and len(seen) < 5:
-        deal = state.complex
+        deal = state.trick_deal
         if state.phase not in seen and (deal is None or (deal.trick and deal.tricks)):
             seen[state.phase] = state
         if state.phase is tc.Phase.DEAL:
@@ -40,9 +40,9 @@ def _records() -> list[object]:
     out: list[object] = []
     for state in _states():
         out.append(state)
-        if state.complex is not None:
-            out.append(state.complex)
-            out.extend(state.complex.tricks[:1])
+        if state.trick_deal is not None:
+            out.append(state.trick_deal)
+            out.extend(state.trick_deal.tricks[:1])
         if state.trix is not None:
             out.append(state.trix)
         if state.window is not None:
@@ -52,7 +52,7 @@ def _records() -> list[object]:
 
 def test_records_cover_every_tuple_backed_class() -> None:
     kinds = {type(r) for r in _records()}
-    assert kinds == {tc.MatchState, tc.ComplexDeal, tc.Trick, tc.TrixDeal, tc.DoublingWindow}
+    assert kinds == {tc.MatchState, tc.TrickDeal, tc.Trick, tc.TrixDeal, tc.DoublingWindow}
 
 
 @pytest.mark.parametrize("record", _records(), ids=lambda r: type(r).__name__)
@@ -123,11 +123,11 @@ def test_constructors_keep_their_signatures() -> None:
     assert tc.MatchState(**values).ruleset is tc.PARTNERSHIP
     with pytest.raises(TypeError):
         tc.MatchState(*values.values())  # type: ignore[misc]
-    deal = tc.ComplexDeal(1, (), (), (), (0, 0, 0, 0))
+    deal = tc.TrickDeal(1, (), (), (), (0, 0, 0, 0))
     assert (deal.leader, deal.trick, deal.points) == (1, (), (0, 0, 0, 0))
     assert tc.TrixDeal(5, (2,)).finishing_order == (2,)
     assert tc.Trick(0, (1, 2, 3, 4), 3).played_by(1) == 2  # type: ignore[arg-type]
-    assert [f.name for f in attrs.fields(tc.ComplexDeal)] == [
+    assert [f.name for f in attrs.fields(tc.TrickDeal)] == [
         "leader", "trick", "tricks", "doubled", "points",
     ]  # fmt: skip
 

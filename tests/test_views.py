@@ -211,7 +211,7 @@ def test_r_hid_1_a_view_holds_only_own_hand_and_public_cards(seed: int) -> None:
     """R-HID-1: apart from the public score and the pass deductions, every card a view
     names is in its own hand, played this deal, or publicly known to be held."""
     for state in random_match(seed):
-        deal = state.complex
+        deal = state.trick_deal
         public = mask_of(tc.view(state, None).table)
         if deal is not None:
             public |= mask_of(c for t in deal.tricks for c in t.cards) | mask_of(deal.trick)
@@ -463,10 +463,10 @@ def test_r_hid_3_the_next_deck_is_invisible_between_deals() -> None:
 def test_view_has_last_trick_points_and_rows_for_a_frontend() -> None:
     """R-CX-3, R-TX-2: the last finished trick, the deal's points so far and the rows."""
     states = random_match(9)
-    cx = next(s for s in states if s.complex is not None and len(s.complex.tricks) == 2)
+    cx = next(s for s in states if s.trick_deal is not None and len(s.trick_deal.tricks) == 2)
     v = tc.view(cx, None)
-    assert cx.complex is not None
-    assert v.last_trick == cx.complex.tricks[-1] and v.points == cx.complex.points
+    assert cx.trick_deal is not None
+    assert v.last_trick == cx.trick_deal.tricks[-1] and v.points == cx.trick_deal.points
     assert v.points == v.score.current and sum(v.points) < 0
     tx = next(s for s in states if s.trix is not None and len(s.trix.finishing_order) == 1)
     w = tc.view(tx, 2)
@@ -688,7 +688,7 @@ def test_r_cl_2_voids_in_king_of_hearts_are_true(seed: int) -> None:
     """R-CL-2, R-CX-2, R-HID-1: every void a King of Hearts view shows is true."""
     checked = 0
     for state in redeal_heavy_match(tc.CLASSIC, seed):
-        if state.complex is not None and state.contract is tc.Contract.KING_OF_HEARTS:
+        if state.trick_deal is not None and state.contract is tc.Contract.KING_OF_HEARTS:
             v = tc.view(state, None)
             for seat in range(4):
                 assert not {c.suit for c in state.hand(seat)} & v.voids[seat]
@@ -703,7 +703,7 @@ def test_r_opt_2_a_non_penalty_discard_shows_no_penalty_card_is_held() -> None:
     found = 0
     for seed in (27, 28):
         for state in redeal_heavy_match(ruleset, seed):
-            deal = state.complex
+            deal = state.trick_deal
             if deal is None or state.contract not in (tc.Contract.QUEENS, tc.Contract.DIAMONDS):
                 continue
             v = tc.view(state, 3)
@@ -725,9 +725,9 @@ def test_r_hid_1_a_deal_that_ends_early_keeps_the_cards_left_hidden(contract: st
         while state.phase is not tc.Phase.DEAL:
             before = state
             state = tc.apply(state, rng.choice(tc.legal_moves(state)))
-        assert before.complex is not None
-        left = set(ALL_CARDS) - {c for t in before.complex.tricks for c in t.cards}
-        left -= set(before.complex.trick) | set(state.results[-1].seats[0].queens)
+        assert before.trick_deal is not None
+        left = set(ALL_CARDS) - {c for t in before.trick_deal.tricks for c in t.cards}
+        left -= set(before.trick_deal.trick) | set(state.results[-1].seats[0].queens)
         last = state.history.moves()[-4:]
         left -= {m.card for m in last if isinstance(m, tc.Play)}
         if not left:

@@ -109,7 +109,7 @@ def test_r_hid_1_sample_world_keeps_revealed_doubles_with_their_doubler() -> Non
         cards = [str(c) for c in cards_of(state.window.asked[t])] if t == 3 else []
         state = tc.apply(state, tc.Double(t, cards))
     assert state.phase is tc.Phase.COMPLEX
-    doubled = {c for c, d in state.complex.doubled if d == 3} if state.complex else set()
+    doubled = {c for c, d in state.trick_deal.doubled if d == 3} if state.trick_deal else set()
     assert doubled
     for k in range(20):
         world = check_world(state, 1, random.Random(k))
@@ -175,7 +175,7 @@ def test_sample_world_rejects_an_impossible_view_with_a_clear_error() -> None:
 def test_sample_world_checks_the_world_against_the_view_before_returning_it() -> None:
     """A view that no replay of its public moves reproduces is refused with a clear error."""
     states = random_match(13)
-    state = next(s for s in states if s.complex is not None and len(s.complex.trick) == 2)
+    state = next(s for s in states if s.trick_deal is not None and len(s.trick_deal.trick) == 2)
     v = tc.view(state, 0)
     with pytest.raises(ValueError, match="no state shows exactly this view"):
         tc.sample_world(attrs.evolve(v, points=(1, 2, 3, -6)), random.Random(0))
@@ -478,7 +478,7 @@ def test_r_hid_1_kept_plans_are_a_bounded_cache_keyed_by_the_views_value() -> No
 def test_r_hid_1_an_impossible_view_is_refused_every_time_it_is_sampled() -> None:
     """R-HID-1: a view that cannot be completed is refused on every call, whether its plan
     fails (hand sizes) or its worlds do (points no play gives), never half remembered."""
-    state = next(s for s in random_match(13) if s.complex is not None and s.complex.tricks)
+    state = next(s for s in random_match(13) if s.trick_deal is not None and s.trick_deal.tricks)
     v = tc.view(state, 0)
     a, b, c, d = v.hand_sizes
     assert b < 13 and c > 0

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import rules
 from .cards import ALL_CARDS, Card, CardParseError, Rank, Suit, parse_card
-from .complex import ComplexDeal, Trick
+from .complex import Trick, TrickDeal, renamed
 from .doubling import DoublingWindow
 from .errors import IllegalMoveError, TrixError
 from .match import apply, apply_moves, forced_move, is_legal, legal_moves, new_match, score
@@ -92,7 +92,6 @@ __all__ = [
     "Card",
     "CardParseError",
     "Choose",
-    "ComplexDeal",
     "Contract",
     "Deal",
     "DealResult",
@@ -125,6 +124,7 @@ __all__ = [
     "Timeout",
     "Tournament",
     "Trick",
+    "TrickDeal",
     "TrickRules",
     "TrixDeal",
     "TrixError",
@@ -210,7 +210,7 @@ def __getattr__(name: str) -> Any:
     """Load a name of :data:`_LAZY` on first use (PEP 562) and keep it."""
     module = _LAZY.get(name)
     if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        return renamed(__name__, name)  # a deprecated old name (ComplexDeal), or AttributeError
     loaded = importlib.import_module(f"{__name__}.{module}")
     # Importing the submodule set it as the package's attribute: see _Package.
     value = loaded if name == module and name not in _FUNCTION_MODULES else getattr(loaded, name)

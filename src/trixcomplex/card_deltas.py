@@ -32,14 +32,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .engine import ComplexDeal, MatchState, TrixDeal
+from .engine import MatchState, TrickDeal, TrixDeal
 from .moves import Pass, Play
 from .rules import trick_points
-from .runner import CardStep
+from .runner import CardStep, new_step
 
 __all__ = ["steps_since"]
-
-_tnew = tuple.__new__
 
 
 def steps_since(
@@ -73,27 +71,27 @@ def steps_since(
         except AttributeError:  # a Deal or a Timeout among them: not card moves
             return None
     move = moves[0]  # a game loop's step: one move, read at once
-    if type(deal) is ComplexDeal:
+    if type(deal) is TrickDeal:
         if type(move) is not Play:
             return None
         tricks = deal.tricks
         if start < 3:  # the trick goes on
             if len(tricks) != done or len(deal.trick) != start + 1:
                 return None
-            return [_tnew(CardStep, (move.seat, move.card, state.turn, None, None, False, False))]
+            return [new_step(move.seat, move.card, state.turn, None, None, False, False)]
         if len(tricks) != done + 1 or deal.trick:
             return None
         taken, now = tricks[done], deal.points
         if taken.cards[3] != move.card:
             return None
         gained = (now[0] - points[0], now[1] - points[1], now[2] - points[2], now[3] - points[3])
-        return [_tnew(CardStep, (move.seat, move.card, taken.taker, taken, gained, False, False))]
+        return [new_step(move.seat, move.card, taken.taker, taken, gained, False, False)]
     if type(deal) is TrixDeal:
         if type(move) is Play:
             gone = len(deal.finishing_order) != places
-            return [_tnew(CardStep, (move.seat, move.card, state.turn, None, None, gone, False))]
+            return [new_step(move.seat, move.card, state.turn, None, None, gone, False)]
         if type(move) is Pass:
-            return [_tnew(CardStep, (move.seat, None, state.turn, None, None, False, False))]
+            return [new_step(move.seat, None, state.turn, None, None, False, False)]
     return None
 
 
@@ -112,7 +110,7 @@ def _steps(
     last = count - 1
     steps: list[CardStep] = []
     add = steps.append
-    if type(deal) is ComplexDeal:
+    if type(deal) is TrickDeal:
         tricks = deal.tricks
         finished = len(tricks) - done
         if finished < 0 or 4 * finished + len(deal.trick) - start != count:
@@ -129,7 +127,7 @@ def _steps(
             start += 1
             if start < 4:
                 turn = moves[i + 1].seat if i < last else state.turn
-                add(_tnew(CardStep, (move.seat, move.card, turn, None, None, False, False)))
+                add(new_step(move.seat, move.card, turn, None, None, False, False))
                 continue
             taken = tricks[at]
             at, start = at + 1, 0
@@ -138,7 +136,7 @@ def _steps(
             if finished != 1:
                 rules = state.ruleset.trick_rules(state.contract)  # type: ignore[arg-type]
                 gained = trick_points(taken.cards, taken.leader, taken.taker, deal.doubled, rules)
-            add(_tnew(CardStep, (move.seat, move.card, taken.taker, taken, gained, False, False)))
+            add(new_step(move.seat, move.card, taken.taker, taken, gained, False, False))
         return steps
     if type(deal) is TrixDeal:
         out = deal.finishing_order[places:]  # the seats the moves took out (with a last card)
@@ -148,9 +146,9 @@ def _steps(
             if type(move) is Play:
                 seat = move.seat
                 gone = seat in out and not hands[seat] and _last_card_of(moves, i)
-                add(_tnew(CardStep, (seat, move.card, turn, None, None, gone, False)))
+                add(new_step(seat, move.card, turn, None, None, gone, False))
             elif type(move) is Pass:
-                add(_tnew(CardStep, (move.seat, None, turn, None, None, False, False)))
+                add(new_step(move.seat, None, turn, None, None, False, False))
             else:
                 return None
         return steps

@@ -499,7 +499,7 @@ def _narrate(before: MatchState, move: Move, after: MatchState, me: int, out: Te
         if after.phase in (Phase.DEAL, Phase.OVER) and done.number < 13:
             print("  -> every penalty card is taken: the deal ends early", file=out)
     if before.phase is Phase.DOUBLE and after.phase.plays_tricks:
-        doubled = after.complex.doubled if after.complex is not None else ()
+        doubled = after.trick_deal.doubled if after.trick_deal is not None else ()
         shown = ", ".join(f"{c.symbol} by seat {d}" for c, d in doubled) or "nothing"
         print(f"The doubling window closes. Doubled: {shown}.", file=out)
 

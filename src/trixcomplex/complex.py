@@ -11,8 +11,11 @@ functions with its :class:`~trixcomplex.TrickRules`.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
+from typing import Any
 
+from ._speed import positional_builder
 from .cards import Card, cards_of
 from .moves import Contract
 from .rulesets import TrickRules
@@ -31,8 +34,8 @@ from .tuplerecord import TupleRecord
 
 __all__ = [
     "TRICKS_PER_DEAL",
-    "ComplexDeal",
     "Trick",
+    "TrickDeal",
     "card_set",
     "complex_result",
     "legal_cards",
@@ -68,8 +71,9 @@ class Trick(TupleRecord):
         return self.cards[(seat - self.leader) % 4]
 
 
-class ComplexDeal(TupleRecord):
-    """The progress of a COMPLEX deal.
+class TrickDeal(TupleRecord):
+    """The progress of a trick deal: COMPLEX, King of Hearts, Queens, Diamonds,
+    Ltoosh or a combined contract (the old name ``ComplexDeal`` is deprecated).
 
     ``leader`` leads the trick in progress, whose cards so far are ``trick``
     (in play order); ``tricks`` are the finished tricks; ``doubled`` the
@@ -93,7 +97,7 @@ class ComplexDeal(TupleRecord):
         tricks: tuple[Trick, ...],
         doubled: tuple[tuple[Card, int], ...],
         points: tuple[int, int, int, int],
-    ) -> ComplexDeal:
+    ) -> TrickDeal:
         return _tnew(cls, (leader, trick, tricks, doubled, points))
 
     @property
@@ -168,7 +172,7 @@ def _by_card(doubled: DoubledCard) -> Card:
 def complex_result(
     number: int,
     owner: int,
-    deal: ComplexDeal,
+    deal: TrickDeal,
     *,
     contract: Contract,
     kingdom: int,
@@ -288,10 +292,27 @@ _QUEENS_OF = {mask: cards_of(mask) for mask in range(1 << 4) for mask in [
 ]}  # fmt: skip
 
 
-# The engine's fast constructor: what ``Trick(...)`` builds, in one call without
-# the constructor's own (one per trick).
+new_trick = positional_builder(Trick)
+"""``Trick(leader, cards, taker)`` in one call (see :mod:`trixcomplex._speed`)."""
+new_trick_deal = positional_builder(TrickDeal)
+"""``TrickDeal(leader, trick, tricks, doubled, points)`` in one call."""
 
 
-def _trick(leader: int, cards: tuple[Card, Card, Card, Card], taker: int) -> Trick:
-    """``Trick(leader, cards, taker)`` for the hot path."""
-    return _tnew(Trick, (leader, cards, taker))
+RENAMED = {"ComplexDeal": "TrickDeal"}
+"""Old public names of this module's, kept as deprecated aliases: old -> new."""
+
+
+def renamed(module: str, name: str) -> Any:
+    """The value of the deprecated old name ``name`` (see :data:`RENAMED`) of
+    ``module``, with a :class:`DeprecationWarning`; ``AttributeError`` for any
+    other name.  Each module that exports the new name answers the old one
+    with it, from its ``__getattr__``."""
+    new = RENAMED.get(name)
+    if new is None:
+        raise AttributeError(f"module {module!r} has no attribute {name!r}")
+    warnings.warn(f"{name} is deprecated: use {new}", DeprecationWarning, stacklevel=3)
+    return globals()[new]
+
+
+def __getattr__(name: str) -> Any:
+    return renamed(__name__, name)

@@ -28,7 +28,7 @@ home of each deduction:
 from __future__ import annotations
 
 from .cards import Card, Suit
-from .engine import ComplexDeal, MatchState, Trick
+from .engine import MatchState, Trick, TrickDeal
 from .moves import Pass, Play
 from .rules import trix_playable
 
@@ -42,7 +42,7 @@ _HEARTS = int(Suit.HEARTS)
 def show_trick_cards_since(
     voids: list[frozenset[Suit]],
     cannot: list[int],
-    deal: ComplexDeal,
+    deal: TrickDeal,
     done: int,
     start: int,
     no_heart_lead: bool,

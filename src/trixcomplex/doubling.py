@@ -8,6 +8,9 @@ doubled card costs is decided in :mod:`trixcomplex.scoring`.
 
 from __future__ import annotations
 
+import functools
+
+from ._speed import positional_builder
 from .cards import Card, cards_of
 from .scoring import DOUBLABLE
 from .tuplerecord import TupleRecord
@@ -54,7 +57,7 @@ class DoublingWindow(TupleRecord):
         """The window after ``seat`` answers with the set ``cards``."""
         answers = list(self.answers)
         answers[seat] = cards
-        return _tnew(DoublingWindow, (self.asked, tuple(answers)))
+        return new_window(self.asked, tuple(answers))
 
     def revealed(self) -> tuple[tuple[Card, int], ...]:
         """The doubles as ``(card, doubler)`` pairs, by card; unanswered seats double nothing.
@@ -65,15 +68,15 @@ class DoublingWindow(TupleRecord):
         [('QS', 0), ('QD', 2)]
         """
         a, b, c, d = self.answers
-        key = (a or 0, b or 0, c or 0, d or 0)
-        pairs = _REVEALED.get(key)
-        if pairs is None:
-            pairs = _revealed(*key)
-            if len(_REVEALED) < _REVEALED_KEPT:
-                _REVEALED[key] = pairs
-        return pairs
+        return _revealed(a or 0, b or 0, c or 0, d or 0)
 
 
+# A bounded, value-keyed cache of the pure function below: the reveals of each set
+# of answers met so far, read once per doubling window (working one out is about
+# 1.2 µs of a playout's 4 µs window).  In play every answer is a subset of the five
+# doublable cards and each card has one holder, so there are at most 5 ** 5 = 3,125
+# keys; the cache keeps 4,096, whatever windows are built by hand.
+@functools.lru_cache(maxsize=4096)
 def _revealed(a: int, b: int, c: int, d: int) -> tuple[tuple[Card, int], ...]:
     """:meth:`DoublingWindow.revealed` of the four seats' doubled sets."""
     # A card is held, so doubled, by one seat only: the pairs come in card order.
@@ -83,13 +86,8 @@ def _revealed(a: int, b: int, c: int, d: int) -> tuple[tuple[Card, int], ...]:
     ])  # fmt: skip
 
 
-# The revealed doubles of each set of answers met so far, read once per doubling
-# window (``_revealed`` is about 1.2 µs of a playout's 4 µs window).  In play every
-# answer is a subset of the five doublable cards and each card has one holder, so
-# there are at most 5 ** 5 = 3,125 keys (each card undoubled or doubled by one of
-# four seats); the memo stops growing at 4,096 whatever windows are built by hand.
-_REVEALED: dict[tuple[int, int, int, int], tuple[tuple[Card, int], ...]] = {}
-_REVEALED_KEPT = 4096
+new_window = positional_builder(DoublingWindow)
+"""``DoublingWindow(asked, answers)`` in one call (see :mod:`trixcomplex._speed`)."""
 
 
 def open_window(hands: tuple[int, int, int, int], doublable: int = DOUBLABLE) -> DoublingWindow:

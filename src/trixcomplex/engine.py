@@ -1,5 +1,10 @@
 """The engine face: the one door into the rules for everything above them.
 
+``new_match``, ``legal_moves``, ``apply``, ``apply_moves``, ``forced_move``,
+``is_legal`` and ``score`` (implemented by :mod:`trixcomplex.match`, the
+match flow, with the deal runner :mod:`trixcomplex.runner`), and the values
+they work on.
+
 Layers 5 and 6 (views, worlds, records, serialization, playouts, rendering,
 bots, the host loop, the CLI …) import the engine from here and the rule
 helpers from :mod:`trixcomplex.rules`, never from the state and contract
@@ -11,7 +16,9 @@ API.
 
 from __future__ import annotations
 
-from .complex import ComplexDeal, Trick
+from typing import Any
+
+from .complex import Trick, TrickDeal, renamed
 from .doubling import DoublingWindow
 from .match import apply, apply_moves, forced_move, is_legal, legal_moves, new_match, score
 from .scoring import DealResult, DoubledCard, MatchResult, Score, SeatBreakdown
@@ -19,7 +26,6 @@ from .state import History, MatchState, Phase
 from .trix import TrixDeal
 
 __all__ = [
-    "ComplexDeal",
     "DealResult",
     "DoubledCard",
     "DoublingWindow",
@@ -30,6 +36,7 @@ __all__ = [
     "Score",
     "SeatBreakdown",
     "Trick",
+    "TrickDeal",
     "TrixDeal",
     "apply",
     "apply_moves",
@@ -39,3 +46,8 @@ __all__ = [
     "new_match",
     "score",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """``ComplexDeal``: the deprecated old name of :class:`TrickDeal`."""
+    return renamed(__name__, name)

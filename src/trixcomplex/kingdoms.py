@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from .cards import Card, Rank, Suit
 from .moves import COMBINATIONS, Contract
 from .rulesets import Ruleset
+from .seats import next_seat
 
 if TYPE_CHECKING:
     from .scoring import DealResult
@@ -97,9 +98,13 @@ def kingdom_after(
     return answer
 
 
-# The last answer with its question: the engine asks several times a deal about
-# the same results tuple (the deal's owner, the contracts left, the deal's
-# Kingdom, whether the match is over).  Swapped whole, so threads stay correct.
+# A bounded cache of the pure function _kingdom_after: one entry, the last answer
+# with its question.  The engine asks about 35 times a match (4 a deal: the deal's
+# owner, the contracts left, the deal's Kingdom, whether the match is over), each
+# time about the same results tuple; counting afresh is ~4% of a playout.  Keyed
+# by a tuple of frozen results, which the entry holds (so its identity stays its
+# value) and by the ruleset (frozen): an answer can never be stale, and a miss is
+# just a count.  Swapped whole, so threads stay correct.
 _last_answer: tuple[object, object, tuple[int, frozenset[Contract]]] = (
     None,
     None,
@@ -204,7 +209,7 @@ def deal_owner(
         return deck.index(SEVEN_OF_HEARTS) % 4
     assert previous_owner is not None
     if _starts_kingdom(deal_number, ruleset, results):
-        return (previous_owner + 1) % 4
+        return next_seat(previous_owner)
     return previous_owner
 
 

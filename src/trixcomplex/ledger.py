@@ -166,7 +166,7 @@ def _options(ruleset: Ruleset, contract: Contract) -> tuple[str, ...]:
 
 def _trick(before: MatchState, card: Card) -> Charges:
     """The trick completed by ``card`` in ``before``, its charges from the engine's scoring."""
-    deal = before.complex
+    deal = before.trick_deal
     contract = before.contract
     assert deal is not None and contract is not None
     rules = before.ruleset.trick_rules(contract)
@@ -226,7 +226,7 @@ def step(before: MatchState, move: Move, after: MatchState) -> Charges | None:
     charges, the finishing places of a TRIX deal (a :class:`Charges` with
     ``number`` 0 and no cards), or nothing (``None``)."""
     if before.phase.plays_tricks and isinstance(move, Play):
-        deal = before.complex
+        deal = before.trick_deal
         if deal is not None and len(deal.trick) == 3:
             return _trick(before, move.card)
     elif before.phase is Phase.TRIX and len(after.results) > len(before.results):

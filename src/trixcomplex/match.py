@@ -1,8 +1,11 @@
-"""The engine face: ``new_match``, ``legal_moves``, ``apply``, ``forced_move``, ``score``.
+"""The match flow behind the engine face: what each move does to a state.
 
-These are the only doors into the rules.  The flow of a match (R-MATCH-1 …
-R-MATCH-8) lives here: deals, Kingdoms and their owners, the contract
-choice, and the hand-over between the contract modules.
+:mod:`trixcomplex.engine` is the engine face (``new_match``, ``legal_moves``,
+``apply``, ``apply_moves``, ``forced_move``, ``is_legal``, ``score``); this
+module implements them.  The flow of a match (R-MATCH-1 … R-MATCH-8) lives
+here: deals, Kingdoms and their owners, the contract choice, the doubling
+window and the hand-over between the contract modules; every card and TRIX
+pass is stepped by the deal runner (:mod:`trixcomplex.runner`).
 
 >>> import random
 >>> import trixcomplex as tc
@@ -21,10 +24,11 @@ from typing import Any, NoReturn
 
 from .cards import Card, Suit, byte_table, cards_of, hand_mask, mask_of
 from .complex import (
-    ComplexDeal,
+    TrickDeal,
     legal_cards,
+    new_trick_deal,
 )
-from .doubling import DoublingWindow, doubling_subsets, open_window
+from .doubling import DoublingWindow, doubling_subsets, new_window, open_window
 from .errors import IllegalMoveError
 from .kingdoms import choosable_contracts, deal_owner
 from .moves import Choose, Contract, Deal, Double, Move, Pass, Play, PlayerMove, Redeal, Timeout
@@ -38,7 +42,7 @@ from .scoring import (
     match_outcome,
     team_totals,
 )
-from .state import DealProgress, History, MatchState, Phase, redeal_seat
+from .state import DealProgress, History, MatchState, Phase, new_state, redeal_seat
 from .trix import TrixDeal, layable
 from .trix import legal_cards as trix_legal_cards
 
@@ -141,7 +145,7 @@ def legal_moves(state: MatchState, seat: int | None = None) -> tuple[PlayerMove,
         raise ValueError(f"a seat is an int from 0 to 3, not {seat!r}")
     deal = state.deal
     turn = state.turn
-    if type(deal) is ComplexDeal:  # COMPLEX, TRICKS
+    if type(deal) is TrickDeal:  # COMPLEX, TRICKS
         assert turn is not None
         if seat is not None and seat != turn:
             return ()
@@ -245,8 +249,11 @@ def apply(state: MatchState, move: Move) -> MatchState:
     Raises :class:`IllegalMoveError` (a ``ValueError``) naming the move, the
     reason and the rules clause if the move is not legal now.
     """
-    if type(move) is Play:  # most moves: skip the handler lookup
-        return _play_card(state, move)
+    if type(move) is Play:  # most moves: one step of the deal runner, checked
+        after, ran = run_deal(state, None, (move,))
+        if ran:
+            return after
+        _refuse(state, move)
     handler = _HANDLERS.get(type(move))
     if handler is None:
         raise TypeError(f"not a move: {move!r}")
@@ -288,7 +295,7 @@ def apply_moves(state: MatchState, moves: Iterable[Move]) -> MatchState:
     while index < count:
         move = listed[index]
         if type(move) is Play or type(move) is Pass:  # a run of cards, on the deal runner
-            after, ran = run_deal(state, moves=listed, start=index)
+            after, ran = run_deal(state, None, listed, index)
             if ran:
                 state = after
                 index += ran
@@ -330,10 +337,19 @@ def _apply_deal(state: MatchState, move: Deal) -> MatchState:
     else:
         number = state.deal_number + 1
         owner = deal_owner(number, move.deck, state.owner, ruleset, state.results)  # R-MATCH-3, -4
-    base = _tnew(MatchState, (
-        _CHOOSE, number, owner, None, hands, owner, None, state.scores, state.results,
-        state.history.append(move), ruleset,
-    ))  # fmt: skip  # MatchState(...), its fields in order (one per deal)
+    base = new_state(
+        _CHOOSE,
+        number,
+        owner,
+        None,
+        hands,
+        owner,
+        None,
+        state.scores,
+        state.results,
+        state.history.append(move),
+        ruleset,
+    )
     remaining = base.remaining_contracts
     if len(remaining) > 1 and not ruleset.fixed_order:
         return base  # the owner chooses (R-MATCH-5, R-SET-2)
@@ -357,11 +373,20 @@ def _start(state: MatchState, contract: Contract, move: Move | None = None) -> M
         if doublable:  # R-DBL-2: the holders of doublable cards answer first
             phase, turn, deal = _DOUBLE, None, open_window(hands, doublable)
         else:  # R-OPT-1, R-CL-7: no window; the owner leads (R-CX-1)
-            phase, deal = _trick_phase(contract), _tnew(ComplexDeal, (owner, (), (), (), _ZERO))
-    return _tnew(MatchState, (
-        phase, state.deal_number, owner, contract, hands, turn, deal, state.scores,
-        state.results, history, ruleset,
-    ))  # fmt: skip  # MatchState(...), its fields in order
+            phase, deal = _trick_phase(contract), new_trick_deal(owner, (), (), (), _ZERO)
+    return new_state(
+        phase,
+        state.deal_number,
+        owner,
+        contract,
+        hands,
+        turn,
+        deal,
+        state.scores,
+        state.results,
+        history,
+        ruleset,
+    )
 
 
 def _apply_choose(state: MatchState, move: Choose) -> MatchState:
@@ -424,10 +449,19 @@ def _apply_double(state: MatchState, move: Double) -> MatchState:
     history = state.history.append(move)
     if not window.waiting():
         return _close_window(state, history, window.revealed())
-    return _tnew(MatchState, (
-        _DOUBLE, state.deal_number, state.owner, state.contract, state.hands, None, window,
-        state.scores, state.results, history, state.ruleset,
-    ))  # fmt: skip  # MatchState(...), its fields in order
+    return new_state(
+        _DOUBLE,
+        state.deal_number,
+        state.owner,
+        state.contract,
+        state.hands,
+        None,
+        window,
+        state.scores,
+        state.results,
+        history,
+        state.ruleset,
+    )
 
 
 def apply_listed(state: MatchState, move: PlayerMove) -> MatchState:
@@ -460,7 +494,7 @@ def finish_window(
     """
     window = state.deal
     assert type(window) is DoublingWindow
-    revealed = _tnew(DoublingWindow, (window.asked, answers)).revealed()
+    revealed = new_window(window.asked, answers).revealed()
     return _close_window(state, state.history.extend(moves), revealed)
 
 
@@ -476,17 +510,25 @@ def _close_window(
         doubled = window.revealed()
     owner, contract = state.owner, state.contract
     assert owner is not None and contract is not None
-    return _tnew(MatchState, (
-        _trick_phase(contract), state.deal_number, owner, contract, state.hands, owner,
-        _tnew(ComplexDeal, (owner, (), (), doubled, _ZERO)), state.scores, state.results,
-        history, state.ruleset,
-    ))  # fmt: skip  # MatchState(...) and ComplexDeal(...), their fields in order
+    return new_state(
+        _trick_phase(contract),
+        state.deal_number,
+        owner,
+        contract,
+        state.hands,
+        owner,
+        new_trick_deal(owner, (), (), doubled, _ZERO),
+        state.scores,
+        state.results,
+        history,
+        state.ruleset,
+    )
 
 
 def _turn_error(state: MatchState, move: Play | Pass) -> IllegalMoveError:
     turn = state.turn
     deal = state.deal
-    if type(deal) is ComplexDeal:
+    if type(deal) is TrickDeal:
         rule = "R-SEAT-1" if deal.trick else "R-CX-3" if deal.tricks else "R-CX-1"
     else:
         rule = "R-TX-1"
@@ -498,7 +540,7 @@ def _trick_phase(contract: Contract) -> Phase:
     return _COMPLEX if contract is Contract.COMPLEX else _TRICKS
 
 
-def _check_trick_card(state: MatchState, move: Play, deal: ComplexDeal) -> None:
+def _check_trick_card(state: MatchState, move: Play, deal: TrickDeal) -> None:
     """Raise unless ``move`` may be played to the trick of ``deal`` now (R-SEAT-1,
     R-MATCH-2; the legal cards: R-CX-2, R-CL-2, R-OPT-2)."""
     seat = move.seat
@@ -559,7 +601,7 @@ def _check_trix_card(state: MatchState, move: Play, deal: TrixDeal) -> None:
     card = move.card
     if not state.hands[seat] & 1 << card:
         raise IllegalMoveError(move, f"seat {seat} does not hold {card}", "R-MATCH-2")
-    if not deal.playable >> card & 1:  # the card is held: legal iff playable
+    if not layable(state.hands[seat], deal.playable) >> card & 1:
         raise IllegalMoveError(
             move, f"{card} is neither an unstarted Jack nor next to an end of its row", "R-TX-2"
         )
@@ -569,7 +611,7 @@ def _play_card(state: MatchState, move: Play | Pass) -> MatchState:
     """A card played to a trick or laid in TRIX, or a TRIX pass: one step of the
     deal runner, checked against the legal set; if refused, the check that
     says why raises."""
-    after, ran = run_deal(state, moves=(move,), limit=1)
+    after, ran = run_deal(state, None, (move,))
     if not ran:
         _refuse(state, move)
     return after
@@ -579,13 +621,13 @@ def _refuse(state: MatchState, move: Play | Pass) -> NoReturn:
     """Raise the error saying why the deal runner refused ``move`` now."""
     deal = state.deal
     if type(move) is Pass:
-        if type(deal) is ComplexDeal:
+        if type(deal) is TrickDeal:
             raise IllegalMoveError(move, "there is no passing in a trick contract", "R-CX-2")
         if type(deal) is TrixDeal:
             _check_pass(state, move, deal)
     elif type(move) is not Play:
         raise TypeError(f"not a card or a pass: {move!r}")
-    elif type(deal) is ComplexDeal:
+    elif type(deal) is TrickDeal:
         _check_trick_card(state, move, deal)
     elif type(deal) is TrixDeal:
         _check_trix_card(state, move, deal)
@@ -629,7 +671,7 @@ def score(state: MatchState) -> Score:
         seats=state.scores,
         teams=teams,
         deals=state.results,
-        current=deal.points if type(deal := state.deal) is ComplexDeal else _ZERO,
+        current=deal.points if type(deal := state.deal) is TrickDeal else _ZERO,
         result=result,
         winners=winning,
     )

@@ -54,9 +54,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
-from .cards import ALL_CARDS, ALL_MASK, Card, mask_of
+from ._speed import below as _below
+from ._speed import drawn as _drawn
+from ._speed import plain_bits as _plain_bits
+from ._speed import shuffled_deck
+from .cards import ALL_MASK, Card, mask_of
 from .engine import DealResult, DoublingWindow, MatchState, Phase
 from .match import (
     apply,
@@ -67,9 +71,9 @@ from .match import (
     window_answers,
 )
 from .moves import Contract, Deal, Double, Play, PlayerMove
-from .rules import gone_out, redeal_seat
+from .rules import redeal_seat
 from .rulesets import Ruleset
-from .runner import PASSES, CardStep, MoveSource, run_deal
+from .runner import LIVE_SIZE, PASSES, MoveSource, run_deal
 
 __all__ = ["PlayoutState", "Policy", "playout"]
 
@@ -140,7 +144,7 @@ class PlayoutState:
         self.scores = state.scores
         self.results = state.results
         self.ruleset = state.ruleset
-        deal = state.complex
+        deal = state.trick_deal
         self.leader = deal.leader if deal is not None else None
         self.trick = deal.trick if deal is not None else ()
         self.tricks = len(deal.tricks) if deal is not None else 0
@@ -242,93 +246,13 @@ def playout(
             state = _step(state, rng, policy, draw, least)
 
 
-# -- drawing as random.Random draws -------------------------------------------
-#
-# The card loops and the shuffle call the generator's ``getrandbits`` directly,
-# exactly as ``random.Random.choice`` and ``shuffle`` do, instead of calling
-# them: ``choice(seq)`` is ``seq[self._randbelow(len(seq))]`` and
-# ``_randbelow_with_getrandbits(n)`` is ``k = n.bit_length(); r =
-# getrandbits(k); while r >= n: r = getrandbits(k)``; ``shuffle(x)`` swaps
-# ``x[i]`` with ``x[_randbelow(i + 1)]`` for i from len(x) - 1 down to 1.  This
-# is the code of CPython 3.11, 3.12 and 3.13 alike (Lib/random.py).  It saves
-# two Python calls per card (``choice`` and ``_randbelow``) and lets the card
-# loops pick the card from the legal set without listing the moves first
-# (the r-th card in card order is the r-th move of ``plays_of``).  Measured
-# (``benchmarks/bench.py --passes 9 --only playout``, three runs alternating
-# with the code before): the playout row went from 0.368x to 0.479x the
-# yardstick, all of it from this draw and pick (docs/performance.rst).  It
-# is used only when ``rng.choice``, ``rng.shuffle``, ``rng._randbelow`` and
-# ``rng.getrandbits`` are those very functions (:func:`_plain_bits`); any
-# other generator is called through its own methods.
-
-_K = tuple(n.bit_length() for n in range(53))
-"""``_K[n]``: ``n.bit_length()``, the bits ``_randbelow(n)`` asks for (a lookup per card)."""
-
-_SWAPS = tuple((i, i + 1, _K[i + 1]) for i in range(51, 0, -1))
-"""``rng.shuffle`` of the deck: swap ``deck[i]`` with ``deck[_randbelow(n)]``, ``n = i + 1``."""
-
 _PLAYS = tuple(plays_of(seat, ALL_MASK) for seat in range(4))
 """``_PLAYS[seat][card]``: the engine's interned :class:`Play` of ``seat``."""
-
-_RANDBELOW = vars(random.Random)["_randbelow_with_getrandbits"]
 
 # The phases as module constants (an enum member read through its class costs a
 # lookup in the enum machinery, paid once per phase change of the loop above).
 _DEAL, _DOUBLE, _COMPLEX, _TRICKS = Phase.DEAL, Phase.DOUBLE, Phase.COMPLEX, Phase.TRICKS
 _TRIX, _OVER = Phase.TRIX, Phase.OVER
-
-
-def _plain_bits(rng: random.Random) -> Callable[[int], int] | None:
-    """``rng.getrandbits`` if ``rng`` draws as :class:`random.Random` itself
-    does (so the playout may draw that way itself), else ``None``.
-
-    The class's and the instance's ``choice``, ``shuffle``, ``_randbelow``
-    and ``getrandbits`` must all be :class:`random.Random`'s own, so every
-    draw is ``_randbelow_with_getrandbits`` over the C generator (a class
-    defining only ``random()`` gets ``_randbelow_without_getrandbits``).  A
-    generator replacing any of them is called through its own ``choice`` and
-    ``shuffle`` instead.
-
-    >>> _plain_bits(random.Random(1)) is not None
-    True
-    >>> class Loaded(random.Random):
-    ...     def choice(self, seq):
-    ...         return seq[0]
-    >>> _plain_bits(Loaded(1)) is None
-    True
-    """
-    cls = type(rng)
-    own = getattr(rng, "__dict__", {})
-    if (
-        getattr(cls, "choice", None) is _RANDOM.choice
-        and getattr(cls, "shuffle", None) is _RANDOM.shuffle
-        and getattr(cls, "_randbelow", None) is _RANDBELOW
-        and getattr(cls, "getrandbits", None) is _RANDOM.getrandbits
-        and not own.keys() & _DRAWING
-    ):
-        return rng.getrandbits
-    return None
-
-
-_RANDOM = random.Random
-_DRAWING = frozenset(("choice", "shuffle", "_randbelow", "getrandbits"))
-
-
-def _below(bits: Callable[[int], int], n: int) -> int:
-    """``random.Random._randbelow_with_getrandbits(n)`` drawing from ``bits``: with
-    ``bits = rng.getrandbits`` (see :func:`_plain_bits`), ``seq[_below(bits,
-    len(seq))]`` is ``rng.choice(seq)``, the same value from the same calls.
-    The card loops and the shuffle run this body inline.
-
-    >>> a, b = random.Random(7), random.Random(7)
-    >>> [_below(a.getrandbits, 13) for _ in range(5)] == [b.choice(range(13)) for _ in range(5)]
-    True
-    """
-    k = n.bit_length()
-    r = bits(k)
-    while r >= n:
-        r = bits(k)
-    return r
 
 
 def _stepped(
@@ -367,29 +291,17 @@ def _step(
     return apply_listed(state, _chosen(policy, PlayoutState(state), moves, rng))
 
 
+def _shuffled(rng: random.Random, bits: Callable[[int], int] | None = None) -> Deal:
+    """``Deal.shuffled(rng)``, drawn as :func:`~trixcomplex._speed.shuffled_deck` draws
+    it, without re-checking the 52 cards it is built from (``tests/test_playout.py``
+    holds the two to equality)."""
+    deal: Deal = _new(Deal)
+    _set_deck(deal, shuffled_deck(rng, bits))
+    return deal
+
+
 _new = object.__new__
 _set_deck = Deal.__dict__["deck"].__set__
-
-
-def _shuffled(rng: random.Random, bits: Callable[[int], int] | None = None) -> Deal:
-    """``Deal.shuffled(rng)`` without re-checking the 52 cards it is built from.
-
-    The same calls to ``rng`` in the same order (``tests/test_playout.py``
-    holds the two to equality); with ``bits`` (:func:`_plain_bits`) the
-    shuffle is ``rng.shuffle``'s own loop, drawing from ``bits``.
-    """
-    deck = list(ALL_CARDS)
-    if bits is None:
-        rng.shuffle(deck)
-    else:
-        for i, n, k in _SWAPS:  # rng.shuffle(deck): j = _below(bits, n), inline
-            j = bits(k)
-            while j >= n:
-                j = bits(k)
-            deck[i], deck[j] = deck[j], deck[i]
-    deal: Deal = _new(Deal)
-    _set_deck(deal, tuple(deck))
-    return deal
 
 
 _M = TypeVar("_M", bound=PlayerMove)
@@ -452,56 +364,8 @@ def _cards(
         return run_deal(state, _drawn(draw, least), points=False)[0]
     if policy is None:
         return run_deal(state, _asked(None, rng, policy, least), points=False)[0]
-    steps: list[CardStep] = []
-    return run_deal(state, _asked(PlayoutState(state), rng, policy, least, steps), steps=steps)[0]
-
-
-def _follow(seen: PlayoutState, steps: list[CardStep], start: int) -> None:
-    """Bring ``seen`` up to date from what the runner's ``steps[start:]`` changed."""
-    hands = list(seen.hands)
-    for step in steps[start:]:
-        card, seat = step.card, step.seat
-        if card is None:  # a TRIX pass
-            continue
-        hands[seat] ^= 1 << card
-        if seen.phase is _TRIX:
-            seen.table |= 1 << card
-            if step.out:
-                seen.finishing_order = gone_out(seen.finishing_order, seat)
-            continue
-        trick = step.trick
-        if trick is None:
-            seen.trick += (card,)
-            continue
-        seen.trick = ()
-        seen.leader = trick.taker
-        seen.tricks += 1
-        assert step.points is not None
-        a, b, c, d = step.points
-        p = seen.points
-        seen.points = (p[0] + a, p[1] + b, p[2] + c, p[3] + d)
-    seen.hands = (hands[0], hands[1], hands[2], hands[3])
-
-
-def _drawn(draw: Callable[[int], int], least: int) -> MoveSource:
-    """The move source ``rng.choice(legal_moves(state))`` is, for a plain
-    generator: ``r = _below(draw, n)`` inline, then the r-th card of the legal
-    set in card order (the r-th move :func:`~trixcomplex.match.plays_of`
-    lists); an empty TRIX set is the pass, the one move (R-TX-3)."""
-    k = _K
-
-    def source(turn: int, legal: int) -> int:
-        n = legal.bit_count() or 1
-        if n > least:
-            r = draw(k[n])
-            while r >= n:
-                r = draw(k[n])
-            while r:  # the r-th card of legal, in card order
-                legal &= legal - 1
-                r -= 1
-        return legal & -legal
-
-    return source
+    live: list[Any] = [None] * LIVE_SIZE
+    return run_deal(state, _asked(PlayoutState(state), rng, policy, least, live), live=live)[0]
 
 
 def _asked(
@@ -509,25 +373,30 @@ def _asked(
     rng: random.Random,
     policy: Policy | None,
     least: int,
-    steps: list[CardStep] | None = None,
+    live: list[Any] | None = None,
 ) -> MoveSource:
     """The move source choosing by ``rng.choice`` of the listed moves, or by the
-    ``policy``, shown ``seen`` brought up to date from the runner's ``steps``."""
-    done = 0
+    ``policy``, shown ``seen`` brought up to date from the runner's ``live`` list
+    (see :func:`~trixcomplex.runner.run_deal`)."""
 
     def source(turn: int, legal: int) -> int:
-        nonlocal done
         options: tuple[PlayerMove, ...] = plays_of(turn, legal) if legal else PASSES[turn]
         if len(options) <= least:  # forced="play": no draw, no policy call
             move = options[0]
         elif seen is None:
             move = rng.choice(options)
         else:
-            assert steps is not None
-            if done < len(steps):
-                _follow(seen, steps, done)
-                done = len(steps)
+            assert live is not None
+            hands = live[0]
+            a, b, c, d = hands
+            seen.hands = (a, b, c, d)
             seen.turn = turn
+            if live[1] is not None:  # a trick deal
+                seen.trick = tuple(live[1])
+                seen.leader, seen.tricks, seen.points = live[2], live[3], live[4]
+            else:  # TRIX: every card no longer held is on the table
+                seen.table = ALL_MASK ^ (a | b | c | d)
+                seen.finishing_order = live[5]
             move = _chosen(policy, seen, options, rng)
         return 1 << move.card if type(move) is Play else 0
 

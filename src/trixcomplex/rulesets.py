@@ -244,7 +244,7 @@ class Ruleset:
         """
         if contract is Contract.TRIX:
             return sum(self.trix_places)
-        rules = self._rules[contract]
+        rules = self.trick_rules(contract)
         return 13 * (rules.trick + rules.diamond) + 4 * rules.queen + rules.king_of_hearts
 
     @staticmethod

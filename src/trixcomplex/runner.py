@@ -1,13 +1,13 @@
 """The deal runner: the one card step of every deal, on plain locals.
 
 A card played to a trick, a card laid in TRIX and a TRIX pass are stepped
-here and nowhere else: :func:`run_tricks` and :func:`run_trix` hold the one
-loop of each kind of deal, on plain mutable locals (four hand ints, the
-trick as a list, the TRIX table as an int).  :func:`~trixcomplex.apply`
+here and nowhere else: :func:`run_deal` holds the one loop of each kind of
+deal, on plain mutable locals (four hand ints, the trick as a list, the TRIX
+table as an int).  :func:`~trixcomplex.apply`
 (one move), :func:`~trixcomplex.apply_moves` (a record's run of moves) and
-:func:`~trixcomplex.playout` (random or policy moves) all go through
-:func:`run_deal`, which loads the deal in progress, runs it and builds the
-state once at the end of the run (scoring a finished deal).
+:func:`~trixcomplex.playout` (random or policy moves) all go through it:
+it loads the deal in progress, runs it and builds the state once at the end
+of the run (scoring a finished deal).
 
 The moves come from a *move source* or are given.  A move source is a
 function ``source(turn, legal) -> bit``: given the seat to move and its legal
@@ -44,18 +44,27 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
+from typing import Any
 
+from ._speed import positional_builder
 from .cards import ALL_CARDS, Card
-from .complex import ComplexDeal, Trick, complex_result, legal_cards, trick_deal_over
+from .complex import (
+    Trick,
+    TrickDeal,
+    complex_result,
+    legal_cards,
+    new_trick,
+    new_trick_deal,
+    trick_deal_over,
+)
 from .complex import trick_winner as _trick_winner
 from .errors import IllegalMoveError
 from .kingdoms import match_finished, results_after
 from .moves import Contract, Move, Pass, Play
-from .rulesets import TrickRules
 from .scoring import DealResult, SeatBreakdown, trick_points, trix_points
 from .seats import next_seat
-from .state import History, MatchState, Phase
-from .trix import NEXT_TO_LAY, TrixDeal, gone_out, layable, playable_after
+from .state import History, MatchState, Phase, new_state
+from .trix import NEXT_TO_LAY, TrixDeal, gone_out, layable, new_trix_deal, playable_after
 from .tuplerecord import TupleRecord
 
 __all__ = [
@@ -65,8 +74,6 @@ __all__ = [
     "card_steps",
     "end_deal",
     "run_deal",
-    "run_tricks",
-    "run_trix",
 ]
 
 STOP = -1
@@ -77,7 +84,6 @@ MoveSource = Callable[[int, int], int]
 ``0`` for a TRIX pass (``legal`` empty), or :data:`STOP`."""
 
 _tnew = tuple.__new__
-_ALL = 1 << 30  # no limit
 _ZERO = (0, 0, 0, 0)
 _NO_HANDS = (0, 0, 0, 0)
 _OVER, _DEAL = Phase.OVER, Phase.DEAL
@@ -130,234 +136,200 @@ class CardStep(TupleRecord):
         return _tnew(cls, (seat, card, turn, trick, points, out, deal_over))
 
 
+LIVE_SIZE = 6
+"""What :func:`run_deal` keeps in a ``live`` list: ``[hands, trick, leader, tricks,
+points, finishing_order]`` — the four hands and the trick in progress (lists,
+the runner's own), the trick deal's leader, finished tricks and running points
+(``None`` when not kept), and TRIX's finishing order (the table is every card
+no longer held)."""
+
+new_step = positional_builder(CardStep)
+"""``CardStep(...)`` in one call (one per step when steps are asked for)."""
+
+
 def run_deal(
     state: MatchState,
     source: MoveSource | None = None,
     moves: Sequence[Move] = (),
     start: int = 0,
-    limit: int = _ALL,
     steps: list[CardStep] | None = None,
     points: bool = True,
+    live: list[Any] | None = None,
 ) -> tuple[MatchState, int]:
-    """Step the deal in progress in ``state`` on the runner: the state after, and
-    how many moves were made (0: none, and ``state`` itself).
+    """Step the deal in progress in ``state``: the state after, and how many
+    moves were made (0: none, and ``state`` itself).  Not a card phase: ``(state, 0)``.
 
-    The moves come from ``source`` or, without one, are ``moves[start:]``, each
-    checked against the legal set; the run stops at the
-    first move refused (left to :func:`~trixcomplex.apply`, which says why),
-    after ``limit`` moves or at the deal's end (the deal then scored).  With
-    ``steps``, each step's :class:`CardStep` is appended to it.  ``points=False``
-    keeps no running points (a run to the deal's end scores it once).  Not a
-    card phase: ``(state, 0)``.
+    The moves come from ``source`` or, without one, are ``moves[start:]``,
+    each checked against the legal set; the run stops at the first move
+    refused (left to :func:`~trixcomplex.apply`, which says why), after the
+    last of ``moves`` or at the deal's end (the deal then scored, R-MATCH-1).
+    With ``steps``, each step's :class:`CardStep` is appended to it.
+    ``points=False`` keeps no running points (a run to the deal's end scores
+    the deal once, from its tricks).  ``live`` (a list of :data:`LIVE_SIZE`), for
+    a source that must see the deal as it runs (a playout policy): the runner
+    puts its ``hands`` and trick lists in it (changed in place, card by card)
+    and keeps the rest up to date at each trick's end and each seat going out
+    (see :data:`LIVE_SIZE`).
+
+    The one step of a trick deal (COMPLEX, King of Hearts, Queens, Diamonds,
+    Ltoosh, a combined contract): the legal cards (R-CX-2, R-CL-2, R-OPT-2,
+    R-OPT-4), the next seat (R-SEAT-1); each fourth card, the taker (R-CX-3),
+    the trick's points (R-CX-5, R-DBL-4, R-CL-5 …) and the deal's end
+    (R-CX-4, R-CL-2 … R-CL-4).  The one step of TRIX: the legal cards are the
+    playable ones held (R-TX-2; the pass when there are none, R-TX-3), the
+    next seat the next one holding cards (R-TX-1, read from
+    :data:`~trixcomplex.rules.NEXT_TO_LAY`), and the finishing order grows as
+    seats go out (R-TX-4).  The locals: ``hands`` (a list), the trick (a
+    list), the TRIX table and what may be laid on it (ints).
     """
     deal = state.deal
-    played: list[Move] = []
-    if type(deal) is ComplexDeal:
+    turn = state.turn
+    played: list[Move] | None = None if source is None else []
+    record = None if played is None else played.append
+    index, count = start, len(moves)
+    hands = list(state.hands)
+    over = False
+    card: Card | None
+    if type(deal) is TrickDeal:
         contract = state.contract
-        assert contract is not None and state.turn is not None
+        assert contract is not None and turn is not None
         rules = state.ruleset.trick_rules(contract)
-        hands, trick = list(state.hands), list(deal.trick)
-        turn, leader, tricks, total, over = run_tricks(
-            hands, trick, state.turn, deal.leader, deal.tricks,
-            deal.points if points or steps is not None else None, deal.doubled, rules,
-            played, source, moves, start, limit, steps,
-        )  # fmt: skip
-        if not played:
-            return state, 0
-        history = _history(state, played, moves, start, source)
+        plays, deck, after = PLAYS, ALL_CARDS, _NEXT_SEAT
+        trick, leader, tricks, doubled = list(deal.trick), deal.leader, deal.tricks, deal.doubled
+        if live is not None:
+            live[:] = (hands, trick, leader, len(tricks), deal.points, deal.doubled)
+        total = deal.points if points or steps is not None else None
+        while source is not None or index < count:
+            hand = hands[turn]
+            legal = legal_cards(hand, trick, rules)
+            if source is not None:
+                bit = source(turn, legal)
+                if bit <= 0:  # STOP (a trick deal has no pass)
+                    break
+                card = deck[bit.bit_length() - 1]
+                record(plays[turn][card])  # type: ignore[misc]
+            else:  # the next given move, if a legal card of the seat to play
+                move = moves[index]
+                if type(move) is not Play or move.seat != turn:
+                    break
+                card = move.card
+                bit = 1 << card
+                if not legal & bit:  # not held, or not legal now
+                    break
+                index += 1
+            hands[turn] = hand ^ bit
+            trick.append(card)
+            seat = turn
+            if len(trick) < 4:
+                turn = after[turn]  # R-SEAT-1
+                if steps is not None:
+                    steps.append(new_step(seat, card, turn, None, None, False, False))
+                continue
+            cards = (trick[0], trick[1], trick[2], trick[3])
+            taker = _trick_winner(leader, cards)
+            done = new_trick(leader, cards, taker)  # Trick(...)
+            tricks += (done,)
+            gained = None
+            if total is not None:
+                gained = trick_points(cards, leader, taker, doubled, rules)
+                a, b, c, d = gained
+                total = (total[0] + a, total[1] + b, total[2] + c, total[3] + d)
+            leader = turn = taker
+            if live is not None:
+                live[2], live[3], live[4] = leader, len(tricks), total
+            trick.clear()
+            over = trick_deal_over(len(tricks), hands[0] | hands[1] | hands[2] | hands[3], rules)
+            if steps is not None:
+                steps.append(new_step(
+                    seat, card, None if over else taker, done, gained, False, over))  # fmt: skip
+            if over:
+                break
         if over:
-            done = _tnew(ComplexDeal, (leader, (), tricks, deal.doubled, _ZERO))
             result = complex_result(
-                state.deal_number, state.owner, done,  # type: ignore[arg-type]
+                state.deal_number, state.owner,  # type: ignore[arg-type]
+                new_trick_deal(leader, (), tricks, doubled, _ZERO),
                 contract=contract, kingdom=state.kingdom, rules=rules,
             )  # fmt: skip
-            return end_deal(state, result, history), len(played)
-        progress = _tnew(ComplexDeal, (
-            leader, tuple(trick), tricks, deal.doubled, _ZERO if total is None else total,
-        ))  # fmt: skip
-        return _in_deal(state, hands, turn, progress, history), len(played)
-    if type(deal) is TrixDeal:
-        assert state.turn is not None
-        hands = list(state.hands)
-        turn, table, can, order, over = run_trix(
-            hands, state.turn, deal.table, deal.playable, deal.finishing_order,
-            played, source, moves, start, limit, steps,
-        )  # fmt: skip
-        if not played:
-            return state, 0
-        history = _history(state, played, moves, start, source)
-        if over:
-            return end_deal(state, _trix_result(state, order), history), len(played)
-        return _in_deal(state, hands, turn, _tnew(TrixDeal, (table, order, can)), history), len(
-            played
-        )
-    return state, 0
-
-
-def _history(
-    state: MatchState, played: list[Move], moves: Sequence[Move], start: int,
-    source: MoveSource | None,
-) -> History:  # fmt: skip
-    """The history after the moves played: the given moves themselves, or the source's."""
-    if source is None:
-        count = len(played)
-        if count == 1:
-            return _tnew(History, (state.history, moves[start], state.history._len + 1))
-        return state.history.extend(moves[start : start + count])
-    return state.history.extend(played)
-
-
-def run_tricks(
-    hands: list[int],
-    trick: list[Card],
-    turn: int,
-    leader: int,
-    tricks: tuple[Trick, ...],
-    points: tuple[int, int, int, int] | None,
-    doubled: tuple[tuple[Card, int], ...],
-    rules: TrickRules,
-    played: list[Move],
-    source: MoveSource | None = None,
-    moves: Sequence[Move] = (),
-    start: int = 0,
-    limit: int = _ALL,
-    steps: list[CardStep] | None = None,
-) -> tuple[int, int, tuple[Trick, ...], tuple[int, int, int, int] | None, bool]:
-    """The one card step of every trick contract (COMPLEX, King of Hearts,
-    Queens, Diamonds, Ltoosh, a combined contract), run on plain locals:
-    ``hands`` and ``trick`` (lists, changed in place) and the rest as given.
-
-    Each card: the legal cards (R-CX-2, R-CL-2, R-OPT-2, R-OPT-4), the card
-    chosen by ``source`` or the next of ``moves`` (checked, see
-    :func:`run_deal`), the next seat (R-SEAT-1); each fourth card: the taker
-    (R-CX-3), the trick's points when ``points`` are kept or ``steps`` asked
-    for (R-CX-5, R-DBL-4, R-CL-5 …) and the deal's end (R-CX-4, R-CL-2 …
-    R-CL-4).  The moves made are appended to ``played`` (interned).  Returns
-    ``(turn, leader, tricks, points, over)``.
-    """
-    append, plays, deck, after = played.append, PLAYS, ALL_CARDS, _NEXT_SEAT
-    index, count = start, len(moves)
-    while limit:
-        hand = hands[turn]
-        legal = legal_cards(hand, trick, rules)
-        if source is not None:
-            bit = source(turn, legal)
-            if bit <= 0:  # STOP (a trick deal has no pass)
-                break
-        else:  # the next given move, if a legal card of the seat to play
-            if index == count:
-                break
-            move = moves[index]
-            if type(move) is not Play or move.seat != turn:
-                break
-            bit = 1 << move.card
-            if not legal & bit:  # not held, or not legal now
-                break
-            index += 1
-        limit -= 1
-        card = deck[bit.bit_length() - 1]
-        hands[turn] = hand ^ bit
-        trick.append(card)
-        append(plays[turn][card])
-        seat = turn
-        if len(trick) < 4:
-            turn = after[turn]  # R-SEAT-1
-            if steps is not None:
-                steps.append(_tnew(CardStep, (seat, card, turn, None, None, False, False)))
-            continue
-        cards = (trick[0], trick[1], trick[2], trick[3])
-        taker = _trick_winner(leader, cards)
-        done = _tnew(Trick, (leader, cards, taker))  # Trick(...)
-        tricks += (done,)
-        gained = None
-        if points is not None or steps is not None:
-            gained = trick_points(cards, leader, taker, doubled, rules)
-            if points is not None:
-                a, b, c, d = gained
-                points = (points[0] + a, points[1] + b, points[2] + c, points[3] + d)
-        leader = turn = taker
-        trick.clear()
-        over = trick_deal_over(len(tricks), hands[0] | hands[1] | hands[2] | hands[3], rules)
-        if steps is not None:
-            steps.append(_tnew(CardStep, (
-                seat, card, None if over else taker, done, gained, False, over,
-            )))  # fmt: skip
-        if over:
-            return turn, leader, tricks, points, True
-    return turn, leader, tricks, points, False
-
-
-def run_trix(
-    hands: list[int],
-    turn: int,
-    table: int,
-    can: int,
-    order: tuple[int, ...],
-    played: list[Move],
-    source: MoveSource | None = None,
-    moves: Sequence[Move] = (),
-    start: int = 0,
-    limit: int = _ALL,
-    steps: list[CardStep] | None = None,
-) -> tuple[int, int, int, tuple[int, ...], bool]:
-    """The one step of TRIX, run on plain locals (``hands`` changed in place):
-    the legal cards are the playable ones held (R-TX-2; the pass when there are
-    none, R-TX-3), the next seat is the next one holding cards (R-TX-1, read
-    from :data:`~trixcomplex.rules.NEXT_TO_LAY`) and the finishing order grows
-    as seats go out (R-TX-4).  ``can`` is ``playable(table)``, kept up to date.
-    Moves as for :func:`run_tricks`.  Returns ``(turn, table, can, order, over)``.
-    """
-    append, plays, passes, deck = played.append, PLAYS, PASSES, ALL_CARDS
-    after = NEXT_TO_LAY  # after[seat][holders]: next_to_lay(hands, seat), one lookup
-    holders = bool(hands[0]) | bool(hands[1]) << 1 | bool(hands[2]) << 2 | bool(hands[3]) << 3
-    index, count = start, len(moves)
-    while limit:
-        hand = hands[turn]
-        legal = layable(hand, can)
-        if source is not None:
-            bit = source(turn, legal)
-            if bit < 0:
-                break
-        else:  # the next given move: a legal card, or the pass with none, of the seat to move
-            if index == count:
-                break
-            move = moves[index]
-            if type(move) is Play:
-                if move.seat != turn:
-                    break
-                bit = 1 << move.card
-                if not legal & bit:  # not held, or not playable now
-                    break
-            elif type(move) is Pass and move.seat == turn and not legal:
-                bit = 0
-            else:
-                break
-            index += 1
-        limit -= 1
-        seat = turn
-        out = False
-        if bit:
-            card: Card | None = deck[bit.bit_length() - 1]
-            append(plays[turn][card])  # type: ignore[index]
-            hand ^= bit
-            hands[turn] = hand
-            table |= bit
-            can = playable_after(can, table, card)  # type: ignore[arg-type]
-            if not hand:
-                out = True
-                order = gone_out(order, turn)
-                if len(order) == 4:  # R-TX-4: three seats are out, the fourth is last
-                    if steps is not None:
-                        steps.append(_tnew(CardStep, (seat, card, None, None, None, True, True)))
-                    return turn, table, can, order, True
-                holders ^= 1 << turn
         else:
-            card = None
-            append(passes[turn][0])
-        turn = after[turn][holders]
-        if steps is not None:
-            steps.append(_tnew(CardStep, (seat, card, turn, None, None, out, False)))
-    return turn, table, can, order, False
+            progress: TrickDeal | TrixDeal = new_trick_deal(
+                leader, tuple(trick), tricks, doubled, _ZERO if total is None else total
+            )
+    elif type(deal) is TrixDeal:
+        assert turn is not None
+        plays, passes, deck, after_lay = PLAYS, PASSES, ALL_CARDS, NEXT_TO_LAY
+        table, can, order = deal.table, deal.playable, deal.finishing_order
+        if live is not None:
+            live[:] = (hands, None, None, 0, None, order)
+        # after_lay[seat][holders]: next_to_lay(hands, seat), by the seats holding cards
+        holders = (
+            (hands[0] != 0) | (hands[1] != 0) << 1 | (hands[2] != 0) << 2 | (hands[3] != 0) << 3
+        )
+        while source is not None or index < count:
+            hand = hands[turn]
+            legal = layable(hand, can)
+            if source is not None:
+                bit = source(turn, legal)
+                if bit < 0:
+                    break
+                card = deck[bit.bit_length() - 1] if bit else None
+                record(passes[turn][0] if card is None else plays[turn][card])  # type: ignore[misc]
+            else:  # the next given move: a legal card, or the pass with none, of the seat to move
+                move = moves[index]
+                if type(move) is Play:
+                    if move.seat != turn:
+                        break
+                    card = move.card
+                    bit = 1 << card
+                    if not legal & bit:  # not held, or not playable now
+                        break
+                elif type(move) is Pass and move.seat == turn and not legal:
+                    card, bit = None, 0
+                else:
+                    break
+                index += 1
+            seat = turn
+            out = False
+            if card is not None:
+                hand ^= bit
+                hands[turn] = hand
+                table |= bit
+                can = playable_after(can, table, card)
+                if not hand:
+                    out = True
+                    order = gone_out(order, turn)
+                    if live is not None:
+                        live[5] = order
+                    if len(order) == 4:  # R-TX-4: three seats are out, the fourth is last
+                        over = True
+                        break
+                    holders ^= 1 << turn
+            turn = after_lay[turn][holders]
+            if steps is not None:
+                steps.append(new_step(seat, card, turn, None, None, out, False))
+        if over:
+            if steps is not None:
+                steps.append(new_step(seat, card, None, None, None, True, True))
+            result = _trix_result(state, order)
+        else:
+            progress = new_trix_deal(table, order, can)
+    else:
+        return state, 0
+    ran = index - start if played is None else len(played)
+    if not ran:
+        return state, 0
+    history = state.history
+    if played is not None:
+        history = history.extend(played)
+    elif ran == 1:
+        history = _tnew(History, (history, moves[start], history._len + 1))  # .append()
+    else:
+        history = history.extend(moves[start : start + ran])
+    if over:
+        return end_deal(state, result, history), ran
+    return new_state(
+        state.phase, state.deal_number, state.owner, state.contract,
+        (hands[0], hands[1], hands[2], hands[3]), turn, progress, state.scores, state.results,
+        history, state.ruleset), ran  # fmt: skip
 
 
 def card_steps(state: MatchState, moves: Sequence[Move]) -> tuple[MatchState, list[CardStep]]:
@@ -376,18 +348,6 @@ def card_steps(state: MatchState, moves: Sequence[Move]) -> tuple[MatchState, li
     return after, steps
 
 
-def _in_deal(
-    state: MatchState, hands: list[int], turn: int, deal: ComplexDeal | TrixDeal,
-    history: History,
-) -> MatchState:  # fmt: skip
-    """The state inside the deal of ``state`` with these four parts changed."""
-    return _tnew(MatchState, (
-        state.phase, state.deal_number, state.owner, state.contract,
-        (hands[0], hands[1], hands[2], hands[3]), turn, deal,
-        state.scores, state.results, history, state.ruleset,
-    ))  # fmt: skip
-
-
 def end_deal(state: MatchState, result: DealResult, history: History) -> MatchState:
     """Score a finished deal; the match waits for the next deal or is over
     (R-MATCH-1, R-MATCH-8, R-OPT-9)."""
@@ -396,10 +356,19 @@ def end_deal(state: MatchState, result: DealResult, history: History) -> MatchSt
     ruleset = state.ruleset
     results = results_after(state.results, result, ruleset)
     over = match_finished(results, ruleset)
-    return _tnew(MatchState, (
-        _OVER if over else _DEAL, state.deal_number, state.owner, None, _NO_HANDS, None,
-        None, scores, results, history, ruleset,
-    ))  # fmt: skip
+    return new_state(
+        _OVER if over else _DEAL,
+        state.deal_number,
+        state.owner,
+        None,
+        _NO_HANDS,
+        None,
+        None,
+        scores,
+        results,
+        history,
+        ruleset,
+    )
 
 
 def _trix_result(state: MatchState, order: tuple[int, ...]) -> DealResult:

@@ -211,8 +211,8 @@ def format_scoresheet(state: MatchState) -> str:
 
 def _current_lines(state: MatchState, width: int) -> list[str]:
     """The deal being played: trick points charged so far, TRIX seats already out."""
-    if state.complex is not None:
-        return [_row(f"  deal {state.deal_number} so far", state.complex.points, width)]
+    if state.trick_deal is not None:
+        return [_row(f"  deal {state.deal_number} so far", state.trick_deal.points, width)]
     if state.trix is not None and state.trix.finishing_order:
         out = ", ".join(f"seat {s}" for s in state.trix.finishing_order)
         return [f"  deal {state.deal_number} so far: out {out}"]

@@ -36,11 +36,11 @@ from attrs import frozen
 from .cards import Card, Rank, Suit, cards_of
 from .deductions import played_in_tricks, show_trick_cards_since, trix_history
 from .engine import (
-    ComplexDeal,
     MatchState,
     Phase,
     Score,
     Trick,
+    TrickDeal,
     TrixDeal,
     forced_move,
     legal_moves,
@@ -279,7 +279,7 @@ def _view(state: MatchState, seat: int | None, listing: bool) -> View:
     played = 0
     points = _NO_POINTS
     deal = state.deal
-    if type(deal) is ComplexDeal:
+    if type(deal) is TrickDeal:
         leader, trick, tricks, doubled = deal.leader, deal.trick, deal.tricks, deal.doubled
         points = deal.points
         rules = ruleset.trick_rules(state.contract)  # type: ignore[arg-type]

@@ -51,7 +51,7 @@ from cattrs.errors import IterableValidationError, IterableValidationNote
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
 from .cards import Card, Suit, cards_of
-from .engine import ComplexDeal, DoublingWindow, History, MatchState, Phase, TrixDeal
+from .engine import DoublingWindow, History, MatchState, Phase, TrickDeal, TrixDeal
 from .errors import TrixError
 from .jsonio import check_json
 from .jsonio import loads as parse_json
@@ -102,9 +102,12 @@ a classic trick contract's phase ``TRICKS``; version 1 (fields ``window``,
 ``complex``, ``trix``; ``COMPLEX`` for every trick deal) is still read."""
 _V1_FIELDS: dict[str, Any] = {
     "window": DoublingWindow | None,
-    "complex": ComplexDeal | None,
+    "complex": TrickDeal | None,
     "trix": TrixDeal | None,
 }
+
+_V1_ATTRIBUTES = {"complex": "trick_deal"}
+"""The state's attribute holding a version-1 field, where the names differ."""
 
 _ENGINE_CARD_SETS = {
     (MatchState, "hands"),
@@ -486,7 +489,7 @@ def from_json(cls: type[T], data: object) -> T:
 
 _DEAL_TYPES = {
     frozenset(f.name for f in attrs.fields(cls)): cls
-    for cls in (DoublingWindow, ComplexDeal, TrixDeal)
+    for cls in (DoublingWindow, TrickDeal, TrixDeal)
 }
 
 
@@ -618,7 +621,7 @@ def _load_state_checked(data: object) -> MatchState:
         raise _state_error(exc) from None
     for name, tp in types.items():
         raw = saved[name]
-        expected = getattr(rebuilt, name)
+        expected = getattr(rebuilt, _V1_ATTRIBUTES.get(name, name))
         try:
             if name == "hands":
                 value = _cards_in(raw, tp)

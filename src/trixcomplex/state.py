@@ -9,11 +9,13 @@ States compare by value and are hashable.
 from __future__ import annotations
 
 import enum
+import warnings
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, TypeAlias
 
+from ._speed import positional_builder
 from .cards import Card, cards_of
-from .complex import ComplexDeal
+from .complex import TrickDeal
 from .doubling import DoublingWindow
 from .kingdoms import kingdom_after
 from .moves import Contract, Deal, Pass, Play
@@ -260,7 +262,7 @@ _NOBODY: frozenset[int] = frozenset()
 _ONLY = tuple(frozenset({s}) for s in range(4))
 
 
-DealProgress: TypeAlias = DoublingWindow | ComplexDeal | TrixDeal
+DealProgress: TypeAlias = DoublingWindow | TrickDeal | TrixDeal
 """What the deal in progress holds: the doubling window (DOUBLE), the trick deal
 (COMPLEX, TRICKS) or the TRIX deal (TRIX)."""
 
@@ -278,9 +280,9 @@ class MatchState(TupleRecord, kw_only=True):
     - ``hands``: the four hands as card sets (52-bit ints).
     - ``turn``: the seat to move in CHOOSE, COMPLEX, TRICKS and TRIX, else ``None``.
     - ``deal``: what the phase holds: the :class:`~trixcomplex.DoublingWindow`
-      in DOUBLE, the :class:`~trixcomplex.ComplexDeal` in COMPLEX and TRICKS,
+      in DOUBLE, the :class:`~trixcomplex.TrickDeal` in COMPLEX and TRICKS,
       the :class:`~trixcomplex.TrixDeal` in TRIX, else ``None``.  The
-      properties ``window``, ``complex`` and ``trix`` give it typed.
+      properties ``window``, ``trick_deal`` and ``trix`` give it typed.
     - ``scores``: the seats' cumulative scores over finished deals.
     - ``results``: the finished deals.
     - ``history``: every move so far, the shuffles included.
@@ -335,10 +337,19 @@ class MatchState(TupleRecord, kw_only=True):
         return deal if type(deal) is DoublingWindow else None
 
     @property
-    def complex(self) -> ComplexDeal | None:
-        """The trick deal being played (COMPLEX or a classic trick contract)."""
+    def trick_deal(self) -> TrickDeal | None:
+        """The trick deal being played (COMPLEX, or King of Hearts, Queens, Diamonds,
+        Ltoosh, a combined contract)."""
         deal = self.deal
-        return deal if type(deal) is ComplexDeal else None
+        return deal if type(deal) is TrickDeal else None
+
+    @property
+    def complex(self) -> TrickDeal | None:
+        """Deprecated: the old name of :attr:`trick_deal` (it plays every trick contract)."""
+        warnings.warn(
+            "MatchState.complex is deprecated: use MatchState.trick_deal", DeprecationWarning, 2
+        )
+        return self.trick_deal
 
     @property
     def trix(self) -> TrixDeal | None:
@@ -407,25 +418,6 @@ def redeal_seat(state: MatchState) -> int | None:
     return bad_hand_seat(state.hands)
 
 
-# -- the engine's fast constructor ----------------------------------------------
-#
-# A state is a tuple of its fields in declaration order (TupleRecord): the engine
-# builds the state after a move inside a deal (one per card) with tuple.__new__.
-# The result is the object ``MatchState(...)`` builds (same class, equal, hashing
-# alike); nothing outside the engine uses it.
-
-
-def _next_in_deal(
-    state: MatchState, hands: tuple[int, int, int, int], turn: int, deal: DealProgress,
-    history: History,
-) -> MatchState:  # fmt: skip
-    """The state after a move inside the deal of ``state`` (the hot path: one per card).
-
-    Phase, deal number, owner, contract, scores, results and ruleset stay;
-    the four arguments that change are of four different types, so mypy
-    catches any two given in each other's place.
-    """
-    return _tnew(MatchState, (
-        state.phase, state.deal_number, state.owner, state.contract, hands, turn, deal,
-        state.scores, state.results, history, state.ruleset,
-    ))  # fmt: skip
+new_state = positional_builder(MatchState)
+"""``MatchState(...)`` from its fields given positionally, in order, in one call: the
+engine builds a state per move with it (see :mod:`trixcomplex._speed`)."""

@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ._speed import positional_builder
+from .seats import next_seat
 from .tuplerecord import TupleRecord, tuple_field
 
 __all__ = [
@@ -113,14 +115,10 @@ def next_to_lay(hands: Sequence[int], seat: int) -> int:
     >>> next_to_lay((5, 0, 3, 0), 0), NEXT_TO_LAY[0][0b0101]   # seats 1 and 3 are out
     (2, 2)
     """
-    nxt = (seat + 1) & 3  # unrolled: once per card laid
-    if hands[nxt]:
-        return nxt
-    nxt = (seat + 2) & 3
-    if hands[nxt]:
-        return nxt
-    nxt = (seat + 3) & 3
-    return nxt if hands[nxt] else seat
+    nxt = next_seat(seat)
+    while nxt != seat and not hands[nxt]:  # empty hands are skipped
+        nxt = next_seat(nxt)
+    return nxt
 
 
 NEXT_TO_LAY = tuple(
@@ -212,3 +210,5 @@ class TrixDeal(TupleRecord):
 
 
 _tnew = tuple.__new__
+new_trix_deal = positional_builder(TrixDeal, "playable")
+"""``TrixDeal(table, finishing_order)`` given its ``playable`` set too, in one call."""

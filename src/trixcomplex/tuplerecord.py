@@ -1,7 +1,7 @@
 """Tuple-backed frozen records: the engine's per-move values, each built in one call.
 
 The engine builds a new :class:`~trixcomplex.MatchState`, and in a trick deal
-a new :class:`~trixcomplex.ComplexDeal`, for every card played.  A slotted
+a new :class:`~trixcomplex.TrickDeal`, for every card played.  A slotted
 attrs class sets its fields one descriptor call at a time (about 40 ns a
 field); a ``tuple`` subclass is built by one ``tuple.__new__(cls, values)``.
 A :class:`TupleRecord` subclass is such a tuple that behaves as the frozen

@@ -27,7 +27,7 @@ from typing import TypeVar
 from .card_deltas import steps_since
 from .cards import Card, cards_of, mask_of
 from .deductions import played_in_tricks, show_trick_cards_since, shown_by_pass
-from .engine import ComplexDeal, MatchState, TrixDeal, forced_move, legal_moves, score
+from .engine import MatchState, TrickDeal, TrixDeal, forced_move, legal_moves, score
 from .moves import Double, Move, Pass, Play, PlayerMove
 from .rules import row_ends
 from .seat_view import ALL_FIELDS, Cards4, View, new_view, view, view_builder
@@ -102,7 +102,7 @@ def view_after_moves(previous: View, moves: Sequence[Move], state: MatchState) -
     ):
         deal = state.deal
         kinds = _kinds(moves)
-        if type(deal) is ComplexDeal and kinds is _PLAYS:
+        if type(deal) is TrickDeal and kinds is _PLAYS:
             return _after_trick_cards(previous, moves, state, deal)  # type: ignore[arg-type]
         if type(deal) is TrixDeal and (kinds is _PLAYS or kinds is _TRIX_TURNS):
             return _after_trix_turns(previous, moves, state, deal)  # type: ignore[arg-type]
@@ -143,7 +143,7 @@ def _kinds(moves: Sequence[Move]) -> str:
 
 
 def _after_trick_cards(
-    previous: View, moves: Sequence[Play], state: MatchState, deal: ComplexDeal
+    previous: View, moves: Sequence[Play], state: MatchState, deal: TrickDeal
 ) -> View:
     """:func:`view_after_moves` for cards played to tricks of the deal in progress: what
     the runner's steps of ``moves`` changed."""

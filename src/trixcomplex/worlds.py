@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from math import comb
 
 from .cards import ALL_CARDS, ALL_MASK, Card, Rank, Suit, cards_of, mask_of, suit_mask
-from .engine import ComplexDeal, History, MatchState, Phase, TrixDeal, apply
+from .engine import History, MatchState, Phase, TrickDeal, TrixDeal, apply
 from .errors import IllegalMoveError
 from .match import PASSES, plays_of
 from .moves import Choose, Contract, Deal, Double, Move, Redeal, Timeout
@@ -155,7 +155,7 @@ class _Plan:
         self.played, self.own = played, own
         self.forced, self.split = _hidden(view, ALL_MASK & ~seen)
         self.moves: list[Move] = []
-        self.deal: ComplexDeal | TrixDeal | None = None
+        self.deal: TrickDeal | TrixDeal | None = None
         self.choose: Choose | None = None
         self.doubles: list[Double] = []
         owner, contract = view.owner, view.contract
@@ -309,7 +309,7 @@ def _deck_with(fixed: dict[Card, int], rng: random.Random) -> Deal:
     return _deck_of(start)
 
 
-def _cards_played(view: View) -> tuple[list[Move], ComplexDeal | TrixDeal]:
+def _cards_played(view: View) -> tuple[list[Move], TrickDeal | TrixDeal]:
     """The view's plays and passes of the deal in progress, and the deal they make.
 
     The state is built at once rather than replayed move by move: the deal in
@@ -335,7 +335,7 @@ def _cards_played(view: View) -> tuple[list[Move], ComplexDeal | TrixDeal]:
     if leader is None:
         raise ValueError("inconsistent view: a trick deal with nobody to lead")
     moves.extend(plays[leader + i][card] for i, card in enumerate(view.trick))
-    return moves, ComplexDeal(leader, view.trick, view.tricks, view.doubled, view.points)
+    return moves, TrickDeal(leader, view.trick, view.tricks, view.doubled, view.points)
 
 
 _PLAYS = tuple(tuple(plays_of(seat % 4, 1 << c)[0] for c in range(52)) for seat in range(7))

@@ -183,8 +183,8 @@ def broken_rulesets(classic: tc.MatchState, redeal: tc.MatchState) -> dict[str, 
         if (
             state.contract is tc.Contract.KING_OF_HEARTS
             and state.phase is tc.Phase.COMPLEX
-            and state.complex is not None
-            and not state.complex.trick
+            and state.trick_deal is not None
+            and not state.trick_deal.trick
         ):
             seat = state.turn
             assert seat is not None
@@ -217,10 +217,14 @@ def broken(draw: tc.MatchState) -> dict[str, dict[str, object]]:
 
     # A COMPLEX trick in which the second player holds the led suit but plays another.
     for i, state in enumerate(states):
-        if state.phase is tc.Phase.COMPLEX and state.complex and len(state.complex.trick) == 1:
+        if (
+            state.phase is tc.Phase.COMPLEX
+            and state.trick_deal
+            and len(state.trick_deal.trick) == 1
+        ):
             seat = state.turn
             assert seat is not None
-            led = state.complex.trick[0].suit
+            led = state.trick_deal.trick[0].suit
             hand = state.hand(seat)
             off = [c for c in hand if c.suit is not led]
             if off and any(c.suit is led for c in hand):

@@ -105,7 +105,7 @@ def _card_policy(state: MatchState, known: _Known) -> Policy:
     time (from ``known``) without thinking again.
     """
     remaining = state.remaining_contracts
-    deal = state.complex
+    deal = state.trick_deal
     doubled = deal.doubled if deal is not None else ()
     seen = known.setdefault((state.contract, doubled), {})
 

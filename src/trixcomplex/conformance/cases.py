@@ -137,9 +137,9 @@ Finder = Callable[[MatchState, Move | None, MatchState], bool]
 
 def _trick_done(before: MatchState, move: Move | None, after: MatchState) -> bool:
     return (
-        before.complex is not None
-        and after.complex is not None
-        and len(after.complex.tricks) > len(before.complex.tricks)
+        before.trick_deal is not None
+        and after.trick_deal is not None
+        and len(after.trick_deal.tricks) > len(before.trick_deal.tricks)
     )
 
 
@@ -211,10 +211,10 @@ def _moved(kind: type, phase: Phase | None = None) -> Finder:
 
 
 def _doubled_taken(before: MatchState, move: Move | None, after: MatchState) -> bool:
-    if not _trick_done(before, move, after) or after.complex is None:
+    if not _trick_done(before, move, after) or after.trick_deal is None:
         return False
-    taken = set(after.complex.tricks[-1].cards)
-    return any(card in taken for card, _ in after.complex.doubled)
+    taken = set(after.trick_deal.tricks[-1].cards)
+    return any(card in taken for card, _ in after.trick_deal.doubled)
 
 
 def _gone_out(before: MatchState, move: Move | None, after: MatchState) -> bool:
@@ -235,7 +235,9 @@ def _over(before: MatchState, move: Move | None, after: MatchState) -> bool:
 
 def _anything(before: MatchState, move: Move | None, after: MatchState) -> bool:
     return (
-        before.phase is Phase.COMPLEX and before.complex is not None and bool(before.complex.trick)
+        before.phase is Phase.COMPLEX
+        and before.trick_deal is not None
+        and bool(before.trick_deal.trick)
     )
 
 

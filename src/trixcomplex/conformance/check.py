@@ -227,7 +227,7 @@ def _score_clause(expected: Any, got: Any, state: MatchState) -> str:
                 return "R-TX-4"
             return "R-DBL-4" if deal["doubled"] else "R-CX-5"
     if expected["deals"] != got.get("deals") or expected["current"] != got.get("current"):
-        if state.complex is not None and state.complex.doubled:
+        if state.trick_deal is not None and state.trick_deal.doubled:
             return "R-DBL-4"
         return "R-CX-5" if expected["current"] != got.get("current") else "R-MATCH-1"
     if expected["seats"] != got.get("seats") or expected["teams"] != got.get("teams"):

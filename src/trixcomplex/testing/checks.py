@@ -40,8 +40,8 @@ def _check_cards(state: MatchState) -> None:
             raise _fail("R-MATCH-2", f"cards in hand in phase {state.phase.value}")
         return
     places = [(f"hand of seat {s}", h) for s, h in enumerate(state.hands)]
-    if state.complex is not None:
-        deal = state.complex
+    if state.trick_deal is not None:
+        deal = state.trick_deal
         places += [("the trick", sum(1 << c for c in deal.trick))]
         places += [
             (f"trick {i + 1}", sum(1 << c for c in t.cards)) for i, t in enumerate(deal.tricks)

@@ -14,7 +14,7 @@ import numpy.typing as npt
 
 from ...card_deltas import steps_since
 from ...cards import Card, Suit, cards_of, mask_of
-from ...engine import ComplexDeal, History, MatchState, Phase, TrixDeal
+from ...engine import History, MatchState, Phase, TrickDeal, TrixDeal
 from ...moves import Double, Move
 from ...seats import check_seat
 from ...views import (
@@ -249,7 +249,7 @@ class SeatsTracker:
         deal = state.deal
         if type(deal) is TrixDeal:
             self._played = deal.table
-        elif type(deal) is ComplexDeal:
+        elif type(deal) is TrickDeal:
             self._played = played_in_tricks(deal.tricks, deal.trick)
         else:
             self._played = 0
@@ -305,7 +305,7 @@ class SeatsTracker:
     def _after_trick_cards(self, moves: list[Move], state: MatchState) -> bool:
         """Write what the runner's steps of ``moves`` (cards played to tricks) changed."""
         deal = state.deal
-        if type(deal) is not ComplexDeal:
+        if type(deal) is not TrickDeal:
             return False
         done, start = self._done, self._start
         steps = steps_since(state, moves, done, start, 0, self._points)  # type: ignore[arg-type]
