@@ -19,7 +19,6 @@ KNOWLEDGE = (
     "trixcomplex.view_updates",
     "trixcomplex.view_helpers",
     "trixcomplex.view_ranges",
-    "trixcomplex.card_deltas",
     "trixcomplex.worlds",
     "trixcomplex.viewcheck",
     "trixcomplex.rl.observation",

@@ -24,7 +24,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeVar
 
-from .card_deltas import steps_since
 from .cards import Card, cards_of, mask_of
 from .deductions import played_in_tricks, show_trick_cards_since, shown_by_pass
 from .engine import MatchState, TrickDeal, TrixDeal, forced_move, legal_moves, score
@@ -35,7 +34,6 @@ from .seat_view import ALL_FIELDS, Cards4, View, new_view, view, view_builder
 __all__ = ["view_after", "view_after_moves"]
 
 _T = TypeVar("_T")
-_NO_POINTS = (0, 0, 0, 0)
 
 
 def view_after(previous: View, move: Move, state: MatchState) -> View:
@@ -145,43 +143,39 @@ def _kinds(moves: Sequence[Move]) -> str:
 def _after_trick_cards(
     previous: View, moves: Sequence[Play], state: MatchState, deal: TrickDeal
 ) -> View:
-    """:func:`view_after_moves` for cards played to tricks of the deal in progress: what
-    the runner's steps of ``moves`` changed."""
+    """:func:`view_after_moves` for cards played to tricks of the deal in progress."""
     seat = previous.seat
+    tricks, trick = deal.tricks, deal.trick
     done = len(previous.tricks)
     start = len(previous.trick)
-    steps = None
-    if not done or deal.tricks[done - 1] is previous.last_trick:
-        steps = steps_since(state, moves, done, start, 0, previous.points)
-    if steps is None:  # ``previous`` is not the view just before ``moves``
-        return _keeping(previous, view(state, seat))
-    cards: list[Card] = []
-    last_trick, points = previous.last_trick, previous.points
-    for step in steps:  # the runner's CardSteps
-        cards.append(step.card)  # type: ignore[arg-type]
-        if step.trick is not None:  # a trick taken (R-CX-3), and what it cost (R-CX-5)
-            last_trick = step.trick
-            gained = step.points
-            assert gained is not None
-            if gained != _NO_POINTS:
-                points = (points[0] + gained[0], points[1] + gained[1], points[2] + gained[2],
-                          points[3] + gained[3])  # fmt: skip
+    if 4 * (len(tricks) - done) + len(trick) - start != len(moves) or (
+        done and tricks[done - 1] is not previous.last_trick
+    ):
+        return _keeping(
+            previous, view(state, seat)
+        )  # ``previous`` is not the view just before ``moves``
     rules = state.ruleset.trick_rules(state.contract)  # type: ignore[arg-type]
     no_heart_lead, discard_first = rules.no_heart_lead, rules.discard_first
     voids = list(previous.voids)
     shown = [0, 0, 0, 0]
     show_trick_cards_since(voids, shown, deal, done, start, no_heart_lead, discard_first)
+    cards = [move.card for move in moves]
     cannot_hold = _without(previous.cannot_hold, cards)
     if any(shown):
-        cannot_hold = _with(cannot_hold, shown, played_in_tricks(deal.tricks, deal.trick))
+        cannot_hold = _with(cannot_hold, shown, played_in_tricks(tricks, trick))
+    last_trick, points, seen_score = previous.last_trick, previous.points, previous.score
+    if len(tricks) != done:  # tricks were finished
+        last_trick = tricks[-1]
+        if deal.points != points:
+            points, seen_score = deal.points, score(state)
     return _AFTER_TRICK_CARD(
         previous,
-        *_seat_now(previous, state, steps[-1].turn),
+        *_seat_now(previous, state, state.turn),
         deal.leader,
-        deal.trick,
-        previous.tricks if last_trick is previous.last_trick else deal.tricks,
+        trick,
+        previous.tricks if len(tricks) == done else tricks,
         last_trick,
-        previous.score if points is previous.points else score(state),
+        seen_score,
         points,
         _same_or_new(previous.voids, voids),
         cannot_hold,
@@ -192,33 +186,30 @@ def _after_trick_cards(
 def _after_trix_turns(
     previous: View, moves: Sequence[Play | Pass], state: MatchState, deal: TrixDeal
 ) -> View:
-    """:func:`view_after_moves` for cards laid and passes of the TRIX deal in progress: what
-    the runner's steps of ``moves`` changed."""
+    """:func:`view_after_moves` for cards laid and passes of the TRIX deal in progress."""
     seat = previous.seat
-    laid, passes, order = previous.laid, previous.passes, previous.finishing_order
+    laid, passes = previous.laid, previous.passes
     turns = len(laid) + len(passes)
-    steps = None
-    if previous.turn == moves[0].seat and not (
+    if previous.turn != moves[0].seat or (
         state.ruleset.show_twos and turns < 4 <= turns + len(moves)  # R-OPT-7: 2s shown now
     ):
-        steps = steps_since(state, moves, 0, 0, len(order), _NO_POINTS)
+        return _keeping(previous, view(state, seat))
     cards = [move.card for move in moves if type(move) is Play]
     table = deal.table & ~mask_of(cards)  # as ``previous`` saw it
-    if steps is None or table.bit_count() != len(previous.table):
-        return _keeping(previous, view(state, seat))  # not the view just before ``moves``
+    if table.bit_count() != len(previous.table):
+        return _keeping(
+            previous, view(state, seat)
+        )  # ``previous`` is not the view just before ``moves``
     new_laid: list[tuple[int, Card]] = []
     new_passes: list[tuple[int, int]] = []
     shown = [0, 0, 0, 0]
-    for step in steps:  # the runner's CardSteps
-        card = step.card
-        if card is not None:
-            table |= 1 << card
-            new_laid.append((step.seat, card))
-            if step.out:  # the seat went out (R-TX-4)
-                order += (step.seat,)
+    for move in moves:
+        if type(move) is Play:
+            table |= 1 << move.card
+            new_laid.append((move.seat, move.card))
         else:
-            new_passes.append((step.seat, len(laid) + len(new_laid)))
-            shown[step.seat] |= shown_by_pass(table)
+            new_passes.append((move.seat, len(laid) + len(new_laid)))
+            shown[move.seat] |= shown_by_pass(table)
     cannot_hold, known = previous.cannot_hold, previous.known_holdings
     table_cards, rows = previous.table, previous.rows
     if cards:
@@ -232,14 +223,15 @@ def _after_trix_turns(
     if new_passes:
         passes += tuple(new_passes)
         cannot_hold = _with(cannot_hold, shown, table)
+    order = deal.finishing_order
     return _AFTER_TRIX_TURN(
         previous,
-        *_seat_now(previous, state, steps[-1].turn),
+        *_seat_now(previous, state, state.turn),
         table_cards,
         rows,
         laid,
         passes,
-        order,
+        previous.finishing_order if order == previous.finishing_order else order,
         cannot_hold,
         known,
     )

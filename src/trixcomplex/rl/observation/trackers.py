@@ -12,10 +12,9 @@ from itertools import islice
 import numpy as np
 import numpy.typing as npt
 
-from ...card_deltas import steps_since
 from ...cards import Card, Suit, cards_of, mask_of
 from ...engine import History, MatchState, Phase, TrickDeal, TrixDeal
-from ...moves import Double, Move
+from ...moves import Double, Move, Pass, Play
 from ...seats import check_seat
 from ...views import (
     View,
@@ -36,7 +35,7 @@ from .encoders import (
     encode_answer,
     encode_card_row,
     encode_deal_points,
-    encode_place,
+    encode_places,
     encode_void_row,
 )
 from .layout import (
@@ -63,7 +62,6 @@ _TRICK_PHASES = (Phase.COMPLEX, Phase.TRICKS)
 _CATCH_UP = 64
 """At most this many moves are followed one by one; a longer gap is encoded in full."""
 _NOTHING_SHOWN = [0, 0, 0, 0]
-_NO_POINTS = (0, 0, 0, 0)
 
 _SEAT_ROWS = frozenset({
     "played", "trick", "leader", "taken", "tricks_taken", "voids", "cannot_hold",
@@ -303,43 +301,41 @@ class SeatsTracker:
         return False
 
     def _after_trick_cards(self, moves: list[Move], state: MatchState) -> bool:
-        """Write what the runner's steps of ``moves`` (cards played to tricks) changed."""
         deal = state.deal
         if type(deal) is not TrickDeal:
             return False
+        tricks, trick = deal.tricks, deal.trick
         done, start = self._done, self._start
-        steps = steps_since(state, moves, done, start, 0, self._points)  # type: ignore[arg-type]
-        if steps is None:
+        finished = len(tricks) - done
+        if 4 * finished + len(trick) - start != len(moves):
             return False
         out, hands = self._out, state.hands
-        played, marked, points = self._played, self._marked, self._points
-        for step in steps:  # the runner's CardSteps
-            who, card, taken = step.seat, step.card, step.trick
-            assert card is not None  # a trick deal has no pass
+        played, marked = self._played, self._marked
+        for move in moves:
+            if type(move) is not Play:
+                return False
+            card, who = move.card, move.seat
             played |= 1 << card
+            out[_TRICK_ROW[who] + card] = 1.0
             marked = _played_from_hand(out, who, card, hands[who], marked)
-            if taken is None:
-                out[_TRICK_ROW[who] + card] = 1.0
-                continue
-            # A trick taken: its cards to its taker, who leads the next (R-CX-3).
-            out[TRICK_AND_LEADER] = TRICK_AND_LEADER_ZEROS
-            taker = taken.taker
-            row = _TAKEN_ROW[taker]
-            for c in taken.cards:
-                out[row + c] = 1.0
-            at = AT_TRICKS_TAKEN + taker
-            out[at] = COUNT[COUNT_OF[out[at]] + 1]
-            out[AT_LEADER + taker] = 1.0
-            gained = step.points
-            assert gained is not None
-            if gained != _NO_POINTS:  # the cumulative scores change only between deals
-                points = (points[0] + gained[0], points[1] + gained[1], points[2] + gained[2],
-                          points[3] + gained[3])  # fmt: skip
         self._played = played
-        if points is not self._points:
-            self._points = points
-            encode_deal_points(points, out, 0)
-        self._done, self._start = len(deal.tricks), len(deal.trick)
+        if finished:  # the tricks finished since: taken by their takers; a new trick led
+            out[TRICK_AND_LEADER] = TRICK_AND_LEADER_ZEROS
+            for t in tricks[done:]:
+                row = _TAKEN_ROW[t.taker]
+                for card in t.cards:
+                    out[row + card] = 1.0
+                at = AT_TRICKS_TAKEN + t.taker
+                out[at] = COUNT[COUNT_OF[out[at]] + 1]
+            leader = deal.leader
+            out[AT_LEADER + leader] = 1.0
+            for i, card in enumerate(trick):  # the new trick's cards, if any
+                out[_TRICK_ROW[(leader + i) % 4] + card] = 1.0
+            if deal.points != self._points:  # the cumulative scores change only between deals
+                self._points = deal.points
+                encode_deal_points(deal.points, out, 0)
+            self._done = len(tricks)
+        self._start = len(trick)
         voids, shown = self._voids, [0, 0, 0, 0]
         no_heart_lead, discard_first = self._rules
         grew = show_trick_cards_since(voids, shown, deal, done, start, no_heart_lead, discard_first)
@@ -352,42 +348,44 @@ class SeatsTracker:
                 if shown[s]:
                     marked |= self._cannot_hold(s, shown[s], played)
         self._marked = marked
-        self._move_turn(steps[-1].turn)
+        turn = state.turn
+        if turn != self._turn:  # the turn mark moved
+            out[AT_TURN + self._turn] = 0.0  # type: ignore[operator]
+            out[AT_TURN + turn] = 1.0  # type: ignore[operator]
+            self._turn = turn
         return True
 
     def _after_trix_turns(self, moves: list[Move], state: MatchState) -> bool:
-        """Write what the runner's steps of ``moves`` (TRIX cards and passes) changed."""
         deal = state.deal
         if type(deal) is not TrixDeal:
             return False
         turns = self._turns
         if state.ruleset.show_twos and turns < 4 <= turns + len(moves):
             return False  # R-OPT-7: the 2s are shown now
-        places = self._places
-        steps = steps_since(state, moves, 0, 0, places, _NO_POINTS)  # type: ignore[arg-type]
-        if steps is None:
-            return False
         out, hands = self._out, state.hands
         table, marked, final = self._played, self._marked, deal.table
-        for step in steps:  # the runner's CardSteps
-            who, laid = step.seat, step.card
-            if laid is None:  # a pass (R-TX-3)
+        for move in moves:
+            if type(move) is Play:
+                card, who = move.card, move.seat
+                bit = 1 << card
+                if table & bit:
+                    return False
+                table |= bit
+                marked = _played_from_hand(out, who, card, hands[who], marked)
+            elif type(move) is Pass:
+                who = move.seat
                 count_pass(who, out, 0)
                 marked |= self._cannot_hold(who, shown_by_pass(table), final)
-                continue
-            bit = 1 << laid
-            if table & bit:
+            else:
                 return False
-            table |= bit
-            marked = _played_from_hand(out, who, laid, hands[who], marked)
-            if step.out:  # the seat went out: its place (R-TX-4)
-                encode_place(who, places, out, 0)
-                places += 1
         if table != final:
             return False
         self._played, self._marked, self._turns = table, marked, turns + len(moves)
-        self._places = places
-        self._move_turn(steps[-1].turn)
+        order = deal.finishing_order
+        if len(order) != self._places:
+            encode_places(order, out, 0, self._places)
+            self._places = len(order)
+        self._move_turn(state.turn)
         return True
 
     def _move_turn(self, turn: int | None) -> None:
