@@ -251,8 +251,17 @@ class _Plans:
         if kept and kept[0][0] is view:
             return kept[0][1]
         check_view_ranges(view)  # every new view object: an equal one may differ in type
-        plan = next((p for v, p in kept if v is view or v == view), None)
-        if plan is None:
+        number, sizes, trick = view.deal_number, view.hand_sizes, view.trick
+        for kept_view, kept_plan in kept:  # cheap fields first: two views seldom share them
+            if (
+                kept_view.deal_number == number
+                and kept_view.hand_sizes == sizes
+                and kept_view.trick == trick
+                and kept_view == view
+            ):
+                plan = kept_plan
+                break
+        else:
             plan = _planned(view)
         kept.insert(0, (view, plan))
         del kept[self._size :]
