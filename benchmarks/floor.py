@@ -25,7 +25,7 @@ from typing import Any, TypeAlias
 
 from bench import _TABLE
 
-from trixcomplex.rules import trix_playable_after as playable_after
+from trixcomplex.core.rules import trix_playable_after as playable_after
 
 _tnew = tuple.__new__
 

@@ -67,7 +67,7 @@ def test_r_seat_1_next_seat_only_through_next_seat() -> None:
 def test_r_set_1_trick_rules_only_through_ruleset_trick_rules() -> None:
     """R-SET-1: a contract's rules under a ruleset are read by ``Ruleset.trick_rules`` alone."""
     assert inline_copies("R-SET-1") == []
-    holder = (SRC / "rulesets.py").read_text(encoding="utf-8")
+    holder = (SRC / "core" / "rulesets.py").read_text(encoding="utf-8")
     assert holder.count("._rules[") == 1  # in trick_rules itself
 
 

@@ -15,7 +15,7 @@ import pytest
 
 import trixcomplex as tc
 from builders import HEARTS_DEAL, RULESET_VARIANTS, finish_deal, plays, random_match, start_complex
-from trixcomplex.runner import CardStep, card_steps, run_deal
+from trixcomplex.core.runner import CardStep, card_steps, run_deal
 
 
 def test_r_seat_1_a_card_inside_a_trick_passes_the_turn_and_takes_nothing() -> None:
@@ -151,8 +151,12 @@ def test_a_policy_playout_sees_the_deal_as_stepping_does() -> None:
 
 # -- the old names -------------------------------------------------------------
 
+PLACES = ["trixcomplex", "trixcomplex.core.engine", "trixcomplex.core.tricks"]
 
-@pytest.mark.parametrize("where", ["trixcomplex", "trixcomplex.engine", "trixcomplex.complex"])
+
+@pytest.mark.parametrize(
+    "where", ["trixcomplex", "trixcomplex.core.engine", "trixcomplex.core.tricks"]
+)
 def test_complex_deal_is_a_deprecated_alias_of_trick_deal(where: str) -> None:
     """``ComplexDeal`` (any trick deal, not only COMPLEX) is now ``TrickDeal``; the
     old name still works, with a DeprecationWarning naming the new one."""

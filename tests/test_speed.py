@@ -1,4 +1,4 @@
-"""The engine's fast paths (``trixcomplex._speed``) build exactly what the plain forms build.
+"""The engine's fast paths (``trixcomplex.core._speed``) build exactly what the plain forms build.
 
 Each frozen record is built by its one positional builder, generated from its
 fields in declaration order; the field orders are pinned here, so a field
@@ -15,11 +15,11 @@ import pytest
 
 import trixcomplex as tc
 from builders import random_match
-from trixcomplex.complex import new_trick, new_trick_deal
-from trixcomplex.doubling import new_window
-from trixcomplex.runner import CardStep, new_step
-from trixcomplex.state import new_state
-from trixcomplex.trix import new_trix_deal
+from trixcomplex.core.doubling import new_window
+from trixcomplex.core.runner import CardStep, new_step
+from trixcomplex.core.state import new_state
+from trixcomplex.core.tricks import new_trick, new_trick_deal
+from trixcomplex.core.trix import new_trix_deal
 
 PINNED = [
     (tc.MatchState, new_state, [
@@ -70,7 +70,7 @@ def test_builders_build_what_the_constructors_build() -> None:
 def test_the_playouts_shuffle_is_random_shuffle() -> None:
     """``shuffled_deck`` with the generator's own bits gives ``rng.shuffle``'s deck and
     leaves the generator in the same state."""
-    from trixcomplex._speed import shuffled_deck
+    from trixcomplex.core._speed import shuffled_deck
 
     for seed in range(20):
         a, b = random.Random(seed), random.Random(seed)

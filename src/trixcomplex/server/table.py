@@ -71,7 +71,8 @@ SERVER_ERROR_CODES: dict[str, str] = {
     "server.not-finished": "Asking for the record of a match still being played (R-HID-3).",
     "server.internal": "The server failed (a bug); the table is unchanged.",
 }
-"""The server's own refusal codes (the library's are :data:`trixcomplex.errors.ERROR_CODES`)."""
+"""The server's own refusal codes (the library's are
+:data:`trixcomplex.core.errors.ERROR_CODES`)."""
 
 
 class Refused(tc.TrixError):

@@ -18,10 +18,10 @@ from typing import TypeAlias
 import numpy as np
 import numpy.typing as npt
 
-from ...cards import Card, Suit
-from ...engine import Score, Trick
-from ...rulesets import Ruleset
-from ...views import View
+from ...core.cards import Card, Suit
+from ...core.engine import Score, Trick
+from ...core.rulesets import Ruleset
+from ...knowledge.views import View
 from .layout import (
     AT_ANSWER,
     AT_CANNOT,

@@ -20,8 +20,8 @@ from typing import TypeAlias
 import numpy as np
 import numpy.typing as npt
 
-from ...actions import CONTRACTS, DOUBLABLE_CARDS
-from ...engine import Phase
+from ...core.engine import Phase
+from ...io.actions import CONTRACTS, DOUBLABLE_CARDS
 
 OBSERVATION_VERSION = 1
 """The version of :data:`OBSERVATION_LAYOUT`; bumped whenever the layout changes."""

@@ -12,11 +12,11 @@ from itertools import islice
 import numpy as np
 import numpy.typing as npt
 
-from ...cards import Card, Suit, cards_of, mask_of
-from ...engine import History, MatchState, Phase, TrickDeal, TrixDeal
-from ...moves import Double, Move, Pass, Play
-from ...seats import check_seat
-from ...views import (
+from ...core.cards import Card, Suit, cards_of, mask_of
+from ...core.engine import History, MatchState, Phase, TrickDeal, TrixDeal
+from ...core.moves import Double, Move, Pass, Play
+from ...core.seats import check_seat
+from ...knowledge.views import (
     View,
     own_part,
     played_in_tricks,

@@ -1,0 +1,429 @@
+"""The deal runner: the one card step of every deal, on plain locals.
+
+A card played to a trick, a card laid in TRIX and a TRIX pass are stepped
+here and nowhere else: :func:`run_deal` holds the one loop of each kind of
+deal, on plain locals (a list of the four hand ints, the trick's cards, the TRIX
+table as an int).  :func:`~trixcomplex.apply`
+(one move), :func:`~trixcomplex.apply_moves` (a record's run of moves) and
+:func:`~trixcomplex.core.playout` (random or policy moves) all go through it:
+it loads the deal in progress, runs it and builds the state once at the end
+of the run (scoring a finished deal).
+
+The moves come from a *move source* or are given.  A move source is a
+function ``source(turn, legal) -> bit``: given the seat to move and its legal
+cards (a card set, decided by the rule functions), it answers the bit of
+the card played, ``0`` for a TRIX pass (only when ``legal`` is empty,
+R-TX-3), or :data:`STOP` to end the run there (the playout's chooser is
+one).  Given moves (a record's, a player's) are each checked against the
+legal set; the run stops at the first one refused.
+
+Asked for them, the runner reports what each step changed as a
+:class:`CardStep`: the seat and card, who moves next, the trick it finished
+and what that trick cost, whether the seat went out, whether the deal is
+over.  :func:`card_steps` gives them for moves applied to a state.
+
+>>> import random
+>>> import trixcomplex as tc
+>>> rng = random.Random(1)
+>>> state = tc.apply(tc.new_match(), tc.Deal.shuffled(rng))
+>>> while not state.phase.plays_tricks:
+...     state = tc.apply(state, tc.legal_moves(state)[0])
+>>> moves = []
+>>> for _ in range(4):
+...     moves.append(tc.legal_moves(tc.apply_moves(state, moves))[0])
+>>> after, steps = card_steps(state, moves)
+>>> [step.turn for step in steps[:3]] == [(state.turn + i) % 4 for i in (1, 2, 3)]
+True
+>>> steps[3].trick.taker == steps[3].turn == after.turn
+True
+>>> steps[3].points == after.deal.points
+True
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ._speed import _K, positional_builder
+from .cards import ALL_CARDS, Card
+from .errors import IllegalMoveError
+from .kingdoms import match_finished, results_after
+from .moves import Contract, Move, Pass, Play
+from .scoring import DealResult, SeatBreakdown, trick_points, trix_points
+from .seats import next_seat
+from .state import History, MatchState, Phase, new_state
+from .tricks import (
+    Trick,
+    TrickDeal,
+    complex_result,
+    legal_cards,
+    new_trick,
+    new_trick_deal,
+    trick_deal_over,
+)
+from .tricks import trick_winner as _trick_winner
+from .trix import NEXT_TO_LAY, TrixDeal, gone_out, layable, new_trix_deal, playable_after
+from .tuplerecord import TupleRecord
+
+__all__ = [
+    "STOP",
+    "CardStep",
+    "MoveSource",
+    "card_steps",
+    "end_deal",
+    "run_deal",
+]
+
+STOP = -1
+"""What a move source answers to end the run before the next move."""
+
+MoveSource = Callable[[int, int], int]
+"""``source(turn, legal) -> bit``: the card ``turn`` plays (its bit, one of ``legal``),
+``0`` for a TRIX pass (``legal`` empty), or :data:`STOP`."""
+
+_tnew = tuple.__new__
+_ZERO = (0, 0, 0, 0)
+_NO_HANDS = (0, 0, 0, 0)
+_OVER, _DEAL = Phase.OVER, Phase.DEAL
+_TRIX_CONTRACT = Contract.TRIX
+
+# Interned moves: PLAYS[seat][card], PASSES[seat] (one-move tuples).
+PLAYS = tuple(tuple(Play(seat, Card(card)) for card in range(52)) for seat in range(4))
+PASSES = tuple((Pass(seat),) for seat in range(4))
+_NEXT_SEAT = tuple(next_seat(seat) for seat in range(4))  # next_seat's answers, one lookup
+
+
+class CardStep(TupleRecord):
+    """What one card (or TRIX pass) changed: the deal runner's report of a step.
+
+    - ``seat`` moved; ``card`` is the card it played (``None`` for a TRIX pass).
+    - ``turn``: who moves next (``None`` once the deal is over).
+    - ``trick``: the :class:`~trixcomplex.Trick` this card finished (leader,
+      cards, taker), else ``None``; its taker leads next (R-CX-3).
+    - ``points``: what that trick charged each seat (R-CX-5, R-DBL-4,
+      R-CL-2 … R-CL-7), else ``None``.
+    - ``out``: the seat emptied its hand with this TRIX card (R-TX-4).
+    - ``deal_over``: the deal ended with this step (R-CX-4, R-CL-2 … R-CL-4, R-TX-4).
+
+    A frozen value; fields are only ever added to, never renamed.
+
+    >>> CardStep(2, None, 3, None, None, False, False)
+    CardStep(seat=2, card=None, turn=3, trick=None, points=None, out=False, deal_over=False)
+    """
+
+    __slots__ = ()
+
+    seat: int
+    card: Card | None
+    turn: int | None
+    trick: Trick | None
+    points: tuple[int, int, int, int] | None
+    out: bool
+    deal_over: bool
+
+    def __new__(
+        cls,
+        seat: int,
+        card: Card | None,
+        turn: int | None,
+        trick: Trick | None,
+        points: tuple[int, int, int, int] | None,
+        out: bool,
+        deal_over: bool,
+    ) -> CardStep:
+        return _tnew(cls, (seat, card, turn, trick, points, out, deal_over))
+
+
+LIVE_SIZE = 6
+"""What :func:`run_deal` keeps in a ``live`` list: ``[hands, trick, leader, tricks,
+points, finishing_order]`` — the four hands (the runner's own list, changed in
+place), the cards of the trick in progress, the trick deal's leader, finished
+tricks and running points (``None`` when not kept), and TRIX's finishing order
+(the table is every card no longer held)."""
+
+new_step = positional_builder(CardStep)
+"""``CardStep(...)`` in one call (one per step when steps are asked for)."""
+
+
+def run_deal(
+    state: MatchState,
+    source: MoveSource | None = None,
+    moves: Sequence[Move] = (),
+    start: int = 0,
+    steps: list[CardStep] | None = None,
+    points: bool = True,
+    live: list[Any] | None = None,
+    draw: Callable[[int], int] | None = None,
+    least: int = 0,
+) -> tuple[MatchState, int]:
+    """Step the deal in progress in ``state``: the state after, and how many
+    moves were made (0: none, and ``state`` itself).  Not a card phase: ``(state, 0)``.
+
+    The moves come from ``source`` or, without one, are ``moves[start:]``,
+    each checked against the legal set; the run stops at the first move
+    refused (left to :func:`~trixcomplex.apply`, which says why), after the
+    last of ``moves`` or at the deal's end (the deal then scored, R-MATCH-1).
+    With ``steps``, each step's :class:`CardStep` is appended to it.
+    ``points=False`` keeps no running points (a run to the deal's end scores
+    the deal once, from its tricks).  ``live`` (a list of :data:`LIVE_SIZE`), for
+    a source that must see the deal as it runs (a playout policy): the runner
+    puts its ``hands`` list in it (changed in place, card by card) and keeps
+    the rest up to date: the trick at each card, the rest at each trick's end
+    and each seat going out (see :data:`LIVE_SIZE`).  ``draw`` (a plain generator's ``getrandbits``,
+    ``_speed.plain_bits``) stands for the playout's source: each move is
+    ``rng.choice`` of the listed moves, drawn inline (``_speed.below``), a
+    seat with ``least`` moves or fewer making the first without a draw.
+
+    The one step of a trick deal (COMPLEX, King of Hearts, Queens, Diamonds,
+    Ltoosh, a combined contract): the legal cards (R-CX-2, R-CL-2, R-OPT-2,
+    R-OPT-4), the next seat (R-SEAT-1); each fourth card, the taker (R-CX-3),
+    the trick's points (R-CX-5, R-DBL-4, R-CL-5 …) and the deal's end
+    (R-CX-4, R-CL-2 … R-CL-4).  The one step of TRIX: the legal cards are the
+    playable ones held (R-TX-2; the pass when there are none, R-TX-3), the
+    next seat the next one holding cards (R-TX-1, read from
+    :data:`~trixcomplex.core.rules.NEXT_TO_LAY`), and the finishing order grows as
+    seats go out (R-TX-4).  The locals: ``hands`` (a list), the trick's cards,
+    the TRIX table and what may be laid on it (ints).
+    """
+    deal = state.deal
+    turn = state.turn
+    played: list[Move] | None = None if source is None and draw is None else []
+    k = _K
+    record = None if played is None else played.append
+    index, count = start, len(moves)
+    hands = list(state.hands)
+    over = False
+    card: Card | None
+    if type(deal) is TrickDeal:
+        contract = state.contract
+        assert contract is not None and turn is not None
+        rules = state.ruleset.trick_rules(contract)
+        plays, deck, after = PLAYS, ALL_CARDS, _NEXT_SEAT
+        trick, leader, tricks, doubled = deal.trick, deal.leader, deal.tricks, deal.doubled
+        if live is not None:
+            live[:] = (hands, trick, leader, len(tricks), deal.points, deal.doubled)
+        total = deal.points if points or steps is not None else None
+        while played is not None or index < count:
+            hand = hands[turn]
+            legal = legal_cards(hand, trick, rules)
+            if draw is not None:  # the playout's rng.choice of the plays, inline (see _speed)
+                n = legal.bit_count()
+                if n > least:
+                    r = draw(k[n])
+                    while r >= n:
+                        r = draw(k[n])
+                    while r:  # the r-th card of legal, in card order
+                        legal &= legal - 1
+                        r -= 1
+                bit = legal & -legal
+                card = deck[bit.bit_length() - 1]
+                record(plays[turn][card])  # type: ignore[misc]
+            elif source is not None:
+                bit = source(turn, legal)
+                if bit <= 0:  # STOP (a trick deal has no pass)
+                    break
+                card = deck[bit.bit_length() - 1]
+                record(plays[turn][card])  # type: ignore[misc]
+            else:  # the next given move, if a legal card of the seat to play
+                move = moves[index]
+                if type(move) is not Play or move.seat != turn:
+                    break
+                card = move.card
+                bit = 1 << card
+                if not legal & bit:  # not held, or not legal now
+                    break
+                index += 1
+            hands[turn] = hand ^ bit
+            trick += (card,)
+            if live is not None:
+                live[1] = trick
+            seat = turn
+            if len(trick) < 4:
+                turn = after[turn]  # R-SEAT-1
+                if steps is not None:
+                    steps.append(new_step(seat, card, turn, None, None, False, False))
+                continue
+            cards = trick
+            taker = _trick_winner(leader, cards)
+            done = new_trick(leader, cards, taker)  # Trick(...)
+            tricks += (done,)
+            gained = None
+            if total is not None:
+                gained = trick_points(cards, leader, taker, doubled, rules)
+                a, b, c, d = gained
+                total = (total[0] + a, total[1] + b, total[2] + c, total[3] + d)
+            leader = turn = taker
+            if live is not None:
+                live[2], live[3], live[4] = leader, len(tricks), total
+            trick = ()
+            if live is not None:
+                live[1] = trick
+            over = trick_deal_over(len(tricks), hands[0] | hands[1] | hands[2] | hands[3], rules)
+            if steps is not None:
+                steps.append(new_step(
+                    seat, card, None if over else taker, done, gained, False, over))  # fmt: skip
+            if over:
+                break
+        if over:
+            result = complex_result(
+                state.deal_number, state.owner,  # type: ignore[arg-type]
+                new_trick_deal(leader, (), tricks, doubled, _ZERO),
+                contract=contract, kingdom=state.kingdom, rules=rules,
+            )  # fmt: skip
+        else:
+            progress: TrickDeal | TrixDeal = new_trick_deal(
+                leader, trick, tricks, doubled, _ZERO if total is None else total
+            )
+    elif type(deal) is TrixDeal:
+        assert turn is not None
+        plays, passes, deck, after_lay = PLAYS, PASSES, ALL_CARDS, NEXT_TO_LAY
+        table, can, order = deal.table, deal.playable, deal.finishing_order
+        if live is not None:
+            live[:] = (hands, None, None, 0, None, order)
+        # after_lay[seat][holders]: next_to_lay(hands, seat), by the seats holding cards
+        holders = (
+            (hands[0] != 0) | (hands[1] != 0) << 1 | (hands[2] != 0) << 2 | (hands[3] != 0) << 3
+        )
+        while played is not None or index < count:
+            hand = hands[turn]
+            legal = layable(hand, can)
+            if draw is not None:  # the playout's rng.choice of the moves, inline (see _speed)
+                n = legal.bit_count() or 1  # R-TX-3: no card to lay, the pass is the one move
+                if n > least:
+                    r = draw(k[n])
+                    while r >= n:
+                        r = draw(k[n])
+                    while r:  # the r-th card of legal, in card order
+                        legal &= legal - 1
+                        r -= 1
+                bit = legal & -legal
+                card = deck[bit.bit_length() - 1] if bit else None
+                record(passes[turn][0] if card is None else plays[turn][card])  # type: ignore[misc]
+            elif source is not None:
+                bit = source(turn, legal)
+                if bit < 0:
+                    break
+                card = deck[bit.bit_length() - 1] if bit else None
+                record(passes[turn][0] if card is None else plays[turn][card])  # type: ignore[misc]
+            else:  # the next given move: a legal card, or the pass with none, of the seat to move
+                move = moves[index]
+                if type(move) is Play:
+                    if move.seat != turn:
+                        break
+                    card = move.card
+                    bit = 1 << card
+                    if not legal & bit:  # not held, or not playable now
+                        break
+                elif type(move) is Pass and move.seat == turn and not legal:
+                    card, bit = None, 0
+                else:
+                    break
+                index += 1
+            seat = turn
+            out = False
+            if card is not None:
+                hand ^= bit
+                hands[turn] = hand
+                table |= bit
+                can = playable_after(can, table, card)
+                if not hand:
+                    out = True
+                    order = gone_out(order, turn)
+                    if live is not None:
+                        live[5] = order
+                    if len(order) == 4:  # R-TX-4: three seats are out, the fourth is last
+                        over = True
+                        break
+                    holders ^= 1 << turn
+            turn = after_lay[turn][holders]
+            if steps is not None:
+                steps.append(new_step(seat, card, turn, None, None, out, False))
+        if over:
+            if steps is not None:
+                steps.append(new_step(seat, card, None, None, None, True, True))
+            result = _trix_result(state, order)
+        else:
+            progress = new_trix_deal(table, order, can)
+    else:
+        return state, 0
+    ran = index - start if played is None else len(played)
+    if not ran:
+        return state, 0
+    history = state.history
+    if played is not None:
+        history = history.extend(played)
+    elif ran == 1:
+        history = _tnew(History, (history, moves[start], history._len + 1))  # .append()
+    else:
+        history = history.extend(moves[start : start + ran])
+    if over:
+        return end_deal(state, result, history), ran
+    return new_state(
+        state.phase, state.deal_number, state.owner, state.contract,
+        (hands[0], hands[1], hands[2], hands[3]), turn, progress, state.scores, state.results,
+        history, state.ruleset), ran  # fmt: skip
+
+
+def card_steps(state: MatchState, moves: Sequence[Move]) -> tuple[MatchState, list[CardStep]]:
+    """The state after ``moves`` (card plays and TRIX passes of the deal in
+    progress in ``state``) and what each of them changed, as :class:`CardStep`\\ s.
+
+    Raises :class:`~trixcomplex.IllegalMoveError` (``index`` set) at the first
+    move that is not a legal card or pass now.
+    """
+    steps: list[CardStep] = []
+    after, ran = run_deal(state, moves=moves, steps=steps)
+    if ran < len(moves):
+        exc = IllegalMoveError(moves[ran], "not a legal card or pass of the deal now", "R-MATCH-2")
+        exc.index = ran
+        raise exc
+    return after, steps
+
+
+def end_deal(state: MatchState, result: DealResult, history: History) -> MatchState:
+    """Score a finished deal; the match waits for the next deal or is over
+    (R-MATCH-1, R-MATCH-8, R-OPT-9)."""
+    s, p = state.scores, result.points
+    scores = (s[0] + p[0], s[1] + p[1], s[2] + p[2], s[3] + p[3])
+    ruleset = state.ruleset
+    results = results_after(state.results, result, ruleset)
+    over = match_finished(results, ruleset)
+    return new_state(
+        _OVER if over else _DEAL,
+        state.deal_number,
+        state.owner,
+        None,
+        _NO_HANDS,
+        None,
+        None,
+        scores,
+        results,
+        history,
+        ruleset,
+    )
+
+
+def _trix_result(state: MatchState, order: tuple[int, ...]) -> DealResult:
+    """The result of the TRIX deal of ``state`` with the finishing order ``order`` (R-TX-4)."""
+    assert state.owner is not None
+    return DealResult(
+        state.deal_number, state.kingdom, _TRIX_CONTRACT, state.owner,
+        trix_points(order, state.ruleset.trix_places), _PLACES_BY_ORDER[order], (), order,
+    )  # fmt: skip
+
+
+_PLACES = tuple(SeatBreakdown(place=p) for p in (1, 2, 3, 4))  # frozen values: shared
+
+# _PLACES_BY_ORDER[order]: the four seats' breakdowns (their places) for each of the
+# 24 finishing orders of all four seats.
+_PLACES_BY_ORDER: dict[
+    tuple[int, ...], tuple[SeatBreakdown, SeatBreakdown, SeatBreakdown, SeatBreakdown]
+] = {
+    order: (
+        _PLACES[order.index(0)], _PLACES[order.index(1)],
+        _PLACES[order.index(2)], _PLACES[order.index(3)],
+    )
+    for order in itertools.permutations(range(4))
+}  # fmt: skip
