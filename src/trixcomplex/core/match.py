@@ -26,8 +26,15 @@ from .cards import Card, Suit, cards_of, hand_mask, mask_of, suit_mask
 from .doubling import DoublingWindow, new_window, open_window
 from .errors import IllegalMoveError
 from .kingdoms import choosable_contracts, deal_owner
-from .legal import PASSES as PASSES  # re-exported: records and worlds list passes with it
-from .legal import plays_of as plays_of  # re-exported: records and worlds list plays with it
+
+# What may be played now is core.legal's; re-exported from its old place here
+# (records and worlds list passes and plays with these).
+from .legal import PASSES as PASSES
+from .legal import forced_move as forced_move
+from .legal import legal_moves as legal_moves
+from .legal import plays_of as plays_of
+from .legal import trix_moves as trix_moves
+from .legal import window_answers as window_answers
 from .moves import Choose, Contract, Deal, Double, Move, Pass, Play, PlayerMove, Redeal, Timeout
 from .rulesets import PARTNERSHIP, Ruleset, TrickRules
 from .runner import run_deal

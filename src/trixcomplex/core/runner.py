@@ -46,7 +46,7 @@ import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ._speed import _K, positional_builder
+from ._speed import positional_builder
 from .cards import ALL_CARDS, Card
 from .errors import IllegalMoveError
 from .kingdoms import match_finished, results_after
@@ -155,8 +155,6 @@ def run_deal(
     steps: list[CardStep] | None = None,
     points: bool = True,
     live: list[Any] | None = None,
-    draw: Callable[[int], int] | None = None,
-    least: int = 0,
 ) -> tuple[MatchState, int]:
     """Step the deal in progress in ``state``: the state after, and how many
     moves were made (0: none, and ``state`` itself).  Not a card phase: ``(state, 0)``.
@@ -171,10 +169,7 @@ def run_deal(
     a source that must see the deal as it runs (a playout policy): the runner
     puts its ``hands`` list in it (changed in place, card by card) and keeps
     the rest up to date: the trick at each card, the rest at each trick's end
-    and each seat going out (see :data:`LIVE_SIZE`).  ``draw`` (a plain generator's ``getrandbits``,
-    ``_speed.plain_bits``) stands for the playout's source: each move is
-    ``rng.choice`` of the listed moves, drawn inline (``_speed.below``), a
-    seat with ``least`` moves or fewer making the first without a draw.
+    and each seat going out (see :data:`LIVE_SIZE`).
 
     The one step of a trick deal (COMPLEX, King of Hearts, Queens, Diamonds,
     Ltoosh, a combined contract): the legal cards (R-CX-2, R-CL-2, R-OPT-2,
@@ -189,8 +184,7 @@ def run_deal(
     """
     deal = state.deal
     turn = state.turn
-    played: list[Move] | None = None if source is None and draw is None else []
-    k = _K
+    played: list[Move] | None = None if source is None else []
     record = None if played is None else played.append
     index, count = start, len(moves)
     hands = list(state.hands)
@@ -205,22 +199,10 @@ def run_deal(
         if live is not None:
             live[:] = (hands, trick, leader, len(tricks), deal.points, deal.doubled)
         total = deal.points if points or steps is not None else None
-        while played is not None or index < count:
+        while source is not None or index < count:
             hand = hands[turn]
             legal = legal_cards(hand, trick, rules)
-            if draw is not None:  # the playout's rng.choice of the plays, inline (see _speed)
-                n = legal.bit_count()
-                if n > least:
-                    r = draw(k[n])
-                    while r >= n:
-                        r = draw(k[n])
-                    while r:  # the r-th card of legal, in card order
-                        legal &= legal - 1
-                        r -= 1
-                bit = legal & -legal
-                card = deck[bit.bit_length() - 1]
-                record(plays[turn][card])  # type: ignore[misc]
-            elif source is not None:
+            if source is not None:
                 bit = source(turn, legal)
                 if bit <= 0:  # STOP (a trick deal has no pass)
                     break
@@ -286,22 +268,10 @@ def run_deal(
         holders = (
             (hands[0] != 0) | (hands[1] != 0) << 1 | (hands[2] != 0) << 2 | (hands[3] != 0) << 3
         )
-        while played is not None or index < count:
+        while source is not None or index < count:
             hand = hands[turn]
             legal = layable(hand, can)
-            if draw is not None:  # the playout's rng.choice of the moves, inline (see _speed)
-                n = legal.bit_count() or 1  # R-TX-3: no card to lay, the pass is the one move
-                if n > least:
-                    r = draw(k[n])
-                    while r >= n:
-                        r = draw(k[n])
-                    while r:  # the r-th card of legal, in card order
-                        legal &= legal - 1
-                        r -= 1
-                bit = legal & -legal
-                card = deck[bit.bit_length() - 1] if bit else None
-                record(passes[turn][0] if card is None else plays[turn][card])  # type: ignore[misc]
-            elif source is not None:
+            if source is not None:
                 bit = source(turn, legal)
                 if bit < 0:
                     break
