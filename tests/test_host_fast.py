@@ -274,16 +274,16 @@ def test_kept_views_are_mostly_brought_up_to_date_not_built_again(
     """Issue 16 item 6: a view-reading bot's views come from its previous ones
     (view_after_moves) for most decisions; a full view only at a deal's start,
     after a choice or the window's close (about one decision in six)."""
-    from trixcomplex.knowledge import views
+    from trixcomplex.knowledge import view_updates
 
     full: list[int] = []
-    real = views.view
+    real = view_updates.view
 
     def counting(state: tc.MatchState, seat: int | None = None) -> tc.View:
         full.append(1)
         return real(state, seat)
 
-    monkeypatch.setattr(views, "view", counting)
+    monkeypatch.setattr(view_updates, "view", counting)  # the full views it falls back on
     monkeypatch.setattr(host, "view", counting)
     bots = [_Recording() for _ in range(4)]
     host.play_match(bots, random.Random(3), [random.Random(s) for s in range(4)], ruleset=ruleset)

@@ -1,4 +1,4 @@
-"""The view helpers for bot authors: trick winner, unseen cards, known voids, points
+"""The view helpers for bot authors: the trick's winner so far, unseen cards, known voids, points
 so far (issue 15); each is a public fact of the view, decided by the engine's rules."""
 
 from __future__ import annotations
@@ -11,19 +11,25 @@ import trixcomplex as tc
 from builders import HEARTS_DEAL, VIEW_RULESETS, random_match_of, start_complex
 from builders import plays as play_cards
 from trixcomplex.core.cards import ALL_CARDS
-from trixcomplex.knowledge.views import known_voids, points_this_deal, trick_winner, unseen_cards
+from trixcomplex.knowledge.views import (
+    known_voids,
+    points_this_deal,
+    trick_winner,
+    unseen_cards,
+    winning_so_far,
+)
 
 
-def test_r_cx_3_trick_winner_follows_the_trick() -> None:
+def test_r_cx_3_winning_so_far_follows_the_trick() -> None:
     """R-CX-3: the highest card of the led suit wins so far; a discard never does."""
     state = tc.apply(start_complex(HEARTS_DEAL), tc.Play(0, "5H"))
-    assert trick_winner(tc.view(state, 2)) == 0
+    assert winning_so_far(tc.view(state, 2)) == 0
     state = tc.apply(state, tc.Play(1, "KH"))
-    assert trick_winner(tc.view(state, 2)) == 1
+    assert winning_so_far(tc.view(state, 2)) == 1
     state = tc.apply(state, tc.Play(2, "AD"))  # seat 2 has no hearts: the A♦ wins nothing
-    assert trick_winner(tc.view(state, 3)) == 1
+    assert winning_so_far(tc.view(state, 3)) == 1
     state = tc.apply(state, tc.Play(3, "AH"))
-    assert trick_winner(tc.view(state, 0)) is None  # the trick is taken; seat 3 leads
+    assert winning_so_far(tc.view(state, 0)) is None  # the trick is taken; seat 3 leads
     assert tc.view(state, 0).last_trick.taker == 3  # type: ignore[union-attr]
 
 
@@ -66,8 +72,8 @@ def test_r_hid_1_helpers_tell_the_truth_and_only_public_facts(
                 assert not any(c.suit is suit for c in state.hand(s)), (s, suit)
         if v.trick:  # the same public fact for every viewer, and R-CX-3 by hand
             assert v.leader is not None
-            winner = trick_winner(v)
-            assert winner == trick_winner(tc.view(state, None))
+            winner = winning_so_far(v)
+            assert winner == winning_so_far(tc.view(state, None))
             led = [c for c in v.trick if c.suit is v.trick[0].suit]
             assert winner == (v.leader + v.trick.index(max(led))) % 4
 
@@ -77,5 +83,19 @@ def test_helpers_of_a_fresh_deal(seat: int) -> None:
     """A fresh deal: 39 unseen cards, no trick, only the seat's own voids."""
     state = tc.apply(tc.new_match(), tc.Deal(ALL_CARDS))
     v = tc.view(state, seat)
-    assert len(unseen_cards(v)) == 39 and trick_winner(v) is None
+    assert len(unseen_cards(v)) == 39 and winning_so_far(v) is None
     assert all(not voids for s, voids in enumerate(known_voids(v)) if s != seat)
+
+
+def test_r_cx_3_trick_winner_of_a_view_is_a_deprecated_alias_of_winning_so_far() -> None:
+    """R-CX-3: the old name ``views.trick_winner(view)`` (easily confused with
+    ``rules.trick_winner(leader, cards)``) still answers as ``winning_so_far``, with a
+    DeprecationWarning naming the new name."""
+    state = tc.apply(start_complex(HEARTS_DEAL), tc.Play(0, "5H"))
+    state = tc.apply(state, tc.Play(1, "KH"))
+    seen = tc.view(state, 2)
+    with pytest.warns(DeprecationWarning, match="winning_so_far"):
+        assert trick_winner(seen) == winning_so_far(seen) == 1
+    fresh = tc.view(tc.apply(tc.new_match(), tc.Deal(ALL_CARDS)), 0)
+    with pytest.warns(DeprecationWarning):
+        assert trick_winner(fresh) is None

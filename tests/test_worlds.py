@@ -428,7 +428,7 @@ def test_r_hid_1_a_views_kept_plan_draws_the_worlds_a_fresh_plan_draws(
     """R-HID-1, issue 16 (deliverable 3): ``sample_world`` keeps the plan of the view it
     sampled last (a bot samples many worlds of one view); the worlds drawn with the kept
     plan are exactly those a fresh plan of the same view draws from the same generator,
-    and a different view (even an equal copy) never reuses another view's plan."""
+    whether another view was planned in between or an equal copy is asked."""
     states = redeal_heavy_match(ruleset, 3)
     other = tc.view(states[1], 0)
     checked = 0
@@ -448,6 +448,31 @@ def test_r_hid_1_a_views_kept_plan_draws_the_worlds_a_fresh_plan_draws(
         assert all(tc.view(w, seat) == v for w in in_a_row)
         checked += 1
     assert checked >= 10
+
+
+def test_r_hid_1_kept_plans_are_a_bounded_cache_keyed_by_the_views_value() -> None:
+    """R-HID-1, issue 27: the plans ``sample_world`` keeps are a bounded cache keyed by
+    the view's value, not a module global: an equal copy of a view is served its twin's
+    plan and draws the same worlds, no more than the cache's size are kept, and a
+    tampered copy equal in value (seat ``True`` for seat 1) is still refused, whatever
+    the cache holds."""
+    from trixcomplex.knowledge import worlds
+
+    states = random_match(21)
+    views = [tc.view(s, 1) for s in states if s.phase in PLAYING][:20]
+    v = views[5]
+    first = tc.sample_world(v, random.Random(4))
+    copy = attrs.evolve(v)
+    assert copy is not v and tc.sample_world(copy, random.Random(4)) == first
+    for other in views:
+        tc.sample_world(other, random.Random(0))
+    assert len(worlds._PLANS._kept) <= worlds._PLANS._size < len(views)
+    tampered = attrs.evolve(v, seat=True)
+    assert tampered == v
+    tc.sample_world(v, random.Random(0))  # its twin's plan kept
+    with pytest.raises(tc.TrixError, match="a seat is an int from 0 to 3"):
+        tc.sample_world(tampered, random.Random(0))
+    assert not [n for n in vars(worlds) if n.startswith("_last")]  # the old global is gone
 
 
 def test_r_hid_1_an_impossible_view_is_refused_every_time_it_is_sampled() -> None:

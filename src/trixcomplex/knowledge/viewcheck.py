@@ -43,63 +43,12 @@ from ..core.rules import (
     trix_points,
 )
 from ..core.rulesets import Ruleset, TrickRules
+from .view_ranges import check_view_ranges
+from .view_ranges import inconsistent as _fail
 from .views import View
+from .worlds import sample_world
 
 __all__ = ["check_score", "check_view", "check_view_ranges"]
-
-_PLAYING = (Phase.CHOOSE, Phase.DOUBLE, Phase.COMPLEX, Phase.TRICKS, Phase.TRIX)
-
-
-def _fail(reason: str, rule: str | None = None) -> TrixError:
-    suffix = f" ({rule})" if rule is not None else ""
-    return TrixError(f"inconsistent view: {reason}{suffix}", code="view.inconsistent", rule=rule)
-
-
-def _seat_ok(value: object) -> bool:
-    return type(value) is int and 0 <= value <= 3
-
-
-def check_view_ranges(view: View) -> None:
-    """Raise :class:`~trixcomplex.TrixError` (``view.inconsistent``) unless every seat
-    number, deal number and hand size of ``view`` is in range for its phase and ruleset."""
-    if view.seat is not None and not _seat_ok(view.seat):
-        raise _fail(f"a seat is an int from 0 to 3 or None, not {view.seat!r:.40}")
-    seats = [("owner", view.owner), ("turn", view.turn), ("leader", view.leader)]
-    seats += [("redeals", s) for s in view.redeals]
-    seats += [("finishing_order", s) for s in view.finishing_order]
-    seats += [("laid", s) for s, _ in view.laid] + [("passes", s) for s, _ in view.passes]
-    seats += [("doubled", s) for _, s in view.doubled]
-    seats += [("tricks", t.leader) for t in view.tricks] + [
-        ("tricks", t.taker) for t in view.tricks
-    ]
-    for name, seat in seats:
-        if seat is not None and not _seat_ok(seat):
-            raise _fail(f"{name} names seat {seat!r}, not 0..3")
-    last = view.ruleset.deals_per_match
-    if view.phase in _PLAYING:
-        if not 1 <= view.deal_number <= last:
-            raise _fail(
-                f"deal_number {view.deal_number} in phase {view.phase.value} "
-                f"(1..{last} while playing)"
-            )
-        if view.owner is None:
-            raise _fail(f"no Kingdom owner in phase {view.phase.value}")
-    elif view.phase is Phase.DEAL and not 0 <= view.deal_number < last + bool(view.redeals):
-        # waiting for the next deal, or for the same deal again after a redeal (R-OPT-8)
-        most = last if view.redeals else last - 1
-        raise _fail(f"deal_number {view.deal_number} while waiting for a deal (0..{most})")
-    elif view.phase is Phase.OVER and view.deal_number != len(view.score.deals):
-        raise _fail(
-            f"deal_number {view.deal_number} in a finished match "
-            f"(must be {len(view.score.deals)}, the deals played)"
-        )
-    if any(not 0 <= n <= 13 for n in view.hand_sizes):
-        raise _fail(f"hand sizes {list(view.hand_sizes)} are not 0..13")
-    if view.phase not in _PLAYING and (view.hand or any(view.hand_sizes)):
-        raise _fail(f"cards in hand in phase {view.phase.value}")
-    own = 0 if view.seat is None else view.hand_sizes[view.seat]
-    if len(view.hand) != own:
-        raise _fail(f"a hand of {len(view.hand)} cards, but its hand size is {own}")
 
 
 def check_view(view: View) -> None:
@@ -112,8 +61,6 @@ def check_view(view: View) -> None:
     a view that passes is one a reachable deal could show, after finished
     deals that add up as the rules say.
     """
-    from .worlds import sample_world  # worlds checks ranges with this module
-
     check_view_ranges(view)  # sample_world checks them too: first, for their messages
     check_score(view)
     try:

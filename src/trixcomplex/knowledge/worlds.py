@@ -34,11 +34,11 @@ from math import comb
 
 from ..core.cards import ALL_CARDS, ALL_MASK, Card, Rank, Suit, cards_of, mask_of, suit_mask
 from ..core.engine import History, MatchState, Phase, TrickDeal, TrixDeal, apply
-from ..core.errors import IllegalMoveError, TrixError
+from ..core.errors import IllegalMoveError
 from ..core.match import PASSES, plays_of
 from ..core.moves import Choose, Contract, Deal, Double, Move, Redeal, Timeout
 from ..core.rules import SEVEN_OF_HEARTS, owner_before
-from .viewcheck import check_view_ranges
+from .view_ranges import check_view_ranges, inconsistent
 from .views import View
 from .views import view as view_of
 
@@ -95,27 +95,20 @@ def sample_world(view: View, rng: random.Random) -> MatchState:
 
     What depends on the view alone (the state before the deal, the cards
     played, the classes of the hidden cards and the count of their deals) is
-    worked out once and kept for the view sampled last, so many worlds of one
-    view in a row (a Monte Carlo decision) cost less than the first; the
-    worlds drawn are the same either way.
+    worked out once and kept for the last few views sampled (a small cache
+    keyed by the view's value), so many worlds of one view in a row (a Monte
+    Carlo decision) cost less than the first; the worlds drawn are the same
+    either way.
     """
-    global _last_plan
-    plan = _last_plan
-    if plan is None or plan.view is not view:  # a new view: its plan, checked once
-        check_view_ranges(view)
-        try:
-            plan = _Plan(view)
-        except ValueError as exc:
-            raise _inconsistent(str(exc).removeprefix("inconsistent view: ")) from None
-        _last_plan = plan
+    plan = _PLANS.plan(view)
     try:
         state = plan.sample(rng)
     except IllegalMoveError as exc:
-        raise _inconsistent(f"its public moves do not replay: {exc}") from None
+        raise inconsistent(f"its public moves do not replay: {exc}") from None
     except ValueError as exc:
-        raise _inconsistent(str(exc).removeprefix("inconsistent view: ")) from None
+        raise inconsistent(str(exc).removeprefix("inconsistent view: ")) from None
     if view_of(state, view.seat) != view:
-        raise _inconsistent("no state shows exactly this view")
+        raise inconsistent("no state shows exactly this view")
     return state
 
 
@@ -227,12 +220,62 @@ class _Plan:
 
 
 _TIMEOUT = Timeout()
-_last_plan: _Plan | None = None
-"""The plan of the view sampled last (a bot samples many worlds of one view in a row)."""
 
 
-def _inconsistent(reason: str) -> TrixError:
-    return TrixError(f"inconsistent view: {reason}", code="view.inconsistent")
+class _Plans:
+    """The plans of the views sampled last: a bounded cache keyed by the view's value.
+
+    A plan is a pure function of its (frozen) view, so a plan found here is the
+    one :class:`_Plan` would build again: what is drawn never depends on the
+    cache.  At most ``size`` views with their plans, newest first.  The view
+    asked last is found by identity (a Monte Carlo decision asks with one
+    view many times in a row), any other by equality (cheaper than hashing a
+    view) once its ranges are checked, so an equal view of other types (seat
+    ``True`` for 1) is refused as before.  Concurrent callers may at worst
+    plan a view twice.
+    """
+
+    __slots__ = ("_kept", "_size")
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._kept: list[tuple[View, _Plan]] = []  # newest first
+
+    def plan(self, view: View) -> _Plan:
+        """The plan of ``view``; raises :class:`~trixcomplex.TrixError` for a view out of
+        range or whose facts contradict each other."""
+        kept = self._kept
+        if kept and kept[0][0] is view:
+            return kept[0][1]
+        check_view_ranges(view)  # every new view object: an equal one may differ in type
+        number, sizes, trick = view.deal_number, view.hand_sizes, view.trick
+        for kept_view, kept_plan in kept:  # cheap fields first: two views seldom share them
+            if (
+                kept_view.deal_number == number
+                and kept_view.hand_sizes == sizes
+                and kept_view.trick == trick
+                and kept_view == view
+            ):
+                plan = kept_plan
+                break
+        else:
+            plan = _planned(view)
+        kept.insert(0, (view, plan))
+        del kept[self._size :]
+        return plan
+
+
+def _planned(view: View) -> _Plan:
+    """The plan of ``view``, or :class:`~trixcomplex.TrixError` if its facts contradict
+    each other."""
+    try:
+        return _Plan(view)
+    except ValueError as exc:
+        raise inconsistent(str(exc).removeprefix("inconsistent view: ")) from None
+
+
+_PLANS = _Plans(size=4)
+"""The plans of the views sampled last (a bot samples many worlds of one view in a row)."""
 
 
 def _before_deal(view: View) -> MatchState:

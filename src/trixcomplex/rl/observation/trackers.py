@@ -1,0 +1,531 @@
+"""The trackers: observation tensors (and views) of one match kept up to date from its
+moves: :class:`SeatsTracker` (every seat's and the spectator's tensor),
+:class:`TensorTracker` (one seat's) and :class:`Observer` (the seats' views and
+tensors, what the adapters of :mod:`trixcomplex.rl` hold).
+"""
+
+from __future__ import annotations
+
+from array import array
+from itertools import islice
+
+import numpy as np
+import numpy.typing as npt
+
+from ...core.cards import Card, Suit, cards_of, mask_of
+from ...core.engine import History, MatchState, Phase, TrickDeal, TrixDeal
+from ...core.moves import Double, Move, Pass, Play
+from ...core.seats import check_seat
+from ...knowledge.views import (
+    View,
+    own_part,
+    played_in_tricks,
+    show_trick_cards_since,
+    shown_by_pass,
+    view,
+    view_after_moves,
+    view_without_moves,
+)
+from .encoders import (
+    TRICK_AND_LEADER,
+    TRICK_AND_LEADER_ZEROS,
+    ZEROS,
+    count_pass,
+    encode_all,
+    encode_answer,
+    encode_card_row,
+    encode_deal_points,
+    encode_places,
+    encode_void_row,
+)
+from .layout import (
+    AT_CANNOT,
+    AT_HAND,
+    AT_KNOWN,
+    AT_LEADER,
+    AT_PLAYED,
+    AT_SIZES,
+    AT_TAKEN,
+    AT_TRICK,
+    AT_TRICKS_TAKEN,
+    AT_TURN,
+    COUNT,
+    COUNT_OF,
+    OBSERVATION_LAYOUT,
+    OFFSET,
+    TENSOR_SIZE,
+    Buffer,
+    span,
+)
+
+_TRICK_PHASES = (Phase.COMPLEX, Phase.TRICKS)
+_CATCH_UP = 64
+"""At most this many moves are followed one by one; a longer gap is encoded in full."""
+_NOTHING_SHOWN = [0, 0, 0, 0]
+
+_SEAT_ROWS = frozenset({
+    "played", "trick", "leader", "taken", "tricks_taken", "voids", "cannot_hold",
+    "known_holdings", "doubled", "passes", "finishing_order", "hand_sizes", "owner", "turn",
+    "redeals", "scores", "points",
+})  # fmt: skip
+"""The segments with a row (or an entry) per seat: relative to the viewer, the
+viewer's own first (``kingdom`` is a Kingdom's number, not a seat)."""
+_WINDOW = span("doublable", "my_answer")
+"""A seat's own part (``views.own_part``) is its hand and this part of its tensor."""
+_WINDOW_ZEROS = array("f", bytes(4 * (_WINDOW.stop - _WINDOW.start)))
+
+
+def _gather(seat: int | None) -> npt.NDArray[np.intp]:
+    """Where each entry of ``seat``'s tensor is in a :class:`SeatsTracker`'s buffer: the
+    spectator's tensor (seat 0's seats first) with its seat rows turned to
+    ``seat``'s, its team first, and ``seat``'s own part (hand, doubling answer)
+    from that seat's region."""
+    if seat is None:
+        return np.arange(TENSOR_SIZE, dtype=np.intp)
+    at: list[int] = []
+    for name, shape in OBSERVATION_LAYOUT:
+        start = OFFSET[name][0]
+        width = int(np.prod(shape[1:])) if len(shape) > 1 else 1
+        size = int(np.prod(shape))
+        if name in _SEAT_ROWS:
+            at += [start + width * ((j // width + seat) % 4) + j % width for j in range(size)]
+        elif name == "teams":  # the viewer's team first
+            at += [start + seat % 2, start + 1 - seat % 2]
+        elif name in ("hand", "doublable", "my_answer", "is_spectator"):
+            at += [(1 + seat) * TENSOR_SIZE + start + j for j in range(size)]
+        else:
+            at += [start + j for j in range(size)]
+    return np.array(at, dtype=np.intp)
+
+
+_GATHER: dict[int | None, npt.NDArray[np.intp]] = {
+    seat: _gather(seat) for seat in (None, 0, 1, 2, 3)
+}
+_PLAYED_ROW = tuple(AT_PLAYED + 52 * s for s in range(4))
+_TRICK_ROW = tuple(AT_TRICK + 52 * s for s in range(4))
+_TAKEN_ROW = tuple(AT_TAKEN + 52 * s for s in range(4))
+_CANNOT_ROW = tuple(AT_CANNOT + 52 * s for s in range(4))
+_HAND_AT = tuple((1 + s) * TENSOR_SIZE + AT_HAND for s in range(4))
+
+
+class SeatsTracker:
+    """Every seat's and the spectator's observation tensor of one match, kept up to date
+    from the moves themselves: each move is read once and written once, whoever
+    is asked for.
+
+    ``tensor(state, seat)`` is always bit-identical to
+    ``observation_tensor(view(state, seat))``.  The tracker keeps the
+    spectator's tensor and, for each seat asked for, what that seat sees and
+    the spectator does not (its hand and its part of the doubling window); a
+    seat's tensor is gathered from the two, the seat rows turned to the seat
+    (:func:`~trixcomplex.view` shows every seat the same public facts).
+
+    Asked with a state that follows the one it saw last (any number of moves
+    later), it walks the history back to that state and, when every move
+    since is a card played to a trick, a card laid or a pass in TRIX, or an
+    answer in the doubling window of the same deal, writes only the entries
+    those moves change: the hand, the cards played, the trick and its leader,
+    the tricks taken, the hand sizes, the turn, the passes and the finishing
+    order; the points when a trick changes them (the engine's
+    ``deal.points``); and the voids and cards a seat cannot hold, deduced by
+    the very functions :func:`~trixcomplex.view` uses
+    (``views.show_trick_cards_since`` and ``views.shown_by_pass``).  Anything
+    else (a deal, a choice, the window's close, a deal's last card, a redeal,
+    the 2s shown by R-OPT-7, a state of another branch or match) encodes the
+    spectator's full :func:`~trixcomplex.view` again, and each seat's own
+    part when it is next asked for, as a seat's own doubling answer does for
+    that seat.
+
+    A game loop asks for the mover's tensor at every move (what the adapters of
+    :mod:`trixcomplex.rl` do through :class:`Observer`); one tracker serves
+    all four seats for the work of one.  Each call hands out a new array the
+    caller owns.  A deep copy or a pickle is a new, empty tracker.
+
+    >>> import random
+    >>> import numpy as np
+    >>> import trixcomplex as tc
+    >>> from trixcomplex.rl import observation_tensor
+    >>> tracker = SeatsTracker()
+    >>> state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(5)))
+    >>> for _ in range(30):
+    ...     move = tc.legal_moves(state)[0]
+    ...     tensor = tracker.tensor(state, move.seat)  # the mover's
+    ...     state = tc.apply(state, move)
+    >>> np.array_equal(tracker.tensor(state, 2), observation_tensor(tc.view(state, 2)))
+    True
+    """
+
+    __slots__ = (
+        "_cannot",
+        "_done",
+        "_fresh",
+        "_marked",
+        "_np",
+        "_out",
+        "_places",
+        "_played",
+        "_points",
+        "_rules",
+        "_start",
+        "_state",
+        "_turn",
+        "_turns",
+        "_voids",
+    )  # fmt: skip
+
+    def __init__(self) -> None:
+        # The spectator's tensor, then each seat's own part (in a tensor of its own):
+        self._out = array("f", bytes(4 * 5 * TENSOR_SIZE))
+        self._np = np.frombuffer(self._out, np.float32)
+        self._state: MatchState | None = None
+        self._fresh = 0  # bit 0: the spectator's tensor is up to date; bit 1 + s: seat s's part
+        # What the moves since are read against (set by _take_stock):
+        self._voids: list[frozenset[Suit]] = []
+        self._cannot = [0, 0, 0, 0]  # cards each seat cannot hold (played ones may be left)
+        self._marked = 0  # cards in some seat's cannot_hold or known_holdings row
+        self._played = 0  # cards played this deal (to tricks, or laid)
+        self._done = self._start = self._turns = self._places = 0
+        self._turn: int | None = None
+        self._points: tuple[int, ...] = ()
+        self._rules = (False, 0)  # the trick contract's no_heart_lead, discard_first
+
+    def tensor(self, state: MatchState, seat: int | None) -> npt.NDArray[np.float32]:
+        """``observation_tensor(view(state, seat))``, a new array the caller owns."""
+        gather = _GATHER.get(seat) if seat is None or type(seat) is int else None
+        if gather is None:
+            check_seat(seat)
+        seen = self._state
+        if state is not seen:
+            self._state = state
+            if not self._fresh:
+                pass
+            elif type(node := state.history) is History and node._prev is seen.history:  # type: ignore[union-attr]
+                # One move since, a game loop's step: followed without walking back.
+                if not self._after([node._move], state, seen):  # type: ignore[list-item, arg-type]
+                    self._fresh = 0
+            elif not self._follow(seen, state):  # type: ignore[arg-type]
+                self._fresh = 0
+        if not self._fresh & 1:
+            self._encode_in_full(state, None)
+        if seat is not None and not self._fresh >> 1 + seat & 1:
+            self._encode_in_full(state, seat)
+        return self._np.take(gather)  # type: ignore[arg-type]
+
+    def __deepcopy__(self, memo: dict[int, object]) -> SeatsTracker:
+        return SeatsTracker()
+
+    def __reduce__(self) -> tuple[type[SeatsTracker], tuple[()]]:
+        return (SeatsTracker, ())
+
+    def _encode_in_full(self, state: MatchState, seat: int | None) -> None:
+        """Encode the spectator's tensor (``seat=None``) or ``seat``'s own part from its
+        full view of ``state``."""
+        if seat is None:
+            seen = view_without_moves(state, None)
+            self._out[:TENSOR_SIZE] = encode_all(seen)
+            self._take_stock(state, seen)
+            self._fresh = 1
+            return
+        hand, doublable, answer = own_part(state, seat)
+        out, base = self._out, (1 + seat) * TENSOR_SIZE
+        out[base + AT_HAND : base + AT_HAND + 52] = ZEROS[52]
+        out[base + _WINDOW.start : base + _WINDOW.stop] = _WINDOW_ZEROS
+        encode_card_row(hand, out, base + AT_HAND)
+        encode_answer(doublable, answer, out, base)
+        self._fresh |= 2 << seat
+
+    def _take_stock(self, state: MatchState, seen: View) -> None:
+        """Read from the spectator's view ``seen`` what the moves from ``state`` on are to
+        be read against."""
+        self._voids = list(seen.voids)
+        self._cannot = cannot = [mask_of(cards) for cards in seen.cannot_hold]
+        known = seen.known_holdings
+        self._marked = (
+            cannot[0] | cannot[1] | cannot[2] | cannot[3]
+            | mask_of(known[0]) | mask_of(known[1]) | mask_of(known[2]) | mask_of(known[3])
+        )  # fmt: skip
+        deal = state.deal
+        if type(deal) is TrixDeal:
+            self._played = deal.table
+        elif type(deal) is TrickDeal:
+            self._played = played_in_tricks(deal.tricks, deal.trick)
+        else:
+            self._played = 0
+        self._done, self._start = len(seen.tricks), len(seen.trick)
+        self._turns, self._places = len(seen.laid) + len(seen.passes), len(seen.finishing_order)
+        self._turn, self._points = seen.turn, seen.points
+        if state.phase in _TRICK_PHASES:
+            rules = state.ruleset.trick_rules(state.contract)  # type: ignore[arg-type]
+            self._rules = (rules.no_heart_lead, rules.discard_first)
+
+    def _follow(self, seen: MatchState, state: MatchState) -> bool:
+        """Bring the tensors from ``seen`` to ``state`` move by move; ``False`` (all then
+        to be encoded in full) unless ``state`` follows ``seen`` in the same deal by
+        moves of the kinds followed."""
+        moves: list[Move] = []  # back from state to seen: the nodes, not the moves, compared
+        node: History | None = state.history
+        last = seen.history
+        for _ in range(_CATCH_UP):
+            if type(node) is not History:  # one node per move only (not a segment, not None)
+                return False
+            moves.append(node._move)  # type: ignore[arg-type]
+            node = node._prev
+            if node is last:
+                break
+        else:
+            return False
+        moves.reverse()
+        return self._after(moves, state, seen)
+
+    def _after(self, moves: list[Move], state: MatchState, seen: MatchState) -> bool:
+        """Bring the tensors from ``seen`` to ``state``, the state after ``moves``; ``False``
+        unless both are of the same deal and phase and the moves of the kinds followed."""
+        phase = state.phase
+        if (
+            phase is not seen.phase
+            or state.deal_number != seen.deal_number
+            or state.ruleset is not seen.ruleset
+            or state.scores is not seen.scores
+        ):
+            return False
+        if phase in _TRICK_PHASES:
+            return self._after_trick_cards(moves, state)
+        if phase is Phase.TRIX:
+            return self._after_trix_turns(moves, state)
+        if phase is Phase.DOUBLE:  # a secret answer changes only what its seat sees (R-HID-2)
+            for move in moves:
+                if type(move) is not Double:
+                    return False
+                self._fresh &= ~(2 << move.seat)
+            return True
+        return False
+
+    def _after_trick_cards(self, moves: list[Move], state: MatchState) -> bool:
+        deal = state.deal
+        if type(deal) is not TrickDeal:
+            return False
+        tricks, trick = deal.tricks, deal.trick
+        done, start = self._done, self._start
+        finished = len(tricks) - done
+        if 4 * finished + len(trick) - start != len(moves):
+            return False
+        out, hands = self._out, state.hands
+        played, marked = self._played, self._marked
+        for move in moves:
+            if type(move) is not Play:
+                return False
+            card, who = move.card, move.seat
+            played |= 1 << card
+            out[_TRICK_ROW[who] + card] = 1.0
+            marked = _played_from_hand(out, who, card, hands[who], marked)
+        self._played = played
+        if finished:  # the tricks finished since: taken by their takers; a new trick led
+            out[TRICK_AND_LEADER] = TRICK_AND_LEADER_ZEROS
+            for t in tricks[done:]:
+                row = _TAKEN_ROW[t.taker]
+                for card in t.cards:
+                    out[row + card] = 1.0
+                at = AT_TRICKS_TAKEN + t.taker
+                out[at] = COUNT[COUNT_OF[out[at]] + 1]
+            leader = deal.leader
+            out[AT_LEADER + leader] = 1.0
+            for i, card in enumerate(trick):  # the new trick's cards, if any
+                out[_TRICK_ROW[(leader + i) % 4] + card] = 1.0
+            if deal.points != self._points:  # the cumulative scores change only between deals
+                self._points = deal.points
+                encode_deal_points(deal.points, out, 0)
+            self._done = len(tricks)
+        self._start = len(trick)
+        voids, shown = self._voids, [0, 0, 0, 0]
+        no_heart_lead, discard_first = self._rules
+        grew = show_trick_cards_since(voids, shown, deal, done, start, no_heart_lead, discard_first)
+        if grew:
+            for s in range(4):
+                if grew >> s & 1:
+                    encode_void_row(s, voids[s], out, 0)
+        if shown != _NOTHING_SHOWN:
+            for s in range(4):
+                if shown[s]:
+                    marked |= self._cannot_hold(s, shown[s], played)
+        self._marked = marked
+        turn = state.turn
+        if turn != self._turn:  # the turn mark moved
+            out[AT_TURN + self._turn] = 0.0  # type: ignore[operator]
+            out[AT_TURN + turn] = 1.0  # type: ignore[operator]
+            self._turn = turn
+        return True
+
+    def _after_trix_turns(self, moves: list[Move], state: MatchState) -> bool:
+        deal = state.deal
+        if type(deal) is not TrixDeal:
+            return False
+        turns = self._turns
+        if state.ruleset.show_twos and turns < 4 <= turns + len(moves):
+            return False  # R-OPT-7: the 2s are shown now
+        out, hands = self._out, state.hands
+        table, marked, final = self._played, self._marked, deal.table
+        for move in moves:
+            if type(move) is Play:
+                card, who = move.card, move.seat
+                bit = 1 << card
+                if table & bit:
+                    return False
+                table |= bit
+                marked = _played_from_hand(out, who, card, hands[who], marked)
+            elif type(move) is Pass:
+                who = move.seat
+                count_pass(who, out, 0)
+                marked |= self._cannot_hold(who, shown_by_pass(table), final)
+            else:
+                return False
+        if table != final:
+            return False
+        self._played, self._marked, self._turns = table, marked, turns + len(moves)
+        order = deal.finishing_order
+        if len(order) != self._places:
+            encode_places(order, out, 0, self._places)
+            self._places = len(order)
+        self._move_turn(state.turn)
+        return True
+
+    def _move_turn(self, turn: int | None) -> None:
+        """Move the turn mark to ``turn``, after any followed moves."""
+        if turn != self._turn:
+            if self._turn is not None:
+                self._out[AT_TURN + self._turn] = 0.0
+            if turn is not None:
+                self._out[AT_TURN + turn] = 1.0
+            self._turn = turn
+
+    def _cannot_hold(self, seat: int, shown: int, played: int) -> int:
+        """Add the cards ``shown`` (but those ``played``) to what ``seat`` cannot hold;
+        the cards added."""
+        more = shown & ~self._cannot[seat] & ~played
+        if more:
+            self._cannot[seat] |= more
+            encode_card_row(cards_of(more), self._out, _CANNOT_ROW[seat])
+        return more
+
+
+class TensorTracker:
+    """One seat's (or the spectator's, ``seat=None``) observation tensor of a match,
+    kept up to date from the moves themselves: a :class:`SeatsTracker` asked for
+    that one seat.
+
+    :meth:`tensor` is always bit-identical to
+    ``observation_tensor(view(state, seat))``; see :class:`SeatsTracker` for
+    the moves it follows and what it encodes in full.  Each call hands out a
+    new array the caller owns.  A deep copy or a pickle is a new, empty tracker.
+
+    >>> import random
+    >>> import numpy as np
+    >>> import trixcomplex as tc
+    >>> from trixcomplex.rl import observation_tensor
+    >>> tracker = TensorTracker(2)
+    >>> state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(5)))
+    >>> for _ in range(30):
+    ...     tensor = tracker.tensor(state)
+    ...     state = tc.apply(state, tc.legal_moves(state)[0])
+    >>> np.array_equal(tracker.tensor(state), observation_tensor(tc.view(state, 2)))
+    True
+    """
+
+    def __init__(self, seat: int | None) -> None:
+        if seat is not None:
+            check_seat(seat)
+        self.seat = seat
+        self._tracker = SeatsTracker()
+
+    def tensor(self, state: MatchState) -> npt.NDArray[np.float32]:
+        """``observation_tensor(view(state, seat))``, a new array the caller owns."""
+        return self._tracker.tensor(state, self.seat)
+
+    def __deepcopy__(self, memo: dict[int, object]) -> TensorTracker:
+        return TensorTracker(self.seat)
+
+    def __reduce__(self) -> tuple[type[TensorTracker], tuple[int | None]]:
+        return (TensorTracker, (self.seat,))
+
+
+def _played_from_hand(out: Buffer, who: int, card: Card, hand: int, marked: int) -> int:
+    """Write that ``who`` played ``card`` (out of its own part's hand, into its played
+    row, its hand now ``hand``); ``marked`` without the card, its column cleared if it was
+    marked."""
+    out[_PLAYED_ROW[who] + card] = 1.0
+    out[AT_SIZES + who] = hand.bit_count() / 13
+    out[_HAND_AT[who] + card] = 0.0
+    bit = 1 << card
+    if marked & bit:
+        _clear_column(out, card)
+        return marked ^ bit
+    return marked
+
+
+def _clear_column(out: Buffer, card: Card) -> None:
+    """Take the card just played out of every seat's cannot_hold and known_holdings:
+    they are of unplayed cards only."""
+    for row in AT_CANNOT, AT_CANNOT + 52, AT_CANNOT + 104, AT_CANNOT + 156:
+        out[row + card] = 0.0
+    for row in AT_KNOWN, AT_KNOWN + 52, AT_KNOWN + 104, AT_KNOWN + 156:
+        out[row + card] = 0.0
+
+
+class Observer:
+    """The seats' (and the spectator's) views and tensors of one match, each brought up
+    to date only when asked for: a view by :func:`~trixcomplex.view_after_moves`
+    over the moves since that seat's last one, a tensor by one
+    :class:`SeatsTracker` for them all, from the moves themselves.
+
+    Follow one match forward: ask with its successive states (any state of it,
+    not each one); a state of another branch or match is seen in full.  Equal
+    to ``view(state, seat)`` and ``observation_tensor(view(state, seat))``
+    always.  Each tensor handed out is a new array the caller owns.  A deep
+    copy (OpenSpiel's ``clone``) or a pickle starts afresh, empty.
+
+    >>> import random
+    >>> import numpy as np
+    >>> import trixcomplex as tc
+    >>> observer = Observer()
+    >>> from trixcomplex.rl import observation_tensor
+    >>> state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(5)))
+    >>> for _ in range(12):
+    ...     tensor = observer.tensor(state, state.turn)
+    ...     state = tc.apply(state, tc.legal_moves(state)[0])
+    >>> observer.view(state, 1) == tc.view(state, 1)
+    True
+    >>> np.array_equal(observer.tensor(state, 1), observation_tensor(tc.view(state, 1)))
+    True
+    """
+
+    def __init__(self) -> None:
+        self._views: dict[int | None, tuple[MatchState, View]] = {}
+        self._tracker = SeatsTracker()
+
+    def view(self, state: MatchState, seat: int | None) -> View:
+        """``view(state, seat)``, from this seat's last view if there is one."""
+        seen = self._views.get(seat)
+        if seen is not None and seen[0] is state:
+            return seen[1]
+        new = None
+        since = len(state.history) - len(seen[0].history) if seen is not None else 0
+        if seen is not None and since > 0:
+            moves = list(islice(state.history.newest_first(), since + 1))
+            before = moves.pop() if len(moves) > since else None
+            if before is seen[0].history.last:  # the state follows the one seen last
+                moves.reverse()
+                new = view_after_moves(seen[1], moves, state)
+        if new is None:
+            new = view(state, seat)
+        self._views[seat] = (state, new)
+        return new
+
+    def tensor(self, state: MatchState, seat: int | None) -> npt.NDArray[np.float32]:
+        """``observation_tensor(view(state, seat))``, kept up to date by the observer's
+        :class:`SeatsTracker`: a new array the caller owns."""
+        return self._tracker.tensor(state, seat)
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Observer:
+        return Observer()
+
+    def __reduce__(self) -> tuple[type[Observer], tuple[()]]:
+        return (Observer, ())
