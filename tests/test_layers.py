@@ -54,7 +54,7 @@ def test_the_import_contracts_hold() -> None:
 @pytest.mark.parametrize(
     ("module", "line", "contract"),
     [
-        ("io/render.py", "from ..core.state import Phase as _Phase", "Above the engine face"),
+        ("io/render/text.py", "from ...core.state import Phase as _Phase", "Above the engine face"),
         ("bots/tactics.py", "from ..core.match import apply as _apply", "Bots use the public API"),
         ("bots/rule_bot.py", "from ..core.tricks import legal_cards as _legal", "Above the engine"),
         ("core/scoring.py", "from ..knowledge.views import View as _View", "Layers"),

@@ -24,6 +24,12 @@ knows it knows every deck; the result publishes :func:`seed_commitment`
 before the first match (``announce``) and the seed itself only with the
 results.
 
+This module is the public face; behind it, one module per job:
+:mod:`~trixcomplex.host.decks` (the seeded decks and the commitment),
+:mod:`~trixcomplex.host.matches` (one numbered match, its outcome and a
+forfeit), :mod:`~trixcomplex.host.stats` (the summary and its intervals) and
+:mod:`~trixcomplex.host.pools` (executors and fault-surviving process pools).
+
 >>> from trixcomplex.bots import RandomBot, RuleBot
 >>> result = simulate([RuleBot(), RandomBot()], matches=2, seed=1)
 >>> [m.sides_seats for m in result.matches]
@@ -37,12 +43,8 @@ True
 from __future__ import annotations
 
 import functools
-import hashlib
-import hmac
 import io
-import math
 import os
-import random
 import secrets
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -50,16 +52,18 @@ from typing import TYPE_CHECKING, Any
 import attrs
 from attrs import frozen
 
-from ..bots.base import Bot, BotError, check_bot
-from ..core.engine import MatchResult, MatchState
-from ..core.moves import Contract
-from ..core.rules import match_outcome, team_totals
+from ..bots.base import Bot, check_bot
 from ..core.rulesets import PARTNERSHIP, Ruleset
-from ..io.records import Record
-from .loop import bots_move, play_match, seat_to_move
+from .decks import match_generators, seed_commitment
+from .loop import bots_move, play_match
+from .matches import MatchOutcome, _play_chunk, _sides, play_numbered_match
+from .pools import _run_on_executor, _run_on_pools
+from .stats import Z95 as Z95
+from .stats import Summary, summarize, wilson_interval
+from .stats import mean_interval as mean_interval
 
 if TYPE_CHECKING:  # imported when used: they are a sixth of the time this module takes
-    from concurrent.futures import Executor, Future, ProcessPoolExecutor
+    from concurrent.futures import Executor
 
 __all__ = [
     "MatchOutcome",
@@ -77,91 +81,6 @@ __all__ = [
 
 next_move = bots_move
 """The next move of a match between bots: :func:`trixcomplex.host.loop.bots_move`."""
-
-Z95 = 1.959963984540054
-"""The 97.5% quantile of the standard normal law (two-sided 95% intervals)."""
-
-
-@frozen
-class MatchOutcome:
-    """One match of a tournament, seen from side A.
-
-    - ``index``: the match number (0-based); matches ``2k`` and ``2k+1``
-      share their shuffles.
-    - ``sides_seats``: the team (0 or 1) of side A, then of side B: side A
-      holds seats ``sides_seats[0]`` and ``sides_seats[0] + 2``.
-    - ``teams``: the two teams' totals (team 0 = seats 0+2), individual
-      rulesets included.
-    - ``result``: the engine's :class:`~trixcomplex.MatchResult`.
-    - ``margin``: side A's total minus side B's, negated under reversed
-      scores (R-OPT-6): positive is good for side A.
-    - ``contract_points``: side A's and side B's points per contract, in the
-      order of ``contracts``, summed over the match: ``((COMPLEX_A,
-      COMPLEX_B), (TRIX_A, TRIX_B))`` in the partnership game.
-    - ``record``: the whole match as a :class:`~trixcomplex.Record`.
-    - ``contracts``: the ruleset's contracts (``contract_points``' order).
-    - ``seats``: the four seats' totals.
-    - ``winners``: the winning seats (:attr:`~trixcomplex.Score.winners`).
-    - ``forfeit``: ``"A"`` or ``"B"`` when that side's bot failed (crashed,
-      hung past the time limit or answered an illegal move) and lost the
-      match by forfeit; ``reason`` says what happened.  ``None`` otherwise.
-    """
-
-    index: int
-    sides_seats: tuple[int, int]
-    teams: tuple[int, int]
-    result: MatchResult
-    margin: int
-    contract_points: tuple[tuple[int, int], ...]
-    record: Record
-    contracts: tuple[Contract, ...] = PARTNERSHIP.contracts
-    seats: tuple[int, ...] = ()
-    winners: tuple[int, ...] = ()
-    forfeit: str | None = None
-    reason: str = ""
-
-    @property
-    def winner(self) -> str:
-        """``"A"``, ``"B"`` or ``"draw"``: the side holding every winning seat
-        (a win shared by both sides, or a team draw, is a draw); a side that
-        forfeited loses."""
-        if self.forfeit is not None:
-            return "B" if self.forfeit == "A" else "A"
-        if self.winners:
-            a = self.sides_seats[0]
-            if all(s % 2 == a for s in self.winners):
-                return "A"
-            if all(s % 2 != a for s in self.winners):
-                return "B"
-            return "draw"
-        return "A" if self.margin > 0 else "B" if self.margin < 0 else "draw"
-
-
-@frozen
-class Summary:
-    """Statistics of side A against side B.
-
-    Rates are over matches with Wilson 95% intervals.  The margin interval
-    treats each pair of matches on the same shuffles as one sample (their
-    results are not independent); with an odd number of matches the last
-    one stands alone.  ``points_per_deal`` gives, per contract of the
-    ruleset, side A's and side B's mean points per deal of that contract
-    (each contract is played once per Kingdom: four times a match).
-    """
-
-    matches: int
-    wins: int
-    draws: int
-    losses: int
-    win_rate: float
-    win_ci: tuple[float, float]
-    draw_rate: float
-    draw_ci: tuple[float, float]
-    loss_rate: float
-    loss_ci: tuple[float, float]
-    mean_margin: float
-    margin_ci: tuple[float, float]
-    points_per_deal: tuple[tuple[str, float, float], ...]
 
 
 @frozen(repr=False)
@@ -280,259 +199,6 @@ def _match_row(m: MatchOutcome) -> dict[str, Any]:
         "forfeit": m.forfeit,
         "reason": m.reason,
     }
-
-
-def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (95% by default).
-
-    >>> lo, hi = wilson_interval(60, 100)
-    >>> round(lo, 3), round(hi, 3)
-    (0.502, 0.691)
-    """
-    if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float]:
-    """A normal-approximation 95% interval for the mean of ``values``."""
-    if not values:
-        return (0.0, 0.0)
-    import statistics
-
-    mean = statistics.fmean(values)
-    if len(values) < 2:
-        return (mean, mean)
-    half = z * statistics.stdev(values) / math.sqrt(len(values))
-    return (mean - half, mean + half)
-
-
-def _key(seed: int) -> bytes:
-    """The run's secret key: a hash of the organizer's ``seed``."""
-    return hashlib.sha256(f"trixcomplex run key:{seed}".encode()).digest()
-
-
-def _stream(key: bytes, label: str) -> random.Random:
-    """A generator seeded with ``HMAC-SHA256(key, label)``."""
-    return random.Random(hmac.new(key, label.encode(), hashlib.sha256).digest())
-
-
-def match_generators(
-    seed: int, index: int
-) -> tuple[random.Random, random.Random, list[random.Random]]:
-    """Match ``index``'s generators in the tournament seeded ``seed``: the decks, the
-    decks after a redeal (R-OPT-8), and the four seats' bots' own.
-
-    Each is seeded with an HMAC of a key derived from ``seed``: the decks
-    with the deal key, shared by matches ``2k`` and ``2k + 1``; the bots'
-    with a bot key derived apart, so that what a bot draws from its
-    generator tells nothing about any deck.  Without ``seed`` no one can
-    compute a deck, and with it everyone can: keep it secret until the
-    results are out (:func:`seed_commitment`).
-
-    >>> decks, _, _ = match_generators(7, 0)
-    >>> again, _, _ = match_generators(7, 1)
-    >>> decks.random() == again.random()    # a pair of matches: the same shuffles
-    True
-    """
-    key = _key(seed)
-    deal_key = hmac.new(key, b"deals", hashlib.sha256).digest()
-    bot_key = hmac.new(key, b"bots", hashlib.sha256).digest()
-    pair = index // 2
-    return (
-        _stream(deal_key, f"deals:{pair}"),
-        _stream(deal_key, f"redeals:{pair}"),
-        [_stream(bot_key, f"match:{index}:seat:{s}") for s in range(4)],
-    )
-
-
-def seed_commitment(seed: int) -> str:
-    """The public commitment to a tournament's secret ``seed``: a SHA-256 hex digest.
-
-    Published before the first match (``simulate(..., announce=...)``,
-    :attr:`Tournament.commitment`), it lets anyone check afterwards that the
-    seed revealed with the results is the one the decks came from.  It hides
-    the seed only if the seed is hard to guess: a small seed is found by
-    trying them all, so let :func:`simulate` draw one or choose a long random one.
-
-    >>> seed_commitment(1) == seed_commitment(1) != seed_commitment(2)
-    True
-    >>> len(seed_commitment(1))
-    64
-    """
-    return hashlib.sha256(f"trixcomplex seed commitment:{seed}".encode()).hexdigest()
-
-
-def _sides(bots: Sequence[Bot]) -> tuple[tuple[Bot, Bot], tuple[Bot, Bot]]:
-    if len(bots) == 2:
-        return (bots[0], bots[0]), (bots[1], bots[1])
-    if len(bots) == 4:
-        return (bots[0], bots[2]), (bots[1], bots[3])
-    raise ValueError(
-        f"give 2 bots (side A, side B) or 4 (seats 0-3, side A = seats 0 and 2), not {len(bots)}"
-    )
-
-
-def play_numbered_match(
-    bots: Sequence[Bot],
-    seed: int,
-    index: int,
-    ruleset: Ruleset = PARTNERSHIP,
-    *,
-    time_limit: float | None = None,
-    cpu_limit: float | None = None,
-) -> MatchOutcome:
-    """Match ``index`` of the tournament of ``bots`` seeded ``seed``: a pure function of these.
-
-    :func:`simulate` plays matches ``0 .. matches - 1`` with it; call it
-    directly to play a tournament in pieces (and stop at any time).  A bot
-    that fails (:class:`~trixcomplex.bots.BotError`: an illegal answer, no
-    answer within ``time_limit`` wall-clock or ``cpu_limit`` CPU seconds
-    per decision while playing a card, an exception it raised, an isolated
-    bot's crash) forfeits the match: its side loses (``forfeit``, ``reason``).
-    """
-    side_a, side_b = _sides(bots)
-    a_team = index % 2  # side A sits as team 0 in even matches, team 1 in odd ones
-    seats: list[Bot] = [side_a[0], side_b[0], side_a[1], side_b[1]]
-    if a_team == 1:
-        seats = [side_b[0], side_a[0], side_b[1], side_a[1]]
-    deals, redeals, rngs = match_generators(seed, index)
-    note = None
-    if _ASKED is not None:  # in a jobs=N worker: say who is asked, should the worker die
-        note = functools.partial(_note_asked, _ASKED, index)
-        _ASKED[index] = -1
-    try:
-        state = play_match(
-            seats, deals, rngs, ruleset=ruleset, redeals=redeals,
-            time_limit=time_limit, match=index, cpu_limit=cpu_limit, on_move=note,
-        )  # fmt: skip
-    except BotError as exc:
-        seat = exc.seat if exc.seat is not None else 0
-        return _forfeit(index, a_team, seat, str(exc), exc.reached, ruleset)
-    finally:
-        for bot in seats:
-            close = getattr(bot, "close", None)
-            if close is not None:
-                close()
-    teams = team_totals(state.scores)
-    per = {contract: [0, 0] for contract in ruleset.contracts}
-    for deal in state.results:
-        mine = deal.points[a_team] + deal.points[a_team + 2]
-        theirs = deal.points[1 - a_team] + deal.points[3 - a_team]
-        per[deal.contract][0] += mine
-        per[deal.contract][1] += theirs
-    result, won = match_outcome(state.scores, ruleset)
-    sign = -1 if ruleset.reversed_scores else 1
-    return MatchOutcome(
-        index=index,
-        sides_seats=(a_team, 1 - a_team),
-        teams=teams,
-        result=result,
-        margin=sign * (teams[a_team] - teams[1 - a_team]),
-        contract_points=tuple((a, b) for a, b in per.values()),
-        record=Record.of(state),
-        contracts=ruleset.contracts,
-        seats=state.scores,
-        winners=won,
-    )
-
-
-def _forfeit(
-    index: int,
-    a_team: int,
-    seat: int,
-    reason: str,
-    state: MatchState | None,
-    ruleset: Ruleset,
-) -> MatchOutcome:
-    """The outcome of match ``index`` lost by forfeit by ``seat``'s side (``state``: the
-    state the bot failed in, for the record)."""
-    loser = "A" if seat % 2 == a_team else "B"
-    team = 1 - seat % 2  # the winning team
-    return MatchOutcome(
-        index=index,
-        sides_seats=(a_team, 1 - a_team),
-        teams=(0, 0),
-        result=MatchResult.TEAM0 if team == 0 else MatchResult.TEAM1,
-        margin=0,
-        contract_points=tuple((0, 0) for _ in ruleset.contracts),
-        record=Record.of(state) if state is not None else Record(),
-        contracts=ruleset.contracts,
-        seats=(0, 0, 0, 0),
-        winners=(team, team + 2),
-        forfeit=loser,
-        reason=reason,
-    )
-
-
-def _play_chunk(
-    bots: tuple[Bot, ...],
-    seed: int,
-    indices: tuple[int, ...],
-    ruleset: Ruleset = PARTNERSHIP,
-    time_limit: float | None = None,
-    cpu_limit: float | None = None,
-) -> list[MatchOutcome]:
-    return [
-        play_numbered_match(bots, seed, i, ruleset, time_limit=time_limit, cpu_limit=cpu_limit)
-        for i in indices
-    ]
-
-
-_ASKED: Any = None
-"""In a ``jobs=N`` worker: per match, ``4 * deal + seat`` of the seat last asked to move."""
-
-
-def _track(asked: Any) -> None:
-    """A ``jobs=N`` worker's initializer: where it says who it asks."""
-    global _ASKED
-    _ASKED = asked
-
-
-def _note_asked(asked: Any, index: int, state: MatchState) -> None:
-    if state.turn is not None or state.to_act:
-        asked[index] = 4 * state.deal_number + seat_to_move(state)
-
-
-def summarize(outcomes: Sequence[MatchOutcome]) -> Summary:
-    """The :class:`Summary` of some match outcomes (side A's point of view)."""
-    import statistics
-
-    n = len(outcomes)
-    wins = sum(1 for m in outcomes if m.winner == "A")
-    draws = sum(1 for m in outcomes if m.winner == "draw")
-    losses = n - wins - draws
-    by_pair: dict[int, list[int]] = {}
-    for m in outcomes:
-        by_pair.setdefault(m.index // 2, []).append(m.margin)
-    pair_means = [statistics.fmean(v) for v in by_pair.values()]
-    deals = n * 4  # each contract is played once per Kingdom (R-MATCH-1, R-SET-2)
-    per: list[tuple[str, float, float]] = []
-    contracts = outcomes[0].contracts if outcomes else PARTNERSHIP.contracts
-    if any(m.contracts != contracts for m in outcomes):
-        raise ValueError("cannot summarize matches of different rulesets together")
-    for k, contract in enumerate(contracts):
-        a = sum(m.contract_points[k][0] for m in outcomes)
-        b = sum(m.contract_points[k][1] for m in outcomes)
-        per.append((contract.value, a / deals if deals else 0.0, b / deals if deals else 0.0))
-    return Summary(
-        matches=n,
-        wins=wins,
-        draws=draws,
-        losses=losses,
-        win_rate=wins / n if n else 0.0,
-        win_ci=wilson_interval(wins, n),
-        draw_rate=draws / n if n else 0.0,
-        draw_ci=wilson_interval(draws, n),
-        loss_rate=losses / n if n else 0.0,
-        loss_ci=wilson_interval(losses, n),
-        mean_margin=statistics.fmean(m.margin for m in outcomes) if n else 0.0,
-        margin_ci=mean_interval(pair_means),
-        points_per_deal=tuple(per),
-    )
 
 
 def simulate(
@@ -677,155 +343,6 @@ def _isolate(
     wall = 10.0 if time_limit is None and cpu_limit is None else time_limit
     mode = "strict" if strict else "auto"
     return [IsolatedBot(b, wall, cpu_limit, mode) if isinstance(b, str) else b for b in bots]
-
-
-_Play = Callable[[tuple[int, ...]], list[MatchOutcome]]
-
-
-def _run_on_executor(
-    play: _Play,
-    executor: Executor,
-    matches: int,
-    chunk: int,
-    retries: int,
-    finished: Callable[[Sequence[MatchOutcome]], None],
-) -> None:
-    """Play every chunk on ``executor``; a failed chunk is resubmitted, then played here."""
-    from concurrent.futures import FIRST_COMPLETED, wait
-
-    chunks = [tuple(range(i, min(i + chunk, matches))) for i in range(0, matches, chunk)]
-    tries = dict.fromkeys(chunks, 0)
-    futures: dict[Future[list[MatchOutcome]], tuple[int, ...]] = {
-        executor.submit(play, c): c for c in chunks
-    }
-    while futures:
-        done, _ = wait(futures, return_when=FIRST_COMPLETED)
-        for future in done:
-            indices = futures.pop(future)
-            try:
-                found = future.result()
-            except BotError:
-                raise
-            except Exception:  # the worker died or the executor broke: play it again
-                tries[indices] += 1
-                try:
-                    if tries[indices] > retries:
-                        raise RuntimeError("retries spent")
-                    futures[executor.submit(play, indices)] = indices
-                except Exception:
-                    finished(play(indices))
-                continue
-            finished(found)
-
-
-def _run_on_pools(
-    play: _Play,
-    matches: int,
-    jobs: int,
-    stall_timeout: float | None,
-    retries: int,
-    finished: Callable[[Sequence[MatchOutcome]], None],
-    lineup: tuple[Bot, ...] = (),
-    ruleset: Ruleset = PARTNERSHIP,
-) -> None:
-    """Play every match on process pools of ``jobs`` workers, replacing a pool that
-    breaks (a killed worker) or stalls (no match finished in ``stall_timeout`` s).
-
-    The matches a broken or stalled pool had begun are suspects: each is played
-    again alone, on a pool of one worker.  One that finishes there counts as
-    any other (a fault from outside costs nothing); one that kills or hangs
-    that worker too is its bot's doing and forfeits, by the side of the seat
-    the worker was asking (the workers say whom they ask in shared memory).
-    """
-    # Imported here: multiprocessing is a tenth of the time ``import trixcomplex`` takes.
-    import multiprocessing
-    from concurrent.futures import FIRST_COMPLETED, wait
-    from concurrent.futures.process import BrokenProcessPool, ProcessPoolExecutor
-
-    asked = multiprocessing.get_context().RawArray("q", matches)
-    for i in range(matches):
-        asked[i] = -1
-    pending = list(range(matches))
-    rebuilt = 0
-    while pending:
-        pool = ProcessPoolExecutor(jobs, initializer=_track, initargs=(asked,))
-        futures = {pool.submit(play, (i,)): i for i in pending}
-        lost: list[int] = []
-        try:
-            while futures:
-                done, _ = wait(futures, timeout=stall_timeout, return_when=FIRST_COMPLETED)
-                if not done:  # a stall: no match finished in time
-                    lost = list(futures.values())
-                    break
-                for future in done:
-                    index = futures.pop(future)
-                    try:
-                        found = future.result()
-                    except BrokenProcessPool:
-                        lost.append(index)
-                        continue
-                    finished(found)
-                    pending.remove(index)
-                if lost:
-                    lost += futures.values()
-                    break
-        finally:
-            _stop_pool(pool)
-        begun = [i for i in lost if asked[i] >= 0]
-        if not begun:
-            rebuilt += 1
-            if rebuilt > retries:
-                raise RuntimeError(
-                    f"matches {pending[:10]} were lost {retries + 1} times "
-                    "(a worker killed or hung each time)"
-                )
-            continue
-        for index in begun:  # played alone: a fault that comes again is the bot's
-            finished([_play_alone(play, index, stall_timeout, asked, lineup, ruleset)])
-            pending.remove(index)
-
-
-def _play_alone(
-    play: _Play,
-    index: int,
-    stall_timeout: float | None,
-    asked: Any,
-    lineup: tuple[Bot, ...],
-    ruleset: Ruleset,
-) -> MatchOutcome:
-    """Match ``index`` played on a pool of its own; if its worker dies or hangs again,
-    the match is forfeited by the side whose seat was being asked."""
-    from concurrent.futures.process import BrokenProcessPool, ProcessPoolExecutor
-
-    asked[index] = -1
-    pool = ProcessPoolExecutor(1, initializer=_track, initargs=(asked,))
-    future = pool.submit(play, (index,))
-    try:
-        (found,) = future.result(timeout=stall_timeout)
-        return found
-    except (BrokenProcessPool, TimeoutError):
-        how = "died" if future.done() else f"hung past stall_timeout={stall_timeout:g}s"
-    finally:
-        _stop_pool(pool)
-    where = asked[index]
-    deal, seat = (where // 4, where % 4) if where >= 0 else (0, 0)
-    a_team = index % 2
-    side_a, side_b = _sides(lineup) if lineup else ((None, None), (None, None))
-    bot = (side_a if seat % 2 == a_team else side_b)[seat // 2]
-    reason = (
-        f"{type(bot).__name__}'s worker process {how} at match {index}, deal {deal}, "
-        f"seat {seat} (a bot calling os._exit or killing its process), twice"
-    )
-    return _forfeit(index, a_team, seat, reason, None, ruleset)
-
-
-def _stop_pool(pool: ProcessPoolExecutor) -> None:
-    """Shut ``pool`` down now, killing its workers (a hung one included)."""
-    procs = getattr(pool, "_processes", None) or {}
-    for proc in list(procs.values()):
-        if proc.is_alive():
-            proc.kill()
-    pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _side_names(bots: tuple[Bot, ...]) -> tuple[str, str]:

@@ -1,239 +1,41 @@
-"""Pictures of the table: plain text for terminals and SVG for browsers and notebooks.
+"""The pictures in SVG, for browsers and notebooks: hands, tricks, TRIX rows, the table.
 
-Two levels:
+Every document is self-contained and well-formed: the suit signs are drawn
+as paths (no fonts or images are fetched), ♥ and ♦ in red, ♠ and ♣ in black.
 
-- :func:`picture` draws the whole table as one seat sees it, from a
-  :class:`~trixcomplex.knowledge.views.View` (so it can never show a hidden card: it
-  never sees one, R-HID-1).  The result is a :class:`Picture`: ``str()``
-  gives the text form, and Jupyter shows the SVG inline.
-- :func:`hand_picture`, :func:`trick_picture` and :func:`rows_picture` draw
-  plain cards; their strings are :func:`hand_text` / :func:`hand_svg`,
-  :func:`trick_text` / :func:`trick_svg` and :func:`rows_text` /
-  :func:`rows_svg`.
-
-Cards may be given as :class:`~trixcomplex.Card` objects, card codes
-(``"QH"``, ``"10♦"``), one string of codes separated by spaces, or a card
-set (a 52-bit int).  Every SVG is a self-contained, well-formed XML
-document: the suit signs are drawn as paths (no fonts or images are
-fetched), ♥ and ♦ in red, ♠ and ♣ in black.
-
->>> print(hand_text("AS 7S QH TH 2H JC"))
-♠ A 7
-♥ Q 10 2
-♦ -
-♣ J
->>> print(trick_text(["7H", "KH", "2H", "5S"], leader=2))
-seat 2  7♥  leads
-seat 3  K♥  takes
-seat 0  2♥
-seat 1  5♠
->>> pic = rows_picture("JS TS 9S QS JH")
->>> print(pic)
-♠ 9 10 J Q
-♥ J
-♦ -
-♣ -
->>> pic.svg.startswith("<svg")
+>>> hand_svg("AS").startswith("<svg")
 True
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING
 
-from attrs import field, frozen
-
-from ..core.cards import ALL_CARDS, Card, Suit, as_card, cards_of
-from ..core.engine import MatchResult, Phase
-from ..core.moves import Choose, Pass, Play, PlayerMove, Redeal
-from ..core.rules import TRICKS_PER_DEAL, trick_winner
-from ..core.rules import trix_playable as playable
-from ..core.rulesets import Ruleset
-from .scoresheet import contract_name
+from ...core.cards import ALL_CARDS, Card, Suit, cards_of
+from ...core.engine import Phase
+from ...core.moves import Play
+from ...core.rules import TRICKS_PER_DEAL, trick_winner
+from ...core.rules import trix_playable as playable
+from .layout import (
+    CardsLike,
+    _by_suit,
+    _cards,
+    _check_table,
+    _headline,
+    _rank_label,
+    _ruleset,
+    _seat,
+    _seat_notes,
+    _status,
+    _trick,
+    _who,
+)
 
 if TYPE_CHECKING:
-    from ..knowledge.views import View
+    from ...knowledge.views import View
 
-__all__ = [
-    "CardsLike",
-    "Picture",
-    "hand_picture",
-    "hand_svg",
-    "hand_text",
-    "move_text",
-    "picture",
-    "rows_picture",
-    "rows_svg",
-    "rows_text",
-    "table_svg",
-    "table_text",
-    "trick_picture",
-    "trick_svg",
-    "trick_text",
-]
-
-CardsLike: TypeAlias = int | str | Iterable[Card | str]
-"""Cards to draw: a card set (52-bit int), ``"AS KH 10♦"``, or an iterable of cards or codes."""
-
-
-@frozen(repr=False)
-class Picture:
-    """A drawing in two forms: ``svg`` (an SVG document) and ``text`` (for terminals).
-
-    ``str(picture)`` is the text form; in Jupyter the SVG is shown inline
-    (``_repr_svg_``).  Save it with ``Path("table.svg").write_text(picture.svg)``.
-    """
-
-    svg: str = field()
-    text: str = field()
-
-    def _repr_svg_(self) -> str:
-        return self.svg
-
-    def __str__(self) -> str:
-        return self.text
-
-    def __repr__(self) -> str:
-        first = self.text.partition("\n")[0]
-        return f"<Picture {first!r}…>" if "\n" in self.text else f"<Picture {first!r}>"
-
-
-# -- input --------------------------------------------------------------------
-
-
-def _cards(cards: CardsLike, what: str, *, ordered: bool = False) -> tuple[Card, ...]:
-    """The cards named by ``cards``; duplicates are an error."""
-    if isinstance(cards, Card):
-        raise TypeError(f"{what}: expected several cards, not the single card {cards}")
-    if isinstance(cards, bool):
-        raise TypeError(f"{what}: expected cards, not {cards!r}")
-    if isinstance(cards, int):
-        if not 0 <= cards < 1 << 52:
-            raise ValueError(f"{what}: a card set is a 52-bit int, not {cards!r:.40}")
-        if ordered:
-            raise TypeError(f"{what}: the cards are in play order, so give a sequence, not a set")
-        return cards_of(cards)
-    if isinstance(cards, str):
-        cards = cards.split()
-    try:
-        items = list(cards)
-    except TypeError:
-        raise TypeError(f"{what}: expected cards, not {cards!r:.40}") from None
-    out = tuple(as_card(c) for c in items)
-    if len(set(out)) != len(out):
-        twice = sorted({c for c in out if out.count(c) > 1})
-        raise ValueError(f"{what}: the card {twice[0]} is named twice")
-    return out
-
-
-def _seat(value: object, what: str) -> int:
-    if type(value) is not int or not 0 <= value <= 3:
-        raise ValueError(f"{what} must be a seat number 0..3, not {value!r:.40}")
-    return value
-
-
-def _rank_label(card: Card) -> str:
-    """``10`` for the ten, else the rank letter (for people, not files)."""
-    return card.symbol[:-1]
-
-
-def _by_suit(cards: Iterable[Card], *, high_first: bool) -> list[list[Card]]:
-    suits: list[list[Card]] = [[], [], [], []]
-    for card in sorted(cards, reverse=high_first):
-        suits[card.suit].append(card)
-    return suits
-
-
-def _check_table(table: tuple[Card, ...]) -> int:
-    """The card set of a TRIX table; ``ValueError`` if a row is not a run through its Jack."""
-    mask = 0
-    for card in table:
-        mask |= 1 << card
-    for suit in Suit:
-        row = mask >> (13 * suit) & 0x1FFF
-        if not row:
-            continue
-        low = row & -row
-        run = (row + low) & row  # zero iff the bits are one contiguous run
-        if run or not row >> 9 & 1:
-            shown = " ".join(_rank_label(c) for c in cards_of(row << (13 * suit)))
-            raise ValueError(
-                f"not a TRIX table: the {suit.symbol} row {shown} is not a run through its Jack"
-                " (R-TX-2)"
-            )
-    return mask
-
-
-# -- text ---------------------------------------------------------------------
-
-
-def hand_text(cards: CardsLike) -> str:
-    """A hand as four lines, one per suit (♠ ♥ ♦ ♣), high cards first; ``-`` for a void.
-
-    >>> print(hand_text(0))
-    ♠ -
-    ♥ -
-    ♦ -
-    ♣ -
-    """
-    suits = _by_suit(_cards(cards, "hand"), high_first=True)
-    return "\n".join(_suit_line(Suit(s), suits[s]) for s in range(4))
-
-
-def _suit_line(suit: Suit, cards: Sequence[Card]) -> str:
-    return f"{suit.symbol} " + (" ".join(_rank_label(c) for c in cards) or "-")
-
-
-def trick_text(cards: CardsLike, leader: int) -> str:
-    """A trick in play order, one line per seat, marking who leads and (when full) who takes.
-
-    Seats still to play show ``…``:
-
-    >>> print(trick_text("QD", leader=3))
-    seat 3  Q♦  leads
-    seat 0  …
-    seat 1  …
-    seat 2  …
-    """
-    played = _trick(cards, leader)
-    taker = trick_winner(leader, played) if len(played) == 4 else None
-    lines = []
-    for i in range(4):
-        seat = (leader + i) % 4
-        if i >= len(played):
-            lines.append(f"seat {seat}  …")
-            continue
-        marks = (["leads"] if i == 0 else []) + (["takes"] if seat == taker else [])
-        lines.append(f"seat {seat}  {played[i].symbol:<3} {', '.join(marks)}".rstrip())
-    return "\n".join(lines)
-
-
-def _trick(cards: CardsLike, leader: int) -> tuple[Card, ...]:
-    _seat(leader, "leader")
-    played = _cards(cards, "trick", ordered=True)
-    if len(played) > 4:
-        raise ValueError(f"trick: a trick has at most 4 cards, not {len(played)}")
-    return played
-
-
-def rows_text(table: CardsLike) -> str:
-    """The TRIX rows (R-TX-2), one line per suit from its low end to its high end.
-
-    ``ValueError`` if a row is not an unbroken run through its Jack.
-
-    >>> print(rows_text("JC QC TC 9C JD"))
-    ♠ -
-    ♥ -
-    ♦ J
-    ♣ 9 10 J Q
-    """
-    mask = _check_table(_cards(table, "table"))
-    suits = _by_suit(cards_of(mask), high_first=False)
-    return "\n".join(_suit_line(Suit(s), suits[s]) for s in range(4))
-
-
-# -- SVG ----------------------------------------------------------------------
+__all__ = ["hand_svg", "rows_svg", "table_svg", "trick_svg"]
 
 CARD_W = 40
 CARD_H = 56
@@ -461,177 +263,6 @@ def rows_svg(table: CardsLike) -> str:
     return _document(width, height, f"TRIX rows: {laid}", _rows_body(mask, 8, 8), felt=True)
 
 
-def hand_picture(cards: CardsLike, *, highlight: CardsLike = ()) -> Picture:
-    """A :class:`Picture` of a hand (see :func:`hand_text` and :func:`hand_svg`)."""
-    return Picture(hand_svg(cards, highlight=highlight), hand_text(cards))
-
-
-def trick_picture(cards: CardsLike, leader: int, *, bottom: int = 0) -> Picture:
-    """A :class:`Picture` of a trick (see :func:`trick_text` and :func:`trick_svg`)."""
-    return Picture(trick_svg(cards, leader, bottom=bottom), trick_text(cards, leader))
-
-
-def rows_picture(table: CardsLike) -> Picture:
-    """A :class:`Picture` of the TRIX rows (see :func:`rows_text` and :func:`rows_svg`)."""
-    return Picture(rows_svg(table), rows_text(table))
-
-
-# -- the whole table, from a view -----------------------------------------------
-
-_PLACES = ("1st", "2nd", "3rd", "4th")
-
-
-def _who(view: View) -> str:
-    return "the spectator's view" if view.seat is None else f"seat {view.seat}'s view"
-
-
-def _ruleset(view: View) -> Ruleset:
-    """The game the view is of (R-SET-1)."""
-    return view.ruleset
-
-
-def _deals_per_match(view: View) -> int:
-    """The match length of the view's ruleset (8 in the partnership game)."""
-    return _ruleset(view).deals_per_match
-
-
-def _headline(view: View) -> str:
-    if view.deal_number == 0:
-        return "A new match, waiting for the first deal"
-    if view.phase is Phase.OVER:
-        return f"The match is over: {view.deal_number} deals played"
-    deals = _deals_per_match(view)
-    if view.phase is Phase.DEAL:
-        return f"Between deals: {view.deal_number} of {deals} played"
-    contract = contract_name(view.contract) if view.contract is not None else "contract to choose"
-    return (
-        f"Deal {view.deal_number} of {deals} · Kingdom {view.kingdom} · {contract} · "
-        f"owner seat {view.owner}"
-    )
-
-
-def _status(view: View) -> str:
-    """What the table waits for, in words (public facts only, R-HID-2)."""
-    phase = view.phase
-    if phase is Phase.OVER:
-        result = view.score.result
-        if result is MatchResult.TEAM0:
-            return "Match over: team 0 (seats 0, 2) wins"
-        if result is MatchResult.TEAM1:
-            return "Match over: team 1 (seats 1, 3) wins"
-        if result is MatchResult.DRAW:
-            return "Match over: a draw"
-        seats = view.score.winners
-        if len(seats) == 1:  # R-IND-1, R-CL-1: an individual game
-            return f"Match over: seat {seats[0]} wins"
-        return "Match over: seats " + ", ".join(str(s) for s in seats) + " share the win"
-    if phase is Phase.DEAL:
-        return f"waiting for deal {view.deal_number + 1}"
-    if phase is Phase.CHOOSE:
-        return f"seat {view.turn} chooses the contract"
-    if phase is Phase.DOUBLE:
-        return "the doubling window is open"
-    return f"seat {view.turn} to play"
-
-
-def move_text(move: PlayerMove) -> str:
-    """A player move as a person names it: ``K♥``, ``pass``, ``Queens``,
-    ``redeal``, ``double Q♠ K♥`` or ``double nothing``.
-
-    >>> from trixcomplex import Double, Pass
-    >>> move_text(Pass(1)), move_text(Double(2, ["KH", "QS"])), move_text(Double(2))
-    ('pass', 'double Q♠ K♥', 'double nothing')
-    """
-    if isinstance(move, Play):
-        return move.card.symbol
-    if isinstance(move, Pass):
-        return "pass"
-    if isinstance(move, Choose):
-        return contract_name(move.contract)
-    if isinstance(move, Redeal):
-        return "redeal"
-    if move.cards:
-        return "double " + " ".join(c.symbol for c in sorted(move.cards))
-    return "double nothing"
-
-
-def _seat_notes(view: View, seat: int) -> str:
-    notes = [f"{view.hand_sizes[seat]} cards"]
-    if view.phase.plays_tricks and view.points[seat]:
-        notes.append(f"{view.points[seat]:+d} this deal")
-    if seat in view.finishing_order:
-        notes.append(_PLACES[view.finishing_order.index(seat)])
-    if view.shown_twos[seat]:  # R-OPT-7: public once shown
-        notes.append("2s shown " + " ".join(c.symbol for c in view.shown_twos[seat]))
-    return ", ".join(notes)
-
-
-def table_text(view: View) -> str:
-    """The table as ``view.seat`` sees it, in plain text: the deal, whose turn it is,
-    the hand sizes, the trick or the TRIX rows, the seat's own hand and legal moves,
-    and the scores.  Only what the view holds is shown, so nothing hidden can leak.
-
-    >>> import random
-    >>> import trixcomplex as tc
-    >>> state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(7)))
-    >>> state = tc.apply(state, tc.Choose(state.owner, tc.Contract.TRIX))
-    >>> print(table_text(tc.view(state, None)))
-    Deal 1 of 8 · Kingdom 1 · TRIX · owner seat 0
-    the spectator's view · seat 0 to play
-    seat 0: 13 cards · seat 1: 13 cards · seat 2: 13 cards · seat 3: 13 cards
-    TRIX rows:
-      ♠ -
-      ♥ -
-      ♦ -
-      ♣ -
-    Team Totals: 0 : 0
-    """
-    lines = [_headline(view), f"{_who(view)} · {_status(view)}"]
-    if view.deal_number and view.phase not in (Phase.DEAL, Phase.OVER):
-        lines.append(" · ".join(f"seat {s}: {_seat_notes(view, s)}" for s in range(4)))
-    for seat in view.redeals:  # R-OPT-8: a redeal is public once demanded
-        lines.append(f"Redealt: seat {seat} showed a bad hand")
-    if view.doubled:
-        lines.append(
-            "Doubled: " + ", ".join(f"{card.symbol} by seat {seat}" for card, seat in view.doubled)
-        )
-    if view.doublable:
-        lines.append("You may double: " + " ".join(c.symbol for c in view.doublable))
-    if view.my_answer is not None:
-        mine = " ".join(c.symbol for c in view.my_answer) or "nothing"
-        lines.append(f"You doubled: {mine} (answers stay hidden until the window closes)")
-    if view.phase.plays_tricks:
-        assert view.leader is not None
-        number = len(view.tricks) + 1
-        lines.append(f"Trick {number} of {TRICKS_PER_DEAL}:")
-        lines.extend("  " + line for line in trick_text(view.trick, view.leader).splitlines())
-        if not view.trick and view.last_trick is not None:
-            last = view.last_trick
-            cards = " ".join(c.symbol for c in last.cards)
-            lines.append(
-                f"Last trick, led by seat {last.leader}: {cards}, taken by seat {last.taker}"
-            )
-    if view.phase is Phase.TRIX:
-        lines.append("TRIX rows:")
-        lines.extend("  " + line for line in rows_text(view.table).splitlines())
-        if view.finishing_order:
-            places = ", ".join(f"{_PLACES[i]} seat {s}" for i, s in enumerate(view.finishing_order))
-            lines.append(f"Finished: {places}")
-    if view.hand:
-        lines.append("Your hand:")
-        lines.extend("  " + line for line in hand_text(view.hand).splitlines())
-    if view.legal_moves and view.phase in (Phase.COMPLEX, Phase.TRICKS, Phase.TRIX, Phase.CHOOSE):
-        gap = ", " if view.phase is Phase.CHOOSE else " "  # "King of Hearts, Queens, ..."
-        lines.append("Legal: " + gap.join(move_text(m) for m in view.legal_moves))
-    seats = view.score.seats
-    if view.score.deals:
-        lines.append("Scores: " + " · ".join(f"seat {s}: {seats[s]}" for s in range(4)))
-    teams = view.score.teams
-    if _ruleset(view).partnership:  # individual games have no teams (R-IND-1, R-CL-1)
-        lines.append(f"Team Totals: {teams[0]} : {teams[1]}")
-    return "\n".join(lines)
-
-
 _TABLE_W = 640
 _TABLE_H = 500
 
@@ -769,17 +400,3 @@ def table_svg(view: View) -> str:
             )  # fmt: skip
     label = f"{_headline(view)}; {_who(view)}; {_status(view)}"
     return _document(_TABLE_W, _TABLE_H, label, body, felt=True)
-
-
-def picture(view: View) -> Picture:
-    """The whole table as ``view.seat`` sees it: a :class:`Picture` of
-    :func:`table_svg` and :func:`table_text`.
-
-    >>> import random
-    >>> import trixcomplex as tc
-    >>> state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(7)))
-    >>> pic = tc.picture(tc.view(state, 1))
-    >>> print(str(pic).splitlines()[1])
-    seat 1's view · seat 0 chooses the contract
-    """
-    return Picture(table_svg(view), table_text(view))

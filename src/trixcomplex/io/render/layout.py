@@ -1,0 +1,168 @@
+"""What the text and SVG pictures share: the cards asked for, checked and sorted
+by suit, and the words that describe a view's table (headline, status, seat notes).
+
+>>> suits = _by_suit(_cards("7S QH AS", "hand"), high_first=True)
+>>> [" ".join(c.symbol for c in suit) for suit in suits]
+['A♠ 7♠', 'Q♥', '', '']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, TypeAlias
+
+from ...core.cards import Card, Suit, as_card, cards_of
+from ...core.engine import MatchResult, Phase
+from ...core.rulesets import Ruleset
+from ..scoresheet import contract_name
+
+if TYPE_CHECKING:
+    from ...knowledge.views import View
+
+__all__ = ["CardsLike"]
+
+CardsLike: TypeAlias = int | str | Iterable[Card | str]
+"""Cards to draw (:data:`trixcomplex.io.render.CardsLike`)."""
+
+
+# -- input --------------------------------------------------------------------
+
+
+def _cards(cards: CardsLike, what: str, *, ordered: bool = False) -> tuple[Card, ...]:
+    """The cards named by ``cards``; duplicates are an error."""
+    if isinstance(cards, Card):
+        raise TypeError(f"{what}: expected several cards, not the single card {cards}")
+    if isinstance(cards, bool):
+        raise TypeError(f"{what}: expected cards, not {cards!r}")
+    if isinstance(cards, int):
+        if not 0 <= cards < 1 << 52:
+            raise ValueError(f"{what}: a card set is a 52-bit int, not {cards!r:.40}")
+        if ordered:
+            raise TypeError(f"{what}: the cards are in play order, so give a sequence, not a set")
+        return cards_of(cards)
+    if isinstance(cards, str):
+        cards = cards.split()
+    try:
+        items = list(cards)
+    except TypeError:
+        raise TypeError(f"{what}: expected cards, not {cards!r:.40}") from None
+    out = tuple(as_card(c) for c in items)
+    if len(set(out)) != len(out):
+        twice = sorted({c for c in out if out.count(c) > 1})
+        raise ValueError(f"{what}: the card {twice[0]} is named twice")
+    return out
+
+
+def _seat(value: object, what: str) -> int:
+    if type(value) is not int or not 0 <= value <= 3:
+        raise ValueError(f"{what} must be a seat number 0..3, not {value!r:.40}")
+    return value
+
+
+def _rank_label(card: Card) -> str:
+    """``10`` for the ten, else the rank letter (for people, not files)."""
+    return card.symbol[:-1]
+
+
+def _by_suit(cards: Iterable[Card], *, high_first: bool) -> list[list[Card]]:
+    suits: list[list[Card]] = [[], [], [], []]
+    for card in sorted(cards, reverse=high_first):
+        suits[card.suit].append(card)
+    return suits
+
+
+def _check_table(table: tuple[Card, ...]) -> int:
+    """The card set of a TRIX table; ``ValueError`` if a row is not a run through its Jack."""
+    mask = 0
+    for card in table:
+        mask |= 1 << card
+    for suit in Suit:
+        row = mask >> (13 * suit) & 0x1FFF
+        if not row:
+            continue
+        low = row & -row
+        run = (row + low) & row  # zero iff the bits are one contiguous run
+        if run or not row >> 9 & 1:
+            shown = " ".join(_rank_label(c) for c in cards_of(row << (13 * suit)))
+            raise ValueError(
+                f"not a TRIX table: the {suit.symbol} row {shown} is not a run through its Jack"
+                " (R-TX-2)"
+            )
+    return mask
+
+
+def _trick(cards: CardsLike, leader: int) -> tuple[Card, ...]:
+    _seat(leader, "leader")
+    played = _cards(cards, "trick", ordered=True)
+    if len(played) > 4:
+        raise ValueError(f"trick: a trick has at most 4 cards, not {len(played)}")
+    return played
+
+
+# -- the whole table, from a view -----------------------------------------------
+
+_PLACES = ("1st", "2nd", "3rd", "4th")
+
+
+def _who(view: View) -> str:
+    return "the spectator's view" if view.seat is None else f"seat {view.seat}'s view"
+
+
+def _ruleset(view: View) -> Ruleset:
+    """The game the view is of (R-SET-1)."""
+    return view.ruleset
+
+
+def _deals_per_match(view: View) -> int:
+    """The match length of the view's ruleset (8 in the partnership game)."""
+    return _ruleset(view).deals_per_match
+
+
+def _headline(view: View) -> str:
+    if view.deal_number == 0:
+        return "A new match, waiting for the first deal"
+    if view.phase is Phase.OVER:
+        return f"The match is over: {view.deal_number} deals played"
+    deals = _deals_per_match(view)
+    if view.phase is Phase.DEAL:
+        return f"Between deals: {view.deal_number} of {deals} played"
+    contract = contract_name(view.contract) if view.contract is not None else "contract to choose"
+    return (
+        f"Deal {view.deal_number} of {deals} · Kingdom {view.kingdom} · {contract} · "
+        f"owner seat {view.owner}"
+    )
+
+
+def _status(view: View) -> str:
+    """What the table waits for, in words (public facts only, R-HID-2)."""
+    phase = view.phase
+    if phase is Phase.OVER:
+        result = view.score.result
+        if result is MatchResult.TEAM0:
+            return "Match over: team 0 (seats 0, 2) wins"
+        if result is MatchResult.TEAM1:
+            return "Match over: team 1 (seats 1, 3) wins"
+        if result is MatchResult.DRAW:
+            return "Match over: a draw"
+        seats = view.score.winners
+        if len(seats) == 1:  # R-IND-1, R-CL-1: an individual game
+            return f"Match over: seat {seats[0]} wins"
+        return "Match over: seats " + ", ".join(str(s) for s in seats) + " share the win"
+    if phase is Phase.DEAL:
+        return f"waiting for deal {view.deal_number + 1}"
+    if phase is Phase.CHOOSE:
+        return f"seat {view.turn} chooses the contract"
+    if phase is Phase.DOUBLE:
+        return "the doubling window is open"
+    return f"seat {view.turn} to play"
+
+
+def _seat_notes(view: View, seat: int) -> str:
+    notes = [f"{view.hand_sizes[seat]} cards"]
+    if view.phase.plays_tricks and view.points[seat]:
+        notes.append(f"{view.points[seat]:+d} this deal")
+    if seat in view.finishing_order:
+        notes.append(_PLACES[view.finishing_order.index(seat)])
+    if view.shown_twos[seat]:  # R-OPT-7: public once shown
+        notes.append("2s shown " + " ".join(c.symbol for c in view.shown_twos[seat]))
+    return ", ".join(notes)
