@@ -85,7 +85,7 @@ def _late_decision(seed: int) -> tuple[tc.MatchState, int]:
     found: list[tuple[tc.MatchState, int]] = []
 
     def note(state: tc.MatchState) -> None:
-        deal = state.complex
+        deal = state.trick_deal
         if found or deal is None or not state.to_act or len(deal.tricks) != 11:
             return
         seat = min(state.to_act)

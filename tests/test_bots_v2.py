@@ -180,7 +180,7 @@ def _complex_decisions(seed: int) -> list[tuple[tc.MatchState, int]]:
     found: list[tuple[tc.MatchState, int]] = []
 
     def note(state: tc.MatchState) -> None:
-        deal = state.complex
+        deal = state.trick_deal
         if deal is None or not state.to_act or len(deal.tricks) < 4 or len(found) > 40:
             return
         seat = min(state.to_act)
