@@ -77,6 +77,7 @@ if TYPE_CHECKING:  # loaded on first use: see _LAZY
     from .scoresheet import format_scoresheet
     from .serialize import StateFormatError, dumps, from_json, loads, to_json
     from .simulate import Tournament, simulate
+    from .steps import Ask, DealCards, Forced, MatchOver, OfferRedeal, Step, next_step
     from .views import View, view, view_after, view_after_moves
     from .worlds import sample_world
 
@@ -89,24 +90,29 @@ __all__ = [
     "INDIVIDUAL_COMPLEX",
     "PARTNERSHIP",
     "RULESETS",
+    "Ask",
     "Card",
     "CardParseError",
     "Choose",
     "ComplexDeal",
     "Contract",
     "Deal",
+    "DealCards",
     "DealResult",
     "Double",
     "DoubledCard",
     "DoublingWindow",
+    "Forced",
     "History",
     "IllegalMoveError",
     "LedgerEntry",
+    "MatchOver",
     "MatchResult",
     "MatchState",
     "Meta",
     "Move",
     "MoveFormatError",
+    "OfferRedeal",
     "Pass",
     "Phase",
     "Picture",
@@ -120,6 +126,7 @@ __all__ = [
     "Score",
     "SeatBreakdown",
     "StateFormatError",
+    "Step",
     "SubmitError",
     "Suit",
     "Timeout",
@@ -146,6 +153,7 @@ __all__ = [
     "move_to_json",
     "new_match",
     "next_seat",
+    "next_step",
     "parse_card",
     "partner",
     "picture",
@@ -200,6 +208,13 @@ _LAZY = {
     "view_after": "views",
     "view_after_moves": "views",
     "sample_world": "worlds",
+    "Ask": "steps",
+    "DealCards": "steps",
+    "Forced": "steps",
+    "MatchOver": "steps",
+    "OfferRedeal": "steps",
+    "Step": "steps",
+    "next_step": "steps",
 }
 """The names loaded on first use, with the submodule that defines each."""
 _FUNCTION_MODULES = frozenset({"events", "ledger", "playout", "simulate"})

@@ -11,7 +11,9 @@ and the Monte Carlo bot's playouts all run this loop:
   each asked through :func:`ask`: a bot is handed its seat's
   :class:`~trixcomplex.View`, never the host's :class:`~trixcomplex.MatchState`.
 
-What the host decides, and the rule behind each:
+What comes next is :func:`~trixcomplex.next_step`'s answer (the one the
+server's table and the reinforcement-learning table follow too); what the
+host does with it, and the rule behind each:
 
 - who is asked: the seat to play, or in the doubling window the lowest seat
   still to answer (:func:`seat_to_move`);
@@ -48,9 +50,11 @@ from itertools import islice
 from typing import cast
 
 from .bots.base import Bot, BotError, BotTimeout, check_bot
-from .engine import MatchState, Phase, apply, is_legal, legal_moves, new_match
+from .engine import MatchState, apply, is_legal, legal_moves, new_match
 from .moves import Deal, Move, PlayerMove, Redeal, Timeout
+from .rules import redeal_seat
 from .rulesets import PARTNERSHIP, Ruleset
+from .steps import Ask, DealCards, Forced, MatchOver, OfferRedeal, Step, next_step
 from .views import View, view, view_after_moves
 
 __all__ = [
@@ -77,42 +81,46 @@ Offer = Callable[[MatchState, int], bool]
 def seat_to_move(state: MatchState) -> int:
     """The seat a host asks now: the seat to play, or in the doubling window
     the lowest seat still to answer (answers are secret, so their order is
-    the host's, R-DBL-2)."""
+    the host's, R-DBL-2): the first seat of :func:`~trixcomplex.next_step`'s
+    :class:`~trixcomplex.Ask`."""
     return state.turn if state.turn is not None else min(state.to_act)
 
 
 def redeal_claimant(state: MatchState, seat: int) -> int | None:
-    """The seat other than ``seat`` that may demand a redeal now (R-OPT-8), if any.
-
-    Read from :func:`~trixcomplex.legal_moves`: only a seat holding a bad
-    TRIX hand before the first card lists :class:`~trixcomplex.Redeal`.
-    """
-    if state.phase is not Phase.TRIX or not state.ruleset.bad_hand_redeal:
-        return None
-    for other in range(4):
-        if other != seat and Redeal(other) in legal_moves(state, other):
-            return other
-    return None
+    """The seat other than ``seat`` that may demand a redeal now (R-OPT-8), if any:
+    the seat :func:`~trixcomplex.next_step` offers a redeal to
+    (:func:`~trixcomplex.rules.redeal_seat`)."""
+    bad = redeal_seat(state)
+    return bad if bad is not None and bad != seat else None
 
 
 def next_move(
     state: MatchState, decide: Decide, offer: Offer | None = None, *, forced: bool = True
 ) -> Move:
-    """The next player move of ``state`` (never a :class:`~trixcomplex.Deal`).
+    """The next player move of ``state`` (never a :class:`~trixcomplex.Deal`), by
+    :func:`~trixcomplex.next_step`.
 
     A redeal out of turn is offered first (``offer``; none when ``None``),
     then a single legal move is played without asking (``forced``, R-TX-5),
-    else ``decide`` is asked.
+    else ``decide`` is asked.  ``ValueError`` if no player move is due.
     """
-    seat = seat_to_move(state)
-    if offer is not None:
-        bad = redeal_claimant(state, seat)
-        if bad is not None and offer(state, bad):
-            return Redeal(bad)
-    legal = legal_moves(state, seat)
-    if forced and len(legal) == 1:
-        return legal[0]
-    return decide(state, seat, legal)
+    return _player_move(state, next_step(state), decide, offer, forced)
+
+
+def _player_move(
+    state: MatchState, step: Step, decide: Decide, offer: Offer | None, forced: bool
+) -> Move:
+    """The player move ``step`` (of ``state``) leads to: :func:`next_move`'s answer."""
+    if type(step) is OfferRedeal:
+        if offer is not None and offer(state, step.seat):
+            return Redeal(step.seat)
+        step = step.otherwise
+    if type(step) is Forced:
+        return step.move if forced else decide(state, step.move.seat, (step.move,))
+    if type(step) is Ask:
+        seat = step.seats[0]
+        return decide(state, seat, legal_moves(state, seat))
+    raise ValueError(f"no player move is due in phase {state.phase.value}: {step}")
 
 
 def run(
@@ -125,33 +133,31 @@ def run(
     on_move: Callable[[MatchState, Move, MatchState], None] | None = None,
     forced: bool = True,
 ) -> MatchState:
-    """Run ``state`` forward with :func:`next_move` and return the state reached.
+    """Run ``state`` forward, one :func:`~trixcomplex.next_step` at a time, and
+    return the state reached.
 
     With ``deals``, the whole match is played: each deal is shuffled from
     ``deals`` (a deal dealt again after a redeal, R-OPT-8, from ``redeals``
     when given, so that a redeal in one match does not shift another's
     decks).  Without ``deals``, play stops at the end of the current deal
-    (the playouts of :class:`~trixcomplex.bots.MonteCarloBot`).
+    (the playouts of :class:`~trixcomplex.bots.MonteCarloBot`).  The player
+    moves are :func:`next_move`'s.
     ``on_move(before, move, after)`` is called after every move.  A
     :class:`~trixcomplex.bots.BotError` raised by ``decide`` leaves with the
     state its seat was asked in as its ``reached``.
     """
-    over, dealing = Phase.OVER, Phase.DEAL
-    whole_match = deals is not None
     try:
         while True:
-            phase = state.phase
+            step = next_step(state)
             move: Move
-            if phase is dealing:
-                if not whole_match:
+            if type(step) is DealCards:
+                if deals is None:
                     return state
-                assert deals is not None
-                again = type(state.history.last) is Redeal
-                move = Deal.shuffled(redeals if again and redeals is not None else deals)
-            elif phase is over:
+                move = Deal.shuffled(redeals if step.again and redeals is not None else deals)
+            elif type(step) is MatchOver:
                 return state
             else:
-                move = next_move(state, decide, offer, forced=forced)
+                move = _player_move(state, step, decide, offer, forced)
             before, state = state, apply(state, move)
             if on_move is not None:
                 on_move(before, move, state)
