@@ -54,7 +54,7 @@ from .engine import MatchState, apply, is_legal, legal_moves, new_match
 from .moves import Deal, Move, PlayerMove, Redeal, Timeout
 from .rules import redeal_seat
 from .rulesets import PARTNERSHIP, Ruleset
-from .steps import Ask, DealCards, Forced, MatchOver, OfferRedeal, Step, next_step
+from .steps import Ask, DealCards, Forced, MatchOver, OfferRedeal, Step, step_and_moves
 from .views import View, view, view_after_moves
 
 __all__ = [
@@ -104,13 +104,20 @@ def next_move(
     then a single legal move is played without asking (``forced``, R-TX-5),
     else ``decide`` is asked.  ``ValueError`` if no player move is due.
     """
-    return _player_move(state, next_step(state), decide, offer, forced)
+    step, legal = step_and_moves(state)
+    return _player_move(state, step, legal, decide, offer, forced)
 
 
 def _player_move(
-    state: MatchState, step: Step, decide: Decide, offer: Offer | None, forced: bool
+    state: MatchState,
+    step: Step,
+    legal: tuple[PlayerMove, ...],
+    decide: Decide,
+    offer: Offer | None,
+    forced: bool,
 ) -> Move:
-    """The player move ``step`` (of ``state``) leads to: :func:`next_move`'s answer."""
+    """The player move ``step`` (of ``state``, ``legal`` the moves of the seat it
+    names) leads to: :func:`next_move`'s answer."""
     if type(step) is OfferRedeal:
         if offer is not None and offer(state, step.seat):
             return Redeal(step.seat)
@@ -118,8 +125,7 @@ def _player_move(
     if type(step) is Forced:
         return step.move if forced else decide(state, step.move.seat, (step.move,))
     if type(step) is Ask:
-        seat = step.seats[0]
-        return decide(state, seat, legal_moves(state, seat))
+        return decide(state, step.seats[0], legal)
     raise ValueError(f"no player move is due in phase {state.phase.value}: {step}")
 
 
@@ -133,7 +139,8 @@ def run(
     on_move: Callable[[MatchState, Move, MatchState], None] | None = None,
     forced: bool = True,
 ) -> MatchState:
-    """Run ``state`` forward, one :func:`~trixcomplex.next_step` at a time, and
+    """Run ``state`` forward, one :func:`~trixcomplex.next_step` at a time
+    (:func:`~trixcomplex.steps.step_and_moves`), and
     return the state reached.
 
     With ``deals``, the whole match is played: each deal is shuffled from
@@ -148,7 +155,7 @@ def run(
     """
     try:
         while True:
-            step = next_step(state)
+            step, legal = step_and_moves(state)
             move: Move
             if type(step) is DealCards:
                 if deals is None:
@@ -157,7 +164,7 @@ def run(
             elif type(step) is MatchOver:
                 return state
             else:
-                move = _player_move(state, step, decide, offer, forced)
+                move = _player_move(state, step, legal, decide, offer, forced)
             before, state = state, apply(state, move)
             if on_move is not None:
                 on_move(before, move, state)

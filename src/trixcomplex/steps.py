@@ -65,6 +65,7 @@ __all__ = [
     "OfferRedeal",
     "Step",
     "next_step",
+    "step_and_moves",
 ]
 
 
@@ -124,6 +125,7 @@ Step: TypeAlias = DealCards | OfferRedeal | Forced | Ask | MatchOver
 _OVER = MatchOver()
 _FIRST_DEAL, _DEAL_AGAIN = DealCards(again=False), DealCards(again=True)
 _ALONE = tuple(Ask((seat,)) for seat in range(4))
+_DEAL, _DOUBLE = Phase.DEAL, Phase.DOUBLE  # module constants: an enum member lookup is slow
 
 
 def next_step(state: MatchState) -> Step:
@@ -151,17 +153,40 @@ def next_step(state: MatchState) -> Step:
     >>> tc.legal_moves(state, step.move.seat) == (step.move,)
     True
     """
-    phase = state.phase
-    if phase is Phase.OVER:
-        return _OVER
-    if phase is Phase.DEAL:
-        return _DEAL_AGAIN if type(state.history.last) is Redeal else _FIRST_DEAL
+    return step_and_moves(state)[0]
+
+
+_NO_MOVES: tuple[PlayerMove, ...] = ()
+
+
+def step_and_moves(state: MatchState) -> tuple[Step, tuple[PlayerMove, ...]]:
+    """:func:`next_step`, with the legal moves of the seat it names: the seat to play
+    or choose (of an :class:`Ask` or :class:`Forced`, and of an
+    :class:`OfferRedeal`'s ``otherwise``), or in the doubling window the first
+    seat asked; ``()`` for :class:`DealCards` and :class:`MatchOver`.
+
+    For a host loop that asks that seat next: the moves are listed once.
+
+    >>> import random
+    >>> import trixcomplex as tc
+    >>> state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(7)))
+    >>> step, moves = step_and_moves(state)
+    >>> moves == tc.legal_moves(state, step.seats[0])
+    True
+    """
     turn = state.turn
-    if turn is None:  # the doubling window (R-DBL-2)
-        return Ask(tuple(sorted(state.to_act)))
-    legal = legal_moves(state, turn)
-    step: Forced | Ask = Forced(legal[0]) if len(legal) == 1 else _ALONE[turn]
-    bad = redeal_seat(state)
-    if bad is not None and bad != turn:
-        return OfferRedeal(bad, step)
-    return step
+    if turn is not None:  # a seat to play or choose
+        legal = legal_moves(state, turn)
+        step: Step = Forced(legal[0]) if len(legal) == 1 else _ALONE[turn]
+        if state.ruleset.bad_hand_redeal:
+            bad = redeal_seat(state)
+            if bad is not None and bad != turn:
+                step = OfferRedeal(bad, step)  # type: ignore[arg-type]
+        return step, legal
+    phase = state.phase
+    if phase is _DOUBLE:  # the doubling window (R-DBL-2)
+        seats = tuple(sorted(state.to_act))
+        return Ask(seats), legal_moves(state, seats[0])
+    if phase is _DEAL:
+        return (_DEAL_AGAIN if type(state.history.last) is Redeal else _FIRST_DEAL), _NO_MOVES
+    return _OVER, _NO_MOVES
