@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import MutableSequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -231,3 +232,55 @@ def test_step_and_moves_lists_the_moves_of_the_seat_its_step_names() -> None:
         assert isinstance(named, tc.Ask)
         assert moves == tc.legal_moves(state, named.seats[0])
     assert step_and_moves(tc.new_match()) == (tc.DealCards(), ())
+
+
+# -- the rule helpers the hosts share (issue 27, item 2) ------------------------------
+
+
+def test_r_opt_8_the_redeal_window_closes_at_the_first_pass() -> None:
+    """R-OPT-8: before the first card laid *or the first pass*: seat 0 opens TRIX with
+    no Jack and must pass; once it has, seat 2's bad hand is offered nothing."""
+    hand = ["7H", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "QC", "KC", "AC"]
+    state = _trix([hand, [], ["2D", "2H", "2S", "JD"]])
+    assert tc.rules.redeal_window(state) and tc.rules.redeal_seat(state) is None
+    hand = ["7H", "8H", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "QC", "KC", "AC"]
+    state = _trix([hand, [], _BAD])
+    assert tc.rules.redeal_window(state)
+    assert tc.next_step(state) == tc.OfferRedeal(2, tc.Forced(tc.Pass(0)))
+    state = tc.apply(state, tc.Pass(0))
+    assert not tc.rules.redeal_window(state)
+    assert tc.rules.redeal_seat(state) is None
+    assert not isinstance(tc.next_step(state), tc.OfferRedeal)
+
+
+def test_r_opt_8_the_redeal_window_is_only_in_trix_with_the_option() -> None:
+    assert not tc.rules.redeal_window(_trix([["7H"], [], _BAD], tc.PARTNERSHIP))
+    state = tc.apply(tc.new_match(_REDEAL), deal_of([["7H"], [], _BAD]))
+    assert state.phase is tc.Phase.CHOOSE and not tc.rules.redeal_window(state)
+
+
+@pytest.mark.parametrize("ruleset", [tc.PARTNERSHIP, tc.CLASSIC, tc.CLASSIC.evolve(
+    reversed_scores=True), tc.CLASSIC_PARTNERSHIP.evolve(reversed_scores=True)])  # fmt: skip
+def test_r_match_7_r_opt_6_standings_count_the_team_and_make_higher_better(
+    ruleset: tc.Ruleset,
+) -> None:
+    seats = (10, -45, -40, 75)
+    got = tc.rules.standings(seats, ruleset)
+    sign = -1 if ruleset.reversed_scores else 1
+    if ruleset.partnership:
+        teams = tc.rules.team_totals(seats)
+        assert got == tuple(sign * teams[s % 2] for s in range(4))
+    else:
+        assert got == tuple(sign * s for s in seats)
+    best = {s for s in range(4) if got[s] == max(got)}
+    _, winners = tc.rules.match_outcome(seats, ruleset)
+    assert best == set(winners)
+
+
+def test_the_rl_table_decides_no_rule_itself() -> None:
+    """Issue 27: the RL table takes what comes next, the redeal window and the totals
+    from the rules' own functions; none of their inline forms comes back."""
+    source = (Path(tc.__file__).parent / "rl" / "table.py").read_text(encoding="utf-8")
+    for inline in ("ruleset.reversed_scores", "Phase.TRIX", "history.last", "REDEAL in actions",
+                   "len(actions) == 1", "seats[0] + seats[2]"):  # fmt: skip
+        assert inline not in source, inline
