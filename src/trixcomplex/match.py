@@ -20,7 +20,8 @@ import itertools
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from .cards import ALL_CARDS, Card, Suit, byte_table, cards_of, hand_mask, mask_of
+from . import moves as _moves
+from .cards import Card, Suit, byte_table, cards_of, hand_mask, mask_of
 from .complex import (
     ComplexDeal,
     Trick,
@@ -75,8 +76,9 @@ _NEW_TRIX = TrixDeal(0, ())
 _TRIX_CONTRACT = Contract.TRIX
 
 # Interned player moves for the hot path: _PLAYS[seat][card], PASSES[seat].
-_PLAYS = tuple(tuple(Play(seat, card) for card in ALL_CARDS) for seat in range(4))
-PASSES = tuple((Pass(seat),) for seat in range(4))
+# They are the moves module's, the very ones move_from_json reads canonical moves as.
+_PLAYS = _moves.PLAYS
+PASSES = _moves.PASSES
 """PASSES[seat]: the one-move tuple of the interned pass of ``seat`` (for the fast playout)."""
 _CHOICES = tuple({c: Choose(seat, c) for c in Contract} for seat in range(4))
 # _DOUBLES[seat][cards]: the interned Double of ``seat`` doubling the set ``cards``;
