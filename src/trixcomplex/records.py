@@ -116,7 +116,9 @@ class RecordError(TrixError):
     :data:`~trixcomplex.Move` at fault (or ``None``), ``rule`` the rules
     clause it breaks (or ``None`` for a pure format error), ``reason``
     the explanation and ``code`` what kind of fault it is (``record.bad-move``,
-    ``record.illegal-move``, …).  The message is one line::
+    ``record.illegal-move``, …) and ``field`` the named field at fault, if any
+    (a saved state's: see :class:`~trixcomplex.StateFormatError`, which shares
+    this constructor).  The message is one line::
 
         move 5 {"move": "play", "seat": 1, "card": "5S"}: seat 1 must follow suit ♥ (R-CX-2)
     """
@@ -131,9 +133,11 @@ class RecordError(TrixError):
         move: object = None,
         rule: str | None = None,
         code: str | None = None,
+        field: str | None = None,
     ) -> None:
         self.reason = one_line(reason, 300)
         self.move = move
+        self.field = field
         where = "" if index is None else f"move {index} {_move_text(move)}: "
         suffix = f" ({rule})" if rule is not None and not self.reason.endswith(f"({rule})") else ""
         super().__init__(where + self.reason + suffix, code=code, rule=rule, index=index)

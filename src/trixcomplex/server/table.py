@@ -410,15 +410,17 @@ class Table:
 
     # -- moves ----------------------------------------------------------------------
 
-    def submit(self, seat: int | None, text: str) -> None:
-        """A client's move, checked by the library for the connection's seat.
+    def submit(self, seat: int | None, data: object) -> None:
+        """A client's move (its JSON text, or the value read from it once with
+        :func:`~trixcomplex.hosting.read_input`), checked by the library for the
+        connection's seat.
 
         An answer to the doubling window given before the window's answer time
         is held and applied then, with the bots' (R-HID-2)."""
         before = self.state
         if seat in self._held and before.phase is tc.Phase.DOUBLE:
             raise Refused("your answer is in: it is shown when the window closes", "answered")
-        after = tc.submit(before, seat, text)
+        after = tc.submit(before, seat, data)
         move = after.history.last
         assert move is not None
         if before.phase is tc.Phase.DOUBLE and self._time.now() < self._answers_at():
