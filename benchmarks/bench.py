@@ -291,7 +291,7 @@ def big_record(seed: int, size: int) -> str:
 
 def replay_text(text: str) -> int:
     """``trixcomplex replay -`` of ``text`` (JSON output): its exit status."""
-    from trixcomplex.replay_cli import run_replay
+    from trixcomplex.cli.replay import run_replay
 
     out = io.StringIO()
     return run_replay("-", as_json=True, stdin=io.StringIO(text), stdout=out, stderr=out)

@@ -23,7 +23,7 @@ matches of each ruleset of ``--rulesets``.
 **Testing** (a fresh seed, never seen while fitting): the fitted weights
 play ``--test`` matches of each ruleset against the hand-set ones, in pairs
 on the same shuffles with the seats exchanged
-(:func:`trixcomplex.simulate.play_numbered_match`), and the win rate with
+(:func:`trixcomplex.host.tournament.play_numbered_match`), and the win rate with
 its Wilson 95% interval is printed per ruleset and over all of them.
 
 Every evaluation is appended to ``--out`` (JSON lines), so a stopped run
@@ -43,9 +43,14 @@ from typing import Any
 
 from trixcomplex.bots import RuleBot
 from trixcomplex.bots.tactics import HAND_SET_WEIGHTS, ContractWeights
-from trixcomplex.moves import Contract
-from trixcomplex.rulesets import Ruleset
-from trixcomplex.simulate import MatchOutcome, play_numbered_match, summarize, wilson_interval
+from trixcomplex.core.moves import Contract
+from trixcomplex.core.rulesets import Ruleset
+from trixcomplex.host.tournament import (
+    MatchOutcome,
+    play_numbered_match,
+    summarize,
+    wilson_interval,
+)
 
 BIAS_STEPS = (-30.0, -15.0, 15.0, 30.0)
 SCALE_STEPS = (0.6, 1.5)

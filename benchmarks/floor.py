@@ -25,8 +25,8 @@ from typing import Any, TypeAlias
 
 from bench import _TABLE
 
-from trixcomplex.match import _replace  # the engine's own one-hand update
-from trixcomplex.rules import trix_playable_after as playable_after
+from trixcomplex.core.match import _replace  # the engine's own one-hand update
+from trixcomplex.core.rules import trix_playable_after as playable_after
 
 _tnew = tuple.__new__
 _SUITS = tuple(0x1FFF << (13 * s) for s in range(4))

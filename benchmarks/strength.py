@@ -12,7 +12,7 @@ Usage (from the repository root)::
 ``mc:N:random`` is a :class:`~trixcomplex.bots.MonteCarloBot` of N worlds
 with random playouts (``mc:N:rule``: rule playouts, as ``mc:N``); every
 other name is :func:`~trixcomplex.bots.bot_named`'s.  Each match is played
-by :func:`trixcomplex.simulate.play_numbered_match`: matches ``2k`` and
+by :func:`trixcomplex.host.tournament.play_numbered_match`: matches ``2k`` and
 ``2k+1`` share their eight shuffles with the sides' seats exchanged.
 Every finished match is appended to the ``--out`` file (JSON lines), so a
 long run can be stopped at any time and summarized with ``--table``; a
@@ -20,7 +20,7 @@ rerun with the same file resumes where it stopped.  The results depend
 only on the seed and the bots, not on the machine (bots run without a time
 budget).  ``--ruleset NAME`` plays another game (a preset or a preset with
 options, as records name them); in an individual ruleset a side wins when
-the match's winner is one of its seats (see :mod:`trixcomplex.simulate`).
+the match's winner is one of its seats (see :mod:`trixcomplex.host.tournament`).
 ``--time`` gives each bot's CPU time per decision over the 12 card-play
 decisions of ``benchmarks/bench.py``'s Monte Carlo row (median and range
 of 5 passes), for the strength-vs-time table.
@@ -37,10 +37,10 @@ from pathlib import Path
 from typing import Any
 
 from trixcomplex.bots import Bot, MonteCarloBot, bot_named
-from trixcomplex.records import Record
-from trixcomplex.rules import match_outcome
-from trixcomplex.rulesets import PARTNERSHIP, Ruleset
-from trixcomplex.simulate import MatchOutcome, play_numbered_match, summarize
+from trixcomplex.core.rules import match_outcome
+from trixcomplex.core.rulesets import PARTNERSHIP, Ruleset
+from trixcomplex.host.tournament import MatchOutcome, play_numbered_match, summarize
+from trixcomplex.io.records import Record
 
 
 def bot(name: str) -> Bot:

@@ -33,7 +33,7 @@ autodoc_typehints = "description"
 autodoc_typehints_format = "short"
 autodoc_member_order = "bysource"
 autodoc_type_aliases = {
-    "CardsLike": "trixcomplex.render.CardsLike",
+    "CardsLike": "trixcomplex.io.render.CardsLike",
     "PlayerMove": "trixcomplex.PlayerMove",
     "Move": "trixcomplex.Move",
 }

@@ -2,7 +2,7 @@
 
 The pictures are checked in, so the docs build needs nothing but Sphinx;
 ``tests/test_render.py`` fails when they are out of date with the renderer.
-Regenerate them after changing :mod:`trixcomplex.render`::
+Regenerate them after changing :mod:`trixcomplex.io.render`::
 
     python docs/make_pictures.py          # rewrite the pictures
     python docs/make_pictures.py --check  # exit 1 if any is out of date

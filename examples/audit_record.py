@@ -27,7 +27,7 @@ from typing import Any
 
 import trixcomplex as tc
 from trixcomplex.bots import RuleBot
-from trixcomplex.simulate import play_match
+from trixcomplex.host.tournament import play_match
 
 
 def stored_match(seed: int) -> str:

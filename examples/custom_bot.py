@@ -11,7 +11,7 @@ return one of ``legal`` and must draw any randomness from ``rng``.  Here
   Queens and diamonds when void, and lead low (R-CX-2, R-CX-3, R-CX-5);
 - in TRIX, lay the card of the suit it holds most of (R-TX-2).
 
-:func:`trixcomplex.simulate.simulate` then plays seeded matches in pairs on
+:func:`trixcomplex.host.tournament.simulate` then plays seeded matches in pairs on
 the same shuffles with the seats exchanged, and reports win rates with 95%
 intervals.  Run it with ``python examples/custom_bot.py``.
 """
@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 import trixcomplex as tc
 from trixcomplex.bots import Bot, RandomBot, RuleBot
-from trixcomplex.simulate import simulate
+from trixcomplex.host.tournament import simulate
 
 MATCHES = 24
 """Matches per pairing: enough for a first look, small enough to run in a second."""

@@ -30,7 +30,7 @@ import random
 from collections import Counter
 
 import trixcomplex as tc
-from trixcomplex.scoresheet import format_scoresheet
+from trixcomplex.io.scoresheet import format_scoresheet
 
 CHOOSE_LIMIT = 10.0
 """Seconds the Kingdom owner has to choose the contract."""

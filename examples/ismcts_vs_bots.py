@@ -31,7 +31,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 import trixcomplex.rl.openspiel  # noqa: F401  (registers the game)
 from trixcomplex.bots import Bot, MonteCarloBot, RuleBot
-from trixcomplex.simulate import wilson_interval
+from trixcomplex.host.tournament import wilson_interval
 
 
 def play_game(game: pyspiel.Game, ismcts_team: int, bot: Bot, seed: int, sims: int) -> float:

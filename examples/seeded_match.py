@@ -18,8 +18,8 @@ import random
 
 import trixcomplex as tc
 from trixcomplex.bots import Bot, RandomBot, RuleBot
-from trixcomplex.scoresheet import format_scoresheet
-from trixcomplex.simulate import play_match
+from trixcomplex.host.tournament import play_match
+from trixcomplex.io.scoresheet import format_scoresheet
 
 
 def seeded_match(seed: int) -> tc.MatchState:

@@ -7,8 +7,8 @@ from collections.abc import Iterable, Sequence
 from typing import Literal
 
 import trixcomplex as tc
-from trixcomplex.cards import ALL_CARDS, parse_card
-from trixcomplex.scoring import DOUBLABLE
+from trixcomplex.core.cards import ALL_CARDS, parse_card
+from trixcomplex.core.scoring import DOUBLABLE
 
 
 def deal_of(hands: Sequence[Iterable[str]]) -> tc.Deal:

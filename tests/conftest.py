@@ -44,7 +44,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if in_ci() else 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_cmdline_main(config: pytest.Config) -> None:
-    """``-n auto --dist loadgroup`` for the whole suite (no paths named), unless ``-n`` or
+    """``-n auto --dist worksteal`` for the whole suite (no paths named), unless ``-n`` or
     ``--pdb`` was given or xdist is off."""
     if (
         config.args_source is not pytest.Config.ArgsSource.TESTPATHS
@@ -56,10 +56,28 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
         return
     config.option.numprocesses = "auto"
     if config.option.dist == "no":
-        config.option.dist = "loadgroup"
+        config.option.dist = "worksteal"
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the ``slow`` and ``tooling`` tests first, and scale each property's own
+    ``max_examples`` by the loaded profile's size."""
+    _slow_first(items)
+    _scale_examples(items)
+
+
+def _slow_first(items: list[pytest.Item]) -> None:
+    """The tests that take seconds go first (the order is otherwise kept): spread over
+    the workers at the start, they finish while the many quick tests fill the gaps,
+    instead of one of them ending the run on one core while the other core idles."""
+    items.sort(
+        key=lambda item: (
+            not any(item.iter_markers(name="slow")) and not any(item.iter_markers(name="tooling"))
+        )
+    )
+
+
+def _scale_examples(items: list[pytest.Item]) -> None:
     """Scale each property's own ``max_examples`` by the loaded profile's size:
     the ``@settings`` of a ``@given`` test, the ``settings`` of a state machine's case."""
     profile = settings.default.max_examples

@@ -307,7 +307,7 @@ def hands_of(deal: tc.Deal) -> list[frozenset[tc.Card]]:
 def guessed_deck(hand: frozenset[tc.Card], seeds: Sequence[int]) -> tc.Deal | None:
     """The deck of deal 1, found by matching ``hand`` against the first deck of every
     seed in ``seeds`` (as the tournament derives it); ``None`` if no seed fits."""
-    from trixcomplex.simulate import match_generators
+    from trixcomplex.host.tournament import match_generators
 
     for seed in seeds:
         deck = tc.Deal.shuffled(match_generators(seed, 0)[0])

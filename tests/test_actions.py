@@ -1,4 +1,4 @@
-"""Integer actions (trixcomplex.actions): a fixed table covering every player move of
+"""Integer actions (trixcomplex.io.actions): a fixed table covering every player move of
 every ruleset, round trips, and agreement with the engine's legal moves."""
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 import trixcomplex as tc
 from builders import VIEW_RULESETS, play, random_match_of, redeal_heavy_match
-from trixcomplex.actions import (
+from trixcomplex.core.cards import ALL_CARDS, cards_of
+from trixcomplex.io.actions import (
     ACTION_SPACE_VERSION,
     CHOOSE_BASE,
     DOUBLABLE_CARDS,
@@ -27,7 +28,6 @@ from trixcomplex.actions import (
     legal_actions,
     move_to_action,
 )
-from trixcomplex.cards import ALL_CARDS, cards_of
 
 RULESET_IDS = [r.name for r in VIEW_RULESETS]
 

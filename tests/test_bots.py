@@ -32,8 +32,8 @@ from trixcomplex.bots.tactics import (
     complex_card,
     trix_card,
 )
-from trixcomplex.cards import mask_of, parse_card
-from trixcomplex.simulate import play_match
+from trixcomplex.core.cards import mask_of, parse_card
+from trixcomplex.host.tournament import play_match
 
 
 def _mask(codes: str) -> int:
@@ -203,12 +203,12 @@ def test_r_tx_5_montecarlo_returns_a_single_legal_move_without_search(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """R-TX-5: with one legal move there is nothing to search (no world is sampled)."""
-    import trixcomplex.worlds
+    import trixcomplex.knowledge.worlds
 
     def boom(view: tc.View, rng: random.Random) -> tc.MatchState:
         raise AssertionError("sampled a world for a forced move")
 
-    monkeypatch.setattr(trixcomplex.worlds, "sample_world", boom)
+    monkeypatch.setattr(trixcomplex.knowledge.worlds, "sample_world", boom)
     rng = random.Random(1)
     state = tc.apply(tc.new_match(), tc.Deal.shuffled(rng))
     while state.turn is None or len(tc.legal_moves(state, state.turn)) != 1:
@@ -357,16 +357,16 @@ def test_montecarlo_time_budget_stops_after_the_first_world(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A spent time budget still plays one world (never zero), then stops sampling."""
-    import trixcomplex.worlds
+    import trixcomplex.knowledge.worlds
 
     calls: list[int] = []
-    real = trixcomplex.worlds.sample_world
+    real = trixcomplex.knowledge.worlds.sample_world
 
     def counting(view: tc.View, rng: random.Random) -> tc.MatchState:
         calls.append(1)
         return real(view, rng)
 
-    monkeypatch.setattr(trixcomplex.worlds, "sample_world", counting)
+    monkeypatch.setattr(trixcomplex.knowledge.worlds, "sample_world", counting)
     state, seat = _decision_points(6)[-1]
     legal = tc.legal_moves(state, seat)
     move = MonteCarloBot(worlds=50, time_budget=0.0).choose(
@@ -588,8 +588,8 @@ def _bad_hand_at_trix(seat: int, owner_hand: str = "7H") -> tc.MatchState:
 def test_r_opt_8_demands_a_redeal_with_a_bad_hand_in_turn_and_out_of_turn() -> None:
     """R-OPT-8: RuleBot demands the redeal with four 2s, on its own turn (Redeal among its
     moves) and out of turn (the host's offer); the host plays it for the bot."""
-    from trixcomplex.bots.base import offer_redeal
-    from trixcomplex.simulate import next_move
+    from trixcomplex.bots import offer_redeal
+    from trixcomplex.host.tournament import next_move
 
     in_turn = _bad_hand_at_trix(0, "7H")
     legal = tc.legal_moves(in_turn, 0)
@@ -607,7 +607,7 @@ def test_r_opt_8_demands_a_redeal_with_a_bad_hand_in_turn_and_out_of_turn() -> N
 def test_r_opt_8_a_bot_without_wants_redeal_is_never_made_to_redeal() -> None:
     """R-OPT-8: the host offers the redeal as a question; a bot that cannot answer it
     (only ``choose``) plays on, and the seat to play is asked instead."""
-    from trixcomplex.simulate import next_move
+    from trixcomplex.host.tournament import next_move
 
     @define
     class Plain:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import trixcomplex as tc
-from trixcomplex.cards import (
+from trixcomplex.core.cards import (
     ALL_CARDS,
     ALL_MASK,
     Card,
@@ -18,8 +18,8 @@ from trixcomplex.cards import (
     parse_card,
     suit_mask,
 )
-from trixcomplex.rules import trick_winner
-from trixcomplex.seats import SEATS, TEAMS, check_seat, next_seat, partner, team_of
+from trixcomplex.core.rules import trick_winner
+from trixcomplex.core.seats import SEATS, TEAMS, check_seat, next_seat, partner, team_of
 
 
 def cards(text: str) -> tuple[Card, ...]:

@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 import trixcomplex as tc
-from trixcomplex.cli import _parse_answer, main
-from trixcomplex.records import Record
+from trixcomplex.cli import main
+from trixcomplex.cli.play import _parse_answer
+from trixcomplex.io.records import Record
 
 
 def _run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:

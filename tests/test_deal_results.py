@@ -23,11 +23,11 @@ from hypothesis import strategies as st
 
 import trixcomplex as tc
 from builders import RULESET_VARIANTS
-from trixcomplex import complex as cx
-from trixcomplex import kingdoms, match, scoring
 from trixcomplex import testing as kit
-from trixcomplex.cards import ALL_CARDS, cards_of
-from trixcomplex.rulesets import TrickRules, combine_trick_rules
+from trixcomplex.core import kingdoms, match, scoring
+from trixcomplex.core import tricks as cx
+from trixcomplex.core.cards import ALL_CARDS, cards_of
+from trixcomplex.core.rulesets import TrickRules, combine_trick_rules
 
 KH = tc.parse_card("KH")
 SEEDS = st.integers(0, 2**32 - 1)

@@ -13,7 +13,7 @@ import random
 import pytest
 
 import trixcomplex as tc
-from trixcomplex.kingdoms import _kingdom_after, kingdom_after
+from trixcomplex.core.kingdoms import _kingdom_after, kingdom_after
 
 
 def _finished(ruleset: tc.Ruleset, seed: int) -> tc.MatchState:

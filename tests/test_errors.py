@@ -10,7 +10,7 @@ import pytest
 
 import trixcomplex as tc
 from trixcomplex.bots import BotError
-from trixcomplex.errors import ERROR_CODES, MAX_MESSAGE
+from trixcomplex.core.errors import ERROR_CODES, MAX_MESSAGE
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 import trixcomplex as tc
-from trixcomplex.records import run_replay
-from trixcomplex.scoring import KING_OF_HEARTS
+from trixcomplex.cli.replay import run_replay
+from trixcomplex.core.scoring import KING_OF_HEARTS
 
 RECORDS = Path(__file__).resolve().parent / "records"
 GOLDEN = ("doubling_cases", "draw", "timeouts", "jackless_trix", "classic", "classic_redeal")
@@ -205,7 +205,7 @@ def test_r_cl_1_r_cl_7_golden_classic_match() -> None:
 def test_r_opt_8_golden_redeal_record() -> None:
     """R-OPT-8: the redeal is read and written back, the seat held a bad hand in TRIX,
     and the same deal number was dealt again by the same owner."""
-    from trixcomplex.rules import bad_hand
+    from trixcomplex.core.rules import bad_hand
 
     data = _load("classic_redeal")
     assert {"move": "redeal", "seat": 2} in data["moves"]  # type: ignore[index]

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import trixcomplex as tc
 from builders import random_match_of
 from trixcomplex.bots import RandomBot, RuleBot
-from trixcomplex.host import play_match, redeal_claimant, run, seat_to_move
+from trixcomplex.host.loop import play_match, redeal_claimant, run, seat_to_move
 
 
 class _Counting:
@@ -69,7 +69,7 @@ def test_r_opt_8_the_bad_hand_is_offered_a_redeal_out_of_turn() -> None:
                 asked.append(seat)
                 return True
 
-            from trixcomplex.host import next_move
+            from trixcomplex.host.loop import next_move
 
             move = next_move(state, lambda st, seat, legal: legal[0], offer)
             assert asked == [bad] and move == tc.Redeal(bad)

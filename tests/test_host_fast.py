@@ -17,9 +17,9 @@ import pytest
 
 import trixcomplex as tc
 from builders import random_match
-from trixcomplex import host
 from trixcomplex.bots import BotError, BotTimeout, RandomBot, RuleBot, check_bot
-from trixcomplex.simulate import simulate
+from trixcomplex.host import loop as host
+from trixcomplex.host.tournament import simulate
 
 POSIX = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
@@ -160,7 +160,7 @@ def test_r_seat_1_a_forfeit_keeps_the_record_up_to_the_failing_decision() -> Non
     seat = reached.turn if reached.turn is not None else min(reached.to_act)
     assert seat % 2 == m.sides_seats[0]  # side A's seat was to move
     bad = _IllegalAt(40)  # side A's one bot plays seats 0 and 2, as in the tournament
-    from trixcomplex.simulate import match_generators
+    from trixcomplex.host.tournament import match_generators
 
     deals, redeals, rngs = match_generators(5, 0)
     with pytest.raises(BotError) as info:
@@ -274,7 +274,7 @@ def test_kept_views_are_mostly_brought_up_to_date_not_built_again(
     """Issue 16 item 6: a view-reading bot's views come from its previous ones
     (view_after_moves) for most decisions; a full view only at a deal's start,
     after a choice or the window's close (about one decision in six)."""
-    from trixcomplex import views
+    from trixcomplex.knowledge import views
 
     full: list[int] = []
     real = views.view

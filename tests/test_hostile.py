@@ -90,6 +90,7 @@ def test_junk_json_gives_a_clean_error_to_every_reader(data: object) -> None:
         _only_clean_errors(read, data)
 
 
+@pytest.mark.slow
 @settings(max_examples=150)
 @given(st.lists(move_like, max_size=4))
 def test_junk_moves_in_a_valid_record_give_a_clean_error(moves: list[object]) -> None:

@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 
 import trixcomplex as tc
 from builders import VIEW_RULESETS, play, random_match, redeal_heavy_match
-from trixcomplex.errors import ERROR_CODES
-from trixcomplex.hosting import MAX_SUBMIT_LENGTH
+from trixcomplex.core.errors import ERROR_CODES
+from trixcomplex.host.submit import MAX_SUBMIT_LENGTH
 
 RULESET_IDS = [r.name for r in VIEW_RULESETS]
 

@@ -12,7 +12,8 @@ import pytest
 import trixcomplex as tc
 from builders import deal_of
 from server_harness import InlinePool, TimedStore
-from trixcomplex import moves, records, serialize
+from trixcomplex.core import moves
+from trixcomplex.io import records, serialize
 from trixcomplex.server import app
 from trixcomplex.server.clock import ManualClock
 from trixcomplex.server.table import Seat, Settings, Table

@@ -14,7 +14,12 @@ from hypothesis import strategies as st
 import trixcomplex as tc
 from builders import HEARTS_DEAL, VIEW_RULESETS, random_match, random_match_of, start_complex
 from builders import plays as play_cards
-from trixcomplex.ledger import LedgerEntry, contract_clause, part_clauses, tricks_and_places
+from trixcomplex.knowledge.ledger import (
+    LedgerEntry,
+    contract_clause,
+    part_clauses,
+    tricks_and_places,
+)
 
 
 def _c(codes: str) -> tuple[tc.Card, ...]:

@@ -3,7 +3,7 @@
 For each loader — :func:`~trixcomplex.move_from_json`,
 :meth:`~trixcomplex.Record.from_json`, :func:`~trixcomplex.replay_json`,
 :func:`~trixcomplex.from_json` of a state and of a view, the strict
-:func:`trixcomplex.jsonio.loads`, :func:`~trixcomplex.parse_card` and
+:func:`trixcomplex.core.jsonio.loads`, :func:`~trixcomplex.parse_card` and
 :func:`~trixcomplex.sample_world` — valid input is mutated at a random place
 into each kind of hostile value the fuzzing pass found holes with (huge
 integers, deep nesting, non-string keys, long strings, seat numbers out of
@@ -30,9 +30,10 @@ from hypothesis import strategies as st
 import trixcomplex as tc
 from builders import VIEW_RULESETS, nested, nested_dicts, redeal_heavy_match
 from cpu_budget import cpu_budget
-from trixcomplex.errors import ERROR_CODES, MAX_MESSAGE
-from trixcomplex.jsonio import MAX_STRING, brief, loads
-from trixcomplex.records import MAX_MOVES, run_replay
+from trixcomplex.cli.replay import run_replay
+from trixcomplex.core.errors import ERROR_CODES, MAX_MESSAGE
+from trixcomplex.core.jsonio import MAX_STRING, brief, loads
+from trixcomplex.io.records import MAX_MOVES
 
 FUZZ = settings(
     max_examples=150,
@@ -163,6 +164,7 @@ LOADERS: dict[str, tuple[Callable[[object], object], object]] = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(LOADERS))
 @FUZZ
 @given(where=st.integers(0, 10**6), junk=HOSTILE, add_key=st.booleans())

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 import trixcomplex as tc
-from trixcomplex.cards import ALL_CARDS, CardParseError, parse_card
-from trixcomplex.moves import Contract, MoveFormatError, move_from_json, move_to_json
+from trixcomplex.core.cards import ALL_CARDS, CardParseError, parse_card
+from trixcomplex.core.moves import Contract, MoveFormatError, move_from_json, move_to_json
 
 EVERY_KIND: list[tc.Move] = [
     tc.Deal.shuffled(random.Random(3)),

@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 
 import trixcomplex as tc
 from builders import RULESET_VARIANTS, random_match
-from trixcomplex.match import plays_of
-from trixcomplex.playout import _PLAYS, PlayoutState, _below, _plain_bits, _shuffled
+from trixcomplex.core.match import plays_of
+from trixcomplex.core.playout import _PLAYS, PlayoutState, _below, _plain_bits, _shuffled
 
 END = (tc.Phase.DEAL, tc.Phase.OVER)
 
@@ -463,8 +463,8 @@ def test_fast_constructors_build_equal_frozen_objects() -> None:
     """The hot path's constructors give the same classes, fields and hashes as the public ones."""
     import attrs
 
-    from trixcomplex.complex import _trick
-    from trixcomplex.state import _next_in_deal
+    from trixcomplex.core.state import _next_in_deal
+    from trixcomplex.core.tricks import _trick
 
     for state in starts(2):
         values = {f.name: getattr(state, f.name) for f in attrs.fields(tc.MatchState)}
@@ -483,8 +483,8 @@ def test_fast_constructors_build_equal_frozen_objects() -> None:
 @pytest.mark.parametrize("seed", range(3))
 def test_r_dbl_2_interned_answers_list_every_subset_for_every_waiting_seat(seed: int) -> None:
     """R-DBL-2: in the window, one Double per subset of each waiting seat's doublable cards."""
-    from trixcomplex.cards import cards_of
-    from trixcomplex.doubling import doubling_subsets
+    from trixcomplex.core.cards import cards_of
+    from trixcomplex.core.doubling import doubling_subsets
 
     windows = [s for s in random_match(seed) if s.phase is tc.Phase.DOUBLE]
     assert windows
@@ -516,7 +516,7 @@ def test_r_cx_3_trick_winner_is_the_highest_card_of_the_led_suit() -> None:
 
 def test_r_tx_2_playable_after_a_card_is_playable_of_the_new_table() -> None:
     """R-TX-2: the playout's per-card update of the playable set is ``trix.playable``."""
-    from trixcomplex.rules import trix_playable, trix_playable_after
+    from trixcomplex.core.rules import trix_playable, trix_playable_after
 
     rng = random.Random(8)
     for _ in range(300):
@@ -533,7 +533,7 @@ def test_r_tx_1_next_to_lay_and_its_table_skip_the_seats_that_are_out() -> None:
     seat and every set of seats holding cards, ``next_to_lay`` and the playout's
     table ``NEXT_TO_LAY`` give the first holder after the seat (the seat itself
     when no other seat holds cards)."""
-    from trixcomplex.rules import NEXT_TO_LAY, next_to_lay
+    from trixcomplex.core.rules import NEXT_TO_LAY, next_to_lay
 
     rng = random.Random(4)
     for holders in range(16):
@@ -547,7 +547,7 @@ def test_r_tx_1_next_to_lay_and_its_table_skip_the_seats_that_are_out() -> None:
 
 def test_r_cx_2_listed_plays_are_the_cards_of_the_legal_set_in_card_order() -> None:
     """R-CX-2, R-TX-2: the table-driven listing of plays names every card of a set, by card."""
-    from trixcomplex.match import plays_of
+    from trixcomplex.core.match import plays_of
 
     rng = random.Random(4)
     for _ in range(3000):

@@ -31,8 +31,8 @@ from builders import (
     random_match_of,
 )
 from trixcomplex import testing as kit
-from trixcomplex.scoring import KING_OF_HEARTS
-from trixcomplex.trix import playable
+from trixcomplex.core.scoring import KING_OF_HEARTS
+from trixcomplex.core.trix import playable
 
 SEEDS = st.integers(0, 2**32 - 1)
 

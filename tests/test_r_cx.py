@@ -17,7 +17,7 @@ from builders import (
     plays,
     start_complex,
 )
-from trixcomplex.cards import parse_card
+from trixcomplex.core.cards import parse_card
 
 
 def trick_points(state: tc.MatchState) -> tuple[int, int, int, int]:

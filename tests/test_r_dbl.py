@@ -21,7 +21,7 @@ from builders import (
     plays,
     start_complex,
 )
-from trixcomplex.cards import mask_of, parse_card
+from trixcomplex.core.cards import mask_of, parse_card
 
 KH, QS, QH, QD, QC = (parse_card(c) for c in ("KH", "QS", "QH", "QD", "QC"))
 
@@ -324,7 +324,7 @@ def test_r_dbl_3_the_reveal_lists_every_answer_by_card_with_its_doubler() -> Non
     definition over every split of the five doublable cards and every answer."""
     import itertools
 
-    from trixcomplex.doubling import DoublingWindow
+    from trixcomplex.core.doubling import DoublingWindow
 
     doublable = (KH, QS, QH, QD, QC)
     checked = 0
@@ -355,8 +355,8 @@ def test_r_dbl_3_the_reveal_memo_stays_bounded_for_windows_built_by_hand() -> No
     """R-DBL-3: ``revealed()`` remembers the reveals it worked out, at most 4,096 of
     them: windows built by hand with any card sets (not only doublable cards) are
     still revealed by the definition, and the memo stops growing."""
-    from trixcomplex import doubling
-    from trixcomplex.doubling import DoublingWindow
+    from trixcomplex.core import doubling
+    from trixcomplex.core.doubling import DoublingWindow
 
     for k in range(6000):
         a, b = 1 << (k % 52), (k + 1) << 20 & ((1 << 52) - 1) & ~(1 << (k % 52))

@@ -11,7 +11,7 @@ import pytest
 
 import trixcomplex as tc
 from builders import finish_deal, hands_deal, plays, start_contract
-from trixcomplex.moves import MoveFormatError, move_from_json, move_to_json
+from trixcomplex.core.moves import MoveFormatError, move_from_json, move_to_json
 
 C = tc.Contract
 COMBINED = tc.CLASSIC.evolve(combined_contracts=True)
@@ -250,7 +250,7 @@ def test_r_opt_9_a_record_with_combined_deals_round_trips() -> None:
 def test_r_opt_9_text_pictures_scoresheet_and_cli_name_the_parts() -> None:
     """R-OPT-9: a combined deal is named by its parts in the table text and SVG, the
     move text, the scoresheet, and the CLI reads it typed in any order."""
-    from trixcomplex.cli import _parse_answer
+    from trixcomplex.cli.play import _parse_answer
 
     state = tc.apply(tc.new_match(COMBINED), QD_DEAL)
     assert _parse_answer("diamonds + queens", tc.legal_moves(state)) == tc.Choose(

@@ -8,8 +8,8 @@ import pytest
 
 import trixcomplex as tc
 from builders import HEARTS_DEAL, SUITS_DEAL, finish_deal, random_match, start_complex
-from trixcomplex.cards import ALL_CARDS, parse_card
-from trixcomplex.scoring import match_result
+from trixcomplex.core.cards import ALL_CARDS, parse_card
+from trixcomplex.core.scoring import match_result
 
 SEVEN_OF_HEARTS = parse_card("7H")
 

@@ -6,8 +6,8 @@ import pytest
 
 import trixcomplex as tc
 from builders import SUITS_DEAL, finish_deal, hands_deal, start_contract
-from trixcomplex.cards import cards_of, mask_of, parse_card
-from trixcomplex.trix import playable, row_ends
+from trixcomplex.core.cards import cards_of, mask_of, parse_card
+from trixcomplex.core.trix import playable, row_ends
 
 # Seat 0 holds 7H (owner of Kingdom 1) but no Jack; seat 1 holds all four Jacks.
 JACKLESS_OWNER_DEAL = hands_deal(

@@ -77,8 +77,8 @@ def test_the_changelog_is_in_keep_a_changelog_form_and_names_the_formats() -> No
     """Issue 30 item 5: release headings, the six kinds of change, and a 0.1.0 entry whose
     summary (read in two minutes) names the record and state formats at the versions the
     code writes, and every extra."""
-    from trixcomplex.records import VERSION as RECORD_VERSION
-    from trixcomplex.serialize import STATE_VERSION
+    from trixcomplex.io.records import VERSION as RECORD_VERSION
+    from trixcomplex.io.serialize import STATE_VERSION
 
     text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
     releases = re.findall(r"^## (.*)$", text, re.M)

@@ -14,8 +14,8 @@ import pytest
 
 import trixcomplex as tc
 from builders import deal_of, random_match
-from trixcomplex.errors import ERROR_CODES
-from trixcomplex.records import run_replay
+from trixcomplex.cli.replay import run_replay
+from trixcomplex.core.errors import ERROR_CODES
 
 ENVELOPE = {"format": "trixcomplex-record", "version": 1, "ruleset": "partnership"}
 

@@ -1,4 +1,4 @@
-"""Tests of :mod:`trixcomplex.render`: text and SVG pictures of hands, tricks, rows and tables.
+"""Tests of :mod:`trixcomplex.io.render`: text and SVG pictures of hands, tricks, rows and tables.
 
 The pictures must be well-formed, self-contained XML, colour the suits, show
 what the rules say (leader and taker of a trick R-CX-3, TRIX rows R-TX-2) and
@@ -19,8 +19,8 @@ import pytest
 
 import trixcomplex as tc
 from builders import random_match
-from trixcomplex.cards import mask_of, parse_card
-from trixcomplex.render import (
+from trixcomplex.core.cards import ALL_MASK, mask_of, parse_card
+from trixcomplex.io.render import (
     Picture,
     hand_picture,
     hand_svg,
@@ -234,7 +234,7 @@ def test_r_tx_2_rows_svg_marks_the_places_where_a_card_may_be_laid() -> None:
 
 
 def _all_svgs() -> list[str]:
-    svgs = [hand_svg(""), hand_svg(tc.cards.ALL_MASK), trick_svg("", 0), rows_svg(0)]
+    svgs = [hand_svg(""), hand_svg(ALL_MASK), trick_svg("", 0), rows_svg(0)]
     for state in STATES[::4]:
         svgs += [table_svg(tc.view(state, seat)) for seat in (None, 0, 1, 2, 3)]
     return svgs
@@ -441,10 +441,10 @@ def test_every_core_public_name_is_in_the_engine_reference() -> None:
 
 
 def test_every_render_name_is_in_the_render_reference() -> None:
-    import trixcomplex.render as render
+    import trixcomplex.io.render as render
 
-    names = {f"trixcomplex.render.{name}" for name in render.__all__}
-    names -= {"trixcomplex.render.Picture", "trixcomplex.render.picture"}
+    names = {f"trixcomplex.io.render.{name}" for name in render.__all__}
+    names -= {"trixcomplex.io.render.Picture", "trixcomplex.io.render.picture"}
     names |= {"trixcomplex.Picture", "trixcomplex.picture"}
     missing = names - _documented("render.rst")
     assert not missing, f"add these to docs/api/render.rst: {sorted(missing)}"

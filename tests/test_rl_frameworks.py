@@ -15,8 +15,8 @@ import pytest
 
 import trixcomplex as tc
 import trixcomplex.rl.openspiel  # registers the game
-from trixcomplex.actions import NUM_ACTIONS
 from trixcomplex.bots import RandomBot, RuleBot
+from trixcomplex.io.actions import NUM_ACTIONS
 from trixcomplex.rl import OBSERVATION_SHAPE
 from trixcomplex.rl.gymnasium import SeatEnv
 from trixcomplex.rl.pettingzoo import env, raw_env
@@ -121,6 +121,7 @@ def test_openspiel_random_sim_test_passes_with_serialization(ruleset: str) -> No
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
+@pytest.mark.slow
 def test_openspiel_random_sim_test_passes_on_a_whole_match() -> None:
     """OpenSpiel's random simulation test on a whole partnership match (deals=0)."""
     game = pyspiel.load_game("python_trix_complex")
@@ -164,6 +165,7 @@ def test_openspiel_serialization_round_trips() -> None:
     assert again.table == state.table
 
 
+@pytest.mark.slow
 def test_openspiel_ismcts_plays_a_game_with_resampled_worlds() -> None:
     """OpenSpiel's ISMCTS runs on the game (its resampling goes through sample_world) and
     every resampled state looks the same to the player, doubling window included."""

@@ -27,7 +27,7 @@ from builders import (
     redeal_heavy_match,
 )
 from test_views import BAD_DEAL, NOT_BAD_DEAL, unseen_worlds
-from trixcomplex.actions import CONTRACTS, DOUBLABLE_CARDS, NOTHING_DOUBLED, PASS, REDEAL
+from trixcomplex.io.actions import CONTRACTS, DOUBLABLE_CARDS, NOTHING_DOUBLED, PASS, REDEAL
 from trixcomplex.rl import (
     OBSERVATION_LAYOUT,
     OBSERVATION_SHAPE,
@@ -59,9 +59,9 @@ def same(a: np.ndarray, b: np.ndarray) -> bool:
 
 
 def test_import_trixcomplex_needs_no_rl_package() -> None:
-    """``import trixcomplex`` and ``trixcomplex.actions`` pull in none of the rl extras."""
+    """``import trixcomplex`` and ``trixcomplex.io.actions`` pull in none of the rl extras."""
     code = (
-        "import sys, trixcomplex, trixcomplex.actions\n"
+        "import sys, trixcomplex, trixcomplex.io.actions\n"
         "heavy = [m for m in ('numpy', 'pettingzoo', 'gymnasium', 'pyspiel') if m in sys.modules]\n"
         "print(heavy)"
     )

@@ -32,7 +32,7 @@ from builders import (
     random_match_of,
     start_contract,
 )
-from trixcomplex.scoring import winners
+from trixcomplex.core.scoring import winners
 
 C = tc.Contract
 KH, QUEENS, DIAMONDS, LTOOSH, TRIX = (

@@ -22,8 +22,8 @@ import pytest
 
 import trixcomplex as tc
 from builders import VIEW_RULESETS, VIEWERS, redeal_heavy_match
-from trixcomplex.errors import ERROR_CODES
-from trixcomplex.schema import SCHEMA_NAMES
+from trixcomplex.core.errors import ERROR_CODES
+from trixcomplex.io.schema import SCHEMA_NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = Path(__file__).parent / "records"
@@ -97,16 +97,17 @@ def test_the_shipped_files_are_what_tools_make_schemas_writes() -> None:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     for name in SCHEMA_NAMES:
-        shipped = ROOT / "src" / "trixcomplex" / "schemas" / f"{name}.schema.json"
+        shipped = ROOT / "src" / "trixcomplex" / "io" / "schemas" / f"{name}.schema.json"
         assert shipped.read_text(encoding="utf-8") == module.render(name), name
 
 
 def test_the_package_data_ships_the_schemas() -> None:
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    assert '"schemas/*.json"' in text
+    assert '"io/schemas/*.json"' in text
     assert '"jsonschema' in text  # the [test] extra pulls the validator in
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", VIEW_RULESETS, ids=RULESET_IDS)
 def test_everything_written_validates_over_a_random_match(ruleset: tc.Ruleset) -> None:
     """R-SET-1: moves, the record (with metadata), saved states, views and events of every

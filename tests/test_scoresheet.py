@@ -8,7 +8,7 @@ import pytest
 
 import trixcomplex as tc
 from builders import random_match
-from trixcomplex.scoresheet import format_scoresheet
+from trixcomplex.io.scoresheet import format_scoresheet
 
 DRAWN_SEED = 0  # random_match(0) ends with equal Team Totals
 

@@ -30,8 +30,8 @@ from trixcomplex.bots import MonteCarloBot
 from trixcomplex.bots.montecarlo import playout
 from trixcomplex.bots.rule_bot import rule_move
 from trixcomplex.bots.tactics import Situation
-from trixcomplex.host import redeal_claimant, run, seat_to_move
-from trixcomplex.rules import redeal_seat
+from trixcomplex.core.rules import redeal_seat
+from trixcomplex.host.loop import redeal_claimant, run, seat_to_move
 
 GOLDEN = Path(__file__).parent / "golden" / "search_decisions.json"
 

@@ -21,10 +21,10 @@ import pytest
 
 import trixcomplex as tc
 from faulty_bots import Exits, HardExit, Raises, guessed_deck, hands_of
-from trixcomplex import sandbox
 from trixcomplex.bots import BotTimeout, RandomBot, RuleBot
-from trixcomplex.isolated import IsolatedBot
-from trixcomplex.simulate import match_generators, seed_commitment, simulate
+from trixcomplex.host import sandbox
+from trixcomplex.host.isolated import IsolatedBot
+from trixcomplex.host.tournament import match_generators, seed_commitment, simulate
 
 LINUX = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux namespaces, /proc")
 GENEROUS = 120.0
@@ -123,7 +123,7 @@ def test_strict_mode_refuses_to_run_without_bubblewrap(monkeypatch: pytest.Monke
     any match; ``isolated=True`` runs the fallback and warns, naming the package."""
     monkeypatch.setattr(sandbox, "bwrap_path", lambda: None)
     monkeypatch.setattr(sandbox, "sandbox_available", lambda: False)
-    import trixcomplex.isolated as isolated
+    import trixcomplex.host.isolated as isolated
 
     monkeypatch.setattr(isolated, "sandbox_available", lambda: False)
     undumpable: list[bool] = []  # the fallback makes the host non-dumpable (not pytest's)
@@ -192,6 +192,7 @@ def test_the_bots_streams_tell_nothing_of_the_decks() -> None:
 # -- 3. clocks that never desync ---------------------------------------------------------
 
 
+@pytest.mark.slow
 @LINUX
 def test_r_match_6_a_late_chooser_gets_timeout_and_its_late_answer_is_never_read(
     bwrap: None,
@@ -216,6 +217,7 @@ def test_an_answer_to_an_older_question_is_discarded() -> None:
     assert bot._answer(3) is None
 
 
+@pytest.mark.slow
 @LINUX
 def test_a_partial_line_cannot_block_the_host(bwrap: None) -> None:
     """A bot writing ``{"answer": `` with no newline to every descriptor, then spinning,
@@ -256,6 +258,7 @@ def _gone(pid: int) -> bool:
     return True
 
 
+@pytest.mark.slow
 @LINUX
 def test_honest_isolated_bots_under_a_cpu_limit_never_forfeit(bwrap: None) -> None:
     """RuleBots held to 2 CPU seconds a decision play out (a loaded machine slows their
@@ -268,7 +271,7 @@ def test_honest_isolated_bots_under_a_cpu_limit_never_forfeit(bwrap: None) -> No
 def test_one_timer_owner_the_host_sets_none_around_a_bot_that_keeps_time() -> None:
     """The host's ``ask`` sets no alarm around a bot that keeps its own time: a bot
     that is slower than the host's limit but says it keeps time is not cut short."""
-    from trixcomplex.host import ask
+    from trixcomplex.host.loop import ask
 
     class OwnClock(RuleBot):
         keeps_time = True
@@ -290,7 +293,7 @@ def test_r_match_6_an_in_process_bot_over_its_cpu_limit_gets_timeout() -> None:
     """R-MATCH-6: ``cpu_limit`` in process counts CPU seconds: a chooser spinning past
     it gets the rules' Timeout."""
     from faulty_bots import LateChooser
-    from trixcomplex.host import ask
+    from trixcomplex.host.loop import ask
 
     state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(4)))
     assert state.owner is not None
@@ -351,6 +354,7 @@ def test_an_isolated_bot_that_raises_or_exits_forfeits_only_its_match(
 # -- 5. the command line ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @LINUX
 def test_cli_simulate_isolated_strict_with_limits(
     bwrap: None, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch

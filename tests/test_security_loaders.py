@@ -28,9 +28,10 @@ from hypothesis import strategies as st
 
 import trixcomplex as tc
 from builders import RULESET_VARIANTS, VIEW_RULESETS, random_match, random_match_of
-from trixcomplex import jsonio, replay_cli
-from trixcomplex.errors import ERROR_CODES, MAX_MESSAGE
-from trixcomplex.jsonio import MAX_DEPTH, json_depth, loads
+from trixcomplex.cli import replay as replay_cli
+from trixcomplex.core import jsonio
+from trixcomplex.core.errors import ERROR_CODES, MAX_MESSAGE
+from trixcomplex.core.jsonio import MAX_DEPTH, json_depth, loads
 
 # -- the views attacked -------------------------------------------------------------------
 
@@ -423,6 +424,7 @@ ROUND_TRIP_RULESETS = tuple(dict.fromkeys((*RULESET_VARIANTS, *VIEW_RULESETS)))
     seed=st.integers(0, 2**32 - 1),
     bad_hands=st.booleans(),
 )
+@pytest.mark.slow
 def test_every_view_of_a_random_match_loads_back_equal(
     ruleset: tc.Ruleset, seed: int, bad_hands: bool
 ) -> None:
@@ -524,7 +526,7 @@ def test_an_endless_stdin_is_read_only_up_to_the_limit() -> None:
 def test_the_default_record_limit_is_documented_and_holds_the_largest_record() -> None:
     """The limit is a parameter with a documented default, and a record of MAX_MOVES of the
     largest moves, pretty-printed, is under it."""
-    from trixcomplex.records import MAX_MOVES, MAX_RECORD_CHARS
+    from trixcomplex.io.records import MAX_MOVES, MAX_RECORD_CHARS
 
     deal = tc.move_to_json(tc.Deal.shuffled(random.Random(1)))
     largest = {**json.loads(_record_text(1)), "moves": [deal] * MAX_MOVES}

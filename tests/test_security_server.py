@@ -174,6 +174,7 @@ def _wait_finished(server: Server, tables: list[str], limit: float = 300) -> Non
         time.sleep(0.2)
 
 
+@pytest.mark.slow
 def test_finished_tables_are_archived_and_free_their_place(tmp_path: Path) -> None:
     """With room for two live tables, a third is refused (503) while two are played;
     once they are over they are archived (out of the lobby, their records still

@@ -69,6 +69,7 @@ def _wait_until_drawn(tabs: list[Page], before: list[str]) -> None:
         page.wait_for_function(f"old => {_TABLE} !== old", arg=picture)
 
 
+@pytest.mark.slow
 def test_people_play_in_the_browser(pages: tuple[Server, list[Page]]) -> None:
     """R-MATCH-3, R-DBL-1, R-CX-2: sit down, choose, answer the window, play by clicking."""
     server, tabs = pages

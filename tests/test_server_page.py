@@ -117,6 +117,7 @@ def _check_an_illegal_card_explains_itself(page: Page) -> bool:
     return True
 
 
+@pytest.mark.slow
 def test_a_person_plays_a_whole_deal_with_the_mouse(
     browser: BrowserContext, server: Server, tmp_path: Path
 ) -> None:
@@ -154,6 +155,7 @@ def test_a_person_plays_a_whole_deal_with_the_mouse(
     assert page.locator("#scoresheet tr.total").count() == 1
 
 
+@pytest.mark.slow
 def test_a_person_plays_a_whole_deal_with_the_keyboard_and_reloads(
     browser: BrowserContext, server: Server, tmp_path: Path
 ) -> None:
@@ -204,6 +206,7 @@ def _next_in_deal(page: Page) -> str:
     return str(page.wait_for_function(script, timeout=DEAL).json_value())
 
 
+@pytest.mark.slow
 def test_server_killed_mid_trick_stops_the_clock_and_refuses_the_lost_move(
     browser: BrowserContext, tmp_path: Path
 ) -> None:
@@ -242,6 +245,7 @@ def test_server_killed_mid_trick_stops_the_clock_and_refuses_the_lost_move(
             )
 
 
+@pytest.mark.slow
 def test_a_second_tab_on_a_seat_is_told_why_it_was_refused(
     browser: BrowserContext, server: Server, tmp_path: Path
 ) -> None:
@@ -259,6 +263,7 @@ def test_a_second_tab_on_a_seat_is_told_why_it_was_refused(
     assert first.evaluate("me.online")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("width", [360, 390])
 def test_the_table_reads_on_a_phone(
     browser: BrowserContext, server: Server, tmp_path: Path, width: int

@@ -48,6 +48,7 @@ def seated(server: Server, table: str, seats: list[int]) -> list[Client]:
     return clients
 
 
+@pytest.mark.slow
 def test_four_people_finish_a_match(server: Server) -> None:
     """R-MATCH-1, R-SEAT-1: four people play a whole match; every move they sent is in
     the record, in order, and the record replays to the score they were shown; each
@@ -218,6 +219,7 @@ def sees_only_its_own_views(client: Client, record: dict[str, Any]) -> int:
 @pytest.mark.parametrize(
     "ruleset", ["partnership", "partnership+bad_hand_redeal=True,show_twos=True"]
 )
+@pytest.mark.slow
 def test_a_spectator_never_sees_a_hidden_card(server: Server, ruleset: str) -> None:
     """R-HID-1 … R-HID-3: every message a spectator receives is the spectator view of
     some state of the match (its picture drawn from that view alone), names no card
@@ -237,6 +239,7 @@ def test_a_spectator_never_sees_a_hidden_card(server: Server, ruleset: str) -> N
     person[0].close()
 
 
+@pytest.mark.slow
 def test_kill_the_server_mid_trick_and_restart(tmp_path: Path) -> None:
     """Nothing lost: killed (SIGKILL) in the middle of a trick and started again on the
     same database, the server gives every seat, with its old token, exactly the view it

@@ -9,7 +9,7 @@ import pytest
 
 import trixcomplex as tc
 from trixcomplex.bots import MonteCarloBot, RandomBot, RuleBot
-from trixcomplex.simulate import (
+from trixcomplex.host.tournament import (
     Tournament,
     mean_interval,
     play_match,

@@ -30,7 +30,7 @@ from builders import (
     deal_total,
     is_listed,
 )
-from trixcomplex.cards import ALL_CARDS
+from trixcomplex.core.cards import ALL_CARDS
 
 CARDS = st.sampled_from(ALL_CARDS)
 SEATS = st.integers(0, 3)

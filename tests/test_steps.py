@@ -3,7 +3,7 @@
 Each kind of step from a hand-built state, named by the clause that makes it;
 then, over random matches of every ruleset (bad TRIX hands and redeals
 included), each step agrees with the engine, and a match driven by
-``next_step`` alone ends where :func:`trixcomplex.host.run` ends.
+``next_step`` alone ends where :func:`trixcomplex.host.loop.run` ends.
 """
 
 from __future__ import annotations
@@ -19,9 +19,8 @@ from hypothesis import strategies as st
 
 import trixcomplex as tc
 from builders import VIEW_RULESETS, deal_of, start_contract
-from trixcomplex import bots  # noqa: F401  (before host: the bots.base / host import cycle)
-from trixcomplex.host import run
-from trixcomplex.steps import step_and_moves
+from trixcomplex.core.steps import step_and_moves
+from trixcomplex.host.loop import run
 
 _REDEAL = tc.Ruleset.from_name("partnership+bad_hand_redeal=True")
 _BAD = ["2C", "2D", "2H", "2S"]

@@ -135,6 +135,7 @@ def test_a_match_shrinks_to_the_first_listed_move_at_every_turn() -> None:
             assert move == tc.legal_moves(before)[0], (before.phase, move)
 
 
+@pytest.mark.slow
 def test_r_cx_3_a_failing_state_shrinks_to_an_early_one() -> None:
     """The first state in TRICKS with one trick taken: a deal, a choice, a window's answers
     at most, and the four cards of one trick."""
@@ -252,6 +253,7 @@ def _pytest_in(directory: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )  # fmt: skip
 
 
+@pytest.mark.slow
 def test_the_plugin_gives_the_fixtures_and_the_options_with_no_set_up(tmp_path: Path) -> None:
     (tmp_path / "test_mine.py").write_text(AUDITOR_TEST)
     done = _pytest_in(tmp_path)
@@ -270,6 +272,7 @@ def test_a_bad_trix_ruleset_stops_the_run_with_one_line(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_the_plugin_under_xdist(tmp_path: Path) -> None:
     pytest.importorskip("xdist", reason="pytest-xdist (the [test] extra) is not installed")
     (tmp_path / "test_mine.py").write_text(AUDITOR_TEST)
@@ -277,6 +280,7 @@ def test_the_plugin_under_xdist(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+@pytest.mark.slow
 def test_the_example_auditor_project_passes() -> None:
     """Acceptance (issue 28): examples/auditor, an auditor's own tests on the public kit."""
     done = _pytest_in(ROOT, "examples/auditor", "-rA")

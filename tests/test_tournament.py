@@ -18,9 +18,9 @@ import pytest
 import trixcomplex as tc
 from faulty_bots import HangOnce, KillOnce, Slow
 from trixcomplex.bots import BotError, RandomBot, RuleBot, ask
-from trixcomplex.host import play_match
-from trixcomplex.isolated import IsolatedBot
-from trixcomplex.simulate import simulate
+from trixcomplex.host.isolated import IsolatedBot
+from trixcomplex.host.loop import play_match
+from trixcomplex.host.tournament import simulate
 
 POSIX = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and process kills")
 
@@ -49,7 +49,7 @@ def test_r_seat_1_bot_error_names_match_deal_phase_seat_move_and_legal_moves() -
     seat = state.owner
     assert seat is not None
     with pytest.raises(BotError) as caught:
-        from trixcomplex.host import ask as host_ask
+        from trixcomplex.host.loop import ask as host_ask
 
         host_ask(_Wrong(), state, seat, random.Random(0), match=17)
     err = caught.value
@@ -128,7 +128,7 @@ def test_r_match_6_a_slow_chooser_gets_the_rules_timeout() -> None:
     state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(4)))
     seat = state.owner
     assert seat is not None
-    from trixcomplex.host import ask as host_ask
+    from trixcomplex.host.loop import ask as host_ask
 
     move = host_ask(Slow(0.5), state, seat, random.Random(0), time_limit=0.1)
     assert move == tc.Timeout()
@@ -226,6 +226,7 @@ def test_progress_advances_match_by_match() -> None:
     [("faulty_bots:Crash", "crashed"), ("faulty_bots:Spin", "used over 1s of CPU time"),
      ("faulty_bots:Cheat", "chose a move that is not legal")],
 )  # fmt: skip
+@pytest.mark.slow
 def test_r_hid_1_an_isolated_bot_that_crashes_hangs_or_cheats_forfeits(spec: str, why: str) -> None:
     """An isolated bot that crashes, hangs or answers illegally forfeits its matches,
     not the tournament; the reason names the match, deal, seat and what happened.
@@ -241,6 +242,7 @@ def test_r_hid_1_an_isolated_bot_that_crashes_hangs_or_cheats_forfeits(spec: str
         assert why in m.reason and f"match {m.index}, deal 2" in m.reason
 
 
+@pytest.mark.slow
 @POSIX
 def test_r_hid_1_an_isolated_bot_sees_only_its_view(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -262,6 +264,7 @@ def test_r_hid_1_an_isolated_bot_sees_only_its_view(
     assert all(not line.endswith(" 0") for line in snoop.read_text().splitlines())
 
 
+@pytest.mark.slow
 @POSIX
 def test_an_isolated_rule_bot_plays_whole_matches() -> None:
     """An isolated RuleBot plays its matches to the end, no forfeit."""

@@ -1,7 +1,7 @@
 """The engine's tuple-backed records behave as the frozen attrs classes they replaced.
 
 MatchState, ComplexDeal, Trick, TrixDeal and DoublingWindow are built in one call each
-(``trixcomplex.tuplerecord``); their public face must not change: named
+(``trixcomplex.core.tuplerecord``); their public face must not change: named
 fields, the constructors, attrs' introspection (fields, evolve, asdict),
 value equality with their own class only, hashing, repr, pickling and
 copying, FrozenInstanceError, and no sequence behaviour.

@@ -51,6 +51,7 @@ def package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     yield copy
 
 
+@pytest.mark.slow
 def test_the_checked_in_types_are_what_the_generator_writes(package: Path, tmp_path: Path) -> None:
     """src/protocol.ts is json-schema-to-typescript's output for the schemas: regenerating
     changes nothing (a stale or hand-edited file fails)."""
@@ -61,11 +62,13 @@ def test_the_checked_in_types_are_what_the_generator_writes(package: Path, tmp_p
     )
 
 
+@pytest.mark.slow
 def test_the_package_type_checks(package: Path) -> None:
     """``tsc --noEmit`` (strict) passes on the types, the client and its test."""
     run(["node", "node_modules/typescript/bin/tsc", "--noEmit", "-p", "."], package)
 
 
+@pytest.mark.slow
 def test_the_client_plays_a_whole_deal_on_a_real_server(package: Path, tmp_path: Path) -> None:
     """R-MATCH-2, R-SEAT-1: node's test runner drives a real ``trixcomplex serve`` on loopback
     with the compiled client: a person seat plays a whole deal against three bots, each

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 import trixcomplex as tc
 from builders import HEARTS_DEAL, VIEW_RULESETS, random_match_of, start_complex
 from builders import plays as play_cards
-from trixcomplex.cards import ALL_CARDS
-from trixcomplex.views import known_voids, points_this_deal, trick_winner, unseen_cards
+from trixcomplex.core.cards import ALL_CARDS
+from trixcomplex.knowledge.views import known_voids, points_this_deal, trick_winner, unseen_cards
 
 
 def test_r_cx_3_trick_winner_follows_the_trick() -> None:

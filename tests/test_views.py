@@ -31,8 +31,8 @@ from builders import (
     redeal_heavy_match,
     start_contract,
 )
-from trixcomplex.cards import ALL_CARDS, cards_of, mask_of
-from trixcomplex.trix import playable
+from trixcomplex.core.cards import ALL_CARDS, cards_of, mask_of
+from trixcomplex.core.trix import playable
 
 RULESETS = VIEW_RULESETS
 RULESET_IDS = [r.name for r in RULESETS]

@@ -25,10 +25,10 @@ from hypothesis import strategies as st
 
 import trixcomplex as tc
 from server_harness import Client, Server
-from trixcomplex.schema import SCHEMA_NAMES
+from trixcomplex.io.schema import SCHEMA_NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGED = ROOT / "src" / "trixcomplex" / "schemas"
+PACKAGED = ROOT / "src" / "trixcomplex" / "io" / "schemas"
 TOP_LEVEL = ROOT / "schemas"
 SERVER_KINDS = ("welcome", "update", "seats", "refused", "bye")
 
@@ -290,6 +290,7 @@ def _loader_accepts(data: object) -> bool:
 @example(
     {"move": "deal", "deck": ["TD" if c == "TD" else "10d" if c == "TS" else c for c in CARDS]}
 )
+@pytest.mark.slow
 def test_the_move_schema_accepts_exactly_what_move_from_json_accepts(data: object) -> None:
     """R-CARD-2, R-SEAT-1: on any input (ints written as floats, negative zero, booleans, huge
     ints, extra or missing keys, wrong cases, a card in two spellings, ...) the published
@@ -344,6 +345,7 @@ def _drain(client: Client, seen: dict[str, int], timeout: float = 0.0) -> None:
         _checked(client, seen)
 
 
+@pytest.mark.slow
 def test_every_message_of_two_real_deals_validates(server: Server) -> None:
     """A person (the first legal move each time) and three bots play the first two deals (a
     COMPLEX and a TRIX one) on a real server, watched by a spectator with pictures: every
@@ -394,6 +396,7 @@ def test_every_message_of_two_real_deals_validates(server: Server) -> None:
     spectator.close()
 
 
+@pytest.mark.slow
 def test_a_whole_match_of_bots_validates_to_its_record(server: Server) -> None:
     """Four bots play a short match (four TRIX deals) to its end, watched: every message
     validates, the last ones carry match_over and the record's URL, and the record served

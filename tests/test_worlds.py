@@ -28,7 +28,7 @@ from builders import (
     random_match,
     redeal_heavy_match,
 )
-from trixcomplex.cards import cards_of, mask_of
+from trixcomplex.core.cards import cards_of, mask_of
 
 RULESETS = VIEW_RULESETS
 RULESET_IDS = [r.name for r in RULESETS]
@@ -470,7 +470,7 @@ def test_r_hid_1_hidden_cards_no_seat_may_take_are_refused_even_in_one_class() -
     """R-HID-1: the split refuses rooms it cannot fill.  A single class that some seat with
     room may not take from (every card ruled out for it) has no consistent deal; only a
     class every seat may take from is known to have one without counting."""
-    from trixcomplex.worlds import _Split
+    from trixcomplex.knowledge.worlds import _Split
 
     cards = tc.ALL_CARDS[:9]
     with pytest.raises(ValueError, match="cannot be dealt"):

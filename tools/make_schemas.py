@@ -1,7 +1,7 @@
 """Write the JSON Schemas (draft 2020-12) of the library's JSON and of the server's wire protocol.
 
 Run ``python tools/make_schemas.py`` after changing a format; it writes every
-schema twice, into the package (``src/trixcomplex/schemas/``) and into the
+schema twice, into the package (``src/trixcomplex/io/schemas/``) and into the
 repository's top-level ``schemas/``, and ``tests/test_wire_schemas.py`` checks
 that both copies are what this writes.  Each file is self-contained (its shared
 parts under ``$defs``), so a frontend in any language can use one file without
@@ -20,7 +20,7 @@ from typing import Any
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 ROOT = Path(__file__).resolve().parent.parent
-OUTS = (ROOT / "src" / "trixcomplex" / "schemas", ROOT / "schemas")
+OUTS = (ROOT / "src" / "trixcomplex" / "io" / "schemas", ROOT / "schemas")
 EXAMPLES = Path(__file__).resolve().parent / "schema_examples.json"
 BUNDLE = ROOT / "clients" / "typescript" / "schemas.bundle.json"
 """Every def of every schema in one file, the input of the TypeScript types' generator."""

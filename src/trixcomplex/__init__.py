@@ -25,17 +25,15 @@ work as if they had been imported.
 """
 
 import importlib
-import sys
-import types
 from typing import TYPE_CHECKING, Any
 
-from . import rules
-from .cards import ALL_CARDS, Card, CardParseError, Rank, Suit, parse_card
-from .complex import ComplexDeal, Trick
-from .doubling import DoublingWindow
-from .errors import IllegalMoveError, TrixError
-from .match import apply, apply_moves, forced_move, is_legal, legal_moves, new_match, score
-from .moves import (
+from . import _moved
+from .core import rules
+from .core.cards import ALL_CARDS, Card, CardParseError, Rank, Suit, parse_card
+from .core.doubling import DoublingWindow
+from .core.errors import IllegalMoveError, TrixError
+from .core.match import apply, apply_moves, forced_move, is_legal, legal_moves, new_match, score
+from .core.moves import (
     Choose,
     Contract,
     Deal,
@@ -50,7 +48,7 @@ from .moves import (
     move_from_json,
     move_to_json,
 )
-from .rulesets import (
+from .core.rulesets import (
     CLASSIC,
     CLASSIC_PARTNERSHIP,
     INDIVIDUAL_COMPLEX,
@@ -59,27 +57,28 @@ from .rulesets import (
     Ruleset,
     TrickRules,
 )
-from .scoring import DealResult, DoubledCard, MatchResult, Score, SeatBreakdown
-from .seats import next_seat, partner, team_of
-from .state import History, MatchState, Phase
-from .trix import TrixDeal
+from .core.scoring import DealResult, DoubledCard, MatchResult, Score, SeatBreakdown
+from .core.seats import next_seat, partner, team_of
+from .core.state import History, MatchState, Phase
+from .core.tricks import ComplexDeal, Trick
+from .core.trix import TrixDeal
 
 if TYPE_CHECKING:  # loaded on first use: see _LAZY
     from . import bots as bots
-    from . import render as render
-    from .events import events
-    from .hosting import SubmitError, submit, timeout_move
-    from .ledger import LedgerEntry, ledger
-    from .playout import playout
-    from .records import Meta, Record, RecordError, replay, replay_json, replay_report
-    from .render import Picture, picture
-    from .schema import json_schema
-    from .scoresheet import format_scoresheet
-    from .serialize import StateFormatError, dumps, from_json, loads, to_json
-    from .simulate import Tournament, simulate
-    from .steps import Ask, DealCards, Forced, MatchOver, OfferRedeal, Step, next_step
-    from .views import View, view, view_after, view_after_moves
-    from .worlds import sample_world
+    from .core.playout import playout
+    from .core.steps import Ask, DealCards, Forced, MatchOver, OfferRedeal, Step, next_step
+    from .host.submit import SubmitError, submit, timeout_move
+    from .host.tournament import Tournament, simulate
+    from .io import render as render
+    from .io.records import Meta, Record, RecordError, replay, replay_json, replay_report
+    from .io.render import Picture, picture
+    from .io.schema import json_schema
+    from .io.scoresheet import format_scoresheet
+    from .io.serialize import StateFormatError, dumps, from_json, loads, to_json
+    from .knowledge.events import events
+    from .knowledge.ledger import LedgerEntry, ledger
+    from .knowledge.views import View, view, view_after, view_after_moves
+    from .knowledge.worlds import sample_world
 
 __version__ = "0.1.0"
 
@@ -177,75 +176,65 @@ __all__ = [
 
 _LAZY = {
     "bots": "bots",
-    "render": "render",
-    "events": "events",
-    "SubmitError": "hosting",
-    "submit": "hosting",
-    "timeout_move": "hosting",
-    "why_illegal": "hosting",
-    "LedgerEntry": "ledger",
-    "ledger": "ledger",
-    "playout": "playout",
-    "Meta": "records",
-    "Record": "records",
-    "RecordError": "records",
-    "replay": "records",
-    "replay_json": "records",
-    "replay_report": "records",
-    "Picture": "render",
-    "picture": "render",
-    "json_schema": "schema",
-    "format_scoresheet": "scoresheet",
-    "StateFormatError": "serialize",
-    "dumps": "serialize",
-    "from_json": "serialize",
-    "loads": "serialize",
-    "to_json": "serialize",
-    "Tournament": "simulate",
-    "simulate": "simulate",
-    "View": "views",
-    "view": "views",
-    "view_after": "views",
-    "view_after_moves": "views",
-    "sample_world": "worlds",
-    "Ask": "steps",
-    "DealCards": "steps",
-    "Forced": "steps",
-    "MatchOver": "steps",
-    "OfferRedeal": "steps",
-    "Step": "steps",
-    "next_step": "steps",
+    "render": "io.render",
+    "events": "knowledge.events",
+    "SubmitError": "host.submit",
+    "submit": "host.submit",
+    "timeout_move": "host.submit",
+    "why_illegal": "host.submit",
+    "LedgerEntry": "knowledge.ledger",
+    "ledger": "knowledge.ledger",
+    "playout": "core.playout",
+    "Meta": "io.records",
+    "Record": "io.records",
+    "RecordError": "io.records",
+    "replay": "io.records",
+    "replay_json": "io.records",
+    "replay_report": "io.records",
+    "Picture": "io.render",
+    "picture": "io.render",
+    "json_schema": "io.schema",
+    "format_scoresheet": "io.scoresheet",
+    "StateFormatError": "io.serialize",
+    "dumps": "io.serialize",
+    "from_json": "io.serialize",
+    "loads": "io.serialize",
+    "to_json": "io.serialize",
+    "Tournament": "host.tournament",
+    "simulate": "host.tournament",
+    "View": "knowledge.views",
+    "view": "knowledge.views",
+    "view_after": "knowledge.views",
+    "view_after_moves": "knowledge.views",
+    "sample_world": "knowledge.worlds",
+    "Ask": "core.steps",
+    "DealCards": "core.steps",
+    "Forced": "core.steps",
+    "MatchOver": "core.steps",
+    "OfferRedeal": "core.steps",
+    "Step": "core.steps",
+    "next_step": "core.steps",
 }
 """The names loaded on first use, with the submodule that defines each."""
-_FUNCTION_MODULES = frozenset({"events", "ledger", "playout", "simulate"})
-"""Submodules that define a function of their own name: ``tc.simulate`` is the function."""
+_MODULES = frozenset({"bots", "render"})
+"""Names of :data:`_LAZY` that are the submodule itself (``tc.render``, ``tc.bots``)."""
+
+_moved.install()
 
 
 def __getattr__(name: str) -> Any:
-    """Load a name of :data:`_LAZY` on first use (PEP 562) and keep it."""
+    """Load a name of :data:`_LAZY` on first use (PEP 562) and keep it; an old
+    module path (``tc.views``) is imported through :mod:`trixcomplex._moved`."""
     module = _LAZY.get(name)
     if module is None:
+        if f"{__name__}.{name}" in _moved.MOVED:  # warns: the module moved
+            return importlib.import_module(f"{__name__}.{name}")
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     loaded = importlib.import_module(f"{__name__}.{module}")
-    # Importing the submodule set it as the package's attribute: see _Package.
-    value = loaded if name == module and name not in _FUNCTION_MODULES else getattr(loaded, name)
+    value = loaded if name in _MODULES else getattr(loaded, name)
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *__all__})
-
-
-class _Package(types.ModuleType):
-    """The package, which keeps ``tc.simulate`` (and the others of
-    :data:`_FUNCTION_MODULES`) the function when its submodule is imported:
-    the import system sets a submodule as an attribute of its package."""
-
-    def __setattr__(self, name: str, value: object) -> None:
-        if name in _FUNCTION_MODULES and isinstance(value, types.ModuleType):
-            value = getattr(value, name)
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import trixcomplex as tc
-from trixcomplex.scoring import KING_OF_HEARTS
+from trixcomplex.core.scoring import KING_OF_HEARTS
 
 HERE = Path(__file__).resolve().parent
 

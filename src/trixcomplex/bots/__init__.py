@@ -17,7 +17,8 @@ RuleBot()
 
 from __future__ import annotations
 
-from .base import Bot, BotError, BotTimeout, ask, check_bot, offer_redeal
+from .asking import ask, offer_redeal
+from .base import Bot, BotError, BotTimeout, check_bot
 from .montecarlo import MonteCarloBot
 from .random_bot import RandomBot
 from .rule_bot import RuleBot

@@ -1,14 +1,14 @@
 """The :class:`Bot` protocol, and how a host asks a bot for its move.
 
 A bot is anything with a ``choose(view, legal, rng)`` method.  It receives
-the :class:`~trixcomplex.views.View` of its own seat (never the
+the :class:`~trixcomplex.knowledge.views.View` of its own seat (never the
 :class:`~trixcomplex.MatchState`: hidden information is kept by the
 architecture, R-HID-1), the seat's legal moves and a ``random.Random`` it
 must use for every random choice (no hidden randomness).
 
 >>> import random
 >>> import trixcomplex as tc
->>> from trixcomplex.bots import RandomBot
+>>> from trixcomplex.bots import RandomBot, ask
 >>> state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(3)))
 >>> seat = state.owner
 >>> move = ask(RandomBot(), state, seat, random.Random(0))
@@ -22,14 +22,14 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol, Self, runtime_checkable
 
-from ..engine import MatchState
-from ..errors import IllegalMoveError
-from ..moves import Deal, PlayerMove, Timeout
+from ..core.engine import MatchState, apply
+from ..core.errors import IllegalMoveError
+from ..core.moves import PlayerMove
 
 if TYPE_CHECKING:
-    from ..views import View
+    from ..knowledge.views import View
 
-__all__ = ["Bot", "BotError", "BotTimeout", "ask", "check_bot", "offer_redeal"]
+__all__ = ["Bot", "BotError", "BotTimeout", "check_bot"]
 
 
 @runtime_checkable
@@ -45,7 +45,7 @@ class Bot(Protocol):
     host more than choosing a random move does.  A bot whose choice depends
     on the legal moves and ``rng`` alone may say so by also having a method
     ``choose_legal(legal, rng) -> move``: the host loop
-    (:func:`trixcomplex.host.ask`) then calls it *instead of* ``choose`` and
+    (:func:`trixcomplex.host.loop.ask`) then calls it *instead of* ``choose`` and
     builds no view.  It gets nothing more than ``choose`` does (its own
     legal moves and its generator: no state, no other seat's cards), and it
     must return what ``choose`` would with the same ``rng``, drawing the same
@@ -93,7 +93,7 @@ class BotError(IllegalMoveError):
     ``match`` (the tournament's match number, or ``None``), ``deal``,
     ``phase``, ``seat`` and ``legal`` (the seat's legal moves) say where;
     ``reached`` is the state the bot was asked in, once the host loop
-    (:func:`trixcomplex.host.run`) has passed the error on (``None`` before),
+    (:func:`trixcomplex.host.loop.run`) has passed the error on (``None`` before),
     so that a tournament can keep the record of a forfeited match.
     """
 
@@ -117,8 +117,6 @@ class BotError(IllegalMoveError):
     ) -> BotError:
         """The error for ``bot`` answering ``move`` at ``seat`` in ``state``
         (or failing to answer: ``failure`` says how)."""
-        from ..engine import apply
-
         rule, why = "R-SEAT-1", failure or "not a move of the game"
         if failure is None:
             try:
@@ -178,25 +176,3 @@ class BotTimeout(BotError):
         return cls("no answer", f"{reason} at {_where(state, seat, match)}", "R-MATCH-6")._at(
             state, seat, legal, match
         )
-
-
-def ask(bot: Bot, state: MatchState, seat: int, rng: random.Random) -> PlayerMove:
-    """Ask ``bot`` for ``seat``'s move in ``state``, showing it only the seat's view.
-
-    The host's :func:`trixcomplex.host.ask` without a time limit.  Raises
-    :class:`BotError` (an :class:`~trixcomplex.IllegalMoveError`) if the
-    bot answers an illegal move.
-    """
-    from ..host import ask as host_ask  # layer 6 above the protocol
-
-    move = host_ask(bot, state, seat, rng)
-    assert not isinstance(move, Deal | Timeout)  # no time limit: never a Timeout
-    return move
-
-
-def offer_redeal(bot: Bot, state: MatchState, seat: int, rng: random.Random) -> bool:
-    """Whether ``seat``'s bot demands a redeal out of turn
-    (:func:`trixcomplex.host.offer_redeal`)."""
-    from ..host import offer_redeal as host_offer
-
-    return host_offer(bot, state, seat, rng)

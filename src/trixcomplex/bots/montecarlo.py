@@ -31,17 +31,17 @@ from attrs import field, frozen
 from attrs.converters import optional as optional_converter
 from attrs.validators import ge, in_, instance_of
 
-from ..engine import MatchState, Phase, apply
-from ..host import next_move
-from ..moves import Double, PlayerMove
-from ..playout import PlayoutState, Policy
-from ..playout import playout as fast_playout
-from ..rules import redeal_seat
+from ..core.engine import MatchState, Phase, apply
+from ..core.moves import Double, PlayerMove
+from ..core.playout import PlayoutState, Policy
+from ..core.playout import playout as fast_playout
+from ..core.rules import redeal_seat
+from ..core.turns import next_move
 from .rule_bot import rule_move
 from .tactics import Situation
 
 if TYPE_CHECKING:
-    from ..views import View
+    from ..knowledge.views import View
 
 __all__ = ["MonteCarloBot", "gain", "playout"]
 
@@ -184,7 +184,7 @@ class MonteCarloBot:
         """The candidate with the best mean :func:`gain` over the sampled worlds."""
         if len(legal) == 1:
             return legal[0]
-        from ..worlds import sample_world  # layer 5, imported when first needed
+        from ..knowledge.worlds import sample_world  # layer 5, imported when first needed
 
         moves = self.candidates(view, legal)
         seat = view.seat
@@ -211,7 +211,7 @@ class MonteCarloBot:
         nothing, so it is demanded when the mean :func:`gain` of playing on
         is below 0.
         """
-        from ..worlds import sample_world
+        from ..knowledge.worlds import sample_world
 
         seat = view.seat
         assert seat is not None, "a bot plays a seat, not the spectator's view"

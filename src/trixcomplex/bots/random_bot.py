@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING
 
 from attrs import frozen
 
-from ..moves import PlayerMove
+from ..core.moves import PlayerMove
 
 if TYPE_CHECKING:
-    from ..views import View
+    from ..knowledge.views import View
 
 __all__ = ["RandomBot"]
 

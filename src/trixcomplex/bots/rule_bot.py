@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 from attrs import frozen
 
-from ..engine import Phase
-from ..moves import Choose, Double, Pass, Play, PlayerMove, Redeal
+from ..core.engine import Phase
+from ..core.moves import Choose, Double, Pass, Play, PlayerMove, Redeal
 from .tactics import (
     CONTRACT_WEIGHTS,
     ContractWeights,
@@ -22,7 +22,7 @@ from .tactics import (
 )
 
 if TYPE_CHECKING:
-    from ..views import View
+    from ..knowledge.views import View
 
 __all__ = ["RuleBot", "rule_move"]
 

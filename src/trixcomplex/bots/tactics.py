@@ -2,7 +2,7 @@
 
 A :class:`Situation` is what one seat knows, in card sets: its hand, the
 cards gone, the trick on the table, the doubles, the TRIX table.  It is built
-from the seat's :class:`~trixcomplex.views.View` (:meth:`Situation.of_view`);
+from the seat's :class:`~trixcomplex.knowledge.views.View` (:meth:`Situation.of_view`);
 the Monte Carlo bot also builds it for the seats of a world it imagined
 (:meth:`Situation.of_world`), so its playouts play like :class:`RuleBot`.
 """
@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import frozen
 
-from ..cards import ALL_CARDS, ALL_MASK, Card, Rank, Suit, cards_of, suit_mask
-from ..engine import MatchState, Phase
-from ..moves import Contract
-from ..playout import PlayoutState
-from ..rules import (
+from ..core.cards import ALL_CARDS, ALL_MASK, Card, Rank, Suit, cards_of, suit_mask
+from ..core.engine import MatchState, Phase
+from ..core.moves import Contract
+from ..core.playout import PlayoutState
+from ..core.rules import (
     DIAMONDS,
     KING_OF_HEARTS,
     QUEENS,
@@ -27,11 +27,11 @@ from ..rules import (
     trick_winner,
     trix_legal_cards,
 )
-from ..rules import trix_playable as playable
-from ..rulesets import PARTNERSHIP, Ruleset, TrickRules
+from ..core.rules import trix_playable as playable
+from ..core.rulesets import PARTNERSHIP, Ruleset, TrickRules
 
 if TYPE_CHECKING:
-    from ..views import View
+    from ..knowledge.views import View
 
 __all__ = [
     "CONTRACT_WEIGHTS",

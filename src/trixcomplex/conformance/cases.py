@@ -30,12 +30,12 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..engine import MatchState, Phase, legal_moves, score
-from ..moves import Choose, Contract, Double, Move, Pass, Play, Redeal, Timeout, move_to_json
-from ..randomplay import random_match
-from ..rulesets import RULESETS, Ruleset
-from ..serialize import to_json
-from ..views import view
+from ..core.engine import MatchState, Phase, legal_moves, score
+from ..core.moves import Choose, Contract, Double, Move, Pass, Play, Redeal, Timeout, move_to_json
+from ..core.rulesets import RULESETS, Ruleset
+from ..host.randomplay import random_match
+from ..io.serialize import to_json
+from ..knowledge.views import view
 from .refusals import refusal_of, refusals
 
 __all__ = [

@@ -27,9 +27,9 @@ from typing import Any, Protocol
 
 import attrs
 
-from ..engine import MatchState, Phase, apply, new_match
-from ..moves import Double, Move, Pass, Play, Timeout, move_from_json
-from ..records import ruleset_of
+from ..core.engine import MatchState, Phase, apply, new_match
+from ..core.moves import Double, Move, Pass, Play, Timeout, move_from_json
+from ..io.records import ruleset_of
 from .protocol import ProtocolError, decode, encode
 from .refusals import refusal_of
 

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..rulesets import CLASSIC, PARTNERSHIP, Ruleset
+from ..core.rulesets import CLASSIC, PARTNERSHIP, Ruleset
 
 if TYPE_CHECKING:  # the cases, the checker and records load when a command runs, so that
     # adding the subcommand costs ``trixcomplex --version`` nothing
@@ -27,7 +27,7 @@ __all__ = ["add_conformance", "format_report"]
 
 
 def _ruleset(text: str) -> Ruleset:
-    from ..records import RecordError, ruleset_of
+    from ..io.records import RecordError, ruleset_of
 
     try:
         return ruleset_of(text)

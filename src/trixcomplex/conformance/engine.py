@@ -16,12 +16,12 @@ from __future__ import annotations
 import sys
 from typing import Any, TextIO
 
-from ..engine import MatchState, apply, legal_moves, new_match, score
-from ..errors import TrixError
-from ..moves import move_from_json, move_to_json
-from ..records import ruleset_of
-from ..serialize import to_json
-from ..views import view
+from ..core.engine import MatchState, apply, legal_moves, new_match, score
+from ..core.errors import TrixError
+from ..core.moves import move_from_json, move_to_json
+from ..io.records import ruleset_of
+from ..io.serialize import to_json
+from ..knowledge.views import view
 from .protocol import ProtocolError, decode, encode
 
 __all__ = ["ReferenceEngine", "main", "serve"]

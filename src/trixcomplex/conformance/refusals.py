@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import attrs
 
-from ..cards import ALL_CARDS
-from ..engine import MatchState, Phase, apply, legal_moves
-from ..errors import TrixError
-from ..moves import Choose, Contract, Deal, Double, Move, Pass, Play, Redeal, Timeout
-from ..rules import DOUBLABLE
+from ..core.cards import ALL_CARDS
+from ..core.engine import MatchState, Phase, apply, legal_moves
+from ..core.errors import TrixError
+from ..core.moves import Choose, Contract, Deal, Double, Move, Pass, Play, Redeal, Timeout
+from ..core.rules import DOUBLABLE
 
 __all__ = ["Refusal", "candidate_moves", "refusal_of", "refusals"]
 

@@ -13,7 +13,7 @@ Gymnasium; the ``[openspiel]`` extra for :mod:`trixcomplex.rl.openspiel`).
 - :mod:`trixcomplex.rl.openspiel`: the OpenSpiel game ``"python_trix_complex"``.
 
 ``import trixcomplex`` never imports this package; importing it needs numpy.
-Integer actions live in the core, :mod:`trixcomplex.actions`.
+Integer actions live in the core, :mod:`trixcomplex.io.actions`.
 """
 
 from __future__ import annotations

@@ -36,10 +36,10 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from ..actions import NUM_ACTIONS
 from ..bots.base import Bot
-from ..render import table_text
-from ..rulesets import Ruleset
+from ..core.rulesets import Ruleset
+from ..io.actions import NUM_ACTIONS
+from ..io.render import table_text
 from .observation import Observer
 from .pettingzoo import _ruleset, observation_space
 from .table import CHANCE, Table

@@ -32,14 +32,14 @@ from typing import TypeAlias
 import numpy as np
 import numpy.typing as npt
 
-from ..actions import CONTRACTS, DOUBLABLE_CARDS
-from ..cards import Card, Suit, cards_of
-from ..engine import ComplexDeal, History, MatchState, Phase, Score, Trick, TrixDeal
-from ..moves import Double, Move, Pass, Play
-from ..render import table_text
-from ..rulesets import Ruleset
-from ..seats import check_seat
-from ..views import (
+from ..core.cards import Card, Suit, cards_of
+from ..core.engine import ComplexDeal, History, MatchState, Phase, Score, Trick, TrixDeal
+from ..core.moves import Double, Move, Pass, Play
+from ..core.rulesets import Ruleset
+from ..core.seats import check_seat
+from ..io.actions import CONTRACTS, DOUBLABLE_CARDS
+from ..io.render import table_text
+from ..knowledge.views import (
     View,
     own_part,
     played_in_tricks,
@@ -985,7 +985,7 @@ def _mask(cards: Sequence[Card]) -> int:
 
 def observation_string(view: View) -> str:
     """The plain-text form of ``view``: the table as its seat sees it
-    (:func:`trixcomplex.render.table_text`), built from the view only."""
+    (:func:`trixcomplex.io.render.table_text`), built from the view only."""
     return table_text(view)
 
 

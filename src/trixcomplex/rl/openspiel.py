@@ -19,7 +19,7 @@
 - Chance: each deal is 52 explicit chance nodes, one card each, uniform over
   the cards not dealt yet; the ``i``-th card dealt goes to seat ``i % 4``
   (R-MATCH-2), as in OpenSpiel's Hearts and Bridge.
-- Players are the seats; actions are :mod:`trixcomplex.actions` ids.  In the
+- Players are the seats; actions are :mod:`trixcomplex.io.actions` ids.  In the
   doubling window every seat is asked in seat order (see
   :mod:`trixcomplex.rl.table`), so the turn order reveals nothing (R-HID-2).
 - Observation and information-state tensors are
@@ -46,14 +46,14 @@ import numpy.typing as npt
 import pyspiel
 from attrs import evolve
 
-from ..actions import NUM_ACTIONS, action_name
-from ..cards import ALL_CARDS
-from ..engine import Phase
-from ..moves import Timeout
-from ..render import table_text
-from ..rulesets import RULESETS, Ruleset
-from ..serialize import to_json
-from ..worlds import sample_world
+from ..core.cards import ALL_CARDS
+from ..core.engine import Phase
+from ..core.moves import Timeout
+from ..core.rulesets import RULESETS, Ruleset
+from ..io.actions import NUM_ACTIONS, action_name
+from ..io.render import table_text
+from ..io.serialize import to_json
+from ..knowledge.worlds import sample_world
 from .observation import OBSERVATION_SHAPE, Observer
 from .table import CHANCE, TERMINAL, Table
 
@@ -192,7 +192,7 @@ def _close_resampled_window(table: Table) -> Table:
 
 
 def _timeout(table: Table) -> Any:
-    from ..engine import apply
+    from ..core.engine import apply
 
     return apply(table.state, Timeout())
 

@@ -21,7 +21,7 @@
 - Agents ``seat_0`` … ``seat_3`` are the seats.  The seat to act is the
   engine's turn seat; in the doubling window every seat is asked in seat
   order and a seat with nothing to double has the single action
-  :data:`~trixcomplex.actions.NOTHING_DOUBLED` (see
+  :data:`~trixcomplex.io.actions.NOTHING_DOUBLED` (see
   :mod:`trixcomplex.rl.table`), so the turn order reveals nothing (R-HID-2).
 - Observations are ``{"observation": observation_tensor(view),
   "action_mask": int8 mask}``: the agent's own view only; the mask is all
@@ -50,9 +50,9 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..actions import NUM_ACTIONS
-from ..render import table_text
-from ..rulesets import Ruleset
+from ..core.rulesets import Ruleset
+from ..io.actions import NUM_ACTIONS
+from ..io.render import table_text
 from .observation import OBSERVATION_BOUND, OBSERVATION_SHAPE, Observer
 from .table import Table
 

@@ -8,14 +8,14 @@ moments where several seats may move:
   secret, in any order.  Who was asked must stay hidden (R-HID-2), so the
   table asks *all four seats in seat order*, 0 to 3: a seat that holds no
   doublable card (or has answered) has the single legal action
-  :data:`~trixcomplex.actions.NOTHING_DOUBLED`, which the table absorbs.
+  :data:`~trixcomplex.io.actions.NOTHING_DOUBLED`, which the table absorbs.
   The answer that would close the window is held back until seat 3 has
   answered, so when the window closes tells nothing either.
 - **A bad TRIX hand** (R-OPT-8) may demand a redeal out of turn, before the
   first card or pass, and who holds one is secret.  With ``bad_hand_redeal``
   the table opens every TRIX deal with a *redeal round*: seats 0 to 3 are
-  asked in order, each with the actions :data:`~trixcomplex.actions.PASS`
-  (no redeal) and, for the bad hand only, :data:`~trixcomplex.actions.REDEAL`.
+  asked in order, each with the actions :data:`~trixcomplex.io.actions.PASS`
+  (no redeal) and, for the bad hand only, :data:`~trixcomplex.io.actions.REDEAL`.
   A redeal deals anew at once; otherwise the owner plays first.
 
 Otherwise the seat to act is ``state.turn`` (public), and a deal is chance:
@@ -39,7 +39,15 @@ import random
 
 from attrs import evolve, frozen
 
-from ..actions import (
+from ..bots import Bot, offer_redeal
+from ..core.cards import ALL_CARDS, Card
+from ..core.engine import MatchState, Phase, apply, new_match, score
+from ..core.errors import IllegalMoveError
+from ..core.moves import Deal, Double
+from ..core.rules import redeal_seat, redeal_window, standings
+from ..core.rulesets import Ruleset
+from ..core.steps import Ask, DealCards, Forced, OfferRedeal, Step, next_step
+from ..io.actions import (
     NOTHING_DOUBLED,
     PASS,
     REDEAL,
@@ -47,15 +55,7 @@ from ..actions import (
     legal_actions,
     move_to_action,
 )
-from ..bots.base import Bot, offer_redeal
-from ..cards import ALL_CARDS, Card
-from ..engine import MatchState, Phase, apply, new_match, score
-from ..errors import IllegalMoveError
-from ..moves import Deal, Double
-from ..rules import redeal_seat, redeal_window, standings
-from ..rulesets import Ruleset
-from ..steps import Ask, DealCards, Forced, OfferRedeal, Step, next_step
-from ..views import View, view
+from ..knowledge.views import View, view
 
 __all__ = ["CHANCE", "TERMINAL", "Table"]
 
@@ -146,7 +146,7 @@ class Table:
     def act(self, action: int) -> Table:
         """The table after the seat to act plays ``action``.
 
-        Raises :class:`~trixcomplex.actions.ActionError` for an illegal action;
+        Raises :class:`~trixcomplex.io.actions.ActionError` for an illegal action;
         ``ValueError`` when no seat is to act.
         """
         seat = self.to_act
@@ -236,7 +236,7 @@ class Table:
         """Each seat's running total, the deal in progress included: its team's
         in a partnership ruleset (R-MATCH-7), else its own; negated under
         ``reversed_scores`` (R-OPT-6), so that higher is always better
-        (:func:`~trixcomplex.rules.standings`)."""
+        (:func:`~trixcomplex.core.rules.standings`)."""
         s = score(self.state)
         seats = [a + b for a, b in zip(s.seats, s.current, strict=True)]
         return standings(seats, self.state.ruleset)

@@ -37,7 +37,7 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import trixcomplex as tc
-from trixcomplex.hosting import MAX_SUBMIT_LENGTH, read_input
+from trixcomplex.host.submit import MAX_SUBMIT_LENGTH, read_input
 
 from .clock import Clock, LoopClock, Timer
 from .options import Options

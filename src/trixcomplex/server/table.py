@@ -71,7 +71,8 @@ SERVER_ERROR_CODES: dict[str, str] = {
     "server.not-finished": "Asking for the record of a match still being played (R-HID-3).",
     "server.internal": "The server failed (a bug); the table is unchanged.",
 }
-"""The server's own refusal codes (the library's are :data:`trixcomplex.errors.ERROR_CODES`)."""
+"""The server's own refusal codes (the library's are
+:data:`trixcomplex.core.errors.ERROR_CODES`)."""
 
 
 class Refused(tc.TrixError):
@@ -412,7 +413,7 @@ class Table:
 
     def submit(self, seat: int | None, data: object) -> None:
         """A client's move (its JSON text, or the value read from it once with
-        :func:`~trixcomplex.hosting.read_input`), checked by the library for the
+        :func:`~trixcomplex.host.submit.read_input`), checked by the library for the
         connection's seat.
 
         An answer to the doubling window given before the window's answer time

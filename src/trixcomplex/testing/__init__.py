@@ -24,7 +24,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from ..conformance.refusals import Refusal
-from ..randomplay import random_match
+from ..host.randomplay import random_match
 from .checks import check_state, check_view
 
 if TYPE_CHECKING:

@@ -16,12 +16,12 @@ AssertionError: R-MATCH-7: the seats' scores (5, 0, 0, 0) are not the sum of the
 
 from __future__ import annotations
 
-from ..engine import MatchState, Phase, legal_moves, score
-from ..errors import TrixError
-from ..moves import Redeal
-from ..rules import kingdom_after, match_finished, team_totals
-from ..viewcheck import check_view as check_view_consistent
-from ..views import View
+from ..core.engine import MatchState, Phase, legal_moves, score
+from ..core.errors import TrixError
+from ..core.moves import Redeal
+from ..core.rules import kingdom_after, match_finished, team_totals
+from ..knowledge.viewcheck import check_view as check_view_consistent
+from ..knowledge.views import View
 
 __all__ = ["check_state", "check_view"]
 
@@ -147,7 +147,7 @@ def check_view(view: View) -> None:
     offered a move, a seat offered another seat's move or a card it does not
     hold; R-TX-5, a forced move that is not a legal move; R-MATCH-7, Team Totals
     that are not the seats' scores added up.  Then consistency: some state of
-    the match shows exactly this view (:func:`trixcomplex.viewcheck.check_view`,
+    the match shows exactly this view (:func:`trixcomplex.knowledge.viewcheck.check_view`,
     which samples one).
     """
     if view.seat is None and (view.hand or view.legal_moves or view.my_answer is not None):

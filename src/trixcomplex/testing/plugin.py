@@ -23,12 +23,12 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from ..randomplay import random_match
-from ..records import Record, RecordError, ruleset_of
+from ..host.randomplay import random_match
+from ..io.records import Record, RecordError, ruleset_of
 
 if TYPE_CHECKING:
-    from ..engine import MatchState
-    from ..rulesets import Ruleset
+    from ..core.engine import MatchState
+    from ..core.rulesets import Ruleset
 
 __all__ = [
     "pytest_addoption",

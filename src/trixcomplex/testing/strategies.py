@@ -25,12 +25,12 @@ import attrs
 from hypothesis import strategies as st
 
 from ..conformance.refusals import Refusal, candidate_moves, refusal_of
-from ..engine import MatchState, Phase, legal_moves
-from ..moves import Contract, Deal, Move, Timeout
-from ..randomplay import SHUFFLES, Draw, play_match
-from ..records import Record
-from ..rulesets import RULESETS, Ruleset
-from ..views import View, view
+from ..core.engine import MatchState, Phase, legal_moves
+from ..core.moves import Contract, Deal, Move, Timeout
+from ..core.rulesets import RULESETS, Ruleset
+from ..host.randomplay import SHUFFLES, Draw, play_match
+from ..io.records import Record
+from ..knowledge.views import View, view
 
 __all__ = [
     "OPTIONS",

@@ -1,0 +1,125 @@
+"""``trixcomplex simulate``: a tournament between two sides of bots, with a progress bar."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .args import _bot_list
+
+if TYPE_CHECKING:  # tournaments and pools: imported by the command using them
+    from concurrent.futures import Executor
+
+
+def _rich() -> Any:
+    """The ``rich`` package, or ``None`` when it is not installed (plain text then)."""
+    if os.environ.get("TRIXCOMPLEX_PLAIN"):
+        return None
+    try:
+        import rich
+        import rich.console
+        import rich.progress
+        import rich.table
+    except ImportError:
+        return None
+    return rich
+
+
+def _sim_bot_list(text: str) -> list[str]:
+    """``--bots`` of ``simulate``: built-in names, or ``module:attr`` (a factory)."""
+    names = [n.strip() for n in text.split(",")]
+    builtin = [n.lower() for n in names if ":" not in n or n.lower().startswith("mc")]
+    _bot_list(",".join(builtin or ["rule"]))
+    return [n.lower() if n.lower() in builtin else n for n in names]
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"give a positive number of seconds, not {text!r}")
+    return value
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from ..host.tournament import seed_commitment, simulate
+
+    if len(args.bots) not in (2, 4):
+        print("trixcomplex simulate: error: --bots takes 2 or 4 bot names", file=sys.stderr)
+        return 2
+    if args.records is not None:
+        Path(args.records).mkdir(parents=True, exist_ok=True)
+    isolated: bool | str = "strict" if args.strict else args.isolated
+    from ..host.isolated import load_bot  # the isolated-bot machinery only when simulating
+
+    try:
+        bots: list[Any] = list(args.bots) if isolated else [load_bot(n) for n in args.bots]
+    except (ImportError, AttributeError, TypeError) as exc:
+        print(f"trixcomplex simulate: error: cannot load a bot: {exc}", file=sys.stderr)
+        return 2
+    limits = {"time_limit": args.time_limit, "cpu_limit": args.cpu_limit, "isolated": isolated}
+    if args.seed is None:
+        import secrets
+
+        args.seed = secrets.randbits(128)
+    print(f"seed commitment: {seed_commitment(args.seed)}", file=sys.stderr, flush=True)
+    rich = _rich()
+    executor: Executor | None = None
+    if args.jobs > 1:  # multiprocessing is imported only when asked for
+        from concurrent.futures import ProcessPoolExecutor
+
+        executor = ProcessPoolExecutor(args.jobs)
+    try:
+        if rich is not None:
+            console = rich.console.Console(stderr=True)
+            with rich.progress.Progress(console=console, transient=True) as bar:
+                task = bar.add_task("matches", total=args.matches)
+                result = simulate(
+                    bots, args.matches, seed=args.seed, ruleset=args.ruleset, executor=executor,
+                    progress=lambda done, total: bar.update(task, completed=done), **limits,
+                )  # fmt: skip
+        else:
+            tty = sys.stderr.isatty()
+            step = max(1, args.matches // 10)
+
+            def counter(done: int, total: int) -> None:
+                if tty:
+                    print(f"\r{done}/{total} matches", end="", file=sys.stderr, flush=True)
+                elif done == total or done % step == 0:
+                    print(f"{done}/{total} matches", file=sys.stderr, flush=True)
+
+            result = simulate(bots, args.matches, seed=args.seed, ruleset=args.ruleset,
+                              executor=executor, progress=counter, **limits)  # fmt: skip
+            if tty:
+                print(file=sys.stderr)
+    except ValueError as exc:  # a sandbox refused in --strict mode, a bad limit
+        print(f"trixcomplex simulate: error: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        if executor is not None:
+            executor.shutdown(cancel_futures=True)
+    if args.records is not None:
+        for m in result.matches:
+            path = Path(args.records) / f"match-{m.index:05d}.json"
+            path.write_text(json.dumps(m.record.to_json()) + "\n", encoding="utf-8")
+    rows = result.summary_table()
+    title = f"{result.sides[0]} (A) vs {result.sides[1]} (B)"
+    if rich is not None:
+        table = rich.table.Table(title=title)
+        table.add_column("statistic")
+        table.add_column("value")
+        for row in rows:
+            table.add_row(*row)
+        rich.console.Console().print(table)
+    else:
+        print(title)
+        width = max(len(r[0]) for r in rows)
+        for key, value in rows:
+            print(f"  {key:<{width}}  {value}")
+    return 0
