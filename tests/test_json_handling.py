@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import pickle
+import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,6 +15,7 @@ import trixcomplex as tc
 from builders import deal_of
 from server_harness import InlinePool, TimedStore
 from trixcomplex.core import moves
+from trixcomplex.host.loop import run
 from trixcomplex.io import records, serialize
 from trixcomplex.server import app
 from trixcomplex.server.clock import ManualClock
@@ -147,3 +150,43 @@ def test_a_refused_move_keeps_its_code(seat: int | None, text: str, code: str) -
         app.handle(table, _Conn(seat), text)  # type: ignore[arg-type]
     assert info.value.code == code
     assert table.state.phase is tc.Phase.CHOOSE
+
+
+# -- the replay command reads a valid record once -------------------------------------
+
+
+@pytest.mark.parametrize("flags", [[], ["--json"], ["--explain"]])
+def test_the_replay_command_parses_and_replays_a_valid_record_once(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    flags: list[str],
+) -> None:
+    """Issue 27: ``trixcomplex replay FILE`` reads, parses and replays the record once
+    (it used to check it, then read and replay it again for the scoresheet)."""
+    from trixcomplex.cli import main
+    from trixcomplex.cli import replay as command
+
+    state = run(tc.new_match(), lambda st, seat, legal: legal[0], deals=random.Random(2))
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(tc.Record.of(state).to_json()), encoding="utf-8")
+    parses: list[object] = []
+    replays: list[object] = []
+    real_loads, real_replay = json.loads, command.replay_json
+
+    def counting_loads(text: Any, **kwargs: Any) -> Any:
+        parses.append(text)
+        return real_loads(text, **kwargs)
+
+    def counting_replay(obj: object) -> tc.MatchState:
+        replays.append(obj)
+        return real_replay(obj)
+
+    monkeypatch.setattr(json, "loads", counting_loads)
+    monkeypatch.setattr(command, "replay_json", counting_replay)
+    assert main(["replay", str(path), *flags]) == 0
+    assert len(parses) == 1 and len(replays) == 1
+    out = capsys.readouterr().out
+    assert out
+    if flags == ["--json"]:
+        assert real_loads(out)["complete"] is True

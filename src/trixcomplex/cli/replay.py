@@ -13,10 +13,8 @@
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import sys
-from pathlib import Path
 from typing import IO, TextIO
 
 from ..core.engine import (
@@ -31,7 +29,7 @@ from ..io.scoresheet import contract_name, format_scoresheet
 from ..knowledge.ledger import Charges, ledger, tricks_and_places
 from .text import _PLACES, _scoresheet, _winner_line
 
-__all__ = ["read_record_text", "run_replay"]
+__all__ = ["read_record_text", "replay_file", "run_replay"]
 
 
 def run_replay(
@@ -57,6 +55,31 @@ def run_replay(
     ``stdout``, else the message (the index of the move, the move and the
     rule it breaks, where there is one) to ``stderr``.
     """
+    state = replay_file(
+        path, as_json=as_json, stdin=stdin, stdout=stdout, stderr=stderr, max_chars=max_chars
+    )
+    if state is None:
+        return 1
+    if as_json:
+        print(json.dumps(replay_report(state), indent=2), file=stdout)
+    else:
+        print(format_scoresheet(state), file=stdout)
+    return 0
+
+
+def replay_file(
+    path: str,
+    *,
+    as_json: bool,
+    stdin: TextIO,
+    stdout: TextIO,
+    stderr: TextIO,
+    max_chars: int = MAX_RECORD_CHARS,
+) -> MatchState | None:
+    """The state the record file ``path`` (``-``: ``stdin``) leads to, read and
+    replayed once; for a fault, ``None`` after printing its one line as
+    :func:`run_replay` says (the error's JSON to ``stdout`` with ``as_json``,
+    else the message to ``stderr``)."""
     name = "<stdin>" if path == "-" else one_line(path, 200)
     try:
         text = read_record_text(path, stdin, max_chars)
@@ -64,21 +87,16 @@ def run_replay(
             obj = loads(text, max_length=max_chars)
         except TrixError as exc:
             raise RecordError(str(exc), code=exc.code) from None
-        state = replay_json(obj)
+        return replay_json(obj)
     except TrixError as exc:
         if as_json:
             print(json.dumps(exc.to_json(), ensure_ascii=False), file=stdout)
         else:
             print(f"{name}: {exc}", file=stderr)
-        return 1
+        return None
     except Exception as exc:  # an engine bug: still one line, never a traceback
         print(f"{name}: internal error ({type(exc).__name__}): {brief(str(exc))}", file=stderr)
-        return 1
-    if as_json:
-        print(json.dumps(replay_report(state), indent=2), file=stdout)
-    else:
-        print(format_scoresheet(state), file=stdout)
-    return 0
+        return None
 
 
 def read_record_text(path: str, stdin: IO[str], max_chars: int = MAX_RECORD_CHARS) -> str:
@@ -180,25 +198,15 @@ def _clauses(rule: str, options: tuple[str, ...]) -> str:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    """``replay FILE``: the record is read and checked by
-    :func:`~trixcomplex.cli.replay.run_replay` (its one-line errors, as JSON with
-    ``--json``); then the scoresheet, the explanation or the JSON report with
-    the ledger."""
+    """``replay FILE``: the record is read and replayed once by :func:`replay_file`
+    (the one-line errors of :func:`run_replay`, as JSON with ``--json``); then the
+    scoresheet, the explanation or the JSON report with the ledger."""
 
-    stdin: TextIO = sys.stdin
-    text: str | None = None
-    if args.file == "-":
-        text = sys.stdin.read(MAX_RECORD_CHARS + 1)  # a longer one is refused unparsed
-        stdin = io.StringIO(text)
-    checked = io.StringIO()
-    status = run_replay(args.file, as_json=args.json, stdin=stdin, stdout=checked,
-                        stderr=sys.stderr)  # fmt: skip
-    if status != 0:
-        sys.stdout.write(checked.getvalue())  # with --json, the error's JSON
-        return status
-    if text is None:
-        text = Path(args.file).read_text(encoding="utf-8")
-    state = replay_json(json.loads(text))
+    state = replay_file(
+        args.file, as_json=args.json, stdin=sys.stdin, stdout=sys.stdout, stderr=sys.stderr
+    )
+    if state is None:
+        return 1
     if args.json:
         report = replay_report(state)
         report["ledger"] = [e.to_json() for e in ledger(state)]
