@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from typing import IO, TextIO
 
 from ..core.engine import (
@@ -29,7 +30,7 @@ from ..io.scoresheet import contract_name, format_scoresheet
 from ..knowledge.ledger import Charges, ledger, tricks_and_places
 from .text import _PLACES, _scoresheet, _winner_line
 
-__all__ = ["read_record_text", "replay_file", "run_replay"]
+__all__ = ["read_record_text", "run_replay"]
 
 
 def run_replay(
@@ -40,6 +41,7 @@ def run_replay(
     stdout: TextIO,
     stderr: TextIO,
     max_chars: int = MAX_RECORD_CHARS,
+    show: Callable[[MatchState], None] | None = None,
 ) -> int:
     """The body of ``trixcomplex replay FILE [--json]``; returns the exit status.
 
@@ -53,33 +55,11 @@ def run_replay(
     and prints exactly one line: with ``as_json`` the error's JSON
     (:meth:`~trixcomplex.TrixError.to_json`: code, message, rule, index) to
     ``stdout``, else the message (the index of the move, the move and the
-    rule it breaks, where there is one) to ``stderr``.
+    rule it breaks, where there is one) to ``stderr``.  With ``show``, the
+    state the record leads to is handed to ``show(state)`` instead of
+    printed (the command's ``--explain`` and ledger): the record is read,
+    parsed and replayed once either way.
     """
-    state = replay_file(
-        path, as_json=as_json, stdin=stdin, stdout=stdout, stderr=stderr, max_chars=max_chars
-    )
-    if state is None:
-        return 1
-    if as_json:
-        print(json.dumps(replay_report(state), indent=2), file=stdout)
-    else:
-        print(format_scoresheet(state), file=stdout)
-    return 0
-
-
-def replay_file(
-    path: str,
-    *,
-    as_json: bool,
-    stdin: TextIO,
-    stdout: TextIO,
-    stderr: TextIO,
-    max_chars: int = MAX_RECORD_CHARS,
-) -> MatchState | None:
-    """The state the record file ``path`` (``-``: ``stdin``) leads to, read and
-    replayed once; for a fault, ``None`` after printing its one line as
-    :func:`run_replay` says (the error's JSON to ``stdout`` with ``as_json``,
-    else the message to ``stderr``)."""
     name = "<stdin>" if path == "-" else one_line(path, 200)
     try:
         text = read_record_text(path, stdin, max_chars)
@@ -87,16 +67,23 @@ def replay_file(
             obj = loads(text, max_length=max_chars)
         except TrixError as exc:
             raise RecordError(str(exc), code=exc.code) from None
-        return replay_json(obj)
+        state = replay_json(obj)
     except TrixError as exc:
         if as_json:
             print(json.dumps(exc.to_json(), ensure_ascii=False), file=stdout)
         else:
             print(f"{name}: {exc}", file=stderr)
-        return None
+        return 1
     except Exception as exc:  # an engine bug: still one line, never a traceback
         print(f"{name}: internal error ({type(exc).__name__}): {brief(str(exc))}", file=stderr)
-        return None
+        return 1
+    if show is not None:
+        show(state)
+    elif as_json:
+        print(json.dumps(replay_report(state), indent=2), file=stdout)
+    else:
+        print(format_scoresheet(state), file=stdout)
+    return 0
 
 
 def read_record_text(path: str, stdin: IO[str], max_chars: int = MAX_RECORD_CHARS) -> str:
@@ -198,26 +185,31 @@ def _clauses(rule: str, options: tuple[str, ...]) -> str:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    """``replay FILE``: the record is read and replayed once by :func:`replay_file`
-    (the one-line errors of :func:`run_replay`, as JSON with ``--json``); then the
-    scoresheet, the explanation or the JSON report with the ledger."""
+    """``replay FILE``: the record is read, parsed and replayed once by
+    :func:`~trixcomplex.cli.replay.run_replay` (its one-line errors, as JSON with
+    ``--json``), which shows the state with the scoresheet, the explanation or the
+    JSON report with the ledger."""
 
-    state = replay_file(
-        args.file, as_json=args.json, stdin=sys.stdin, stdout=sys.stdout, stderr=sys.stderr
+    def show(state: MatchState) -> None:
+        if args.json:
+            report = replay_report(state)
+            report["ledger"] = [e.to_json() for e in ledger(state)]
+            if args.explain:
+                report["explain"] = explain_lines(state)
+            print(json.dumps(report, indent=2))
+        elif args.explain:
+            for line in explain_lines(state):
+                print(line)
+        else:
+            print(_scoresheet(state))
+            if state.phase is Phase.OVER:
+                print(_winner_line(state))
+
+    return run_replay(
+        args.file,
+        as_json=args.json,
+        stdin=sys.stdin,
+        stdout=sys.stdout,
+        stderr=sys.stderr,
+        show=show,
     )
-    if state is None:
-        return 1
-    if args.json:
-        report = replay_report(state)
-        report["ledger"] = [e.to_json() for e in ledger(state)]
-        if args.explain:
-            report["explain"] = explain_lines(state)
-        print(json.dumps(report, indent=2))
-    elif args.explain:
-        for line in explain_lines(state):
-            print(line)
-    else:
-        print(_scoresheet(state))
-        if state.phase is Phase.OVER:
-            print(_winner_line(state))
-    return 0
