@@ -22,8 +22,9 @@ from hypothesis import strategies as st
 
 import trixcomplex as tc
 from builders import VIEW_RULESETS, random_match, random_match_of
+from trixcomplex.core.moves import canonical_move as _canonical_move
 from trixcomplex.io import serialize
-from trixcomplex.io.records import _canonical_move, _read_move
+from trixcomplex.io.records import _read_move
 
 
 def _saved(state: tc.MatchState) -> dict[str, Any]:

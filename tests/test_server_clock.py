@@ -8,9 +8,11 @@ table runs on a clock moved by hand, so every time is exact, whatever the load.
 
 from __future__ import annotations
 
+from concurrent.futures import Future
+
 import trixcomplex as tc
 from builders import deal_of
-from server_harness import InlinePool, TimedStore, run_until
+from server_harness import InlinePool, TimedStore, _done, run_until
 from trixcomplex.server.clock import ManualClock
 from trixcomplex.server.options import Options
 from trixcomplex.server.table import Seat, Settings, Table
@@ -53,3 +55,37 @@ def test_the_host_times_out_the_choice_the_window_and_a_play() -> None:
         replayed = tc.apply(replayed, move)
     else:
         raise AssertionError(f"seat 0 was never moved for: {kinds}")
+
+
+class _DecliningPool(InlinePool):
+    """Bots that never demand a redeal out of turn (R-OPT-8)."""
+
+    def wants_redeal(self, name: str, seen: tc.View, seed: int) -> Future[bool]:
+        self.asked.append(("redeal", name, seen))
+        return _done(False)
+
+
+def test_r_opt_8_a_bot_with_a_bad_hand_out_of_turn_is_offered_the_redeal_it_may_decline() -> None:
+    """R-OPT-8: a bot holding a bad TRIX hand when another seat is to play is asked
+    whether it wants the redeal (the host's offer, from ``next_step``), never asked
+    to move with the redeal as its only legal move: declining, the deal goes on."""
+    ruleset = tc.Ruleset.from_name("partnership+bad_hand_redeal=True")
+    bad = ["2C", "2D", "2H", "2S"]
+    state = tc.apply(tc.new_match(ruleset), deal_of([["7H"], [], bad]))
+    state = tc.apply(state, tc.Choose(0, tc.Contract.TRIX))
+    step = tc.next_step(state)
+    assert isinstance(step, tc.OfferRedeal) and step.seat == 2
+    seats = [Seat("bot", "rule") for _ in range(4)]
+    settings = Settings(move_time=MOVE_TIME, forced_delay=60, bot_delay=0, deal_pause=60)
+    clock = ManualClock()
+    store = TimedStore(clock, state)
+    bots = _DecliningPool()
+    table = Table("t", "2026-01-01T00:00:00Z", settings, seats, state, store, clock=clock,
+                  pool=bots, options=Options(bot_window=0.25))  # fmt: skip
+    table.start()
+    run_until(clock, lambda: len(store.moves) >= 4)
+    assert not any(isinstance(move, tc.Redeal) for _, move in store.moves)
+    assert all(isinstance(move, tc.Play | tc.Pass) for _, move in store.moves)
+    asked = [(kind, seen.seat) for kind, _, seen in bots.asked]
+    assert asked[0] == ("redeal", 2)
+    assert ("decide", 2) not in asked[: asked.index(("decide", 0)) + 1]

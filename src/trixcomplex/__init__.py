@@ -67,6 +67,7 @@ from .core.trix import TrixDeal
 if TYPE_CHECKING:  # loaded on first use: see _LAZY
     from . import bots as bots
     from .core.playout import playout
+    from .core.steps import Ask, DealCards, Forced, MatchOver, OfferRedeal, Step, next_step
     from .host.submit import SubmitError, submit, timeout_move
     from .host.tournament import Tournament, simulate
     from .io import render as render
@@ -89,23 +90,28 @@ __all__ = [
     "INDIVIDUAL_COMPLEX",
     "PARTNERSHIP",
     "RULESETS",
+    "Ask",
     "Card",
     "CardParseError",
     "Choose",
     "Contract",
     "Deal",
+    "DealCards",
     "DealResult",
     "Double",
     "DoubledCard",
     "DoublingWindow",
+    "Forced",
     "History",
     "IllegalMoveError",
     "LedgerEntry",
+    "MatchOver",
     "MatchResult",
     "MatchState",
     "Meta",
     "Move",
     "MoveFormatError",
+    "OfferRedeal",
     "Pass",
     "Phase",
     "Picture",
@@ -119,6 +125,7 @@ __all__ = [
     "Score",
     "SeatBreakdown",
     "StateFormatError",
+    "Step",
     "SubmitError",
     "Suit",
     "Timeout",
@@ -146,6 +153,7 @@ __all__ = [
     "move_to_json",
     "new_match",
     "next_seat",
+    "next_step",
     "parse_card",
     "partner",
     "picture",
@@ -200,6 +208,13 @@ _LAZY = {
     "view_after": "knowledge.views",
     "view_after_moves": "knowledge.views",
     "sample_world": "knowledge.worlds",
+    "Ask": "core.steps",
+    "DealCards": "core.steps",
+    "Forced": "core.steps",
+    "MatchOver": "core.steps",
+    "OfferRedeal": "core.steps",
+    "Step": "core.steps",
+    "next_step": "core.steps",
 }
 """The names loaded on first use, with the submodule that defines each."""
 _MODULES = frozenset({"bots", "render"})

@@ -13,10 +13,9 @@
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import sys
-from pathlib import Path
+from collections.abc import Callable
 from typing import IO, TextIO
 
 from ..core.engine import (
@@ -42,6 +41,7 @@ def run_replay(
     stdout: TextIO,
     stderr: TextIO,
     max_chars: int = MAX_RECORD_CHARS,
+    show: Callable[[MatchState], None] | None = None,
 ) -> int:
     """The body of ``trixcomplex replay FILE [--json]``; returns the exit status.
 
@@ -55,7 +55,10 @@ def run_replay(
     and prints exactly one line: with ``as_json`` the error's JSON
     (:meth:`~trixcomplex.TrixError.to_json`: code, message, rule, index) to
     ``stdout``, else the message (the index of the move, the move and the
-    rule it breaks, where there is one) to ``stderr``.
+    rule it breaks, where there is one) to ``stderr``.  With ``show``, the
+    state the record leads to is handed to ``show(state)`` instead of
+    printed (the command's ``--explain`` and ledger): the record is read,
+    parsed and replayed once either way.
     """
     name = "<stdin>" if path == "-" else one_line(path, 200)
     try:
@@ -74,7 +77,9 @@ def run_replay(
     except Exception as exc:  # an engine bug: still one line, never a traceback
         print(f"{name}: internal error ({type(exc).__name__}): {brief(str(exc))}", file=stderr)
         return 1
-    if as_json:
+    if show is not None:
+        show(state)
+    elif as_json:
         print(json.dumps(replay_report(state), indent=2), file=stdout)
     else:
         print(format_scoresheet(state), file=stdout)
@@ -180,36 +185,31 @@ def _clauses(rule: str, options: tuple[str, ...]) -> str:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    """``replay FILE``: the record is read and checked by
+    """``replay FILE``: the record is read, parsed and replayed once by
     :func:`~trixcomplex.cli.replay.run_replay` (its one-line errors, as JSON with
-    ``--json``); then the scoresheet, the explanation or the JSON report with
-    the ledger."""
+    ``--json``), which shows the state with the scoresheet, the explanation or the
+    JSON report with the ledger."""
 
-    stdin: TextIO = sys.stdin
-    text: str | None = None
-    if args.file == "-":
-        text = sys.stdin.read(MAX_RECORD_CHARS + 1)  # a longer one is refused unparsed
-        stdin = io.StringIO(text)
-    checked = io.StringIO()
-    status = run_replay(args.file, as_json=args.json, stdin=stdin, stdout=checked,
-                        stderr=sys.stderr)  # fmt: skip
-    if status != 0:
-        sys.stdout.write(checked.getvalue())  # with --json, the error's JSON
-        return status
-    if text is None:
-        text = Path(args.file).read_text(encoding="utf-8")
-    state = replay_json(json.loads(text))
-    if args.json:
-        report = replay_report(state)
-        report["ledger"] = [e.to_json() for e in ledger(state)]
-        if args.explain:
-            report["explain"] = explain_lines(state)
-        print(json.dumps(report, indent=2))
-    elif args.explain:
-        for line in explain_lines(state):
-            print(line)
-    else:
-        print(_scoresheet(state))
-        if state.phase is Phase.OVER:
-            print(_winner_line(state))
-    return 0
+    def show(state: MatchState) -> None:
+        if args.json:
+            report = replay_report(state)
+            report["ledger"] = [e.to_json() for e in ledger(state)]
+            if args.explain:
+                report["explain"] = explain_lines(state)
+            print(json.dumps(report, indent=2))
+        elif args.explain:
+            for line in explain_lines(state):
+                print(line)
+        else:
+            print(_scoresheet(state))
+            if state.phase is Phase.OVER:
+                print(_winner_line(state))
+
+    return run_replay(
+        args.file,
+        as_json=args.json,
+        stdin=sys.stdin,
+        stdout=sys.stdout,
+        stderr=sys.stderr,
+        show=show,
+    )

@@ -40,6 +40,7 @@ __all__ = [
     "PlayerMove",
     "Redeal",
     "Timeout",
+    "canonical_move",
     "move_from_json",
     "move_to_json",
 ]
@@ -349,7 +350,13 @@ def move_from_json(obj: object) -> Move:
     ... except MoveFormatError as exc:
     ...     print(exc.code, "-", exc)
     move.too-large - a move holds at $.seat an integer of 16610 bits (at most 64)
+
+    A move in the canonical form :func:`move_to_json` writes is read by table
+    lookup first (:func:`canonical_move`): nearly every move there is.
     """
+    move = canonical_move(obj)
+    if move is not None:
+        return move
     if not isinstance(obj, dict):
         raise MoveFormatError(
             f"a move is a JSON object, not {type(obj).__name__}", code="move.not-object"
@@ -458,3 +465,82 @@ def _move_of(kind: str, obj: dict[str, Any], seat: Any) -> Move:
             )
         return Deal(deck)
     return Timeout()
+
+
+# -- the canonical form, read by table lookup --------------------------------------
+
+PLAYS: tuple[tuple[Play, ...], ...] = tuple(
+    tuple(Play(seat, card) for card in ALL_CARDS) for seat in range(4)
+)
+"""``PLAYS[seat][card]``: the one interned :class:`Play` of each seat and card
+(the engine lists these, and :func:`canonical_move` reads them)."""
+PASSES: tuple[tuple[Pass], ...] = tuple((Pass(seat),) for seat in range(4))
+"""``PASSES[seat]``: the one-move tuple of the interned :class:`Pass` of ``seat``."""
+
+_CARD_OF_CODE: dict[str, Card] = {str(card): card for card in ALL_CARDS}
+_PLAY_OF: dict[tuple[int, str], Play] = {
+    (seat, str(card)): PLAYS[seat][card] for seat in range(4) for card in ALL_CARDS
+}
+_PASS_OF: dict[int, Pass] = {seat: PASSES[seat][0] for seat in range(4)}
+_REDEAL_OF: dict[int, Redeal] = {seat: Redeal(seat) for seat in range(4)}
+_TIMEOUT = Timeout()
+_CHOOSE_OF: dict[tuple[int, str], Choose] = {
+    (seat, contract.value): Choose(seat, contract)
+    for seat in range(4)
+    for contract in Contract
+    if not contract.is_combined  # a combination is written as a list of its parts
+}
+
+
+def canonical_move(raw: object) -> Move | None:
+    """The move ``raw`` stands for if it is in canonical form, by table lookup; else ``None``.
+
+    Canonical: exactly the object :func:`move_to_json` writes for any move but
+    a combined choice (a double's cards in any order), with exact JSON types (a
+    ``bool`` is not a seat, nor is ``1.0``) and canonical card codes.  ``None``
+    means only "not canonical": :func:`move_from_json` then reads it the strict
+    way, which accepts every form the record format allows and names what is
+    wrong with the rest.  Plays and passes are the interned ones
+    (:data:`PLAYS`, :data:`PASSES`), the very moves the engine lists.
+
+    >>> canonical_move({"move": "play", "seat": 2, "card": "TD"})
+    Play(seat=2, card=Card('TD'))
+    >>> canonical_move({"move": "play", "seat": True, "card": "TD"}) is None
+    True
+    """
+    if type(raw) is not dict:
+        return None
+    kind = raw.get("move")
+    if type(kind) is not str:
+        return None
+    size = len(raw)
+    if kind == "deal":
+        deck = raw.get("deck")
+        if size != 2 or type(deck) is not list or len(deck) != 52:
+            return None
+        cards = [_CARD_OF_CODE.get(code) if type(code) is str else None for code in deck]
+        if None in cards or len(set(cards)) != 52:
+            return None
+        return Deal(cards)
+    if kind == "timeout":
+        return _TIMEOUT if size == 1 else None
+    seat = raw.get("seat")
+    if type(seat) is not int:
+        return None
+    if kind == "play":
+        card = raw.get("card")
+        return _PLAY_OF.get((seat, card)) if size == 3 and type(card) is str else None
+    if kind == "pass":
+        return _PASS_OF.get(seat) if size == 2 else None
+    if kind == "redeal":
+        return _REDEAL_OF.get(seat) if size == 2 else None
+    if kind == "choose":
+        name = raw.get("contract")
+        return _CHOOSE_OF.get((seat, name)) if size == 3 and type(name) is str else None
+    if kind == "double":
+        codes = raw.get("cards")
+        if size == 3 and type(codes) is list and 0 <= seat <= 3:
+            cards = [_CARD_OF_CODE.get(code) if type(code) is str else None for code in codes]
+            if None not in cards and len(set(cards)) == len(cards):
+                return Double(seat, cards)
+    return None

@@ -40,8 +40,8 @@ each seat took, for a deal's result).
 
 TRIX: :func:`next_to_lay` (R-TX-1; :data:`NEXT_TO_LAY`, its answers for every
 set of seats holding cards), :func:`gone_out` (the finishing order
-and the last place, R-TX-4), :func:`trix_points`, :func:`bad_hand` and
-:func:`redeal_seat` (R-OPT-8).
+and the last place, R-TX-4), :func:`trix_points`, :func:`bad_hand`,
+:func:`redeal_window` and :func:`redeal_seat` (R-OPT-8).
 
 The match: :func:`kingdom_after` and :func:`match_finished` (the Kingdom and the
 match's end, read from the finished deals; R-MATCH-1, R-OPT-9),
@@ -49,7 +49,8 @@ match's end, read from the finished deals; R-MATCH-1, R-OPT-9),
 :func:`kingdom_of`, :func:`played_in_kingdom`, :func:`starts_kingdom` (by deal
 number, without R-OPT-9), :func:`deal_owner`, :func:`owner_before`
 (R-MATCH-1, R-MATCH-3, R-MATCH-4), :data:`SEVEN_OF_HEARTS`,
-:func:`team_totals` (R-MATCH-7), :func:`match_outcome` (R-MATCH-8,
+:func:`team_totals` (R-MATCH-7), :func:`standings` (each seat's total as it
+counts for the seat: R-MATCH-7, R-OPT-6), :func:`match_outcome` (R-MATCH-8,
 R-IND-1, R-OPT-6, R-OPT-10) and :func:`worst_seats`.
 
 The card sets :data:`KING_OF_HEARTS` (a card), :data:`QUEENS`,
@@ -57,6 +58,8 @@ The card sets :data:`KING_OF_HEARTS` (a card), :data:`QUEENS`,
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from .kingdoms import (
     SEVEN_OF_HEARTS,
@@ -69,7 +72,7 @@ from .kingdoms import (
     played_in_kingdom,
     starts_kingdom,
 )
-from .rulesets import DIAMONDS, DOUBLABLE, KING_OF_HEARTS, QUEENS, combine_trick_rules
+from .rulesets import DIAMONDS, DOUBLABLE, KING_OF_HEARTS, QUEENS, Ruleset, combine_trick_rules
 from .scoring import (
     doubled_card_points,
     match_outcome,
@@ -81,7 +84,7 @@ from .scoring import (
     trix_points,
     worst_seats,
 )
-from .state import redeal_seat
+from .state import redeal_seat, redeal_window
 from .tricks import TRICKS_PER_DEAL, card_set, tally_tricks, trick_deal_over, trick_winner
 from .tricks import legal_cards as trick_legal_cards
 from .trix import NEXT_TO_LAY, bad_hand, gone_out, next_to_lay, row_ends
@@ -114,7 +117,9 @@ __all__ = [
     "plain_penalty",
     "played_in_kingdom",
     "redeal_seat",
+    "redeal_window",
     "row_ends",
+    "standings",
     "starts_kingdom",
     "taken_points",
     "tally_tricks",
@@ -129,3 +134,21 @@ __all__ = [
     "trix_points",
     "worst_seats",
 ]
+
+
+def standings(seats: Sequence[int], ruleset: Ruleset) -> tuple[int, int, int, int]:
+    """Each seat's total as it counts for that seat, from four seat totals: its
+    team's Team Total in a partnership ruleset (R-MATCH-7), else its own; negated
+    under ``reversed_scores`` (R-OPT-6), so that higher is always better.
+
+    >>> from trixcomplex.core.rulesets import CLASSIC, PARTNERSHIP
+    >>> standings([10, -45, -40, 75], PARTNERSHIP)
+    (-30, 30, -30, 30)
+    >>> standings([10, -45, -40, 75], CLASSIC.evolve(reversed_scores=True))
+    (-10, 45, 40, -75)
+    """
+    sign = -1 if ruleset.reversed_scores else 1
+    if ruleset.partnership:
+        team = team_totals(seats)
+        return (sign * team[0], sign * team[1], sign * team[0], sign * team[1])
+    return (sign * seats[0], sign * seats[1], sign * seats[2], sign * seats[3])

@@ -27,7 +27,7 @@ from .tuplerecord import TupleRecord, tuple_field
 if TYPE_CHECKING:
     from .moves import Move
 
-__all__ = ["DealProgress", "History", "MatchState", "Phase", "redeal_seat"]
+__all__ = ["DealProgress", "History", "MatchState", "Phase", "redeal_seat", "redeal_window"]
 
 
 class Phase(enum.Enum):
@@ -404,18 +404,21 @@ class MatchState(TupleRecord, kw_only=True):
         return self.phase is Phase.OVER
 
 
+def redeal_window(state: MatchState) -> bool:
+    """Whether a bad hand may demand a redeal now, whoever holds one (R-OPT-8):
+    with ``bad_hand_redeal``, in TRIX before any card is laid or pass made."""
+    if not state.ruleset.bad_hand_redeal or state.phase is not Phase.TRIX:
+        return False
+    last = state.history.last
+    return not (last is None or type(last) is Play or type(last) is Pass)
+
+
 def redeal_seat(state: MatchState) -> int | None:
     """The seat that may demand a redeal now (R-OPT-8), or ``None``.
 
-    Only with ``bad_hand_redeal``, in TRIX before any card is laid or pass
-    made; at most one seat can hold a bad hand.
+    Only in the :func:`redeal_window`; at most one seat can hold a bad hand.
     """
-    if not state.ruleset.bad_hand_redeal or state.phase is not Phase.TRIX:
-        return None
-    last = state.history.last
-    if last is None or type(last) is Play or type(last) is Pass:
-        return None
-    return bad_hand_seat(state.hands)
+    return bad_hand_seat(state.hands) if redeal_window(state) else None
 
 
 new_state = positional_builder(MatchState)

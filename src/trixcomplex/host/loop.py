@@ -11,7 +11,9 @@ and the Monte Carlo bot's playouts all run this loop:
   each asked through :func:`ask`: a bot is handed its seat's
   :class:`~trixcomplex.View`, never the host's :class:`~trixcomplex.MatchState`.
 
-What the host decides, and the rule behind each:
+What comes next is :func:`~trixcomplex.next_step`'s answer (the one the
+server's table and the reinforcement-learning table follow too); what the
+host does with it, and the rule behind each:
 
 - who is asked: the seat to play, or in the doubling window the lowest seat
   still to answer (:func:`seat_to_move`);
@@ -44,10 +46,11 @@ from itertools import islice
 
 from ..bots.asking import ask, offer_redeal
 from ..bots.base import Bot, BotError, check_bot
-from ..core.engine import MatchState, Phase, apply, new_match
-from ..core.moves import Deal, Move, PlayerMove, Redeal
+from ..core.engine import MatchState, apply, new_match
+from ..core.moves import Deal, Move, PlayerMove
 from ..core.rulesets import PARTNERSHIP, Ruleset
-from ..core.turns import Decide, Offer, next_move, redeal_claimant, seat_to_move
+from ..core.steps import DealCards, MatchOver, step_and_moves
+from ..core.turns import Decide, Offer, move_for_step, next_move, redeal_claimant, seat_to_move
 from ..knowledge.views import View, view, view_after_moves
 
 __all__ = [
@@ -74,33 +77,31 @@ def run(
     on_move: Callable[[MatchState, Move, MatchState], None] | None = None,
     forced: bool = True,
 ) -> MatchState:
-    """Run ``state`` forward with :func:`next_move` and return the state reached.
+    """Run ``state`` forward, one :func:`~trixcomplex.next_step` at a time
+    (:func:`~trixcomplex.core.steps.step_and_moves`), and return the state reached.
 
     With ``deals``, the whole match is played: each deal is shuffled from
     ``deals`` (a deal dealt again after a redeal, R-OPT-8, from ``redeals``
     when given, so that a redeal in one match does not shift another's
     decks).  Without ``deals``, play stops at the end of the current deal
-    (the playouts of :class:`~trixcomplex.bots.MonteCarloBot`).
+    (the playouts of :class:`~trixcomplex.bots.MonteCarloBot`).  The player
+    moves are :func:`next_move`'s.
     ``on_move(before, move, after)`` is called after every move.  A
     :class:`~trixcomplex.bots.BotError` raised by ``decide`` leaves with the
     state its seat was asked in as its ``reached``.
     """
-    over, dealing = Phase.OVER, Phase.DEAL
-    whole_match = deals is not None
     try:
         while True:
-            phase = state.phase
+            step, legal = step_and_moves(state)
             move: Move
-            if phase is dealing:
-                if not whole_match:
+            if type(step) is DealCards:
+                if deals is None:
                     return state
-                assert deals is not None
-                again = type(state.history.last) is Redeal
-                move = Deal.shuffled(redeals if again and redeals is not None else deals)
-            elif phase is over:
+                move = Deal.shuffled(redeals if step.again and redeals is not None else deals)
+            elif type(step) is MatchOver:
                 return state
             else:
-                move = next_move(state, decide, offer, forced=forced)
+                move = move_for_step(state, step, legal, decide, offer, forced)
             before, state = state, apply(state, move)
             if on_move is not None:
                 on_move(before, move, state)

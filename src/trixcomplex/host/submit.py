@@ -58,6 +58,7 @@ __all__ = [
     "MAX_SUBMIT_LENGTH",
     "TIMEOUT_POLICIES",
     "SubmitError",
+    "read_input",
     "submit",
     "timeout_move",
     "why_illegal",
@@ -140,7 +141,7 @@ def submit(state: MatchState, seat: int | None, data: object) -> MatchState:
         )
     if seat is None:
         raise SubmitError("a spectator may not move", code="submit.spectator")
-    obj = _parsed(data)
+    obj = read_input(data)
     if isinstance(obj, dict) and obj.get("move") in _HOST_ONLY:
         raise SubmitError(
             f"a {obj['move']} move is the host's, not a player's", code="submit.host-only"
@@ -191,12 +192,29 @@ def why_illegal(state: MatchState, seat: int | None, move: Move) -> str | None:
     return None
 
 
-def _parsed(data: object) -> object:
-    """The JSON value of client input: text parsed strictly, a parsed value as it is."""
+def read_input(data: object, *, max_length: int = MAX_SUBMIT_LENGTH) -> object:
+    """The JSON value of client input: text parsed strictly, a parsed value as it is.
+
+    The parse :func:`submit` makes of text; a host that must look into a message
+    before it knows it is a move (a server routing a hello from a move) reads it
+    with this once and hands :func:`submit` the value.  ``max_length`` is the
+    longest text read (a move's limit, :data:`MAX_SUBMIT_LENGTH`, by default).
+    Text that is too long, not JSON or names a key twice raises
+    :class:`SubmitError` (``submit.too-large``, ``submit.invalid-json``,
+    ``submit.duplicate-key``).
+
+    >>> read_input('{"move": "pass", "seat": 2}')
+    {'move': 'pass', 'seat': 2}
+    >>> try:
+    ...     read_input('{"move": "pass", "move": "play"}')
+    ... except SubmitError as exc:
+    ...     print(exc.code)
+    submit.duplicate-key
+    """
     if not isinstance(data, str | bytes | bytearray):
         return data  # move_from_json bounds and checks it
     try:
-        return loads(data, max_length=MAX_SUBMIT_LENGTH)
+        return loads(data, max_length=max_length)
     except TrixError as exc:
         code = _JSON_CODES.get(exc.code, "submit.invalid-json")
         raise SubmitError(str(exc), code=code) from None

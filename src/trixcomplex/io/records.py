@@ -54,24 +54,10 @@ from typing import Any, cast
 
 from attrs import field, frozen
 
-from ..core.cards import ALL_CARDS, Card
 from ..core.engine import MatchState, Phase, apply, apply_moves, new_match, score
 from ..core.errors import IllegalMoveError, TrixError, one_line
 from ..core.jsonio import MAX_DEPTH, brief, check_json, json_depth
-from ..core.match import PASSES, plays_of
-from ..core.moves import (
-    Choose,
-    Contract,
-    Deal,
-    Double,
-    Move,
-    MoveFormatError,
-    Pass,
-    Play,
-    Redeal,
-    Timeout,
-    move_to_json,
-)
+from ..core.moves import Move, MoveFormatError, canonical_move, move_to_json
 from ..core.rulesets import Ruleset
 from .convert import MOVE_CLASSES, converter, describe_error, make_converter
 
@@ -129,7 +115,9 @@ class RecordError(TrixError):
     :data:`~trixcomplex.Move` at fault (or ``None``), ``rule`` the rules
     clause it breaks (or ``None`` for a pure format error), ``reason``
     the explanation and ``code`` what kind of fault it is (``record.bad-move``,
-    ``record.illegal-move``, …).  The message is one line::
+    ``record.illegal-move``, …) and ``field`` the named field at fault, if any
+    (a saved state's: see :class:`~trixcomplex.StateFormatError`, which shares
+    this constructor).  The message is one line::
 
         move 5 {"move": "play", "seat": 1, "card": "5S"}: seat 1 must follow suit ♥ (R-CX-2)
     """
@@ -144,9 +132,11 @@ class RecordError(TrixError):
         move: object = None,
         rule: str | None = None,
         code: str | None = None,
+        field: str | None = None,
     ) -> None:
         self.reason = one_line(reason, 300)
         self.move = move
+        self.field = field
         where = "" if index is None else f"move {index} {_move_text(move)}: "
         suffix = f" ({rule})" if rule is not None and not self.reason.endswith(f"({rule})") else ""
         super().__init__(where + self.reason + suffix, code=code, rule=rule, index=index)
@@ -162,124 +152,18 @@ def _read_move(index: int, raw: object) -> Move:
     """Structure one raw move, or raise :class:`RecordError` naming ``index``.
 
     At most :data:`MAX_MOVES` moves are read: the move of that index is refused.
-
-    A move in the canonical form :func:`~trixcomplex.move_to_json` writes
-    (any move but a combined choice, with exact JSON types and canonical card
-    codes) is read by table lookup (:func:`_canonical_move`): that is nearly
-    every move of a record or saved state.  Any other form goes through the
-    strict converter, which accepts every form the record format allows and names
-    what is wrong with the rest.  A flat move read that way is remembered by
-    its exact JSON content, the types of its values included (``True == 1``
-    and ``1.0 == 1`` in Python, not in a record): reading it again is one
-    dict lookup.  Moves are immutable, so the one read is shared.
+    The move is read by the moves module's one reader: a canonical move by table
+    lookup (:func:`~trixcomplex.core.moves.canonical_move`, nearly every move of a
+    record or saved state), any other form by the strict converter, which
+    accepts every form the record format allows and names what is wrong with
+    the rest.
     """
     if index >= MAX_MOVES:
         raise RecordError(f"more than {MAX_MOVES} moves", code="record.too-many-moves")
-    move: Move | None = _canonical_move(raw)
+    move = canonical_move(raw)
     if move is not None:
         return move
-    key: tuple[object, ...] | None
-    try:
-        key = (*raw.items(), *map(type, raw.values()))  # type: ignore[attr-defined]
-        move = _READ.get(key)
-    except (AttributeError, TypeError):  # not an object, or a list inside (a Deal)
-        key = move = None
-    if move is not None:
-        return move
-    move = _structure_move_at(index, raw)
-    if key is not None and len(_READ) < _READ_LIMIT:
-        _READ[key] = move
-    return move
-
-
-_READ: dict[tuple[object, ...], Move] = {}
-_READ_LIMIT = 4096  # every play, pass, choice and timeout of every seat fits
-
-_CARD_OF_CODE: dict[str, Card] = {str(card): card for card in ALL_CARDS}
-_PLAY_OF: dict[tuple[int, str], Play] = {
-    (seat, str(card)): plays_of(seat, 1 << card)[0] for seat in range(4) for card in ALL_CARDS
-}
-_PASS_OF: dict[int, Pass] = {seat: PASSES[seat][0] for seat in range(4)}
-_REDEAL_OF: dict[int, Redeal] = {seat: Redeal(seat) for seat in range(4)}
-_TIMEOUT = Timeout()
-_CHOOSE_OF: dict[tuple[int, str], Choose] = {
-    (seat, contract.value): Choose(seat, contract)
-    for seat in range(4)
-    for contract in Contract
-    if not contract.is_combined  # a combination is written as a list of its parts
-}
-
-
-def _canonical_move(raw: object) -> Move | None:
-    """The move ``raw`` stands for if it is in canonical form, by table lookup; else ``None``.
-
-    Canonical: exactly the object :func:`~trixcomplex.move_to_json` writes for
-    any move but a combined choice, with exact JSON types (a
-    ``bool`` is not a seat) and canonical card codes.  ``None`` means only
-    "not canonical": the caller reads it the strict way.  The plays and passes
-    are the engine's own interned moves.
-
-    >>> _canonical_move({"move": "play", "seat": 2, "card": "TD"})
-    Play(seat=2, card=Card('TD'))
-    >>> _canonical_move({"move": "play", "seat": True, "card": "TD"}) is None
-    True
-    """
-    if type(raw) is not dict:
-        return None
-    kind = raw.get("move")
-    if type(kind) is not str:
-        return None
-    size = len(raw)
-    if kind == "deal":
-        deck = raw.get("deck")
-        if size != 2 or type(deck) is not list or len(deck) != 52:
-            return None
-        cards = [_CARD_OF_CODE.get(code) if type(code) is str else None for code in deck]
-        if None in cards or len(set(cards)) != 52:
-            return None
-        return Deal(cards)
-    if kind == "timeout":
-        return _TIMEOUT if size == 1 else None
-    seat = raw.get("seat")
-    if type(seat) is not int:
-        return None
-    if kind == "play":
-        card = raw.get("card")
-        return _PLAY_OF.get((seat, card)) if size == 3 and type(card) is str else None
-    if kind == "pass":
-        return _PASS_OF.get(seat) if size == 2 else None
-    if kind == "redeal":
-        return _REDEAL_OF.get(seat) if size == 2 else None
-    if kind == "choose":
-        name = raw.get("contract")
-        return _CHOOSE_OF.get((seat, name)) if size == 3 and type(name) is str else None
-    if kind == "double":
-        codes = raw.get("cards")
-        if size == 3 and type(codes) is list and 0 <= seat <= 3:
-            return _double(seat, codes)
-    return None
-
-
-def _double(seat: int, codes: list[Any]) -> Double | None:
-    """The :class:`~trixcomplex.Double` of ``seat`` doubling the cards of ``codes``
-    (canonical codes, each once), else ``None``; the few there are are remembered."""
-    key = (seat, *codes)
-    try:
-        move = _DOUBLE_OF.get(key)
-    except TypeError:  # a list or object among the codes
-        return None
-    if move is not None:
-        return move
-    cards = [_CARD_OF_CODE.get(code) if type(code) is str else None for code in codes]
-    if None in cards or len(set(cards)) != len(cards):
-        return None
-    move = Double(seat, cards)
-    if len(_DOUBLE_OF) < _READ_LIMIT:
-        _DOUBLE_OF[key] = move
-    return move
-
-
-_DOUBLE_OF: dict[tuple[Any, ...], Double] = {}
+    return _structure_move_at(index, raw)
 
 
 def _structure_move_at(index: int, raw: object) -> Move:
@@ -605,14 +489,14 @@ def replay_raw_moves(moves: Iterable[object], ruleset: Ruleset | None = None) ->
 
     The match is one of ``ruleset`` (the default game when ``None``); at most
     :data:`MAX_MOVES` moves are read.  A list of at most :data:`MAX_MOVES`
-    moves has its canonical moves (:func:`_canonical_move`) looked up all at
+    moves has its canonical moves (:func:`~trixcomplex.core.moves.canonical_move`) looked up all at
     once first (a bounded cost, even when an early move is illegal); the
     rest is read move by move.
     """
     state = new_match() if ruleset is None else new_match(ruleset)
     start = 0
     if type(moves) is list and len(moves) <= MAX_MOVES:
-        canonical = list(map(_canonical_move, moves))
+        canonical = list(map(canonical_move, moves))
         missing = list(map(is_, canonical, repeat(None)))  # by identity: no __eq__ calls
         if True in missing:  # not canonical from there on: read it move by move
             canonical = canonical[: missing.index(True)]

@@ -133,19 +133,6 @@ class StateFormatError(RecordError):
 
     code = "state.malformed"
 
-    def __init__(
-        self,
-        reason: str,
-        *,
-        index: int | None = None,
-        move: object = None,
-        rule: str | None = None,
-        field: str | None = None,
-        code: str | None = None,
-    ) -> None:
-        super().__init__(reason, index=index, move=move, rule=rule, code=code)
-        self.field = field
-
 
 def _state_error(exc: RecordError, field: str | None = None) -> StateFormatError:
     """The :class:`StateFormatError` for a record fault met while loading a state or view."""

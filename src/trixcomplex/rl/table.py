@@ -43,8 +43,10 @@ from ..bots import Bot, offer_redeal
 from ..core.cards import ALL_CARDS, Card
 from ..core.engine import MatchState, Phase, apply, new_match, score
 from ..core.errors import IllegalMoveError
-from ..core.moves import Deal, Double, Pass, Play
+from ..core.moves import Deal, Double
+from ..core.rules import redeal_seat, redeal_window, standings
 from ..core.rulesets import Ruleset
+from ..core.steps import Ask, DealCards, Forced, OfferRedeal, Step, next_step
 from ..io.actions import (
     NOTHING_DOUBLED,
     PASS,
@@ -66,14 +68,12 @@ _NOTHING = (NOTHING_DOUBLED,)
 _NO_REDEAL = (PASS,)
 
 
-def _redeal_round(state: MatchState) -> bool:
-    """Whether a TRIX deal of a ``bad_hand_redeal`` ruleset has just begun (no card
-    laid, no pass made): the moment a bad hand may demand a redeal (R-OPT-8)."""
-    return (
-        state.ruleset.bad_hand_redeal
-        and state.phase is Phase.TRIX
-        and type(state.history.last) not in (Play, Pass)
-    )
+def _after_offers(state: MatchState) -> Step:
+    """:func:`~trixcomplex.next_step` of ``state``, any redeal offer settled: the
+    table's redeal round asks every seat before anyone plays (R-OPT-8), so an
+    :class:`~trixcomplex.OfferRedeal` still standing was declined there."""
+    step = next_step(state)
+    return step.otherwise if type(step) is OfferRedeal else step
 
 
 @frozen
@@ -119,10 +119,13 @@ class Table:
             return self.window_seat
         if self.redeal_seat is not None:
             return self.redeal_seat
-        if self.state.phase is Phase.DEAL:
+        step = _after_offers(self.state)
+        if type(step) is DealCards:
             return CHANCE
-        assert self.state.turn is not None
-        return self.state.turn
+        if type(step) is Forced:
+            return step.move.seat
+        assert type(step) is Ask
+        return step.seats[0]
 
     def view(self, seat: int | None) -> View:
         """What ``seat`` sees (the engine's :func:`~trixcomplex.view`)."""
@@ -137,7 +140,7 @@ class Table:
         if self.window_seat is not None and not actions:
             return _NOTHING
         if self.redeal_seat is not None:
-            return _NO_REDEAL + ((REDEAL,) if REDEAL in actions else ())
+            return _NO_REDEAL + ((REDEAL,) if redeal_seat(self.state) == seat else ())
         return actions
 
     def act(self, action: int) -> Table:
@@ -183,7 +186,7 @@ class Table:
 
     def _after(self, state: MatchState) -> Table:
         window = 0 if state.phase is Phase.DOUBLE else None
-        redeal = 0 if _redeal_round(state) else None
+        redeal = 0 if redeal_window(state) else None
         return evolve(self, state=state, dealt=(), window_seat=window, held=None,
                       redeal_seat=redeal)  # fmt: skip
 
@@ -193,10 +196,16 @@ class Table:
         it is asked :func:`~trixcomplex.bots.offer_redeal`."""
         seat = self.to_act
         actions = self.legal_actions()
-        if len(actions) == 1:
-            return actions[0]  # forced, or nothing to double, or no bad hand
         if self.redeal_seat is not None:
+            if actions == _NO_REDEAL:  # no bad hand: nothing to ask
+                return PASS
             return REDEAL if offer_redeal(bot, self.state, seat, rng) else PASS
+        if self.window_seat is None:
+            step = _after_offers(self.state)
+            if type(step) is Forced:  # R-TX-5: the seat's one legal move
+                return move_to_action(step.move)
+        elif actions == _NOTHING:  # nothing to double, or answered
+            return NOTHING_DOUBLED
         legal = [action_to_move(self.state, seat, a) for a in actions]
         return move_to_action(bot.choose(seen or self.view(seat), legal, rng))
 
@@ -226,11 +235,8 @@ class Table:
     def totals(self) -> tuple[int, int, int, int]:
         """Each seat's running total, the deal in progress included: its team's
         in a partnership ruleset (R-MATCH-7), else its own; negated under
-        ``reversed_scores`` (R-OPT-6), so that higher is always better."""
+        ``reversed_scores`` (R-OPT-6), so that higher is always better
+        (:func:`~trixcomplex.core.rules.standings`)."""
         s = score(self.state)
-        sign = -1 if self.state.ruleset.reversed_scores else 1
-        seats = tuple(sign * (a + b) for a, b in zip(s.seats, s.current, strict=True))
-        if self.state.ruleset.partnership:
-            team = (seats[0] + seats[2], seats[1] + seats[3])
-            return (team[0], team[1], team[0], team[1])
-        return (seats[0], seats[1], seats[2], seats[3])
+        seats = [a + b for a, b in zip(s.seats, s.current, strict=True)]
+        return standings(seats, self.state.ruleset)

@@ -37,6 +37,7 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import trixcomplex as tc
+from trixcomplex.host.submit import MAX_SUBMIT_LENGTH, read_input
 
 from .clock import Clock, LoopClock, Timer
 from .options import Options
@@ -291,16 +292,17 @@ def handle(table: Table, conn: Connection, text: str) -> None:
     """One message from a client: a hello, or a move for the connection's seat."""
     if len(text) > MAX_MESSAGE:
         raise Refused(f"a message is at most {MAX_MESSAGE} characters", "too-long")
-    try:
-        message = json.loads(text, object_pairs_hook=_no_duplicates)
-    except (ValueError, RecursionError):  # RecursionError: nested too deep
-        message = None  # the library refuses it, with its own reason
+    try:  # the one parse of the message, by the library's strict reader
+        message = read_input(text, max_length=MAX_MESSAGE)
+        readable = len(text) <= MAX_SUBMIT_LENGTH
+    except tc.TrixError:
+        message, readable = None, False
     if isinstance(message, dict) and "type" in message:
         _hello(table, conn, message)
     elif not conn.attached:
         raise Refused("send join, resume or watch first", "hello-first")
-    else:
-        table.submit(conn.seat, text)
+    else:  # a move: its value, or the text the library refuses (for its own reason)
+        table.submit(conn.seat, message if readable else text)
 
 
 async def _receive(socket: WebSocket, conn: Connection, hello_by: float) -> dict[str, Any] | None:

@@ -411,15 +411,17 @@ class Table:
 
     # -- moves ----------------------------------------------------------------------
 
-    def submit(self, seat: int | None, text: str) -> None:
-        """A client's move, checked by the library for the connection's seat.
+    def submit(self, seat: int | None, data: object) -> None:
+        """A client's move (its JSON text, or the value read from it once with
+        :func:`~trixcomplex.host.submit.read_input`), checked by the library for the
+        connection's seat.
 
         An answer to the doubling window given before the window's answer time
         is held and applied then, with the bots' (R-HID-2)."""
         before = self.state
         if seat in self._held and before.phase is tc.Phase.DOUBLE:
             raise Refused("your answer is in: it is shown when the window closes", "answered")
-        after = tc.submit(before, seat, text)
+        after = tc.submit(before, seat, data)
         move = after.history.last
         assert move is not None
         if before.phase is tc.Phase.DOUBLE and self._time.now() < self._answers_at():
@@ -565,17 +567,17 @@ class Table:
         }
         if not window:
             self._held.clear()
-        if state.phase in (tc.Phase.DEAL, tc.Phase.OVER):
-            return
-        shuffle = position - len(state.history.since_deal())
-        for seat in self._bots:
-            if seat in state.to_act:
-                self._ask("double" if window else "move", seat)
+        step = tc.next_step(state)
+        if type(step) is tc.OfferRedeal:
             # R-OPT-8: a bot may demand a redeal out of turn; ask it once per shuffle.
-            elif (shuffle, seat) not in self._offered and tc.Redeal(seat) in tc.legal_moves(
-                state, seat
-            ):
-                self._ask("redeal", seat)
+            shuffle = position - len(state.history.since_deal())
+            if step.seat in self._bots and (shuffle, step.seat) not in self._offered:
+                self._ask("redeal", step.seat)
+            step = step.otherwise
+        if type(step) is tc.Ask:  # a forced move is the host's to play (R-TX-5)
+            for seat in step.seats:
+                if seat in self._bots:
+                    self._ask("double" if window else "move", seat)
 
     def _answer(self, kind: str, seat: int) -> object:
         """The bot's answer if it is ready and sound; ``_NO_ANSWER`` otherwise."""
@@ -648,13 +650,19 @@ class Table:
     def _deal(self) -> None:
         self._apply(tc.Deal.shuffled(self._shuffler))  # never sent to anyone (R-HID-3)
 
-    def _forced(self) -> tc.Move | None:
-        for s in sorted(self.state.to_act):
-            if s not in self._bots:
-                move = tc.forced_move(self.state, s)
-                if move is not None:
-                    return move
-        return None
+    def _forced(self, step: tc.Step) -> tuple[float, Callable[[], None]] | None:
+        """The forced move of ``step`` (R-TX-5), when it is due: a bot's as its own
+        move would be, a person's after the forced-move delay (the person may play
+        it sooner); none while a bot's redeal offer is open (R-OPT-8)."""
+        if type(step) is tc.OfferRedeal:
+            if any(kind == "redeal" for kind, _ in self._asked):
+                return None
+            step = step.otherwise
+        if type(step) is not tc.Forced:
+            return None
+        move = step.move
+        delay = self.settings.bot_delay if move.seat in self._bots else self.settings.forced_delay
+        return self._last_move_at + delay, partial(self._apply, move)
 
     def _timeout(self) -> None:
         # A Timeout in the two windows (R-MATCH-6, R-DBL-3), else the host policy.
@@ -664,26 +672,28 @@ class Table:
                 return
         self._apply(tc.timeout_move(self.state, min(self.state.to_act)))
 
-    def _next_step(self) -> tuple[float, Callable[[], None]] | None:
-        """The host's next action and when it is due (monotonic seconds), if any."""
+    def _host_action(self) -> tuple[float, Callable[[], None]] | None:
+        """The host's next action and when it is due (monotonic seconds), if any:
+        what :func:`~trixcomplex.next_step` says comes next, on the table's clocks."""
         state, settings = self.state, self.settings
-        if state.is_over:
+        step = tc.next_step(state)
+        if type(step) is tc.MatchOver:
             return None
-        if state.phase is tc.Phase.DEAL:
+        if type(step) is tc.DealCards:
             if self._waiting_for_people():
                 return None
             pause = settings.deal_pause if state.deal_number else 0.0
             return self._last_move_at + pause, self._deal
-        steps = [(self._deadline, self._timeout)]
+        actions = [(self._deadline, self._timeout)]
         if state.phase is tc.Phase.DOUBLE:
             if self._held or any(s in state.to_act for s in self._bots):
-                steps.append((self._answers_at(), self._window_answers))
+                actions.append((self._answers_at(), self._window_answers))
         else:
-            steps += self._bot_steps()
-        forced = self._forced()
+            actions += self._bot_steps()
+        forced = self._forced(step)
         if forced is not None:
-            steps.append((self._last_move_at + settings.forced_delay, lambda: self._apply(forced)))
-        return min(steps, key=lambda step: step[0])
+            actions.append(forced)
+        return min(actions, key=lambda action: action[0])
 
     def _schedule(self) -> None:
         """Set the one timer of the table to the host's next action (asking the bots
@@ -692,10 +702,10 @@ class Table:
             self._timer.cancel()
             self._timer = None
         self._ask_bots()
-        step = self._next_step()
-        if step is None:
+        due = self._host_action()
+        if due is None:
             return
-        when, action = step
+        when, action = due
         self._timer = self._time.call_later(when - self._time.now(), partial(self._fire, action))
 
     def _fire(self, action: Callable[[], None]) -> None:
