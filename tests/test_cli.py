@@ -202,6 +202,17 @@ def test_simulate_writes_records_that_replay(
     assert "A wins (RuleBot)" in out and "95% CI" in out
 
 
+def test_simulate_takes_the_versioned_and_sized_bot_names(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--bots rule:1,rule:2`` names RuleBot's two versions (``bot_named``), not a
+    ``module:factory`` bot in a module called ``rule``."""
+    argv = ["simulate", "--bots", "rule:1,rule:2", "--matches", "2", "--seed", "3"]
+    status, out, err = _main(monkeypatch, capsys, *argv)
+    assert status == 0, err
+    assert "RuleBot (A) vs RuleBot (B)" in out
+
+
 def test_simulate_plain_text_without_rich(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -29,6 +29,7 @@ from .random_bot import RandomBot
 from .rule_bot import RULE_BOT_VERSIONS, RuleBot
 
 __all__ = [
+    "BOT_KINDS",
     "BOT_NAMES",
     "MC2",
     "MC_WORLDS",
@@ -46,6 +47,9 @@ __all__ = [
     "offer_redeal",
 ]
 
+BOT_KINDS = ("random", "rule", "mc", "mc2")
+"""The kinds of bot :func:`bot_named` knows: a name, or a name, a colon and a version or
+a number of worlds (``rule:1``, ``mc2:8``)."""
 BOT_NAMES = ("random", "rule", "mc")
 """The names :func:`bot_named` knows (``mc`` is :class:`MonteCarloBot`; ``rule:N`` and
 ``mc:N`` choose a version and a number of worlds)."""

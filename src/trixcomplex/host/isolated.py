@@ -76,12 +76,12 @@ MAX_ANSWER = 1 << 20
 
 
 def load_bot(spec: str) -> Bot:
-    """The bot named ``spec``: a bot name of :func:`~trixcomplex.bots.bot_named`, or
-    ``module:name`` (a callable returning the bot)."""
-    from ..bots import bot_named
+    """The bot named ``spec``: a bot name of :func:`~trixcomplex.bots.bot_named`
+    (``rule:1`` and ``mc:8`` included), or ``module:name`` (a callable returning the bot)."""
+    from ..bots import BOT_KINDS, bot_named
 
     module, colon, name = spec.partition(":")
-    if colon and not module.startswith("mc"):
+    if colon and module.strip().lower() not in BOT_KINDS:
         made: Bot = getattr(importlib.import_module(module), name)()
         return made
     return bot_named(spec)
