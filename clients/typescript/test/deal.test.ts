@@ -32,11 +32,16 @@ test("a person seat plays a whole deal with the first legal move, against three 
     const events: GameEvent[] = [];
     const refusals: MessageRefused[] = [];
     let sent = 0;
+    let finished = false; // the next deal's updates may come before the socket is closed
     const dealOver = new Promise<void>((resolve) => {
       connection.on("refused", (message) => refusals.push(message));
       connection.on("update", (message) => {
+        if (finished) return;
         events.push(...message.events);
-        if (message.events.some((event) => event.type === "deal_over")) return resolve();
+        if (message.events.some((event) => event.type === "deal_over")) {
+          finished = true;
+          return resolve();
+        }
         const { legal_moves: legal, forced_move: forced } = message.view;
         const first = legal[0];
         if (first !== undefined && forced === null) {
