@@ -59,6 +59,7 @@ MOVED: dict[str, str] = {
         "sandbox": "host.sandbox",
         "randomplay": "host.randomplay",
         "replay_cli": "cli.replay",
+        "conformance.command": "cli.conformance",
     }.items()
 }
 """Each old module path and the module now at its place.  (``trixcomplex.host``

@@ -37,6 +37,7 @@ from collections.abc import Sequence
 from ..bots import BOT_NAMES, MC_WORLDS
 from ..core.rulesets import PARTNERSHIP, RULESETS
 from .args import _bot_list, _positive, _seat
+from .conformance import add_conformance
 from .demo import _demo
 from .play import _play
 from .rulesets import RULESET_OPTIONS, _ruleset, parse_ruleset
@@ -199,8 +200,6 @@ def _parser() -> argparse.ArgumentParser:
     srv.add_argument("--bot-workers", type=_positive, default=None, metavar="N",
                      help="the processes bots think in (default: one per CPU)")  # fmt: skip
     srv.set_defaults(func=_serve)
-
-    from ..conformance.command import add_conformance
 
     add_conformance(sub, ruleset_help)
     return parser

@@ -18,14 +18,27 @@ def _bot_list(text: str) -> list[str]:
     return names
 
 
-def _positive(text: str) -> int:
+def whole_number(text: str, least: int) -> int:
+    """``text`` as a whole number of at least ``least``, or the argparse error saying so.
+
+    >>> whole_number("3", 1)
+    3
+    >>> whole_number("0", 1)
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: expected a positive integer, not '0'
+    """
+    wanted = "a positive integer" if least == 1 else f"a whole number of at least {least}"
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}")
+        raise argparse.ArgumentTypeError(f"expected {wanted}, not {text!r}") from None
+    if value < least:
+        raise argparse.ArgumentTypeError(f"expected {wanted}, not {text!r}")
     return value
+
+
+def _positive(text: str) -> int:
+    return whole_number(text, 1)
 
 
 def _seat(text: str) -> int:

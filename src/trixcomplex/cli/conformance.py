@@ -18,10 +18,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core.rulesets import CLASSIC, PARTNERSHIP, Ruleset
+from .args import whole_number
 
 if TYPE_CHECKING:  # the cases, the checker and records load when a command runs, so that
     # adding the subcommand costs ``trixcomplex --version`` nothing
-    from .check import Report
+    from ..conformance.check import Report
 
 __all__ = ["add_conformance", "format_report"]
 
@@ -36,13 +37,7 @@ def _ruleset(text: str) -> Ruleset:
 
 
 def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"a number of cases is 0 or more, not {value}")
-    return value
+    return whole_number(text, 0)
 
 
 def add_conformance(sub: Any, ruleset_help: str) -> None:
@@ -71,7 +66,7 @@ def add_conformance(sub: Any, ruleset_help: str) -> None:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from .cases import export
+    from ..conformance.cases import export
 
     try:
         path = export(Path(args.dir), args.cases, args.ruleset)
@@ -100,8 +95,8 @@ def format_report(report: Report) -> str:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from .cases import CaseFormatError, clause_cases, random_cases, read_cases
-    from .check import EngineError, SubprocessEngine, check_cases
+    from ..conformance.cases import CaseFormatError, clause_cases, random_cases, read_cases
+    from ..conformance.check import EngineError, SubprocessEngine, check_cases
 
     try:
         if args.cases_file is not None:
