@@ -64,7 +64,7 @@ from .tricks import (
     trick_deal_over,
 )
 from .tricks import trick_winner as _trick_winner
-from .trix import NEXT_TO_LAY, TrixDeal, gone_out, layable, new_trix_deal, playable_after
+from .trix import NEXT_TO_LAY, TrixDeal, gone_out, layable, playable_after
 from .tuplerecord import TupleRecord
 
 __all__ = [
@@ -84,6 +84,11 @@ MoveSource = Callable[[int, int], int]
 ``0`` for a TRIX pass (``legal`` empty), or :data:`STOP`."""
 
 _tnew = tuple.__new__
+# The state and the deal a run leaves unfinished are built by the builders' own body,
+# ``tuple.__new__(cls, fields)`` in field order (core._speed.positional_builder;
+# tests/test_speed.py pins each record's field order): every apply() of one card
+# ends here, and two Python calls fewer per card measured +4% on random self-play
+# (legal_moves + apply per card, in-process A/B alternating 12 rounds, median).
 _ZERO = (0, 0, 0, 0)
 _NO_HANDS = (0, 0, 0, 0)
 _OVER, _DEAL = Phase.OVER, Phase.DEAL
@@ -255,9 +260,8 @@ def run_deal(
                 contract=contract, kingdom=state.kingdom, rules=rules,
             )  # fmt: skip
         else:
-            progress: TrickDeal | TrixDeal = new_trick_deal(
-                leader, trick, tricks, doubled, _ZERO if total is None else total
-            )
+            progress: TrickDeal | TrixDeal = _tnew(TrickDeal, (  # new_trick_deal(...)
+                leader, trick, tricks, doubled, _ZERO if total is None else total))  # fmt: skip
     elif type(deal) is TrixDeal:
         assert turn is not None
         plays, passes, deck, after_lay = PLAYS, PASSES, ALL_CARDS, NEXT_TO_LAY
@@ -315,7 +319,7 @@ def run_deal(
                 steps.append(new_step(seat, card, None, None, None, True, True))
             result = _trix_result(state, order)
         else:
-            progress = new_trix_deal(table, order, can)
+            progress = _tnew(TrixDeal, (table, order, can))  # new_trix_deal(...)
     else:
         return state, 0
     ran = index - start if played is None else len(played)
@@ -330,10 +334,10 @@ def run_deal(
         history = history.extend(moves[start : start + ran])
     if over:
         return end_deal(state, result, history), ran
-    return new_state(
+    return _tnew(MatchState, (  # new_state(...)
         state.phase, state.deal_number, state.owner, state.contract,
         (hands[0], hands[1], hands[2], hands[3]), turn, progress, state.scores, state.results,
-        history, state.ruleset), ran  # fmt: skip
+        history, state.ruleset)), ran  # fmt: skip
 
 
 def card_steps(state: MatchState, moves: Sequence[Move]) -> tuple[MatchState, list[CardStep]]:
