@@ -269,9 +269,10 @@ def run_deal(
         if live is not None:
             live[:] = (hands, None, None, 0, None, order)
         # after_lay[seat][holders]: next_to_lay(hands, seat), by the seats holding cards
-        holders = (
-            (hands[0] != 0) | (hands[1] != 0) << 1 | (hands[2] != 0) << 2 | (hands[3] != 0) << 3
-        )
+        h0, h1, h2, h3 = state.hands  # all four hold cards until the first goes out
+        holders = 15 if h0 and h1 and h2 and h3 else (
+            (h0 != 0) | (h1 != 0) << 1 | (h2 != 0) << 2 | (h3 != 0) << 3
+        )  # fmt: skip
         while source is not None or index < count:
             hand = hands[turn]
             legal = layable(hand, can)
