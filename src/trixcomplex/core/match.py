@@ -104,7 +104,7 @@ def apply(state: MatchState, move: Move) -> MatchState:
     Raises :class:`IllegalMoveError` (a ``ValueError``) naming the move, the
     reason and the rules clause if the move is not legal now.
     """
-    if type(move) is Play:  # most moves: one step of the deal runner, checked
+    if type(move) is Play or type(move) is Pass:  # most moves: a step of the deal runner
         after, ran = run_deal(state, None, (move,))
         if ran:
             return after
@@ -462,16 +462,6 @@ def _check_trix_card(state: MatchState, move: Play, deal: TrixDeal) -> None:
         )
 
 
-def _play_card(state: MatchState, move: Play | Pass) -> MatchState:
-    """A card played to a trick or laid in TRIX, or a TRIX pass: one step of the
-    deal runner, checked against the legal set; if refused, the check that
-    says why raises."""
-    after, ran = run_deal(state, None, (move,))
-    if not ran:
-        _refuse(state, move)
-    return after
-
-
 def _refuse(state: MatchState, move: Play | Pass) -> NoReturn:
     """Raise the error saying why the deal runner refused ``move`` now."""
     deal = state.deal
@@ -503,7 +493,6 @@ def _check_pass(state: MatchState, move: Pass, deal: TrixDeal) -> None:
 
 
 _HANDLERS: dict[type, Callable[[MatchState, Any], MatchState]] = {
-    Pass: _play_card,
     Double: _apply_double,
     Choose: _apply_choose,
     Timeout: _apply_timeout,
