@@ -10,6 +10,9 @@ own schedule to the millisecond, whatever the machine's load.
 from __future__ import annotations
 
 import json
+import os
+import random
+import signal
 import threading
 import time
 from collections.abc import Iterator
@@ -434,3 +437,49 @@ def test_a_killed_bot_worker_is_replaced() -> None:
         assert answer == first
     finally:
         pool.close()
+
+
+def _server_killed_while_its_bot_workers_start(pids: Any) -> None:
+    """A server that starts its bot workers and is gone at once (as under kill -9)."""
+    pool = BotPool(2)
+    state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(3)))
+    pool.decide("rule", tc.view(state, state.owner), seed=1)
+    pids.put(sorted(pool._executor._processes))  # type: ignore[attr-defined]
+    pids.close()
+    pids.join_thread()
+    os._exit(0)
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` still runs (an exited one not yet reaped does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[0] != "Z"
+
+
+def test_bot_workers_whose_server_died_while_they_started_leave() -> None:
+    """A server killed while its bot workers are still starting (a crash, an operator's
+    kill -9) must not leave them behind.  A worker that began after its server died saw
+    init as its parent, watched init forever and idled on as an orphan; the pool now
+    tells each worker which process started it, and one that finds another parent at
+    its start leaves at once."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")
+    pids = context.Queue()
+    server = context.Process(target=_server_killed_while_its_bot_workers_start, args=(pids,))
+    server.start()
+    workers = pids.get(timeout=120)
+    server.join()
+    assert workers, "the server started no worker"
+    left = set(workers)
+    for _ in range(1200):  # a backstop of two minutes: a leaving worker is gone in a second
+        left = {pid for pid in left if _running(pid)}
+        if not left:
+            break
+        time.sleep(0.1)
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert not left, f"bot workers {sorted(left)} outlived their server"

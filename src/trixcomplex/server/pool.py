@@ -77,22 +77,23 @@ def wants_redeal(name: str, seen: tc.View, seed: int) -> bool:
     return False if wants is None else bool(wants(seen, random.Random(seed)))
 
 
-def _start_worker() -> None:
+def _start_worker(server: int) -> None:
     """In each worker: a lower priority, and an end with the server's process, even
     when it is killed (Linux: the kernel's parent-death signal; elsewhere a thread
-    that sees the parent change)."""
+    that sees the parent change).  ``server`` is the process that started the worker:
+    a worker whose parent is another one already (the server died while the worker
+    was starting, and init took it over) leaves at once instead of watching init."""
     with contextlib.suppress(OSError):  # not allowed here: run at the same priority
         os.nice(_NICE)
-    parent = os.getppid()
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
             libc = ctypes.CDLL(None, use_errno=True)
             libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != parent:  # the server died before the signal was set
+    if os.getppid() != server:  # the server died before the signal was set
         os._exit(0)
 
     def watch() -> None:
-        while os.getppid() == parent:
+        while os.getppid() == server:
             time.sleep(_WATCH)
         os._exit(0)
 
@@ -117,6 +118,7 @@ class BotPool:
                 self._count,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_start_worker,
+                initargs=(os.getpid(),),
             )
         return ThreadPoolExecutor(self._count, thread_name_prefix="bot")
 
