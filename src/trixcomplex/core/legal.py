@@ -23,10 +23,9 @@ from collections.abc import Sequence
 from .cards import byte_table, cards_of
 from .doubling import DoublingWindow, doubling_subsets
 from .kingdoms import choosable_contracts
-from .moves import Choose, Contract, Double, Play, PlayerMove, Redeal
+from .moves import PASSES, Choose, Contract, Double, Play, PlayerMove, Redeal
+from .moves import PLAYS as _PLAYS
 from .rulesets import DOUBLABLE
-from .runner import PASSES
-from .runner import PLAYS as _PLAYS
 from .state import MatchState, Phase, redeal_seat
 from .tricks import TrickDeal, legal_cards
 from .trix import TrixDeal, layable
@@ -37,7 +36,8 @@ __all__ = ["PASSES", "forced_move", "legal_moves", "plays_of", "trix_moves", "wi
 _SEATS = (0, 1, 2, 3)
 _DOUBLE, _CHOOSE = Phase.DOUBLE, Phase.CHOOSE
 
-# Interned player moves for the hot path: _PLAYS[seat][card], PASSES[seat] (the runner's).
+# Interned player moves for the hot path: _PLAYS[seat][card], PASSES[seat] (the moves
+# module's, the very ones move_from_json reads canonical moves as).
 _CHOICES = tuple({c: Choose(seat, c) for c in Contract} for seat in range(4))
 # _DOUBLES[seat][cards]: the interned Double of ``seat`` doubling the set ``cards``;
 # _ANSWERS[seat][asked]: every answer of ``seat`` when asked about the set ``asked``,

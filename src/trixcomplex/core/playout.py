@@ -64,10 +64,10 @@ from .cards import ALL_MASK, Card, mask_of
 from .engine import DealResult, DoublingWindow, MatchState, Phase
 from .legal import legal_moves, plays_of, window_answers
 from .match import apply, apply_listed, finish_window
-from .moves import Contract, Deal, Double, Play, PlayerMove
+from .moves import PASSES, Contract, Deal, Double, Play, PlayerMove
 from .rules import redeal_seat
 from .rulesets import Ruleset
-from .runner import LIVE_SIZE, PASSES, MoveSource, run_deal
+from .runner import LIVE_SIZE, MoveSource, run_deal
 
 __all__ = ["PlayoutState", "Policy", "playout"]
 

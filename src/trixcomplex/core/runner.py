@@ -50,9 +50,7 @@ from ._speed import positional_builder
 from .cards import ALL_CARDS, Card
 from .errors import IllegalMoveError
 from .kingdoms import match_finished, results_after
-from .moves import PASSES as _PASSES
-from .moves import PLAYS as _PLAYS
-from .moves import Contract, Move, Pass, Play
+from .moves import PASSES, PLAYS, Contract, Move, Pass, Play
 from .scoring import DealResult, SeatBreakdown, trick_points, trix_points
 from .seats import next_seat
 from .state import History, MatchState, Phase, new_state
@@ -96,10 +94,6 @@ _NO_HANDS = (0, 0, 0, 0)
 _OVER, _DEAL = Phase.OVER, Phase.DEAL
 _TRIX_CONTRACT = Contract.TRIX
 
-# Interned moves: PLAYS[seat][card], PASSES[seat] (one-move tuples), the moves module's,
-# the very ones move_from_json reads canonical moves as.
-PLAYS = _PLAYS
-PASSES = _PASSES
 _NEXT_SEAT = tuple(next_seat(seat) for seat in range(4))  # next_seat's answers, one lookup
 
 
