@@ -50,6 +50,7 @@ __all__ = [
     "bot_command",
     "bot_preexec",
     "bwrap_path",
+    "die_with_parent",
     "drop_privileges",
     "fallback_warning",
     "make_host_undumpable",
@@ -193,7 +194,7 @@ def bot_preexec(limits: Limits) -> Callable[[], None]:
         _limit(resource.RLIMIT_NOFILE, limits.open_files)
         if _root_mode():  # counted for the bot's own user (nobody), once it has dropped
             _limit(resource.RLIMIT_NPROC, limits.processes)
-        _prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL: the fallback's --die-with-parent
+        die_with_parent()  # the fallback's --die-with-parent
 
     return preexec
 
@@ -215,6 +216,12 @@ def _prctl(option: int, value: int) -> bool:
         return bool(libc.prctl(option, value, 0, 0, 0) == 0)
     except (OSError, AttributeError):
         return False
+
+
+def die_with_parent() -> bool:
+    """Have the kernel kill this process (SIGKILL) when its parent ends: Linux's
+    parent-death signal (``PR_SET_PDEATHSIG``).  ``False`` where that failed."""
+    return _prctl(1, 9)
 
 
 def make_host_undumpable() -> bool:
@@ -239,7 +246,7 @@ def drop_privileges(paths_needed: Sequence[str] = ()) -> str | None:
     os.setgid(NOBODY)
     os.setuid(NOBODY)
     _prctl(38, 1)  # PR_SET_NO_NEW_PRIVS
-    _prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL again: the change of user cleared it
+    die_with_parent()  # again: the change of user cleared it
     return None
 
 

@@ -26,12 +26,9 @@ True
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import multiprocessing
 import os
 import random
-import signal
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -47,12 +44,12 @@ from typing import Any
 
 import trixcomplex as tc
 from trixcomplex.bots import Bot, bot_named
+from trixcomplex.host.sandbox import die_with_parent
 
 __all__ = ["BotPool", "decide", "wants_redeal"]
 
 _NICE = 10  # workers yield the CPU to the server's event loop
 _WATCH = 1.0  # seconds between a worker's looks at its parent
-_PR_SET_PDEATHSIG = 1  # prctl(2)
 
 
 @cache
@@ -85,10 +82,7 @@ def _start_worker(server: int) -> None:
     was starting, and init took it over) leaves at once instead of watching init."""
     with contextlib.suppress(OSError):  # not allowed here: run at the same priority
         os.nice(_NICE)
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError, AttributeError):
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    die_with_parent()
     if os.getppid() != server:  # the server died before the signal was set
         os._exit(0)
 
