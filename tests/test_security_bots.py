@@ -8,12 +8,10 @@ loaded machine does not change; wall-clock limits appear only as generous upper 
 
 from __future__ import annotations
 
-import contextlib
 import os
 import random
 import socket
 import sys
-import time
 import warnings
 from pathlib import Path
 
@@ -21,6 +19,7 @@ import pytest
 
 import trixcomplex as tc
 from faulty_bots import Exits, HardExit, Raises, guessed_deck, hands_of
+from processes import wait_gone
 from trixcomplex.bots import BotTimeout, RandomBot, RuleBot
 from trixcomplex.host import sandbox
 from trixcomplex.host.isolated import IsolatedBot
@@ -245,17 +244,7 @@ def test_a_spinning_bot_is_gone_once_its_match_is_forfeited(bwrap: None) -> None
         bot.choose(tc.view(state, seat), tc.legal_moves(state, seat), random.Random(0))
     spinner = bot._pid
     bot.close()
-    deadline = time.monotonic() + GENEROUS  # an upper bound: SIGKILL takes effect at once
-    while not _gone(spinner) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert _gone(spinner)
-
-
-def _gone(pid: int) -> bool:
-    """No such process, or only its exit status is left (a zombie)."""
-    with contextlib.suppress(OSError):
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] in "ZX"
-    return True
+    assert not wait_gone([spinner], GENEROUS)  # an upper bound: SIGKILL takes effect at once
 
 
 @pytest.mark.slow

@@ -24,6 +24,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 import trixcomplex as tc
 from builders import deal_of
+from processes import wait_gone
 from server_harness import InlinePool, Server, StuckPool, TimedStore, run_until
 from trixcomplex.server.app import Lobby
 from trixcomplex.server.clock import LoopClock, ManualClock
@@ -450,15 +451,6 @@ def _server_killed_while_its_bot_workers_start(pids: Any) -> None:
     os._exit(0)
 
 
-def _running(pid: int) -> bool:
-    """Whether process ``pid`` still runs (an exited one not yet reaped does not)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rpartition(")")[2].split()[0] != "Z"
-
-
 def test_bot_workers_whose_server_died_while_they_started_leave() -> None:
     """A server killed while its bot workers are still starting (a crash, an operator's
     kill -9) must not leave them behind.  A worker that began after its server died saw
@@ -474,12 +466,7 @@ def test_bot_workers_whose_server_died_while_they_started_leave() -> None:
     workers = pids.get(timeout=120)
     server.join()
     assert workers, "the server started no worker"
-    left = set(workers)
-    for _ in range(1200):  # a backstop of two minutes: a leaving worker is gone in a second
-        left = {pid for pid in left if _running(pid)}
-        if not left:
-            break
-        time.sleep(0.1)
+    left = wait_gone(workers, 120)  # a backstop: a leaving worker is gone in a second
     for pid in left:
         os.kill(pid, signal.SIGKILL)
     assert not left, f"bot workers {sorted(left)} outlived their server"
