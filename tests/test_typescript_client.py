@@ -62,20 +62,29 @@ def test_the_checked_in_types_are_what_the_generator_writes(package: Path, tmp_p
     )
 
 
-@pytest.mark.slow
-def test_the_package_type_checks(package: Path) -> None:
-    """``tsc --noEmit`` (strict) passes on the types, the client and its test."""
-    run(["node", "node_modules/typescript/bin/tsc", "--noEmit", "-p", "."], package)
+@pytest.fixture(scope="module")
+def compiled(package: Path) -> Path:
+    """The package built by ``tsc -p .``, which type-checks (strict) as it compiles and
+    exits non-zero on any type error: one run of the compiler serves both tests below."""
+    run(["node", "node_modules/typescript/bin/tsc", "-p", "."], package)
+    return package
 
 
 @pytest.mark.slow
-def test_the_client_plays_a_whole_deal_on_a_real_server(package: Path, tmp_path: Path) -> None:
+def test_the_package_type_checks(compiled: Path) -> None:
+    """``tsc -p .`` (strict; the same check as ``tsc --noEmit``) passes on the types, the
+    client and its test, and builds each of them."""
+    for name in ("src/protocol", "src/client", "src/index", "test/deal.test"):
+        assert (compiled / "build" / f"{name}.js").is_file(), name
+
+
+@pytest.mark.slow
+def test_the_client_plays_a_whole_deal_on_a_real_server(compiled: Path, tmp_path: Path) -> None:
     """R-MATCH-2, R-SEAT-1: node's test runner drives a real ``trixcomplex serve`` on loopback
     with the compiled client: a person seat plays a whole deal against three bots, each
     move the first legal one, and the refusals come back typed."""
-    run(["node", "node_modules/typescript/bin/tsc", "-p", "."], package)
     with Server(tmp_path / "tables.sqlite3") as server:
         done = run(
-            ["node", "--test", "build/test/deal.test.js"], package, TRIXCOMPLEX_URL=server.base
+            ["node", "--test", "build/test/deal.test.js"], compiled, TRIXCOMPLEX_URL=server.base
         )
     assert "# pass 1" in done.stdout and "# fail 0" in done.stdout, done.stdout
