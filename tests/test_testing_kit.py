@@ -245,23 +245,24 @@ def test_fixtures(trix_ruleset, trix_seed, trix_match, trix_record):
 """
 
 
-def _pytest_in(directory: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def _pytest_in(
+    directory: Path, *args: str, capture: bool = False
+) -> subprocess.CompletedProcess[str]:
+    """pytest in a child process; its tests' output is shown (``-s``) unless ``capture``."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+    shown = [] if capture else ["-s"]
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-s", *args],
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *shown, *args],
         capture_output=True, text=True, timeout=600, cwd=directory, env=env,
     )  # fmt: skip
 
 
 @pytest.mark.slow
-def test_the_plugin_gives_the_fixtures_and_the_options_with_no_set_up(tmp_path: Path) -> None:
+def test_the_plugin_gives_the_fixtures_with_no_set_up(tmp_path: Path) -> None:
     (tmp_path / "test_mine.py").write_text(AUDITOR_TEST)
     done = _pytest_in(tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "RULESET partnership SEED 0 MOVES" in done.stdout
-    done = _pytest_in(tmp_path, "--trix-ruleset", "classic+doubling=False", "--trix-seed", "5")
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "RULESET classic+doubling=False SEED 5 MOVES" in done.stdout
 
 
 def test_a_bad_trix_ruleset_stops_the_run_with_one_line(tmp_path: Path) -> None:
@@ -273,11 +274,15 @@ def test_a_bad_trix_ruleset_stops_the_run_with_one_line(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_the_plugin_under_xdist(tmp_path: Path) -> None:
+def test_the_plugin_gives_the_options_under_xdist(tmp_path: Path) -> None:
+    """``--trix-ruleset`` and ``--trix-seed`` reach the fixtures, in an xdist worker too
+    (one worker: there is one test; its output comes back in the report, ``-rP``)."""
     pytest.importorskip("xdist", reason="pytest-xdist (the [test] extra) is not installed")
     (tmp_path / "test_mine.py").write_text(AUDITOR_TEST)
-    done = _pytest_in(tmp_path, "-n", "2", "--trix-ruleset", "classic")
+    done = _pytest_in(tmp_path, "-n", "1", "-rP", "--trix-ruleset", "classic+doubling=False",
+                      "--trix-seed", "5", capture=True)  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
+    assert "RULESET classic+doubling=False SEED 5 MOVES" in done.stdout, done.stdout
 
 
 @pytest.mark.slow
