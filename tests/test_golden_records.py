@@ -92,8 +92,8 @@ def test_r_match_6_r_dbl_3_golden_timeouts_in_both_windows() -> None:
                 early_close |= bool(state.window.waiting())
                 after = tc.apply(state, move)
                 # Unanswered seats double nothing (R-DBL-3).
-                assert after.complex is not None
-                doublers = {seat for _, seat in after.complex.doubled}
+                assert after.trick_deal is not None
+                doublers = {seat for _, seat in after.trick_deal.doubled}
                 assert not doublers & state.window.waiting()
             else:
                 after = tc.apply(state, move)

@@ -143,11 +143,13 @@ def test_successors_share_unchanged_parts(seed: int) -> None:
             assert new.results[:-1] == old.results
             assert all(a is b for a, b in zip(old.results, new.results, strict=False))
         if old.phase is new.phase and new.phase.plays_tricks:
-            assert old.complex is not None and new.complex is not None
-            assert new.complex.doubled is old.complex.doubled
-            if len(new.complex.tricks) == len(old.complex.tricks):
-                assert new.complex.tricks is old.complex.tricks
-            assert all(a is b for a, b in zip(old.complex.tricks, new.complex.tricks, strict=False))
+            assert old.trick_deal is not None and new.trick_deal is not None
+            assert new.trick_deal.doubled is old.trick_deal.doubled
+            if len(new.trick_deal.tricks) == len(old.trick_deal.tricks):
+                assert new.trick_deal.tricks is old.trick_deal.tricks
+            assert all(
+                a is b for a, b in zip(old.trick_deal.tricks, new.trick_deal.tricks, strict=False)
+            )
         if (
             old.phase in (tc.Phase.COMPLEX, tc.Phase.TRICKS, tc.Phase.TRIX)
             and new.phase is old.phase
@@ -416,8 +418,8 @@ def test_r_cl_2_r_opt_2_r_opt_8_listed_moves_obey_the_contract_rules(
             assert not (fresh and any(is_bad_hand(h) for h in state.hands))
         if not state.phase.plays_tricks:
             continue
-        assert state.complex is not None and state.turn is not None
-        contract, trick = state.contract, state.complex.trick
+        assert state.trick_deal is not None and state.turn is not None
+        contract, trick = state.contract, state.trick_deal.trick
         hand = state.hands[state.turn]
         cards = {1 << m.card for m in moves if isinstance(m, tc.Play)}
         assert contract is not None
