@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 from server_harness import Server
 from system_packages import require
@@ -37,24 +37,35 @@ LONG = 120_000  # ms: an upper bound for a wait on a loaded machine, never a pac
 DEAL = 600_000  # ms: the upper bound for a whole deal against bots
 
 
-@pytest.fixture
-def browser(tmp_path: Path) -> Iterator[BrowserContext]:
-    chromium = require("chromium", CHROMIUM)  # skipped without it; in CI, failed
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Browser]:
+    """One Chromium for the module's tests (each test gets its own context in it)."""
+    executable = require("chromium", CHROMIUM)  # skipped without it; in CI, failed
     with sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            str(tmp_path / "profile"), executable_path=chromium, headless=True,
-            args=CHROMIUM_ARGS, viewport={"width": 1080, "height": 820},
-        )  # fmt: skip
-        context.set_default_timeout(LONG)
+        launched = playwright.chromium.launch(
+            executable_path=executable, headless=True, args=CHROMIUM_ARGS
+        )
         try:
-            yield context
+            yield launched
         finally:
-            context.close()
+            launched.close()
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    with Server(tmp_path / "tables.sqlite3") as running:
+def browser(chromium: Browser) -> Iterator[BrowserContext]:
+    """A fresh browser context: its own cookies, storage and pages, as a new profile."""
+    context = chromium.new_context(viewport={"width": 1080, "height": 820})
+    context.set_default_timeout(LONG)
+    try:
+        yield context
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the module's tests; each plays at its own table."""
+    with Server(tmp_path_factory.mktemp("server") / "tables.sqlite3") as running:
         yield running
 
 
