@@ -609,19 +609,17 @@ def test_r_hid_1_views_of_every_ruleset_name_it_and_match_the_engine(ruleset: tc
 
 
 @pytest.mark.parametrize("ruleset", RULESETS[1:], ids=RULESET_IDS[1:])
-def test_r_hid_1_views_of_every_ruleset_name_no_hidden_card_and_round_trip(
-    ruleset: tc.Ruleset,
-) -> None:
-    """R-HID-1, R-HID-2: ``tc.to_json`` of a view of any ruleset writes the ruleset's name,
-    reads back to the same view, and names no card of another seat's hand beyond the
-    public facts (played cards, revealed doubles, 7♥, shown 2s)."""
+def test_r_hid_1_views_of_every_ruleset_name_no_hidden_card(ruleset: tc.Ruleset) -> None:
+    """R-HID-1, R-HID-2: ``tc.to_json`` of a view of any ruleset writes the ruleset's name
+    and names no card of another seat's hand beyond the public facts (played cards,
+    revealed doubles, 7♥, shown 2s).  (That such a view reads back to itself, over the
+    same rulesets: test_loaders.py, ``test_every_true_view_still_loads_and_samples``.)"""
     codes = {str(c): c for c in tc.ALL_CARDS}
     for state in redeal_heavy_match(ruleset, 23)[::11]:
         for seat in VIEWERS:
             v = tc.view(state, seat)
             data = json.loads(json.dumps(tc.to_json(v)))
             assert data["ruleset"] == ruleset.name
-            assert tc.from_json(tc.View, data) == v
             bare = attrs.evolve(v, score=tc.score(tc.new_match()), cannot_hold=((), (), (), ()))
             named = {codes[s] for s in json_strings(tc.to_json(bare)) if s in codes}
             visible = set(v.hand) | set(v.table) | set(v.trick)
