@@ -12,8 +12,8 @@ A *card set* is an ``int`` (52-bit mask) in the engine; it is written as a
 list of card codes only where the field is declared a card set: the
 engine's own card-set fields (``MatchState.hands``, ``DoublingWindow.asked``
 and ``answers``, ``TrixDeal.table``) and any attrs field whose metadata
-holds the key :data:`CARDS` (``field(metadata={CARDS: True})``).  Every
-other ``int`` stays a number.
+holds the key :data:`~trixcomplex.io.value_converter.CARDS`
+(``field(metadata={CARDS: True})``).  Every other ``int`` stays a number.
 
 A state is saved with its whole move history next to its fields, so that
 loading it (:func:`from_json`) can check it the strongest way: the moves
