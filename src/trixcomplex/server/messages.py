@@ -34,6 +34,7 @@ class TableMessages:
     """The messages of a :class:`~trixcomplex.server.table.Table` (a part of it):
     what it sends its viewers, what the lobby lists, the record it serves."""
 
+    # The fields of the table this part reads and sets (Table.__init__ sets them all).
     id: str
     created: str
     settings: Settings

@@ -52,6 +52,7 @@ class TableHost:
     """The host's own moves at a :class:`~trixcomplex.server.table.Table` (a part of
     it): deals, bots, forced moves and timeouts, on the table's one timer."""
 
+    # The fields of the table this part reads and sets (Table.__init__ sets them all).
     id: str
     settings: Settings
     seats: list[Seat]
