@@ -11,6 +11,10 @@ pyproject.toml) run as a test, and shown to fail on a tree that breaks them.
   ``trixcomplex.core.engine`` and the rule helpers through ``trixcomplex.core.rules``.
 - ``bots-public``: bots use the public API only (no engine internals, no files;
   the host loop is public).
+- ``io-json-layers``: the JSON face (``serialize``) < the saved-state format
+  (``state_json``) < the converter of states and views (``value_converter``) < records.
+- ``server-layers``: the application < a table < its parts (host, messages) < the seats
+  and the services (pool, store, options, clock).
 """
 
 from __future__ import annotations
@@ -63,6 +67,8 @@ def test_the_import_contracts_hold() -> None:
         ("knowledge/views.py", "from ..io.render import picture as _picture", "Layers"),
         ("core/rules.py", "from .playout import playout as _playout", "Core layers"),
         ("core/moves.py", "from .match import apply as _apply", "Core layers"),
+        ("io/value_converter.py", "from .state_json import load_state as _load", "JSON layers"),
+        ("server/seats.py", "from .table_host import TableHost as _Host", "Server layers"),
     ],
 )
 def test_a_tree_breaking_a_contract_is_caught(

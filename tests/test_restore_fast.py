@@ -1,9 +1,9 @@
 """Restoring a saved state fast, with the same tamper detection (issue 16, R-MATCH-2).
 
 ``from_json(MatchState, data)`` reads data exactly as ``to_json`` wrote it the
-fast way (``serialize._restored``: canonical moves by table lookup, one replay,
+fast way (``state_json._restored``: canonical moves by table lookup, one replay,
 one type-exact comparison of the saved fields with the rebuilt state's JSON),
-and everything else the checked way (``serialize._load_state_checked``).  These
+and everything else the checked way (``state_json._load_state_checked``).  These
 tests hold the two ways to the same answers and show that a tampered field or
 move, deep or shallow, is still refused.
 """
@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 import trixcomplex as tc
 from builders import VIEW_RULESETS, random_match, random_match_of
 from trixcomplex.core.moves import canonical_move as _canonical_move
-from trixcomplex.io import serialize
+from trixcomplex.io import state_json
 from trixcomplex.io.records import _read_move
 
 
@@ -58,9 +58,9 @@ def test_r_match_2_both_ways_restore_the_same_state(
     states = random_match_of(ruleset, seed, bad_hands=ruleset.bad_hand_redeal)
     state = data.draw(st.sampled_from(states), label="state")
     saved = _saved(state)
-    fast = serialize._restored(saved)
+    fast = state_json._restored(saved)
     assert fast is not None, "to_json's own output must take the fast way"
-    assert fast == state == serialize._load_state_checked(saved)
+    assert fast == state == state_json._load_state_checked(saved)
     assert tc.to_json(fast) == tc.to_json(state)
 
 
@@ -70,7 +70,7 @@ def test_what_to_json_writes_never_takes_the_checked_way(monkeypatch: pytest.Mon
     def checked(data: object) -> tc.MatchState:
         raise AssertionError("the checked way was taken")
 
-    monkeypatch.setattr(serialize, "_load_state_checked", checked)
+    monkeypatch.setattr(state_json, "_load_state_checked", checked)
     assert tc.from_json(tc.MatchState, _saved(state)) == state
 
 
@@ -87,7 +87,7 @@ def test_keys_in_another_order_still_load() -> None:
 
     data = reorder(_saved(state))
     assert list(data["state"]) != list(tc.to_json(state)["state"])
-    assert serialize._restored(data) == state
+    assert state_json._restored(data) == state
     assert tc.from_json(tc.MatchState, data) == state
 
 
@@ -99,7 +99,7 @@ def test_other_card_spellings_still_load_the_checked_way() -> None:
         if move["move"] == "play" and move["card"][0] == "T":
             move["card"] = "10" + move["card"][1]
     data["state"]["hands"] = [[c.lower() for c in hand] for hand in data["state"]["hands"]]
-    assert serialize._restored(data) is None
+    assert state_json._restored(data) is None
     assert tc.from_json(tc.MatchState, data) == state
 
 
@@ -107,7 +107,7 @@ def test_version_1_is_read_the_checked_way() -> None:
     """A version 1 file is never taken by the fast way (its fields differ)."""
     data = _saved(_late_classic())
     data["version"] = 1
-    assert serialize._restored(data) is None
+    assert state_json._restored(data) is None
 
 
 # -- tampering is still refused ------------------------------------------------------
@@ -204,7 +204,7 @@ def test_an_equal_value_of_another_type_is_refused(
     target[where[-1]] = other if other is True else other(old)
     assert type(target[where[-1]]) is not type(old)
     assert target[where[-1]] == old or other is tuple  # (1,) != [1] in Python already
-    assert serialize._restored(data) is None
+    assert state_json._restored(data) is None
     assert words in str(_refused(data))
 
 
@@ -218,7 +218,7 @@ def test_a_subclass_of_int_is_refused() -> None:
     number = _Number.ONE
     assert data["state"]["results"][0]["number"] == number
     data["state"]["results"][0]["number"] = number
-    assert serialize._restored(data) is None
+    assert state_json._restored(data) is None
     _refused(data)
 
 

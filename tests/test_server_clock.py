@@ -89,3 +89,34 @@ def test_r_opt_8_a_bot_with_a_bad_hand_out_of_turn_is_offered_the_redeal_it_may_
     asked = [(kind, seen.seat) for kind, _, seen in bots.asked]
     assert asked[0] == ("redeal", 2)
     assert ("decide", 2) not in asked[: asked.index(("decide", 0)) + 1]
+
+
+def test_r_tx_5_a_forced_move_waits_bot_delay_for_a_bot_forced_delay_for_a_person() -> None:
+    """R-TX-5: a seat's only legal card is played for it; the table plays a bot's as
+    soon as a bot's own move would come (``bot_delay``) and waits ``forced_delay``
+    for a person, who may play it sooner.  Whatever seat 0 leads (a heart or a
+    club), seat 1 (a bot) and seat 3 (an idle person) hold one card of that suit."""
+    hands = [["7H", "8H", *(f"{r}C" for r in "23456789TJQ")],
+             ["KC", "2H", *(f"{r}S" for r in "23456789TJQ")],
+             [],
+             ["AC", "3H", "KS", "AS", *(f"{r}D" for r in "23456789T")]]  # fmt: skip
+    only = {"H": ("2H", "3H"), "C": ("KC", "AC")}
+    state = tc.apply(tc.new_match(), deal_of(hands))
+    state = tc.apply(state, tc.Choose(0, tc.Contract.COMPLEX))
+    seats = [Seat("bot", "rule"), Seat("bot", "rule"), Seat("bot", "rule"),
+             Seat("person", "idle", "0" * 64)]  # fmt: skip
+    settings = Settings(move_time=100, forced_delay=30, bot_delay=2, deal_pause=60)
+    clock = ManualClock()
+    store = TimedStore(clock, state)
+    table = Table("t", "2026-01-01T00:00:00Z", settings, seats, state, store, clock=clock,
+                  pool=InlinePool(), options=Options(bot_window=0.25))  # fmt: skip
+    table.start()
+    plays = lambda: [(at, move) for at, move in store.moves if isinstance(move, tc.Play)]  # noqa: E731
+    run_until(clock, lambda: len(plays()) >= 4)
+    (lead_at, lead), (forced_at, forced_bot), (bot_at, _), (person_at, forced_person) = plays()[:4]
+    assert isinstance(lead, tc.Play) and lead.seat == 0
+    bot_card, person_card = only[str(lead.card)[-1]]
+    assert forced_bot == tc.Play(1, tc.parse_card(bot_card))
+    assert forced_person == tc.Play(3, tc.parse_card(person_card))
+    assert forced_at == lead_at + settings.bot_delay
+    assert person_at == bot_at + settings.forced_delay

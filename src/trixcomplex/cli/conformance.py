@@ -17,23 +17,15 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..core.rulesets import CLASSIC, PARTNERSHIP, Ruleset
+from ..core.rulesets import CLASSIC, PARTNERSHIP
 from .args import whole_number
+from .rulesets import _ruleset
 
 if TYPE_CHECKING:  # the cases, the checker and records load when a command runs, so that
     # adding the subcommand costs ``trixcomplex --version`` nothing
     from ..conformance.check import Report
 
 __all__ = ["add_conformance", "format_report"]
-
-
-def _ruleset(text: str) -> Ruleset:
-    from ..io.records import RecordError, ruleset_of
-
-    try:
-        return ruleset_of(text)
-    except RecordError as exc:
-        raise argparse.ArgumentTypeError(exc.reason) from None
 
 
 def _count(text: str) -> int:

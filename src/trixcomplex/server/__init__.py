@@ -15,7 +15,10 @@ The modules, from the bottom up (see :doc:`/server-code`):
 - :mod:`~trixcomplex.server.clock`: time and timers (the event loop's, or a test's).
 - :mod:`~trixcomplex.server.options`: the server's limits and times.
 - :mod:`~trixcomplex.server.pool`: the worker processes bots think in.
-- :mod:`~trixcomplex.server.table`: one table: seats, tokens, clocks, bots.
+- :mod:`~trixcomplex.server.seats`: a table's settings and seats, the server's refusals.
+- :mod:`~trixcomplex.server.messages`: what a table tells its connections and the lobby.
+- :mod:`~trixcomplex.server.table_host`: a table's own moves (deals, bots, timeouts) and timer.
+- :mod:`~trixcomplex.server.table`: one table: seats, tokens, viewers, moves.
 - :mod:`~trixcomplex.server.origin`: cross-site requests refused.
 - :mod:`~trixcomplex.server.app`: the web application and its routes.
 """

@@ -1,7 +1,7 @@
 """The server's own options: who may call it, how many tables, how long things last.
 
 Every one is a ``trixcomplex serve`` option (see :doc:`/server`); the
-per-table clocks are :class:`~trixcomplex.server.table.Settings` instead.
+per-table clocks are :class:`~trixcomplex.server.seats.Settings` instead.
 
 >>> Options().hello_timeout
 10.0

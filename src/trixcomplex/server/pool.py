@@ -6,7 +6,7 @@ connection.  So the table hands a worker the bot's *name* and the seat's
 :class:`~trixcomplex.View` (never the match state: the worker cannot see
 what the seat may not) and a seed for the bot's random numbers, and gets a
 :class:`concurrent.futures.Future` of the answer.  The table decides what
-to do with an answer that comes too late (see :mod:`~trixcomplex.server.table`).
+to do with an answer that comes too late (see :mod:`~trixcomplex.server.table_host`).
 
 Workers are processes (``spawn``: nothing of the server's memory is
 copied), run at a lower priority than the server so that people's messages
