@@ -9,8 +9,8 @@ each worker has its own temporary directories and servers take free ports.
 
 Profiles (``--hypothesis-profile=NAME``, or the ``HYPOTHESIS_PROFILE`` variable):
 
-- ``dev`` (the default): half the examples of every property, random draws, so a run
-  is quick and each run tries new examples;
+- ``dev`` (the default): a third of the examples of every property, random draws, so a
+  run is quick and each run tries new examples;
 - ``ci`` (the default in CI, ``CI=true``): every property at its full size,
   derandomized, so a CI run is deeper than a quick one and repeatable;
 - ``deep``: twenty times the examples of every property, to hunt for rare failures
@@ -19,7 +19,7 @@ Profiles (``--hypothesis-profile=NAME``, or the ``HYPOTHESIS_PROFILE`` variable)
 No profile has a deadline: a wall-clock limit per example fails on a busy machine, not
 on slow code.  A test's own ``@settings(max_examples=n)`` is its full size; a profile's
 ``max_examples`` relative to hypothesis' 100 scales every such size by the same factor
-(:func:`pytest_collection_modifyitems`): ``dev``'s 50 halves them, ``deep``'s 2000
+(:func:`pytest_collection_modifyitems`): ``dev``'s 33 takes a third, ``deep``'s 2000
 multiplies them by twenty.
 """
 
@@ -37,7 +37,7 @@ _BASE_EXAMPLES = 100
 
 _RELAXED = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("ci", _RELAXED, derandomize=True)
-settings.register_profile("dev", _RELAXED, max_examples=_BASE_EXAMPLES // 2)
+settings.register_profile("dev", _RELAXED, max_examples=_BASE_EXAMPLES // 3)
 settings.register_profile("deep", _RELAXED, max_examples=20 * _BASE_EXAMPLES)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if in_ci() else "dev"))
 
