@@ -1,0 +1,195 @@
+"""The deal runner's report of each card, for the readers that follow a match.
+
+The runner (:mod:`trixcomplex.core.runner`) steps every card of a deal, once,
+and reports each step as a :class:`~trixcomplex.core.runner.CardStep`: the
+seat and card, who moves next, the trick it finished and what that trick
+cost, whether the seat went out, whether the deal is over.  The readers that
+follow a match move by move (a seat's view, :func:`~trixcomplex.view_after_moves`;
+the observation tensors of :mod:`trixcomplex.rl`) consume those steps and
+never work out a card's effect themselves.
+
+A game loop hands them the steps it got while applying the moves
+(:func:`~trixcomplex.apply_step`).  A reader given none (or too few) calls
+:func:`steps_for`, which rebuilds them with :func:`steps_since`: the one
+place that reads the runner's report back from the state it left (its
+finished tricks and their takers, its finishing order, whose turn it is).
+
+>>> import random
+>>> import trixcomplex as tc
+>>> state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(3)))
+>>> state = tc.apply(state, tc.Choose(state.owner, tc.Contract.TRIX))
+>>> moves, given = [], []
+>>> for _ in range(3):
+...     moves.append(tc.legal_moves(state)[0])
+...     state, step = tc.apply_step(state, moves[-1])
+...     given.append(step)
+>>> steps_since(state, moves, 0, 0, 0, (0, 0, 0, 0)) == given
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..core.engine import MatchState, TrickDeal, TrixDeal
+from ..core.moves import Move, Pass, Play
+from ..core.rules import trick_points
+from ..core.runner import CardStep, new_step
+
+__all__ = ["steps_for", "steps_since"]
+
+
+def steps_for(
+    state: MatchState,
+    moves: Sequence[Move],
+    given: Sequence[CardStep] | None,
+    done: int,
+    start: int,
+    places: int,
+    points: tuple[int, int, int, int],
+) -> Sequence[CardStep] | None:
+    """The :class:`~trixcomplex.core.runner.CardStep` of each of ``moves`` (the last moves
+    of the deal in progress in ``state``): the runner's own, the last of ``given``, when
+    they cover every move, else :func:`steps_since` rebuilds them.
+
+    ``given`` are the steps a caller got from the runner for the last moves to
+    ``state`` (``given[-1]`` is the step of ``state.history.last``), such as
+    :func:`~trixcomplex.apply_step` returns.  What the reader saw before
+    ``moves`` (``done``, ``start``, ``places``, ``points``) and ``None`` as in
+    :func:`steps_since`.
+    """
+    count = len(moves)
+    if given is not None and count and len(given) >= count:
+        deal = state.deal
+        if type(deal) is TrickDeal and (
+            4 * (len(deal.tricks) - done) + len(deal.trick) - start != count
+        ):
+            return None  # the reader did not see the state just before ``moves``
+        steps = given if len(given) == count else given[len(given) - count :]
+        last, move = steps[-1], moves[-1]
+        if type(move) is Play:
+            if last.card == move.card and last.seat == move.seat:
+                return steps
+        elif type(move) is Pass and last.card is None and last.seat == move.seat:
+            return steps
+    return steps_since(state, moves, done, start, places, points)
+
+
+def steps_since(
+    state: MatchState,
+    moves: Sequence[Move],
+    done: int,
+    start: int,
+    places: int,
+    points: tuple[int, int, int, int],
+) -> list[CardStep] | None:
+    """The :class:`~trixcomplex.core.runner.CardStep` of each of ``moves``, the last moves of
+    the deal in progress in ``state``, as the runner reported them when it made them.
+
+    What the reader saw before the moves: ``done`` tricks finished and ``start``
+    cards played to the next (a trick deal), ``places`` seats out (TRIX), the
+    deal's ``points`` so far.  ``None`` if ``moves`` are not card plays (and, in
+    TRIX, passes) that bring the deal from there to ``state``: the reader then
+    looks at ``state`` afresh.
+
+    Everything is read from ``state``: the tricks the moves finished (with
+    their takers), the seats that went out, who is to move.  A finished
+    trick's points are the deal's points gained since when the moves finished
+    one trick, and that trick's :func:`~trixcomplex.core.rules.trick_points` when
+    they finished several.  The deal is never over in ``state`` (a deal's
+    last card ends it: the reader looks afresh).
+    """
+    deal = state.deal
+    if len(moves) != 1:
+        return _steps(state, deal, moves, done, start, places, points)
+    move = moves[0]  # a game loop's step: one move, read at once
+    if type(deal) is TrickDeal:
+        if type(move) is not Play:
+            return None
+        tricks = deal.tricks
+        if start < 3:  # the trick goes on
+            if len(tricks) != done or len(deal.trick) != start + 1:
+                return None
+            return [new_step(move.seat, move.card, state.turn, None, None, False, False)]
+        if len(tricks) != done + 1 or deal.trick:
+            return None
+        taken, now = tricks[done], deal.points
+        if taken.cards[3] != move.card:
+            return None
+        gained = (now[0] - points[0], now[1] - points[1], now[2] - points[2], now[3] - points[3])
+        return [new_step(move.seat, move.card, taken.taker, taken, gained, False, False)]
+    if type(deal) is TrixDeal:
+        if type(move) is Play:
+            gone = len(deal.finishing_order) != places
+            return [new_step(move.seat, move.card, state.turn, None, None, gone, False)]
+        if type(move) is Pass:
+            return [new_step(move.seat, None, state.turn, None, None, False, False)]
+    return None
+
+
+def _steps(
+    state: MatchState,
+    deal: object,
+    moves: Sequence[Move],
+    done: int,
+    start: int,
+    places: int,
+    points: tuple[int, int, int, int],
+) -> list[CardStep] | None:
+    """:func:`steps_since` of several moves; who moves after each is the next one's mover
+    (the state's turn after the last)."""
+    count = len(moves)
+    last = count - 1
+    steps: list[CardStep] = []
+    add = steps.append
+    for move in moves:
+        if type(move) is not Play and type(move) is not Pass:
+            return None
+    if type(deal) is TrickDeal:
+        tricks = deal.tricks
+        finished = len(tricks) - done
+        if finished < 0 or 4 * finished + len(deal.trick) - start != count:
+            return None
+        gained: tuple[int, int, int, int] | None = None
+        if finished == 1:
+            now = deal.points
+            gained = (now[0] - points[0], now[1] - points[1], now[2] - points[2],
+                      now[3] - points[3])  # fmt: skip
+        at = done
+        for i, move in enumerate(moves):
+            if type(move) is not Play:
+                return None  # a trick deal has no pass
+            start += 1
+            if start < 4:
+                turn = moves[i + 1].seat if i < last else state.turn  # type: ignore[union-attr]
+                add(new_step(move.seat, move.card, turn, None, None, False, False))
+                continue
+            taken = tricks[at]
+            at, start = at + 1, 0
+            if taken.cards[3] != move.card:
+                return None
+            if finished != 1:
+                rules = state.ruleset.trick_rules(state.contract)  # type: ignore[arg-type]
+                gained = trick_points(taken.cards, taken.leader, taken.taker, deal.doubled, rules)
+            add(new_step(move.seat, move.card, taken.taker, taken, gained, False, False))
+        return steps
+    if type(deal) is TrixDeal:
+        out = deal.finishing_order[places:]  # the seats the moves took out (with a last card)
+        hands = state.hands
+        for i, move in enumerate(moves):
+            if type(move) is Play:
+                seat = move.seat
+                gone = seat in out and not hands[seat] and _last_card_of(moves, i)
+                card = move.card
+            else:
+                seat, gone, card = move.seat, False, None  # type: ignore[union-attr]
+            turn = moves[i + 1].seat if i < last else state.turn  # type: ignore[union-attr]
+            add(new_step(seat, card, turn, None, None, gone, False))
+        return steps
+    return None
+
+
+def _last_card_of(moves: Sequence[Move], i: int) -> bool:
+    """Whether ``moves[i]`` is the last card its seat plays among ``moves``."""
+    seat = moves[i].seat  # type: ignore[union-attr]
+    return not any(type(m) is Play and m.seat == seat for m in moves[i + 1 :])
