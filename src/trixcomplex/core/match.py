@@ -139,7 +139,7 @@ def apply_step(state: MatchState, move: Move) -> tuple[MatchState, CardStep | No
     """
     if type(move) is Play or type(move) is Pass:
         steps: list[CardStep] = []
-        after, ran = run_deal(state, None, (move,), steps=steps)
+        after, ran = run_deal(state, None, (move,), 0, steps)
         if ran:
             return after, steps[0]
         _refuse(state, move)

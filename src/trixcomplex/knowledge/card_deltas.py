@@ -54,18 +54,16 @@ def steps_for(
 
     ``given`` are the steps a caller got from the runner for the last moves to
     ``state`` (``given[-1]`` is the step of ``state.history.last``), such as
-    :func:`~trixcomplex.apply_step` returns.  What the reader saw before
-    ``moves`` (``done``, ``start``, ``places``, ``points``) and ``None`` as in
-    :func:`steps_since`.
+    :func:`~trixcomplex.apply_step` returns; the reader has checked that
+    ``moves`` bring the deal from what it saw to ``state``.  What the reader
+    saw before ``moves`` (``done``, ``start``, ``places``, ``points``) and
+    ``None`` as in :func:`steps_since`.
     """
-    count = len(moves)
-    if given is not None and count and len(given) >= count:
-        deal = state.deal
-        if type(deal) is TrickDeal and (
-            4 * (len(deal.tricks) - done) + len(deal.trick) - start != count
-        ):
-            return None  # the reader did not see the state just before ``moves``
-        steps = given if len(given) == count else given[len(given) - count :]
+    if given:
+        count, have = len(moves), len(given)
+        if have < count:
+            return steps_since(state, moves, done, start, places, points)
+        steps = given if have == count else given[have - count :]
         last, move = steps[-1], moves[-1]
         if type(move) is Play:
             if last.card == move.card and last.seat == move.seat:
@@ -89,8 +87,9 @@ def steps_since(
     What the reader saw before the moves: ``done`` tricks finished and ``start``
     cards played to the next (a trick deal), ``places`` seats out (TRIX), the
     deal's ``points`` so far.  ``None`` if ``moves`` are not card plays (and, in
-    TRIX, passes) that bring the deal from there to ``state``: the reader then
-    looks at ``state`` afresh.
+    TRIX, passes), or not the cards that bring a trick deal from there to
+    ``state``: the reader then looks at ``state`` afresh (in TRIX the reader
+    checks the table it saw itself).
 
     Everything is read from ``state``: the tricks the moves finished (with
     their takers), the seats that went out, who is to move.  A finished
@@ -138,17 +137,18 @@ def _steps(
 ) -> list[CardStep] | None:
     """:func:`steps_since` of several moves; who moves after each is the next one's mover
     (the state's turn after the last)."""
-    count = len(moves)
-    last = count - 1
-    steps: list[CardStep] = []
-    add = steps.append
+    seats: list[int] = []  # who moved; who moves after each is the next one's mover
     for move in moves:
         if type(move) is not Play and type(move) is not Pass:
             return None
+        seats.append(move.seat)
+    nexts: list[int | None] = [*seats[1:], state.turn]
+    steps: list[CardStep] = []
+    add = steps.append
     if type(deal) is TrickDeal:
         tricks = deal.tricks
         finished = len(tricks) - done
-        if finished < 0 or 4 * finished + len(deal.trick) - start != count:
+        if finished < 0 or 4 * finished + len(deal.trick) - start != len(moves):
             return None
         gained: tuple[int, int, int, int] | None = None
         if finished == 1:
@@ -156,40 +156,32 @@ def _steps(
             gained = (now[0] - points[0], now[1] - points[1], now[2] - points[2],
                       now[3] - points[3])  # fmt: skip
         at = done
-        for i, move in enumerate(moves):
+        for move, seat, turn in zip(moves, seats, nexts, strict=True):
             if type(move) is not Play:
                 return None  # a trick deal has no pass
+            card = move.card
             start += 1
             if start < 4:
-                turn = moves[i + 1].seat if i < last else state.turn  # type: ignore[union-attr]
-                add(new_step(move.seat, move.card, turn, None, None, False, False))
+                add(new_step(seat, card, turn, None, None, False, False))
                 continue
             taken = tricks[at]
             at, start = at + 1, 0
-            if taken.cards[3] != move.card:
+            if taken.cards[3] != card:
                 return None
             if finished != 1:
                 rules = state.ruleset.trick_rules(state.contract)  # type: ignore[arg-type]
                 gained = trick_points(taken.cards, taken.leader, taken.taker, deal.doubled, rules)
-            add(new_step(move.seat, move.card, taken.taker, taken, gained, False, False))
+            add(new_step(seat, card, taken.taker, taken, gained, False, False))
         return steps
     if type(deal) is TrixDeal:
         out = deal.finishing_order[places:]  # the seats the moves took out (with a last card)
         hands = state.hands
-        for i, move in enumerate(moves):
+        for i, (move, seat, turn) in enumerate(zip(moves, seats, nexts, strict=True)):
             if type(move) is Play:
-                seat = move.seat
-                gone = seat in out and not hands[seat] and _last_card_of(moves, i)
-                card = move.card
+                # out with this card: out now, and no move of its own after it
+                gone = seat in out and not hands[seat] and seat not in seats[i + 1 :]
+                add(new_step(seat, move.card, turn, None, None, gone, False))
             else:
-                seat, gone, card = move.seat, False, None  # type: ignore[union-attr]
-            turn = moves[i + 1].seat if i < last else state.turn  # type: ignore[union-attr]
-            add(new_step(seat, card, turn, None, None, gone, False))
+                add(new_step(seat, None, turn, None, None, False, False))
         return steps
     return None
-
-
-def _last_card_of(moves: Sequence[Move], i: int) -> bool:
-    """Whether ``moves[i]`` is the last card its seat plays among ``moves``."""
-    seat = moves[i].seat  # type: ignore[union-attr]
-    return not any(type(m) is Play and m.seat == seat for m in moves[i + 1 :])

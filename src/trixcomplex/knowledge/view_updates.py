@@ -157,8 +157,11 @@ def _after_trick_cards(
     seat = previous.seat
     done = len(previous.tricks)
     start = len(previous.trick)
+    tricks = deal.tricks
     steps = None
-    if not done or deal.tricks[done - 1] is previous.last_trick:
+    if 4 * (len(tricks) - done) + len(deal.trick) - start == len(moves) and (
+        not done or tricks[done - 1] is previous.last_trick
+    ):
         steps = steps_for(state, moves, given, done, start, 0, previous.points)
     if steps is None:  # ``previous`` is not the view just before ``moves``
         return _keeping(previous, view(state, seat))

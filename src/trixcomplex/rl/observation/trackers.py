@@ -372,7 +372,11 @@ class SeatsTracker:
                 if shown[s]:
                     marked |= self._cannot_hold(s, shown[s], played)
         self._marked = marked
-        self._move_turn(steps[-1].turn)
+        turn = steps[-1].turn
+        if turn != self._turn:  # the turn mark moved (the deal goes on: a seat is to play)
+            out[AT_TURN + self._turn] = 0.0  # type: ignore[operator]
+            out[AT_TURN + turn] = 1.0  # type: ignore[operator]
+            self._turn = turn
         return True
 
     def _after_trix_turns(
@@ -527,12 +531,32 @@ class Observer:
     def __init__(self) -> None:
         self._views: dict[int | None, tuple[MatchState, View]] = {}
         self._tracker = SeatsTracker()
+        # The steps given for the latest moves, oldest first, up to the history
+        # ``_logged``: a seat's view catches up over the moves since its last one.
+        self._log: list[CardStep] = []
+        self._logged: History | None = None
+
+    def _note(self, state: MatchState, steps: Sequence[CardStep]) -> None:
+        """Log ``steps``, the runner's steps of the last moves to ``state``."""
+        history = state.history
+        if history is self._logged:
+            return
+        if len(steps) == 1 and type(history) is History and history._prev is self._logged:
+            log = self._log
+            log.append(steps[0])
+            if len(log) > 2 * _CATCH_UP:
+                del log[:-_CATCH_UP]
+        else:
+            self._log = list(steps)
+        self._logged = history
 
     def view(
         self, state: MatchState, seat: int | None, steps: Sequence[CardStep] | None = None
     ) -> View:
         """``view(state, seat)``, from this seat's last view if there is one (``steps``
         as in :meth:`SeatsTracker.tensor`)."""
+        if steps:
+            self._note(state, steps)
         seen = self._views.get(seat)
         if seen is not None and seen[0] is state:
             return seen[1]
@@ -543,7 +567,8 @@ class Observer:
             before = moves.pop() if len(moves) > since else None
             if before is seen[0].history.last:  # the state follows the one seen last
                 moves.reverse()
-                new = view_after_moves(seen[1], moves, state, steps)
+                logged = self._log if self._logged is state.history else None
+                new = view_after_moves(seen[1], moves, state, logged)
         if new is None:
             new = view(state, seat)
         self._views[seat] = (state, new)
@@ -555,6 +580,8 @@ class Observer:
         """``observation_tensor(view(state, seat))``, kept up to date by the observer's
         :class:`SeatsTracker`: a new array the caller owns (``steps`` as in
         :meth:`SeatsTracker.tensor`)."""
+        if steps and self._views:  # logged for the views only
+            self._note(state, steps)
         return self._tracker.tensor(state, seat, steps)
 
     def __deepcopy__(self, memo: dict[int, object]) -> Observer:
