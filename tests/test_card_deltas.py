@@ -25,7 +25,8 @@ from hypothesis import strategies as st
 import trixcomplex as tc
 from trixcomplex import testing as kit
 from trixcomplex.core.runner import CardStep, card_steps
-from trixcomplex.knowledge.card_deltas import steps_for, steps_since
+from trixcomplex.host.loop import SeatViews
+from trixcomplex.knowledge.card_deltas import StepLog, steps_for, steps_since
 from trixcomplex.rl.observation import Observer, SeatsTracker, observation_tensor
 from trixcomplex.rl.table import CHANCE, Table
 
@@ -192,3 +193,33 @@ def test_the_rl_table_keeps_the_runners_step_of_its_last_card() -> None:
         else:
             assert table.steps == ()
     assert seen == 120
+
+
+def test_r_hid_1_a_host_loops_seat_views_read_the_steps_it_hands_on() -> None:
+    """Checks R-HID-1: a host loop's seat views, handed the runner's step of every card
+    (``SeatViews.moved``) and asked at each seat's turn, are ``view()`` itself; the
+    steps they catch up over are the logged ones, those of the moves since."""
+    seen, log, steps = SeatViews(), StepLog(), []
+    state = tc.apply(tc.new_match(tc.CLASSIC), tc.Deal.shuffled(random.Random(6)))
+    logged = 0
+    for _ in range(300):
+        if state.phase is tc.Phase.DEAL:
+            state = tc.apply(state, tc.Deal.shuffled(random.Random(len(state.history))))
+            steps = []
+            continue
+        if state.phase is tc.Phase.OVER:
+            break
+        seat = next(iter(state.to_act))
+        assert seen(state, seat) == tc.view(state, seat)
+        state, step = tc.apply_step(state, tc.legal_moves(state, seat)[0])
+        if step is None:
+            steps = []
+            continue
+        seen.moved(state, step)
+        log.note(state, (step,))
+        steps.append(step)
+        assert log.up_to(state) == steps[-2 * 64 :][-len(log.up_to(state) or ()) :]
+        assert len(log.up_to(state) or ()) >= min(len(steps), 64)
+        logged += 1
+    assert logged > 200
+    assert log.up_to(tc.new_match()) is None  # not a state the log ends at

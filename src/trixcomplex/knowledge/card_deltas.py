@@ -31,12 +31,59 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..core.engine import MatchState, TrickDeal, TrixDeal
+from ..core.engine import History, MatchState, TrickDeal, TrixDeal
 from ..core.moves import Move, Pass, Play
 from ..core.rules import trick_points
 from ..core.runner import CardStep, new_step
 
-__all__ = ["steps_for", "steps_since"]
+__all__ = ["StepLog", "steps_for", "steps_since"]
+
+_KEPT = 64
+"""Steps a :class:`StepLog` keeps at least (a TRIX deal's moves fit)."""
+
+
+class StepLog:
+    """The runner's steps of the latest card moves of one match, as a game loop hands
+    them on move by move: what a reader that catches up over several moves at once
+    (a seat's view, asked only at that seat's turn) reads them from.
+
+    >>> import random
+    >>> import trixcomplex as tc
+    >>> state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(3)))
+    >>> state = tc.apply(state, tc.Choose(state.owner, tc.Contract.TRIX))
+    >>> log, moves = StepLog(), []
+    >>> for _ in range(3):
+    ...     moves.append(tc.legal_moves(state)[0])
+    ...     state, step = tc.apply_step(state, moves[-1])
+    ...     log.note(state, (step,))
+    >>> [s.seat for s in log.up_to(state)] == [m.seat for m in moves]
+    True
+    """
+
+    __slots__ = ("_at", "_steps")
+
+    def __init__(self) -> None:
+        self._steps: list[CardStep] = []
+        self._at: object = None  # the history the log ends at
+
+    def note(self, state: MatchState, steps: Sequence[CardStep]) -> None:
+        """Log ``steps``, the runner's steps of the last moves to ``state``: added to the
+        log when they follow the state it ends at by one move, else the log anew."""
+        history = state.history
+        if history is self._at:
+            return
+        if len(steps) == 1 and type(history) is History and history._prev is self._at:
+            log = self._steps
+            log.append(steps[0])
+            if len(log) > 2 * _KEPT:
+                del log[:-_KEPT]
+        else:
+            self._steps = list(steps)
+        self._at = history
+
+    def up_to(self, state: MatchState) -> list[CardStep] | None:
+        """The steps logged, oldest first, if the log ends at ``state`` (else ``None``)."""
+        return self._steps if self._at is state.history else None
 
 
 def steps_for(

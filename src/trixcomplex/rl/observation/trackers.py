@@ -18,7 +18,7 @@ from ...core.engine import History, MatchState, Phase, TrickDeal, TrixDeal
 from ...core.moves import Double, Move
 from ...core.runner import CardStep
 from ...core.seats import check_seat
-from ...knowledge.card_deltas import steps_for
+from ...knowledge.card_deltas import StepLog, steps_for
 from ...knowledge.views import (
     View,
     own_part,
@@ -531,24 +531,7 @@ class Observer:
     def __init__(self) -> None:
         self._views: dict[int | None, tuple[MatchState, View]] = {}
         self._tracker = SeatsTracker()
-        # The steps given for the latest moves, oldest first, up to the history
-        # ``_logged``: a seat's view catches up over the moves since its last one.
-        self._log: list[CardStep] = []
-        self._logged: History | None = None
-
-    def _note(self, state: MatchState, steps: Sequence[CardStep]) -> None:
-        """Log ``steps``, the runner's steps of the last moves to ``state``."""
-        history = state.history
-        if history is self._logged:
-            return
-        if len(steps) == 1 and type(history) is History and history._prev is self._logged:
-            log = self._log
-            log.append(steps[0])
-            if len(log) > 2 * _CATCH_UP:
-                del log[:-_CATCH_UP]
-        else:
-            self._log = list(steps)
-        self._logged = history
+        self._log = StepLog()  # the steps given, for the views to catch up with
 
     def view(
         self, state: MatchState, seat: int | None, steps: Sequence[CardStep] | None = None
@@ -556,7 +539,7 @@ class Observer:
         """``view(state, seat)``, from this seat's last view if there is one (``steps``
         as in :meth:`SeatsTracker.tensor`)."""
         if steps:
-            self._note(state, steps)
+            self._log.note(state, steps)
         seen = self._views.get(seat)
         if seen is not None and seen[0] is state:
             return seen[1]
@@ -567,8 +550,7 @@ class Observer:
             before = moves.pop() if len(moves) > since else None
             if before is seen[0].history.last:  # the state follows the one seen last
                 moves.reverse()
-                logged = self._log if self._logged is state.history else None
-                new = view_after_moves(seen[1], moves, state, logged)
+                new = view_after_moves(seen[1], moves, state, self._log.up_to(state))
         if new is None:
             new = view(state, seat)
         self._views[seat] = (state, new)
@@ -581,7 +563,7 @@ class Observer:
         :class:`SeatsTracker`: a new array the caller owns (``steps`` as in
         :meth:`SeatsTracker.tensor`)."""
         if steps and self._views:  # logged for the views only
-            self._note(state, steps)
+            self._log.note(state, steps)
         return self._tracker.tensor(state, seat, steps)
 
     def __deepcopy__(self, memo: dict[int, object]) -> Observer:
