@@ -26,7 +26,7 @@ import trixcomplex as tc
 from trixcomplex import testing as kit
 from trixcomplex.core.runner import CardStep, card_steps
 from trixcomplex.host.loop import SeatViews
-from trixcomplex.knowledge.card_deltas import StepLog, steps_for, steps_since
+from trixcomplex.knowledge.card_deltas import StepLog, given_steps, steps_since
 from trixcomplex.rl.observation import Observer, SeatsTracker, observation_tensor
 from trixcomplex.rl.table import CHANCE, Table
 
@@ -100,9 +100,10 @@ def test_r_match_2_apply_step_and_steps_since_are_the_runners_own_steps(
         _, own_steps = card_steps(states[k], moves)  # type: ignore[arg-type]
         read = steps_since(states[j], moves, *_seen_before(states[k]))  # type: ignore[arg-type]
         assert read == own_steps
-        last = states[j]
-        given_ = steps_for(last, moves, own_steps, *_seen_before(states[k]))  # type: ignore[arg-type]
-        assert given_ is own_steps  # given steps that cover the moves are read as they are
+        assert given_steps(moves, own_steps) is own_steps  # given steps covering the moves
+        if len(moves) > 1:
+            assert given_steps(moves[1:], own_steps) == own_steps[1:]  # the last ones
+        assert given_steps(moves, own_steps[1:]) is None  # too few: rebuilt
 
 
 def test_steps_since_refuses_moves_that_do_not_lead_to_the_state() -> None:
@@ -118,7 +119,7 @@ def test_steps_since_refuses_moves_that_do_not_lead_to_the_state() -> None:
     assert steps_since(states[j], moves[1:], done, start, places, points) is None
     _, own = card_steps(states[i], moves)  # type: ignore[arg-type]
     wrong = [*own[:-1], own[-2]]  # the last step not of the last move: rebuilt
-    assert steps_for(states[j], moves, wrong, done, start, places, points) == own  # type: ignore[arg-type]
+    assert given_steps(moves, wrong) is None  # type: ignore[arg-type]
 
 
 @settings(max_examples=10, deadline=None)

@@ -9,10 +9,11 @@ the observation tensors of :mod:`trixcomplex.rl`) consume those steps and
 never work out a card's effect themselves.
 
 A game loop hands them the steps it got while applying the moves
-(:func:`~trixcomplex.apply_step`).  A reader given none (or too few) calls
-:func:`steps_for`, which rebuilds them with :func:`steps_since`: the one
-place that reads the runner's report back from the state it left (its
-finished tricks and their takers, its finishing order, whose turn it is).
+(:func:`~trixcomplex.apply_step`; :func:`given_steps` picks those of the
+moves a reader follows).  A reader given none (or too few) rebuilds them
+with :func:`steps_since`: the one place that reads the runner's report back
+from the state it left (its finished tricks and their takers, its finishing
+order, whose turn it is).
 
 >>> import random
 >>> import trixcomplex as tc
@@ -36,7 +37,7 @@ from ..core.moves import Move, Pass, Play
 from ..core.rules import trick_points
 from ..core.runner import CardStep, new_step
 
-__all__ = ["StepLog", "steps_for", "steps_since"]
+__all__ = ["StepLog", "given_steps", "steps_since"]
 
 _KEPT = 64
 """Steps a :class:`StepLog` keeps at least (a TRIX deal's moves fit)."""
@@ -86,38 +87,24 @@ class StepLog:
         return self._steps if self._at is state.history else None
 
 
-def steps_for(
-    state: MatchState,
-    moves: Sequence[Move],
-    given: Sequence[CardStep] | None,
-    done: int,
-    start: int,
-    places: int,
-    points: tuple[int, int, int, int],
+def given_steps(
+    moves: Sequence[Move], given: Sequence[CardStep] | None
 ) -> Sequence[CardStep] | None:
-    """The :class:`~trixcomplex.core.runner.CardStep` of each of ``moves`` (the last moves
-    of the deal in progress in ``state``): the runner's own, the last of ``given``, when
-    they cover every move, else :func:`steps_since` rebuilds them.
-
-    ``given`` are the steps a caller got from the runner for the last moves to
-    ``state`` (``given[-1]`` is the step of ``state.history.last``), such as
-    :func:`~trixcomplex.apply_step` returns; the reader has checked that
-    ``moves`` bring the deal from what it saw to ``state``.  What the reader
-    saw before ``moves`` (``done``, ``start``, ``places``, ``points``) and
-    ``None`` as in :func:`steps_since`.
-    """
+    """The :class:`~trixcomplex.core.runner.CardStep` of each of ``moves`` (the last card
+    moves of the deal in progress) among ``given``, the steps a caller got from the
+    runner for the last moves to the state (``given[-1]`` is the step of its last
+    move, as :func:`~trixcomplex.apply_step` returns it): the last ``len(moves)`` of
+    them, or ``None`` if they do not cover ``moves`` (the reader then rebuilds them
+    with :func:`steps_since`).  The reader has checked that ``moves`` bring the deal
+    from what it saw to the state."""
     if given:
         count, have = len(moves), len(given)
-        if have < count:
-            return steps_since(state, moves, done, start, places, points)
-        steps = given if have == count else given[have - count :]
-        last, move = steps[-1], moves[-1]
-        if type(move) is Play:
-            if last.card == move.card and last.seat == move.seat:
+        if have >= count > 0:
+            steps = given if have == count else given[have - count :]
+            last, move = steps[-1], moves[-1]
+            if last.seat == move.seat and (type(move) is not Play or last.card == move.card):  # type: ignore[union-attr]
                 return steps
-        elif type(move) is Pass and last.card is None and last.seat == move.seat:
-            return steps
-    return steps_since(state, moves, done, start, places, points)
+    return None
 
 
 def steps_since(

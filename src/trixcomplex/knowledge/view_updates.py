@@ -29,7 +29,7 @@ from ..core.engine import MatchState, TrickDeal, TrixDeal, forced_move, legal_mo
 from ..core.moves import Double, Move, PlayerMove
 from ..core.rules import row_ends
 from ..core.runner import CardStep
-from .card_deltas import steps_for
+from .card_deltas import given_steps, steps_since
 from .deductions import played_in_tricks, show_trick_cards_since, shown_by_pass
 from .seat_view import ALL_FIELDS, Cards4, View, new_view, view, view_builder
 
@@ -162,7 +162,9 @@ def _after_trick_cards(
     if 4 * (len(tricks) - done) + len(deal.trick) - start == len(moves) and (
         not done or tricks[done - 1] is previous.last_trick
     ):
-        steps = steps_for(state, moves, given, done, start, 0, previous.points)
+        steps = given_steps(moves, given) or steps_since(
+            state, moves, done, start, 0, previous.points
+        )
     if steps is None:  # ``previous`` is not the view just before ``moves``
         return _keeping(previous, view(state, seat))
     cards: list[Card] = []
@@ -216,7 +218,7 @@ def _after_trix_turns(
     if previous.turn == getattr(moves[0], "seat", None) and not (
         state.ruleset.show_twos and turns < 4 <= turns + len(moves)  # R-OPT-7: 2s shown now
     ):
-        steps = steps_for(state, moves, given, 0, 0, len(order), _NO_POINTS)
+        steps = given_steps(moves, given) or steps_since(state, moves, 0, 0, len(order), _NO_POINTS)
     if steps is None:
         return _keeping(previous, view(state, seat))
     cards = [step.card for step in steps if step.card is not None]

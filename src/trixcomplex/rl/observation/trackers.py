@@ -18,7 +18,7 @@ from ...core.engine import History, MatchState, Phase, TrickDeal, TrixDeal
 from ...core.moves import Double, Move
 from ...core.runner import CardStep
 from ...core.seats import check_seat
-from ...knowledge.card_deltas import StepLog, steps_for
+from ...knowledge.card_deltas import StepLog, given_steps, steps_since
 from ...knowledge.views import (
     View,
     own_part,
@@ -328,7 +328,14 @@ class SeatsTracker:
         if type(deal) is not TrickDeal:
             return False
         done, start = self._done, self._start
-        steps = steps_for(state, moves, given, done, start, 0, self._points)  # type: ignore[arg-type]
+        steps = given_steps(moves, given) or steps_since(
+            state,
+            moves,
+            done,
+            start,
+            0,
+            self._points,  # type: ignore[arg-type]
+        )
         if steps is None:
             return False
         out, hands = self._out, state.hands
@@ -390,7 +397,7 @@ class SeatsTracker:
         if state.ruleset.show_twos and turns < 4 <= turns + len(moves):
             return False  # R-OPT-7: the 2s are shown now
         places = self._places
-        steps = steps_for(state, moves, given, 0, 0, places, _NO_POINTS)
+        steps = given_steps(moves, given) or steps_since(state, moves, 0, 0, places, _NO_POINTS)
         if steps is None:
             return False
         out, hands = self._out, state.hands
