@@ -128,10 +128,12 @@ class SeatsTracker:
     later), it walks the history back to that state and, when every move
     since is a card played to a trick, a card laid or a pass in TRIX, or an
     answer in the doubling window of the same deal, writes only the entries
-    those moves change: the hand, the cards played, the trick and its leader,
-    the tricks taken, the hand sizes, the turn, the passes and the finishing
-    order; the points when a trick changes them (the engine's
-    ``deal.points``); and the voids and cards a seat cannot hold, deduced by
+    those moves change, as the deal runner's
+    :class:`~trixcomplex.core.runner.CardStep`\\ s of the cards report them
+    (handed with ``steps=``, else rebuilt from the state): the hand, the cards
+    played, the trick and its leader, the tricks taken and by whom, the hand
+    sizes, the turn, the passes and the finishing order; the points when a
+    trick changes them; and the voids and cards a seat cannot hold, deduced by
     the very functions :func:`~trixcomplex.view` uses
     (``views.show_trick_cards_since`` and ``views.shown_by_pass``).  Anything
     else (a deal, a choice, the window's close, a deal's last card, a redeal,
