@@ -108,7 +108,7 @@ def run(
             else:
                 move = move_for_step(state, step, legal, decide, offer, forced)
             before = state
-            if views is None:
+            if views is None or not views.asked:  # no view to keep up to date (yet)
                 state = apply(state, move)
             else:
                 state, card_step = apply_step(state, move)
@@ -145,11 +145,14 @@ class SeatViews:
     True
     """
 
-    __slots__ = ("_last", "_log")
+    __slots__ = ("_last", "_log", "asked")
 
     def __init__(self) -> None:
         self._last: list[tuple[View, int] | None] = [None, None, None, None]
         self._log = StepLog()
+        self.asked = False
+        """Whether a view was asked for: until then the steps are not worth handing on
+        (bots that choose from the legal moves alone never ask)."""
 
     def moved(self, state: MatchState, step: CardStep) -> None:
         """Note the deal runner's ``step`` of the card or pass that led to ``state``
@@ -157,6 +160,7 @@ class SeatViews:
         self._log.note(state, (step,))
 
     def __call__(self, state: MatchState, seat: int) -> View:
+        self.asked = True
         last = self._last[seat]
         length = len(state.history)
         if last is None or not 0 < length - last[1] <= _CATCH_UP:
