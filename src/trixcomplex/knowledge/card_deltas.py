@@ -133,44 +133,8 @@ def steps_since(
     last card ends it: the reader looks afresh).
     """
     deal = state.deal
-    if len(moves) != 1:
-        return _steps(state, deal, moves, done, start, places, points)
-    move = moves[0]  # a game loop's step: one move, read at once
-    if type(deal) is TrickDeal:
-        if type(move) is not Play:
-            return None
-        tricks = deal.tricks
-        if start < 3:  # the trick goes on
-            if len(tricks) != done or len(deal.trick) != start + 1:
-                return None
-            return [new_step(move.seat, move.card, state.turn, None, None, False, False)]
-        if len(tricks) != done + 1 or deal.trick:
-            return None
-        taken, now = tricks[done], deal.points
-        if taken.cards[3] != move.card:
-            return None
-        gained = (now[0] - points[0], now[1] - points[1], now[2] - points[2], now[3] - points[3])
-        return [new_step(move.seat, move.card, taken.taker, taken, gained, False, False)]
-    if type(deal) is TrixDeal:
-        if type(move) is Play:
-            gone = len(deal.finishing_order) != places
-            return [new_step(move.seat, move.card, state.turn, None, None, gone, False)]
-        if type(move) is Pass:
-            return [new_step(move.seat, None, state.turn, None, None, False, False)]
-    return None
-
-
-def _steps(
-    state: MatchState,
-    deal: object,
-    moves: Sequence[Move],
-    done: int,
-    start: int,
-    places: int,
-    points: tuple[int, int, int, int],
-) -> list[CardStep] | None:
-    """:func:`steps_since` of several moves; who moves after each is the next one's mover
-    (the state's turn after the last)."""
+    if len(moves) == 1:
+        return _one_step(state, deal, moves[0], done, start, places, points)
     seats: list[int] = []  # who moved; who moves after each is the next one's mover
     for move in moves:
         if type(move) is not Play and type(move) is not Pass:
@@ -218,4 +182,33 @@ def _steps(
             else:
                 add(new_step(seat, None, turn, None, None, False, False))
         return steps
+    return None
+
+
+def _one_step(
+    state: MatchState, deal: object, move: Move, done: int, start: int, places: int,
+    points: tuple[int, int, int, int],
+) -> list[CardStep] | None:  # fmt: skip
+    """:func:`steps_since` of one move (a game loop's step), read at once."""
+    if type(deal) is TrickDeal:
+        if type(move) is not Play:
+            return None
+        tricks = deal.tricks
+        if start < 3:  # the trick goes on
+            if len(tricks) != done or len(deal.trick) != start + 1:
+                return None
+            return [new_step(move.seat, move.card, state.turn, None, None, False, False)]
+        if len(tricks) != done + 1 or deal.trick:
+            return None
+        taken, now = tricks[done], deal.points
+        if taken.cards[3] != move.card:
+            return None
+        gained = (now[0] - points[0], now[1] - points[1], now[2] - points[2], now[3] - points[3])
+        return [new_step(move.seat, move.card, taken.taker, taken, gained, False, False)]
+    if type(deal) is TrixDeal:
+        if type(move) is Play:
+            gone = len(deal.finishing_order) != places
+            return [new_step(move.seat, move.card, state.turn, None, None, gone, False)]
+        if type(move) is Pass:
+            return [new_step(move.seat, None, state.turn, None, None, False, False)]
     return None
