@@ -18,7 +18,9 @@ the same run, interleaved round by round, best of ``--repeat`` rounds
    the :class:`~trixcomplex.rl.observation.SeatsTracker` of an ``Observer``
    (``Observer.tensor``, what the adapters do) writes only the entries the
    moves since the last look changed, once for all four seats, and gathers
-   the mover's tensor from the spectator's and the mover's own part;
+   the mover's tensor from the spectator's and the mover's own part.
+   Rows 3 and 4 apply each move with ``apply_step`` and hand the observer the
+   deal runner's step of the last card (``steps=``), as the adapters do;
 5. ``table``: the adapters' shared :class:`~trixcomplex.rl.table.Table`
    (legal action ids, ``act``), without observations;
 6. ``pettingzoo``: the AEC env, ``last()`` (observation tensor and action
@@ -49,6 +51,7 @@ import pyspiel
 
 import trixcomplex as tc
 import trixcomplex.rl.openspiel  # registers the game
+from trixcomplex.core.runner import CardStep
 from trixcomplex.rl import observation_tensor
 from trixcomplex.rl.observation import Observer
 from trixcomplex.rl.pettingzoo import env
@@ -66,21 +69,26 @@ def raw(seeds: range, ruleset: tc.Ruleset, tensors: str = "") -> int:
         rng = random.Random(seed)
         state = tc.new_match(ruleset)
         observer = Observer()
+        last: tuple[CardStep, ...] = ()
         kept: dict[int, tuple[tc.View, npt.NDArray[np.float32]]] = {}
         while state.phase is not tc.Phase.OVER:
             if state.phase is tc.Phase.DEAL:
-                state = tc.apply(state, tc.Deal.shuffled(rng))
+                state, last = tc.apply(state, tc.Deal.shuffled(rng)), ()
                 continue
             moves = tc.legal_moves(state)
             move = rng.choice(moves)
             if tensors == "full":
                 observation_tensor(tc.view(state, move.seat))
             elif tensors == "views":
-                seen = observer.view(state, move.seat)
+                seen = observer.view(state, move.seat, last)
                 kept[move.seat] = (seen, observation_tensor(seen, kept.get(move.seat)))
             elif tensors == "tracker":
-                observer.tensor(state, move.seat)
-            state = tc.apply(state, move)
+                observer.tensor(state, move.seat, last)
+            if tensors in ("views", "tracker"):  # the runner's step, for the observer
+                state, step = tc.apply_step(state, move)
+                last = () if step is None else (step,)
+            else:
+                state = tc.apply(state, move)
             steps += 1
     return steps
 

@@ -28,18 +28,8 @@ from test_views import deal_start, unseen_deals
 from trixcomplex import testing as kit
 from trixcomplex.rl.observation import Observer, observation_tensor
 
-_OPTIONS = (
-    "doubling",
-    "fixed_order",
-    "penalty_cards_first",
-    "free_heart_leads",
-    "swapped_scores",
-    "reversed_scores",
-    "show_twos",
-    "bad_hand_redeal",
-    "combined_contracts",
-    "worst_seat_loses",
-)
+_OPTIONS = tuple(option for option in kit.OPTIONS if option != "partnership")
+"""The table options (R-OPT-1 … R-OPT-10); the partnership form is the presets'."""
 
 
 def _variants() -> list[tc.Ruleset]:

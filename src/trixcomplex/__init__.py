@@ -33,7 +33,7 @@ from .core.cards import ALL_CARDS, Card, CardParseError, Rank, Suit, parse_card
 from .core.doubling import DoublingWindow
 from .core.errors import IllegalMoveError, TrixError
 from .core.legal import forced_move, legal_moves
-from .core.match import apply, apply_moves, is_legal, new_match, score
+from .core.match import apply, apply_moves, apply_step, is_legal, new_match, score
 from .core.moves import (
     Choose,
     Contract,
@@ -139,6 +139,7 @@ __all__ = [
     "__version__",
     "apply",
     "apply_moves",
+    "apply_step",
     "dumps",
     "events",
     "forced_move",

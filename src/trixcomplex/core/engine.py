@@ -1,6 +1,6 @@
 """The engine face: the one door into the rules for everything above them.
 
-``new_match``, ``legal_moves``, ``apply``, ``apply_moves``, ``forced_move``,
+``new_match``, ``legal_moves``, ``apply``, ``apply_moves``, ``apply_step``, ``forced_move``,
 ``is_legal`` and ``score`` (implemented by :mod:`trixcomplex.core.match`, the
 match flow, with the deal runner :mod:`trixcomplex.core.runner`), and the values
 they work on.
@@ -20,7 +20,7 @@ from typing import Any
 
 from .doubling import DoublingWindow
 from .legal import forced_move, legal_moves
-from .match import apply, apply_moves, is_legal, new_match, score
+from .match import apply, apply_moves, apply_step, is_legal, new_match, score
 from .scoring import DealResult, DoubledCard, MatchResult, Score, SeatBreakdown
 from .state import History, MatchState, Phase
 from .tricks import Trick, TrickDeal, renamed
@@ -41,6 +41,7 @@ __all__ = [
     "TrixDeal",
     "apply",
     "apply_moves",
+    "apply_step",
     "forced_move",
     "is_legal",
     "legal_moves",

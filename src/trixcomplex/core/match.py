@@ -37,7 +37,7 @@ from .legal import trix_moves as trix_moves
 from .legal import window_answers as window_answers
 from .moves import Choose, Contract, Deal, Double, Move, Pass, Play, PlayerMove, Redeal, Timeout
 from .rulesets import PARTNERSHIP, Ruleset, TrickRules
-from .runner import run_deal
+from .runner import CardStep, run_deal
 from .scoring import (
     MatchResult,
     Score,
@@ -52,7 +52,7 @@ from .tricks import (
 )
 from .trix import TrixDeal, layable
 
-__all__ = ["apply", "apply_moves", "is_legal", "new_match", "score"]
+__all__ = ["apply", "apply_moves", "apply_step", "is_legal", "new_match", "score"]
 
 _ZERO = (0, 0, 0, 0)
 # The card paths build their records with one tuple.__new__ each (see tuplerecord);
@@ -113,6 +113,37 @@ def apply(state: MatchState, move: Move) -> MatchState:
     if handler is None:
         raise TypeError(f"not a move: {move!r}")
     return handler(state, move)
+
+
+def apply_step(state: MatchState, move: Move) -> tuple[MatchState, CardStep | None]:
+    """:func:`apply`, and what ``move`` changed as the deal runner reports it: its
+    :class:`~trixcomplex.core.runner.CardStep` for a card played or a TRIX pass,
+    ``None`` for any other move.
+
+    For a game loop that keeps views or observation tensors up to date: hand
+    the step to :func:`~trixcomplex.view_after` (``steps=``) or to the trackers
+    of :mod:`trixcomplex.rl`, and they read what the card did (the trick it
+    finished, its taker, its points, a seat going out) instead of working it
+    out again.  The same checks and errors as :func:`apply`.
+
+    >>> import random
+    >>> import trixcomplex as tc
+    >>> state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(4)))
+    >>> state, step = tc.apply_step(state, tc.Choose(state.owner, tc.Contract.TRIX))
+    >>> step is None
+    True
+    >>> move = tc.legal_moves(state)[0]
+    >>> after, step = tc.apply_step(state, move)
+    >>> after == tc.apply(state, move), step.seat == move.seat, step.turn == after.turn
+    (True, True, True)
+    """
+    if type(move) is Play or type(move) is Pass:
+        steps: list[CardStep] = []
+        after, ran = run_deal(state, None, (move,), 0, steps)
+        if ran:
+            return after, steps[0]
+        _refuse(state, move)
+    return apply(state, move), None
 
 
 def apply_moves(state: MatchState, moves: Iterable[Move]) -> MatchState:

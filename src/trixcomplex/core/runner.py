@@ -226,8 +226,8 @@ def run_deal(
             seat = turn
             if len(trick) < 4:
                 turn = after[turn]  # R-SEAT-1
-                if steps is not None:
-                    steps.append(new_step(seat, card, turn, None, None, False, False))
+                if steps is not None:  # new_step(...), in place
+                    steps.append(_tnew(CardStep, (seat, card, turn, None, None, False, False)))
                 continue
             cards = trick
             taker = _trick_winner(leader, cards)
@@ -246,8 +246,8 @@ def run_deal(
                 live[1] = trick
             over = trick_deal_over(len(tricks), hands[0] | hands[1] | hands[2] | hands[3], rules)
             if steps is not None:
-                steps.append(new_step(
-                    seat, card, None if over else taker, done, gained, False, over))  # fmt: skip
+                steps.append(_tnew(CardStep, (
+                    seat, card, None if over else taker, done, gained, False, over)))  # fmt: skip
             if over:
                 break
         if over:
@@ -311,7 +311,7 @@ def run_deal(
                     holders ^= 1 << turn
             turn = after_lay[turn][holders]
             if steps is not None:
-                steps.append(new_step(seat, card, turn, None, None, out, False))
+                steps.append(_tnew(CardStep, (seat, card, turn, None, None, out, False)))
         if over:
             if steps is not None:
                 steps.append(new_step(seat, card, None, None, None, True, True))

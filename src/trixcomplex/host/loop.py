@@ -46,11 +46,13 @@ from itertools import islice
 
 from ..bots.asking import ask, offer_redeal
 from ..bots.base import Bot, BotError, check_bot
-from ..core.engine import MatchState, apply, new_match
+from ..core.engine import MatchState, apply, apply_step, new_match
 from ..core.moves import Deal, Move, PlayerMove
 from ..core.rulesets import PARTNERSHIP, Ruleset
+from ..core.runner import CardStep
 from ..core.steps import DealCards, MatchOver, step_and_moves
 from ..core.turns import Decide, Offer, move_for_step, next_move, redeal_claimant, seat_to_move
+from ..knowledge.card_deltas import StepLog
 from ..knowledge.views import View, view, view_after_moves
 
 __all__ = [
@@ -76,6 +78,7 @@ def run(
     redeals: random.Random | None = None,
     on_move: Callable[[MatchState, Move, MatchState], None] | None = None,
     forced: bool = True,
+    views: SeatViews | None = None,
 ) -> MatchState:
     """Run ``state`` forward, one :func:`~trixcomplex.next_step` at a time
     (:func:`~trixcomplex.core.steps.step_and_moves`), and return the state reached.
@@ -86,7 +89,9 @@ def run(
     decks).  Without ``deals``, play stops at the end of the current deal
     (the playouts of :class:`~trixcomplex.bots.MonteCarloBot`).  The player
     moves are :func:`next_move`'s.
-    ``on_move(before, move, after)`` is called after every move.  A
+    ``on_move(before, move, after)`` is called after every move.  ``views``
+    (the :class:`SeatViews` ``decide`` asks) is handed the deal runner's step of
+    every card, so the seats' views read what each card did.  A
     :class:`~trixcomplex.bots.BotError` raised by ``decide`` leaves with the
     state its seat was asked in as its ``reached``.
     """
@@ -102,7 +107,13 @@ def run(
                 return state
             else:
                 move = move_for_step(state, step, legal, decide, offer, forced)
-            before, state = state, apply(state, move)
+            before = state
+            if views is None or not views.asked:  # no view to keep up to date (yet)
+                state = apply(state, move)
+            else:
+                state, card_step = apply_step(state, move)
+                if card_step is not None:
+                    views.moved(state, card_step)
             if on_move is not None:
                 on_move(before, move, state)
     except BotError as exc:  # a seat's bot failed: say in which state
@@ -116,10 +127,12 @@ class SeatViews:
     Calling it with a state of the match and a seat gives ``view(state, seat)``,
     brought up to date from the last view it gave that seat with
     :func:`~trixcomplex.knowledge.views.view_after_moves` (the moves since, read from the
-    state's history).  The states asked about must follow one history forward,
-    as a host loop's do (:func:`play_match` keeps one per match); a state not
-    ahead of the seat's last one, or far ahead, gets a full view.  Each seat's
-    view is only ever its own: nothing is shared between seats.
+    state's history; what each card did read from the deal runner's steps the
+    game loop hands on with :meth:`moved`, rebuilt when it hands none).  The
+    states asked about must follow one history forward, as a host loop's do
+    (:func:`play_match` keeps one per match); a state not ahead of the seat's
+    last one, or far ahead, gets a full view.  Each seat's view is only ever
+    its own: nothing is shared between seats.
 
     >>> import random
     >>> import trixcomplex as tc
@@ -132,12 +145,22 @@ class SeatViews:
     True
     """
 
-    __slots__ = ("_last",)
+    __slots__ = ("_last", "_log", "asked")
 
     def __init__(self) -> None:
         self._last: list[tuple[View, int] | None] = [None, None, None, None]
+        self._log = StepLog()
+        self.asked = False
+        """Whether a view was asked for: until then the steps are not worth handing on
+        (bots that choose from the legal moves alone never ask)."""
+
+    def moved(self, state: MatchState, step: CardStep) -> None:
+        """Note the deal runner's ``step`` of the card or pass that led to ``state``
+        (what :func:`~trixcomplex.apply_step` returned with it)."""
+        self._log.note(state, (step,))
 
     def __call__(self, state: MatchState, seat: int) -> View:
+        self.asked = True
         last = self._last[seat]
         length = len(state.history)
         if last is None or not 0 < length - last[1] <= _CATCH_UP:
@@ -146,7 +169,7 @@ class SeatViews:
             behind = length - last[1]
             moves = list(islice(state.history.newest_first(), behind))
             moves.reverse()
-            seen = view_after_moves(last[0], moves, state)
+            seen = view_after_moves(last[0], moves, state, self._log.up_to(state))
         self._last[seat] = (seen, length)
         return seen
 
@@ -161,8 +184,9 @@ def _bots_players(
     time_limit: float | None = None,
     match: int | None = None,
     cpu_limit: float | None = None,
-) -> tuple[Decide, Offer]:
-    """The ``decide`` and ``offer`` of :func:`run` for four bots, each asked by :func:`ask`."""
+) -> tuple[Decide, Offer, SeatViews]:
+    """The ``decide`` and ``offer`` of :func:`run` for four bots, each asked by :func:`ask`,
+    and the seats' views ``decide`` gives them."""
 
     seen = SeatViews()
 
@@ -182,7 +206,7 @@ def _bots_players(
     def offer(st: MatchState, seat: int) -> bool:
         return offer_redeal(seats[seat], st, seat, rngs[seat])
 
-    return decide, offer
+    return decide, offer, seen
 
 
 def bots_move(
@@ -198,7 +222,7 @@ def bots_move(
     first; a single legal move is played without asking (R-TX-5); otherwise
     the seat to move is asked through :func:`ask`.
     """
-    decide, offer = _bots_players(seats, rngs, time_limit)
+    decide, offer, _ = _bots_players(seats, rngs, time_limit)
     return next_move(state, decide, offer)
 
 
@@ -233,7 +257,7 @@ def play_match(
         raise ValueError("play_match needs four bots and four random generators, one per seat")
     for s, bot in enumerate(seats):
         check_bot(bot, f"seat {s}")
-    decide, offer = _bots_players(seats, rngs, time_limit, match, cpu_limit)
+    decide, offer, seen = _bots_players(seats, rngs, time_limit, match, cpu_limit)
     note = None
     if on_move is not None:
         each = on_move
@@ -242,4 +266,4 @@ def play_match(
             each(after)
 
     start = new_match(ruleset) if state is None else state
-    return run(start, decide, offer=offer, deals=deals, redeals=redeals, on_move=note)
+    return run(start, decide, offer=offer, deals=deals, redeals=redeals, on_move=note, views=seen)

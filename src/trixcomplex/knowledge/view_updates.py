@@ -26,29 +26,37 @@ from typing import TypeVar
 
 from ..core.cards import Card, cards_of, mask_of
 from ..core.engine import MatchState, TrickDeal, TrixDeal, forced_move, legal_moves, score
-from ..core.moves import Double, Move, Pass, Play, PlayerMove
+from ..core.moves import Double, Move, PlayerMove
 from ..core.rules import row_ends
+from ..core.runner import CardStep
+from .card_deltas import given_steps, steps_since
 from .deductions import played_in_tricks, show_trick_cards_since, shown_by_pass
 from .seat_view import ALL_FIELDS, Cards4, View, new_view, view, view_builder
 
 __all__ = ["view_after", "view_after_moves"]
 
 _T = TypeVar("_T")
+_NO_POINTS = (0, 0, 0, 0)
 
 
-def view_after(previous: View, move: Move, state: MatchState) -> View:
+def view_after(
+    previous: View, move: Move, state: MatchState, steps: Sequence[CardStep] | None = None
+) -> View:
     """The view of ``state``, the state just after ``move``, for ``previous.seat``,
     given ``previous``: that seat's (or the spectator's) view of the state just before.
 
     Always equal to ``view(state, previous.seat)``, and cheaper for the moves
     inside a deal: a card played to a trick, a card laid or a pass in TRIX,
     another seat's answer in the doubling window.  It changes only the
-    fields ``move`` changed, adding what the move shows of the mover's hand
-    (the very functions :func:`~trixcomplex.view` folds over the deal's moves); every
-    other field is the same object as in ``previous``, so a consumer may
-    test a field with ``is`` to know it is unchanged (the observation
-    tensors of :mod:`trixcomplex.rl` do).  The other moves (a deal, a
-    choice, the window's close, a deal's last card, a redeal) give
+    fields ``move`` changed, read from the deal runner's
+    :class:`~trixcomplex.core.runner.CardStep` of the move (``steps``: what
+    :func:`~trixcomplex.apply_step` returned for it, as a one-step sequence;
+    rebuilt from ``state`` when not given), adding what the move shows of the
+    mover's hand (the very functions :func:`~trixcomplex.view` folds over the
+    deal's moves); every other field is the same object as in ``previous``,
+    so a consumer may test a field with ``is`` to know it is unchanged (the
+    observation tensors of :mod:`trixcomplex.rl` do).  The other moves (a
+    deal, a choice, the window's close, a deal's last card, a redeal) give
     ``view(state, seat)``.  Of ``state`` it reads only what :func:`~trixcomplex.view`
     reads: hidden information stays hidden the same way.
     :func:`view_after_moves` catches up over several moves at once.
@@ -59,17 +67,24 @@ def view_after(previous: View, move: Move, state: MatchState) -> View:
     >>> state = tc.apply(state, tc.Choose(state.owner, tc.Contract.DIAMONDS))
     >>> seen = tc.view(state, 0)
     >>> move = tc.legal_moves(state)[0]
-    >>> after = tc.apply(state, move)
-    >>> seen_after = tc.view_after(seen, move, after)
-    >>> seen_after == tc.view(after, 0), seen_after.trick == (move.card,)
-    (True, True)
+    >>> after, step = tc.apply_step(state, move)
+    >>> seen_after = tc.view_after(seen, move, after, steps=(step,))
+    >>> seen_after == tc.view(after, 0) == tc.view_after(seen, move, after)
+    True
+    >>> seen_after.trick == (move.card,)
+    True
     >>> seen_after.score is seen.score, seen_after.hand_sizes is seen.hand_sizes
     (True, False)
     """
-    return view_after_moves(previous, (move,), state)
+    return view_after_moves(previous, (move,), state, steps)
 
 
-def view_after_moves(previous: View, moves: Sequence[Move], state: MatchState) -> View:
+def view_after_moves(
+    previous: View,
+    moves: Sequence[Move],
+    state: MatchState,
+    steps: Sequence[CardStep] | None = None,
+) -> View:
     """The view of ``state`` for ``previous.seat``, given ``previous``, that seat's view
     of the state before ``moves`` (the moves since, oldest first; ``state`` is
     the state after the last of them).
@@ -79,16 +94,23 @@ def view_after_moves(previous: View, moves: Sequence[Move], state: MatchState) -
     needed.  Always equal to ``view(state, previous.seat)``; cheaper when
     every move is a card played to a trick, a card laid or a pass in TRIX
     of the deal ``previous`` shows, or another seat's answer in the
-    doubling window.
+    doubling window.  ``steps``: the deal runner's
+    :class:`~trixcomplex.core.runner.CardStep`\\ s of the last moves to ``state``
+    (``steps[-1]`` of ``moves[-1]``), as a game loop got them from
+    :func:`~trixcomplex.apply_step`; read when they cover ``moves``, else
+    rebuilt from ``state`` (:mod:`trixcomplex.knowledge.card_deltas`).
 
     >>> import random
     >>> import trixcomplex as tc
     >>> state = tc.apply(tc.new_match(tc.CLASSIC), tc.Deal.shuffled(random.Random(4)))
     >>> state = tc.apply(state, tc.Choose(state.owner, tc.Contract.DIAMONDS))
-    >>> seen, moves = tc.view(state, 0), []
+    >>> seen, moves, steps = tc.view(state, 0), [], []
     >>> for _ in range(6):
     ...     moves.append(tc.legal_moves(state)[0])
-    ...     state = tc.apply(state, moves[-1])
+    ...     state, step = tc.apply_step(state, moves[-1])
+    ...     steps.append(step)
+    >>> tc.view_after_moves(seen, moves, state, steps) == tc.view(state, 0)
+    True
     >>> tc.view_after_moves(seen, moves, state) == tc.view(state, 0)
     True
     """
@@ -99,14 +121,18 @@ def view_after_moves(previous: View, moves: Sequence[Move], state: MatchState) -
         and state.history.last is moves[-1]
     ):
         deal = state.deal
-        kinds = _kinds(moves)
-        if type(deal) is TrickDeal and kinds is _PLAYS:
-            return _after_trick_cards(previous, moves, state, deal)  # type: ignore[arg-type]
-        if type(deal) is TrixDeal and (kinds is _PLAYS or kinds is _TRIX_TURNS):
-            return _after_trix_turns(previous, moves, state, deal)  # type: ignore[arg-type]
-        if kinds is _ANSWERS and previous.seat not in {m.seat for m in moves}:  # type: ignore[union-attr]
+        if type(deal) is TrickDeal:
+            return _after_trick_cards(previous, moves, state, deal, steps)
+        if type(deal) is TrixDeal:
+            return _after_trix_turns(previous, moves, state, deal, steps)
+        if _answers_of_others(previous.seat, moves):
             return previous  # other seats' secret answers: nothing seen changes (R-HID-2)
     return _keeping(previous, view(state, previous.seat))
+
+
+def _answers_of_others(seat: int | None, moves: Sequence[Move]) -> bool:
+    """Whether ``moves`` are all doubling answers of seats other than ``seat``."""
+    return all(type(move) is Double and move.seat != seat for move in moves)
 
 
 def _keeping(previous: View, new: View) -> View:
@@ -119,63 +145,56 @@ def _keeping(previous: View, new: View) -> View:
     return new_view(None, *values)
 
 
-_PLAYS, _TRIX_TURNS, _ANSWERS, _OTHERS = "plays", "trix turns", "answers", "others"
-
-
-def _kinds(moves: Sequence[Move]) -> str:
-    """What ``moves`` are: plays only, plays and passes, doubling answers only, or others."""
-    plays = passes = answers = False
-    for move in moves:
-        kind = type(move)
-        if kind is Play:
-            plays = True
-        elif kind is Pass:
-            passes = True
-        elif kind is Double:
-            answers = True
-        else:
-            return _OTHERS
-    if answers:
-        return _OTHERS if plays or passes else _ANSWERS
-    return _TRIX_TURNS if passes else _PLAYS
-
-
 def _after_trick_cards(
-    previous: View, moves: Sequence[Play], state: MatchState, deal: TrickDeal
+    previous: View,
+    moves: Sequence[Move],
+    state: MatchState,
+    deal: TrickDeal,
+    given: Sequence[CardStep] | None,
 ) -> View:
-    """:func:`view_after_moves` for cards played to tricks of the deal in progress."""
+    """:func:`view_after_moves` for cards played to tricks of the deal in progress: what
+    the runner's steps of ``moves`` changed."""
     seat = previous.seat
-    tricks, trick = deal.tricks, deal.trick
     done = len(previous.tricks)
     start = len(previous.trick)
-    if 4 * (len(tricks) - done) + len(trick) - start != len(moves) or (
-        done and tricks[done - 1] is not previous.last_trick
+    tricks = deal.tricks
+    steps = None
+    if 4 * (len(tricks) - done) + len(deal.trick) - start == len(moves) and (
+        not done or tricks[done - 1] is previous.last_trick
     ):
-        return _keeping(
-            previous, view(state, seat)
-        )  # ``previous`` is not the view just before ``moves``
+        steps = given_steps(moves, given) or steps_since(
+            state, moves, done, start, 0, previous.points
+        )
+    if steps is None:  # ``previous`` is not the view just before ``moves``
+        return _keeping(previous, view(state, seat))
+    cards: list[Card] = []
+    last_trick, points = previous.last_trick, previous.points
+    for step in steps:  # the runner's CardSteps
+        cards.append(step.card)  # type: ignore[arg-type]  # a trick deal has no pass
+        if step.trick is not None:  # a trick taken (R-CX-3), and what it cost (R-CX-5)
+            last_trick = step.trick
+            gained = step.points
+            assert gained is not None
+            if gained != _NO_POINTS:
+                points = (points[0] + gained[0], points[1] + gained[1], points[2] + gained[2],
+                          points[3] + gained[3])  # fmt: skip
     rules = state.ruleset.trick_rules(state.contract)  # type: ignore[arg-type]
-    no_heart_lead, discard_first = rules.no_heart_lead, rules.discard_first
     voids = list(previous.voids)
     shown = [0, 0, 0, 0]
-    show_trick_cards_since(voids, shown, deal, done, start, no_heart_lead, discard_first)
-    cards = [move.card for move in moves]
+    show_trick_cards_since(
+        voids, shown, deal, done, start, rules.no_heart_lead, rules.discard_first
+    )
     cannot_hold = _without(previous.cannot_hold, cards)
     if any(shown):
-        cannot_hold = _with(cannot_hold, shown, played_in_tricks(tricks, trick))
-    last_trick, points, seen_score = previous.last_trick, previous.points, previous.score
-    if len(tricks) != done:  # tricks were finished
-        last_trick = tricks[-1]
-        if deal.points != points:
-            points, seen_score = deal.points, score(state)
+        cannot_hold = _with(cannot_hold, shown, played_in_tricks(deal.tricks, deal.trick))
     return _AFTER_TRICK_CARD(
         previous,
-        *_seat_now(previous, state, state.turn),
+        *_seat_now(previous, state, steps[-1].turn),
         deal.leader,
-        trick,
-        previous.tricks if len(tricks) == done else tricks,
+        deal.trick,
+        previous.tricks if last_trick is previous.last_trick else deal.tricks,
         last_trick,
-        seen_score,
+        previous.score if points is previous.points else score(state),
         points,
         _same_or_new(previous.voids, voids),
         cannot_hold,
@@ -184,32 +203,41 @@ def _after_trick_cards(
 
 
 def _after_trix_turns(
-    previous: View, moves: Sequence[Play | Pass], state: MatchState, deal: TrixDeal
+    previous: View,
+    moves: Sequence[Move],
+    state: MatchState,
+    deal: TrixDeal,
+    given: Sequence[CardStep] | None,
 ) -> View:
-    """:func:`view_after_moves` for cards laid and passes of the TRIX deal in progress."""
+    """:func:`view_after_moves` for cards laid and passes of the TRIX deal in progress: what
+    the runner's steps of ``moves`` changed."""
     seat = previous.seat
-    laid, passes = previous.laid, previous.passes
+    laid, passes, order = previous.laid, previous.passes, previous.finishing_order
     turns = len(laid) + len(passes)
-    if previous.turn != moves[0].seat or (
+    steps = None
+    if previous.turn == getattr(moves[0], "seat", None) and not (
         state.ruleset.show_twos and turns < 4 <= turns + len(moves)  # R-OPT-7: 2s shown now
     ):
+        steps = given_steps(moves, given) or steps_since(state, moves, 0, 0, len(order), _NO_POINTS)
+    if steps is None:
         return _keeping(previous, view(state, seat))
-    cards = [move.card for move in moves if type(move) is Play]
+    cards = [step.card for step in steps if step.card is not None]
     table = deal.table & ~mask_of(cards)  # as ``previous`` saw it
     if table.bit_count() != len(previous.table):
-        return _keeping(
-            previous, view(state, seat)
-        )  # ``previous`` is not the view just before ``moves``
+        return _keeping(previous, view(state, seat))  # not the view just before ``moves``
     new_laid: list[tuple[int, Card]] = []
     new_passes: list[tuple[int, int]] = []
     shown = [0, 0, 0, 0]
-    for move in moves:
-        if type(move) is Play:
-            table |= 1 << move.card
-            new_laid.append((move.seat, move.card))
-        else:
-            new_passes.append((move.seat, len(laid) + len(new_laid)))
-            shown[move.seat] |= shown_by_pass(table)
+    for step in steps:  # the runner's CardSteps
+        card = step.card
+        if card is not None:
+            table |= 1 << card
+            new_laid.append((step.seat, card))
+            if step.out:  # the seat went out (R-TX-4)
+                order += (step.seat,)
+        else:  # a pass (R-TX-3)
+            new_passes.append((step.seat, len(laid) + len(new_laid)))
+            shown[step.seat] |= shown_by_pass(table)
     cannot_hold, known = previous.cannot_hold, previous.known_holdings
     table_cards, rows = previous.table, previous.rows
     if cards:
@@ -223,15 +251,14 @@ def _after_trix_turns(
     if new_passes:
         passes += tuple(new_passes)
         cannot_hold = _with(cannot_hold, shown, table)
-    order = deal.finishing_order
     return _AFTER_TRIX_TURN(
         previous,
-        *_seat_now(previous, state, state.turn),
+        *_seat_now(previous, state, steps[-1].turn),
         table_cards,
         rows,
         laid,
         passes,
-        previous.finishing_order if order == previous.finishing_order else order,
+        order,
         cannot_hold,
         known,
     )

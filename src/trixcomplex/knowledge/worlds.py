@@ -35,8 +35,7 @@ from math import comb
 from ..core.cards import ALL_CARDS, ALL_MASK, Card, Rank, Suit, cards_of, mask_of, suit_mask
 from ..core.engine import History, MatchState, Phase, TrickDeal, TrixDeal, apply
 from ..core.errors import IllegalMoveError
-from ..core.match import PASSES, plays_of
-from ..core.moves import Choose, Contract, Deal, Double, Move, Redeal, Timeout
+from ..core.moves import PASSES, PLAYS, Choose, Contract, Deal, Double, Move, Redeal, Timeout
 from ..core.rules import SEVEN_OF_HEARTS, owner_before
 from .view_ranges import check_view_ranges, inconsistent
 from .views import View
@@ -344,9 +343,9 @@ def _cards_played(view: View) -> tuple[list[Move], TrickDeal | TrixDeal]:
     return moves, TrickDeal(leader, view.trick, view.tricks, view.doubled, view.points)
 
 
-_PLAYS = tuple(tuple(plays_of(seat % 4, 1 << c)[0] for c in range(52)) for seat in range(7))
-"""``_PLAYS[seat][card]``: the engine's interned ``Play(seat % 4, card)`` (seat up to 6, so
-that a trick's leader plus its place needs no ``% 4``)."""
+_PLAYS = tuple(PLAYS[seat % 4] for seat in range(7))
+"""``_PLAYS[seat][card]``: the engine's interned ``Play(seat % 4, card)`` (``moves.PLAYS``;
+seat up to 6, so that a trick's leader plus its place needs no ``% 4``)."""
 
 
 def _base(view: View, phase: Phase, number: int, owner: int | None) -> MatchState:

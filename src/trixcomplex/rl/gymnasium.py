@@ -87,7 +87,8 @@ class SeatEnv(gymnasium.Env[_Obs, np.int64]):
         mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
         if self.table.to_act == self.seat:
             mask[list(self.table.legal_actions())] = 1
-        tensor = self._observer.tensor(self.table.state, self.seat)  # a new array, the caller's
+        table = self.table
+        tensor = self._observer.tensor(table.state, self.seat, table.steps)  # the caller's
         return {"observation": tensor, "action_mask": mask}
 
     def _play_others(self) -> None:
@@ -98,7 +99,7 @@ class SeatEnv(gymnasium.Env[_Obs, np.int64]):
             if seat == CHANCE:
                 table = table.deal(self._rng)
                 continue
-            seen = self._observer.view(table.state, seat)
+            seen = self._observer.view(table.state, seat, table.steps)
             table = table.act(table.bot_action(self.bots[seat], self._rng, seen))
         self.table = table
 

@@ -172,7 +172,7 @@ class TrixComplexState(pyspiel.State):  # type: ignore[misc]
         rng = random.Random(int(sampler() * 2**52))
         world = sample_world(self.observer.view(self.table.state, player), rng)
         state = TrixComplexState(self.get_game())
-        state.table = evolve(self.table, state=world, held=None)
+        state.table = evolve(self.table, state=world, held=None, steps=())
         return state
 
     def __str__(self) -> str:
@@ -187,7 +187,7 @@ def _close_resampled_window(table: Table) -> Table:
     """A round that ended with the engine's window still open (only in a world drawn by
     ``resample_from_infostate``) is closed by a timeout: the unanswered double nothing."""
     if table.window_seat is None and table.state.phase is Phase.DOUBLE:
-        return evolve(table, state=_timeout(table), window_seat=None)
+        return evolve(table, state=_timeout(table), window_seat=None, steps=())
     return table
 
 
@@ -206,10 +206,12 @@ class ViewObserver:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: TrixComplexState, player: int) -> None:
-        self.tensor[:] = state.observer.tensor(state.table.state, player)
+        table = state.table
+        self.tensor[:] = state.observer.tensor(table.state, player, table.steps)
 
     def string_from(self, state: TrixComplexState, player: int) -> str:
-        seen = state.observer.view(state.table.state, player)
+        table = state.table
+        seen = state.observer.view(table.state, player, table.steps)
         if self.information_state:
             return json.dumps(to_json(seen), sort_keys=True, separators=(",", ":"))
         return table_text(seen)

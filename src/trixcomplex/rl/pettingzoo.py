@@ -117,7 +117,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
         mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
         if self.table.to_act == seat:
             mask[list(self.table.legal_actions())] = 1
-        tensor = self._observer.tensor(self.table.state, seat)  # a new array, the caller's
+        table = self.table
+        tensor = self._observer.tensor(table.state, seat, table.steps)  # a new array, the caller's
         return {"observation": tensor, "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:

@@ -37,15 +37,16 @@ from __future__ import annotations
 
 import random
 
-from attrs import evolve, frozen
+from attrs import evolve, field, frozen
 
 from ..bots import Bot, offer_redeal
 from ..core.cards import ALL_CARDS, Card
-from ..core.engine import MatchState, Phase, apply, new_match, score
+from ..core.engine import MatchState, Phase, apply, apply_step, new_match, score
 from ..core.errors import IllegalMoveError
 from ..core.moves import Deal, Double
 from ..core.rules import redeal_seat, redeal_window, standings
 from ..core.rulesets import Ruleset
+from ..core.runner import CardStep
 from ..core.steps import Ask, DealCards, Forced, OfferRedeal, Step, next_step
 from ..io.actions import (
     NOTHING_DOUBLED,
@@ -86,6 +87,10 @@ class Table:
     - ``held``: the answer that closes the window, held until seat 3 has answered.
     - ``redeal_seat``: the seat asked now in the redeal round, else ``None``.
     - ``deals``: end the game after this many finished deals (0: the whole match).
+    - ``steps``: the deal runner's :class:`~trixcomplex.core.runner.CardStep` of the
+      card or pass that led to ``state`` (``()`` after any other action), for
+      the observers to read (:meth:`~trixcomplex.rl.observation.Observer.tensor`);
+      not compared.
     """
 
     state: MatchState
@@ -94,6 +99,7 @@ class Table:
     held: Double | None = None
     deals: int = 0
     redeal_seat: int | None = None
+    steps: tuple[CardStep, ...] = field(default=(), eq=False, repr=False)
 
     @classmethod
     def new(cls, ruleset: Ruleset, deals: int = 0) -> Table:
@@ -156,7 +162,8 @@ class Table:
         if self.redeal_seat is not None:
             return self._redeal_answer(seat, action)
         if self.window_seat is None:
-            return self._after(apply(self.state, action_to_move(self.state, seat, action)))
+            state, step = apply_step(self.state, action_to_move(self.state, seat, action))
+            return self._after(state, () if step is None else (step,))
         return self._answer(seat, action)
 
     def _answer(self, seat: int, action: int) -> Table:
@@ -171,7 +178,7 @@ class Table:
             else:
                 state = apply(state, move)
         if seat < 3:
-            return evolve(self, state=state, window_seat=seat + 1, held=held)
+            return evolve(self, state=state, window_seat=seat + 1, held=held, steps=())
         if held is not None:
             state = apply(state, held)
         return self._after(evolve(self, state=state, window_seat=None, held=None).state)
@@ -182,13 +189,13 @@ class Table:
         if action != PASS:
             raise IllegalMoveError(action, f"seat {seat} may only pass or demand a redeal now",
                                    "R-OPT-8")  # fmt: skip
-        return evolve(self, redeal_seat=seat + 1 if seat < 3 else None)
+        return evolve(self, redeal_seat=seat + 1 if seat < 3 else None, steps=())
 
-    def _after(self, state: MatchState) -> Table:
+    def _after(self, state: MatchState, steps: tuple[CardStep, ...] = ()) -> Table:
         window = 0 if state.phase is Phase.DOUBLE else None
         redeal = 0 if redeal_window(state) else None
         return evolve(self, state=state, dealt=(), window_seat=window, held=None,
-                      redeal_seat=redeal)  # fmt: skip
+                      redeal_seat=redeal, steps=steps)  # fmt: skip
 
     def bot_action(self, bot: Bot, rng: random.Random, seen: View | None = None) -> int:
         """The action ``bot`` picks for the seat to act, from that seat's view (``seen``,
@@ -223,7 +230,7 @@ class Table:
             raise IllegalMoveError(card, f"{card} is dealt already", "R-MATCH-2")
         dealt = (*self.dealt, card)
         if len(dealt) < 52:
-            return evolve(self, dealt=dealt)
+            return evolve(self, dealt=dealt, steps=())
         return self._after(apply(self.state, Deal(dealt)))
 
     def deal(self, rng: random.Random) -> Table:

@@ -226,7 +226,12 @@ def _encode_order(view: View, out: Buffer, me: int) -> None:
 def encode_places(order: Sequence[int], out: Buffer, me: int, start: int = 0) -> None:
     """The finishing order (its places from the ``start``-th)."""
     for place in range(start, len(order)):
-        out[AT_ORDER + 4 * ((order[place] - me) % 4) + place] = 1.0
+        encode_place(order[place], place, out, me)
+
+
+def encode_place(seat: int, place: int, out: Buffer, me: int) -> None:
+    """``seat`` finished ``place``-th (0 for the first) in TRIX."""
+    out[AT_ORDER + 4 * ((seat - me) % 4) + place] = 1.0
 
 
 def _encode_contracts(view: View, out: Buffer, me: int) -> None:

@@ -7,6 +7,7 @@ tensors, what the adapters of :mod:`trixcomplex.rl` hold).
 from __future__ import annotations
 
 from array import array
+from collections.abc import Sequence
 from itertools import islice
 
 import numpy as np
@@ -14,8 +15,10 @@ import numpy.typing as npt
 
 from ...core.cards import Card, Suit, cards_of, mask_of
 from ...core.engine import History, MatchState, Phase, TrickDeal, TrixDeal
-from ...core.moves import Double, Move, Pass, Play
+from ...core.moves import Double, Move
+from ...core.runner import CardStep
 from ...core.seats import check_seat
+from ...knowledge.card_deltas import StepLog, given_steps, steps_since
 from ...knowledge.views import (
     View,
     own_part,
@@ -35,7 +38,7 @@ from .encoders import (
     encode_answer,
     encode_card_row,
     encode_deal_points,
-    encode_places,
+    encode_place,
     encode_void_row,
 )
 from .layout import (
@@ -62,6 +65,7 @@ _TRICK_PHASES = (Phase.COMPLEX, Phase.TRICKS)
 _CATCH_UP = 64
 """At most this many moves are followed one by one; a longer gap is encoded in full."""
 _NOTHING_SHOWN = [0, 0, 0, 0]
+_NO_POINTS = (0, 0, 0, 0)
 
 _SEAT_ROWS = frozenset({
     "played", "trick", "leader", "taken", "tricks_taken", "voids", "cannot_hold",
@@ -124,10 +128,12 @@ class SeatsTracker:
     later), it walks the history back to that state and, when every move
     since is a card played to a trick, a card laid or a pass in TRIX, or an
     answer in the doubling window of the same deal, writes only the entries
-    those moves change: the hand, the cards played, the trick and its leader,
-    the tricks taken, the hand sizes, the turn, the passes and the finishing
-    order; the points when a trick changes them (the engine's
-    ``deal.points``); and the voids and cards a seat cannot hold, deduced by
+    those moves change, as the deal runner's
+    :class:`~trixcomplex.core.runner.CardStep`\\ s of the cards report them
+    (handed with ``steps=``, else rebuilt from the state): the hand, the cards
+    played, the trick and its leader, the tricks taken and by whom, the hand
+    sizes, the turn, the passes and the finishing order; the points when a
+    trick changes them; and the voids and cards a seat cannot hold, deduced by
     the very functions :func:`~trixcomplex.view` uses
     (``views.show_trick_cards_since`` and ``views.shown_by_pass``).  Anything
     else (a deal, a choice, the window's close, a deal's last card, a redeal,
@@ -189,8 +195,15 @@ class SeatsTracker:
         self._points: tuple[int, ...] = ()
         self._rules = (False, 0)  # the trick contract's no_heart_lead, discard_first
 
-    def tensor(self, state: MatchState, seat: int | None) -> npt.NDArray[np.float32]:
-        """``observation_tensor(view(state, seat))``, a new array the caller owns."""
+    def tensor(
+        self, state: MatchState, seat: int | None, steps: Sequence[CardStep] | None = None
+    ) -> npt.NDArray[np.float32]:
+        """``observation_tensor(view(state, seat))``, a new array the caller owns.
+
+        ``steps``: the deal runner's :class:`~trixcomplex.core.runner.CardStep`\\ s of the
+        last moves to ``state`` (``steps[-1]`` of its last move), as a game loop got
+        them from :func:`~trixcomplex.apply_step`: read when they cover the moves
+        since the state seen last, else rebuilt from ``state``."""
         gather = _GATHER.get(seat) if seat is None or type(seat) is int else None
         if gather is None:
             check_seat(seat)
@@ -201,9 +214,9 @@ class SeatsTracker:
                 pass
             elif type(node := state.history) is History and node._prev is seen.history:  # type: ignore[union-attr]
                 # One move since, a game loop's step: followed without walking back.
-                if not self._after([node._move], state, seen):  # type: ignore[list-item, arg-type]
+                if not self._after([node._move], state, seen, steps):  # type: ignore[list-item, arg-type]
                     self._fresh = 0
-            elif not self._follow(seen, state):  # type: ignore[arg-type]
+            elif not self._follow(seen, state, steps):  # type: ignore[arg-type]
                 self._fresh = 0
         if not self._fresh & 1:
             self._encode_in_full(state, None)
@@ -258,7 +271,9 @@ class SeatsTracker:
             rules = state.ruleset.trick_rules(state.contract)  # type: ignore[arg-type]
             self._rules = (rules.no_heart_lead, rules.discard_first)
 
-    def _follow(self, seen: MatchState, state: MatchState) -> bool:
+    def _follow(
+        self, seen: MatchState, state: MatchState, steps: Sequence[CardStep] | None
+    ) -> bool:
         """Bring the tensors from ``seen`` to ``state`` move by move; ``False`` (all then
         to be encoded in full) unless ``state`` follows ``seen`` in the same deal by
         moves of the kinds followed."""
@@ -275,11 +290,18 @@ class SeatsTracker:
         else:
             return False
         moves.reverse()
-        return self._after(moves, state, seen)
+        return self._after(moves, state, seen, steps)
 
-    def _after(self, moves: list[Move], state: MatchState, seen: MatchState) -> bool:
-        """Bring the tensors from ``seen`` to ``state``, the state after ``moves``; ``False``
-        unless both are of the same deal and phase and the moves of the kinds followed."""
+    def _after(
+        self,
+        moves: list[Move],
+        state: MatchState,
+        seen: MatchState,
+        steps: Sequence[CardStep] | None,
+    ) -> bool:
+        """Bring the tensors from ``seen`` to ``state``, the state after ``moves`` (the
+        runner's ``steps`` of the last ones, if given); ``False`` unless both are of the
+        same deal and phase and the moves of the kinds followed."""
         phase = state.phase
         if (
             phase is not seen.phase
@@ -289,9 +311,9 @@ class SeatsTracker:
         ):
             return False
         if phase in _TRICK_PHASES:
-            return self._after_trick_cards(moves, state)
+            return self._after_trick_cards(moves, state, steps)
         if phase is Phase.TRIX:
-            return self._after_trix_turns(moves, state)
+            return self._after_trix_turns(moves, state, steps)
         if phase is Phase.DOUBLE:  # a secret answer changes only what its seat sees (R-HID-2)
             for move in moves:
                 if type(move) is not Double:
@@ -300,42 +322,53 @@ class SeatsTracker:
             return True
         return False
 
-    def _after_trick_cards(self, moves: list[Move], state: MatchState) -> bool:
+    def _after_trick_cards(
+        self, moves: list[Move], state: MatchState, given: Sequence[CardStep] | None
+    ) -> bool:
+        """Write what the runner's steps of ``moves`` (cards played to tricks) changed."""
         deal = state.deal
         if type(deal) is not TrickDeal:
             return False
-        tricks, trick = deal.tricks, deal.trick
         done, start = self._done, self._start
-        finished = len(tricks) - done
-        if 4 * finished + len(trick) - start != len(moves):
+        steps = given_steps(moves, given) or steps_since(
+            state,
+            moves,
+            done,
+            start,
+            0,
+            self._points,  # type: ignore[arg-type]
+        )
+        if steps is None:
             return False
         out, hands = self._out, state.hands
-        played, marked = self._played, self._marked
-        for move in moves:
-            if type(move) is not Play:
-                return False
-            card, who = move.card, move.seat
+        played, marked, points = self._played, self._marked, self._points
+        for step in steps:  # the runner's CardSteps
+            who, card, taken = step.seat, step.card, step.trick
+            assert card is not None  # a trick deal has no pass
             played |= 1 << card
-            out[_TRICK_ROW[who] + card] = 1.0
             marked = _played_from_hand(out, who, card, hands[who], marked)
-        self._played = played
-        if finished:  # the tricks finished since: taken by their takers; a new trick led
+            if taken is None:
+                out[_TRICK_ROW[who] + card] = 1.0
+                continue
+            # A trick taken: its cards to its taker, who leads the next (R-CX-3).
             out[TRICK_AND_LEADER] = TRICK_AND_LEADER_ZEROS
-            for t in tricks[done:]:
-                row = _TAKEN_ROW[t.taker]
-                for card in t.cards:
-                    out[row + card] = 1.0
-                at = AT_TRICKS_TAKEN + t.taker
-                out[at] = COUNT[COUNT_OF[out[at]] + 1]
-            leader = deal.leader
-            out[AT_LEADER + leader] = 1.0
-            for i, card in enumerate(trick):  # the new trick's cards, if any
-                out[_TRICK_ROW[(leader + i) % 4] + card] = 1.0
-            if deal.points != self._points:  # the cumulative scores change only between deals
-                self._points = deal.points
-                encode_deal_points(deal.points, out, 0)
-            self._done = len(tricks)
-        self._start = len(trick)
+            taker = taken.taker
+            row = _TAKEN_ROW[taker]
+            for c in taken.cards:
+                out[row + c] = 1.0
+            at = AT_TRICKS_TAKEN + taker
+            out[at] = COUNT[COUNT_OF[out[at]] + 1]
+            out[AT_LEADER + taker] = 1.0
+            gained = step.points
+            assert gained is not None
+            if gained != _NO_POINTS:  # the cumulative scores change only between deals
+                points = (points[0] + gained[0], points[1] + gained[1], points[2] + gained[2],
+                          points[3] + gained[3])  # fmt: skip
+        self._played = played
+        if points is not self._points:
+            self._points = points
+            encode_deal_points(points, out, 0)
+        self._done, self._start = len(deal.tricks), len(deal.trick)
         voids, shown = self._voids, [0, 0, 0, 0]
         no_heart_lead, discard_first = self._rules
         grew = show_trick_cards_since(voids, shown, deal, done, start, no_heart_lead, discard_first)
@@ -348,44 +381,48 @@ class SeatsTracker:
                 if shown[s]:
                     marked |= self._cannot_hold(s, shown[s], played)
         self._marked = marked
-        turn = state.turn
-        if turn != self._turn:  # the turn mark moved
+        turn = steps[-1].turn
+        if turn != self._turn:  # the turn mark moved (the deal goes on: a seat is to play)
             out[AT_TURN + self._turn] = 0.0  # type: ignore[operator]
             out[AT_TURN + turn] = 1.0  # type: ignore[operator]
             self._turn = turn
         return True
 
-    def _after_trix_turns(self, moves: list[Move], state: MatchState) -> bool:
+    def _after_trix_turns(
+        self, moves: list[Move], state: MatchState, given: Sequence[CardStep] | None
+    ) -> bool:
+        """Write what the runner's steps of ``moves`` (TRIX cards and passes) changed."""
         deal = state.deal
         if type(deal) is not TrixDeal:
             return False
         turns = self._turns
         if state.ruleset.show_twos and turns < 4 <= turns + len(moves):
             return False  # R-OPT-7: the 2s are shown now
+        places = self._places
+        steps = given_steps(moves, given) or steps_since(state, moves, 0, 0, places, _NO_POINTS)
+        if steps is None:
+            return False
         out, hands = self._out, state.hands
         table, marked, final = self._played, self._marked, deal.table
-        for move in moves:
-            if type(move) is Play:
-                card, who = move.card, move.seat
-                bit = 1 << card
-                if table & bit:
-                    return False
-                table |= bit
-                marked = _played_from_hand(out, who, card, hands[who], marked)
-            elif type(move) is Pass:
-                who = move.seat
+        for step in steps:  # the runner's CardSteps
+            who, laid = step.seat, step.card
+            if laid is None:  # a pass (R-TX-3)
                 count_pass(who, out, 0)
                 marked |= self._cannot_hold(who, shown_by_pass(table), final)
-            else:
+                continue
+            bit = 1 << laid
+            if table & bit:
                 return False
+            table |= bit
+            marked = _played_from_hand(out, who, laid, hands[who], marked)
+            if step.out:  # the seat went out: its place (R-TX-4)
+                encode_place(who, places, out, 0)
+                places += 1
         if table != final:
             return False
         self._played, self._marked, self._turns = table, marked, turns + len(moves)
-        order = deal.finishing_order
-        if len(order) != self._places:
-            encode_places(order, out, 0, self._places)
-            self._places = len(order)
-        self._move_turn(state.turn)
+        self._places = places
+        self._move_turn(steps[-1].turn)
         return True
 
     def _move_turn(self, turn: int | None) -> None:
@@ -436,9 +473,12 @@ class TensorTracker:
         self.seat = seat
         self._tracker = SeatsTracker()
 
-    def tensor(self, state: MatchState) -> npt.NDArray[np.float32]:
-        """``observation_tensor(view(state, seat))``, a new array the caller owns."""
-        return self._tracker.tensor(state, self.seat)
+    def tensor(
+        self, state: MatchState, steps: Sequence[CardStep] | None = None
+    ) -> npt.NDArray[np.float32]:
+        """``observation_tensor(view(state, seat))``, a new array the caller owns
+        (``steps`` as in :meth:`SeatsTracker.tensor`)."""
+        return self._tracker.tensor(state, self.seat, steps)
 
     def __deepcopy__(self, memo: dict[int, object]) -> TensorTracker:
         return TensorTracker(self.seat)
@@ -500,9 +540,15 @@ class Observer:
     def __init__(self) -> None:
         self._views: dict[int | None, tuple[MatchState, View]] = {}
         self._tracker = SeatsTracker()
+        self._log = StepLog()  # the steps given, for the views to catch up with
 
-    def view(self, state: MatchState, seat: int | None) -> View:
-        """``view(state, seat)``, from this seat's last view if there is one."""
+    def view(
+        self, state: MatchState, seat: int | None, steps: Sequence[CardStep] | None = None
+    ) -> View:
+        """``view(state, seat)``, from this seat's last view if there is one (``steps``
+        as in :meth:`SeatsTracker.tensor`)."""
+        if steps:
+            self._log.note(state, steps)
         seen = self._views.get(seat)
         if seen is not None and seen[0] is state:
             return seen[1]
@@ -513,16 +559,21 @@ class Observer:
             before = moves.pop() if len(moves) > since else None
             if before is seen[0].history.last:  # the state follows the one seen last
                 moves.reverse()
-                new = view_after_moves(seen[1], moves, state)
+                new = view_after_moves(seen[1], moves, state, self._log.up_to(state))
         if new is None:
             new = view(state, seat)
         self._views[seat] = (state, new)
         return new
 
-    def tensor(self, state: MatchState, seat: int | None) -> npt.NDArray[np.float32]:
+    def tensor(
+        self, state: MatchState, seat: int | None, steps: Sequence[CardStep] | None = None
+    ) -> npt.NDArray[np.float32]:
         """``observation_tensor(view(state, seat))``, kept up to date by the observer's
-        :class:`SeatsTracker`: a new array the caller owns."""
-        return self._tracker.tensor(state, seat)
+        :class:`SeatsTracker`: a new array the caller owns (``steps`` as in
+        :meth:`SeatsTracker.tensor`)."""
+        if steps and self._views:  # logged for the views only
+            self._log.note(state, steps)
+        return self._tracker.tensor(state, seat, steps)
 
     def __deepcopy__(self, memo: dict[int, object]) -> Observer:
         return Observer()
