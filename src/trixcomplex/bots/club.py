@@ -25,17 +25,12 @@ from ..core.engine import Phase
 from ..core.moves import Contract
 from ..core.rules import QUEENS, trick_legal_cards
 from ..core.rulesets import PARTNERSHIP, Ruleset
-from .tactics import (
-    _ABOVE,
-    _BELOW,
-    _KH,
-    _SUITS,
-    Situation,
+from .situation import _ABOVE, _BELOW, _KH, _SUITS, Situation, _highest
+from .trick_play import (
     _classic_lead_key,
     _dump_value,
     _Facts,
     _facts,
-    _highest,
     _lead_key,
     _liability,
     _trick_winner,

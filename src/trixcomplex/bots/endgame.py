@@ -37,7 +37,7 @@ import attrs
 from ..core.cards import ALL_CARDS, Card, cards_of, mask_of, parse_card
 from ..core.rules import trick_legal_cards, trick_points, trick_winner
 from ..core.rulesets import Ruleset, TrickRules
-from .tactics import Situation
+from .situation import Situation
 
 __all__ = ["card_values", "endgame_values", "layouts", "solve", "worth"]
 

@@ -1,4 +1,4 @@
-"""A rule-based bot: the play a human would recognise (see :mod:`.tactics`)."""
+"""A rule-based bot: the play a human would recognise (see :mod:`.tactics` and :mod:`.club`)."""
 
 from __future__ import annotations
 
@@ -11,17 +11,17 @@ from attrs.validators import in_
 
 from ..core.engine import Phase
 from ..core.moves import Choose, Double, Pass, Play, PlayerMove, Redeal
-from .club import TACTIC_WEIGHTS, TacticWeights, club_card, double_by_length
-from .tactics import (
+from .choosing import (
     CONTRACT_WEIGHTS,
     ContractWeights,
-    Situation,
     choose_contract,
     choose_doubles,
-    complex_card,
-    trix_card,
     wants_redeal,
 )
+from .club import TACTIC_WEIGHTS, TacticWeights, club_card, double_by_length
+from .situation import Situation
+from .trick_play import complex_card
+from .trix_play import trix_card
 
 if TYPE_CHECKING:
     from ..knowledge.views import View
