@@ -235,9 +235,10 @@ def test_rule_decision_of_version_1_names_its_functions() -> None:
 
 def test_r_dbl_1_fitted_tactic_weights_are_rule_bots_and_change_choices() -> None:
     """Checks R-DBL-1: RuleBot plays the fitted weights by default, and they double a
-    Queen with a two-card side suit that the hand-set weights would not."""
+    Queen in a three-card suit that the hand-set weights would not (they want four, or
+    a side suit of one card)."""
     assert RuleBot().tactics == TACTIC_WEIGHTS != TacticWeights()
-    short = position(0, "QS 2S KD 7D 3D 2D 8C 6C 4C 3C 2C 5H 6H", phase=tc.Phase.DOUBLE)
+    short = position(0, "QS 5S 2S KD 7D 3D 2D 8C 6C 4C 3C 5H 6H", phase=tc.Phase.DOUBLE)
     qs = 1 << _card("QS")
     assert double_by_length(short, qs) == qs
     assert double_by_length(short, qs, TacticWeights()) == 0
