@@ -272,8 +272,9 @@ def endgame_values(
 ENDGAME_LAYOUTS = 90
 """The budget of :func:`endgame_card`: the layouts of the last two tricks it solves
 (every one: there are at most 90); a layout of three tricks takes about six times as
-long, so of the hundreds of the last three an even spread of 15 is solved (about
-10 ms of CPU either way)."""
+long, so of the hundreds of the last three an even spread of 15 is solved (a few ms of
+CPU on average; the rare slow one, in a classic contract where few cards are decided
+early, takes up to about a tenth of a second)."""
 
 
 def endgame_card(sit: Situation, tactic: Card, budget: int = ENDGAME_LAYOUTS) -> Card | None:
