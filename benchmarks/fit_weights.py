@@ -33,7 +33,10 @@ resumes where it stopped.
 over the fields of :class:`~trixcomplex.bots.club.TacticWeights` (each tried
 at the values of :data:`TACTIC_GRID`), ``RuleBot(tactics=candidate)`` against
 ``RuleBot(version=1)``, then the test of the fitted weights against version 1
-on the fresh seed::
+on the fresh seed (the exact endgame off, ``RuleBot(endgame=0)``: the tactics
+decide every card, and the search runs several times faster); ``--from-fitted``
+starts from today's :data:`~trixcomplex.bots.club.TACTIC_WEIGHTS` rather than
+the hand-set ones::
 
     nice -n 10 python benchmarks/fit_weights.py --tactics --out fit-tactics.jsonl \
         --train 200 --test 1000
@@ -53,7 +56,7 @@ from typing import Any
 import attrs
 
 from trixcomplex.bots import RuleBot
-from trixcomplex.bots.club import TacticWeights
+from trixcomplex.bots.club import TACTIC_WEIGHTS, TacticWeights
 from trixcomplex.bots.tactics import HAND_SET_WEIGHTS, ContractWeights
 from trixcomplex.core.moves import Contract
 from trixcomplex.core.rulesets import Ruleset
@@ -84,7 +87,7 @@ Candidate = ContractWeights | TacticWeights
 def _play(job: tuple[Candidate, int, int, str]) -> MatchOutcome:
     weights, seed, index, ruleset = job
     if isinstance(weights, TacticWeights):
-        bots = [RuleBot(tactics=weights), RuleBot(version=1)]
+        bots = [RuleBot(tactics=weights, endgame=0), RuleBot(version=1)]
     else:
         bots = [RuleBot(weights), RuleBot(HAND_SET_WEIGHTS)]
     outcome = play_numbered_match(bots, seed, index, Ruleset.from_name(ruleset))
@@ -183,7 +186,7 @@ def _fit_tactics(
     pool: ProcessPoolExecutor, args: argparse.Namespace, done: dict[str, Any]
 ) -> TacticWeights:
     """The coordinate search over :data:`TACTIC_GRID`, against RuleBot version 1."""
-    best = TacticWeights()
+    best = TACTIC_WEIGHTS if args.from_fitted else TacticWeights()
     best_score: tuple[Any, ...] | None = None
     for name, values in TACTIC_GRID.items():
         for value in values:
@@ -240,6 +243,9 @@ def main() -> int:
     parser.add_argument("--report", action="store_true", help="print the last test and stop")
     parser.add_argument(
         "--tactics", action="store_true", help="fit RuleBot version 2's tactics instead"
+    )
+    parser.add_argument(
+        "--from-fitted", action="store_true", help="start the tactics from TACTIC_WEIGHTS"
     )
     args = parser.parse_args()
     rows = [json.loads(x) for x in args.out.read_text().splitlines()] if args.out.exists() else []

@@ -23,9 +23,11 @@ from trixcomplex.bots.club import (
     sure_winner,
     under_doubled_queen,
 )
-from trixcomplex.bots.rule_bot import rule_decision
+from trixcomplex.bots.endgame import endgame_card, endgame_values, layouts
+from trixcomplex.bots.rule_bot import RULE_ENDGAME, rule_decision
 from trixcomplex.bots.tactics import Situation, choose_doubles, complex_card
 from trixcomplex.core.cards import Suit, cards_of, mask_of, parse_card, suit_mask
+from trixcomplex.core.rules import KING_OF_HEARTS, QUEENS
 from trixcomplex.host.tournament import play_numbered_match
 
 
@@ -233,9 +235,170 @@ def test_rule_decision_of_version_1_names_its_functions() -> None:
 
 def test_r_dbl_1_fitted_tactic_weights_are_rule_bots_and_change_choices() -> None:
     """Checks R-DBL-1: RuleBot plays the fitted weights by default, and they double a
-    Queen with a two-card side suit that the hand-set weights would not."""
+    Queen in a three-card suit that the hand-set weights would not (they want four, or
+    a side suit of one card)."""
     assert RuleBot().tactics == TACTIC_WEIGHTS != TacticWeights()
-    short = position(0, "QS 2S KD 7D 3D 2D 8C 6C 4C 3C 2C 5H 6H", phase=tc.Phase.DOUBLE)
+    short = position(0, "QS 5S 2S KD 7D 3D 2D 8C 6C 4C 3C 5H 6H", phase=tc.Phase.DOUBLE)
     qs = 1 << _card("QS")
     assert double_by_length(short, qs) == qs
     assert double_by_length(short, qs, TacticWeights()) == 0
+
+
+# -- the exact endgame ------------------------------------------------------------------
+
+
+def test_r_cx_5_version_2_solves_the_last_tricks_exactly() -> None:
+    """Checks R-CX-5: with two cards left, version 2 plays the card of the best mean exact
+    value over every layout (cash A♠, +1.7) where its lead tactic would lead low (2♠, −25);
+    with the endgame off (``endgame=0``) the tactic decides."""
+    sit = position(0, "AS 2S", out="KS QD 3S 4S 5S 6S")
+    legal = [tc.Play(0, c) for c in cards_of(sit.hand)]
+    assert club_card(sit) == (_card("2S"), "lead_low")
+    assert rule_decision(sit, legal, version=2, endgame=3) == (tc.Play(0, _card("AS")),
+                                                              "endgame_card")  # fmt: skip
+    assert rule_decision(sit, legal, version=2, endgame=0)[1] == "lead_low"
+    assert rule_decision(sit, legal, version=1, endgame=3)[1] == "complex_card"
+    assert (
+        RuleBot().endgame == RULE_ENDGAME == 3 and repr(RuleBot(endgame=0)) == "RuleBot(endgame=0)"
+    )
+
+
+def test_r_cx_5_the_endgame_keeps_the_tactics_card_on_a_tie() -> None:
+    """Checks R-CX-5: when the tactic's card is as good as the best, it is kept (the
+    tactic's reasons break ties between cards the solve cannot tell apart)."""
+    sit = position(0, "AS 2S", out="KS QD 3S 4S 5S 6S")
+    assert endgame_card(sit, _card("AS")) == _card("AS")
+    both_win = position(0, "AS KS", out="2S 3S 4S 5S 6S 7S")
+    assert endgame_card(both_win, _card("KS")) == _card("KS")
+    assert endgame_card(both_win, _card("AS")) == _card("AS")
+
+
+def test_r_cx_5_the_endgame_budget_bounds_the_layouts_solved() -> None:
+    """The solve of the last three tricks is budgeted: of the hundreds of layouts an even
+    spread of ``limit`` is solved (each layout weighed once), the count of every layout
+    still returned."""
+    sit = position(0, "AS 2S 9H", out="KS QD 3S 4S 5S 6S 7H 8H TH")
+    weighed: list[object] = []
+
+    def weigh(hands: object) -> float:
+        weighed.append(hands)
+        return 1.0
+
+    solved = endgame_values(sit, weigh, limit=15)
+    assert solved is not None and solved[2] == len(list(layouts(sit))) == 1680
+    assert len(weighed) == 15 and len(set(weighed)) == 15
+    weighed.clear()
+    endgame_values(position(0, "AS 2S", out="KS QD 3S 4S 5S 6S"), weigh, limit=15 * 6)
+    assert len(weighed) == 90
+
+
+def _minimax(sit: Situation, hands: tuple[int, int, int, int]) -> dict[int, int]:
+    """Per legal card of mine, its value by a plain minimax (no pruning, no memo)."""
+    from trixcomplex.bots.endgame import worth
+    from trixcomplex.core.rules import trick_legal_cards, trick_points, trick_winner
+
+    rules = sit.ruleset.trick_rules(sit.trick_contract)
+
+    def value(held: list[int], trick: tuple[tc.Card, ...], leader: int) -> int:
+        if not any(held) and not trick:
+            return 0
+        seat = (leader + len(trick)) % 4
+        mine = seat % 2 == sit.seat % 2 if sit.ruleset.partnership else seat == sit.seat
+        values = [after(held, trick, leader, seat, c)
+                  for c in cards_of(trick_legal_cards(held[seat], trick, rules))]  # fmt: skip
+        return max(values) if mine else min(values)
+
+    def after(held: list[int], trick: tuple[tc.Card, ...], leader: int, seat: int, c: int) -> int:
+        now = list(held)
+        now[seat] &= ~(1 << c)
+        played = (*trick, tc.Card(c))
+        if len(played) < 4:
+            return value(now, played, leader)
+        taker = trick_winner(leader, played)
+        points = trick_points(played, leader, taker, sit.doubled, rules)
+        return worth(points, sit.seat, sit.ruleset) + value(now, (), taker)
+
+    legal = trick_legal_cards(hands[sit.seat], sit.trick, rules)
+    return {c: after(list(hands), sit.trick, sit.leader, sit.seat, c) for c in cards_of(legal)}
+
+
+def _endings(
+    seed: int, ruleset: tc.Ruleset, cards: int, most: int
+) -> list[tuple[tc.MatchState, int]]:
+    """Card-play decisions with a choice and at most ``cards`` cards in hand, in a
+    RuleBot match (at most ``most`` of them)."""
+    from trixcomplex.host.tournament import play_match
+
+    found: list[tuple[tc.MatchState, int]] = []
+
+    def note(state: tc.MatchState) -> None:
+        if state.trick_deal is None or not state.to_act or len(found) >= most:
+            return
+        seat = min(state.to_act)
+        if len(state.hand(seat)) <= cards and len(tc.legal_moves(state, seat)) > 1:
+            found.append((state, seat))
+
+    rngs = [random.Random(seed + s) for s in range(4)]
+    play_match([RuleBot()] * 4, random.Random(seed), rngs, on_move=note, ruleset=ruleset)
+    return found
+
+
+@pytest.mark.parametrize("ruleset", ["partnership", "classic"])
+def test_r_cx_5_the_pruned_solver_gives_the_plain_minimax_values(ruleset: str) -> None:
+    """Checks R-CX-5: the solver's alpha-beta search and its merging of cards next to each
+    other in a hand change no value: every card of real endings of three tricks gets
+    what a plain minimax gives it."""
+    from trixcomplex.bots.endgame import card_values
+
+    checked = 0
+    for state, seat in _endings(7, tc.Ruleset.from_name(ruleset), 3, 12):
+        sit = Situation.of_view(tc.view(state, seat))
+        h = [mask_of(state.hand(s)) for s in range(4)]
+        hands = (h[0], h[1], h[2], h[3])
+        assert dict(card_values(sit, hands)) == _minimax(sit, hands)
+        checked += 1
+    assert checked >= 6
+
+
+def test_r_dbl_4_the_pruned_solver_gives_the_plain_minimax_values_on_dealt_endings() -> None:
+    """Checks R-CX-5, R-DBL-4: the same on random three-trick endings of two suits,
+    where K♥ and Queens (some doubled) sit next to other cards of their suit in one
+    hand: such cards are never merged, every card keeps its plain minimax value, also
+    when the layouts of one ending share the positions solved."""
+    from trixcomplex.bots.endgame import card_values
+
+    rng = random.Random(26)
+    pool = [c for c in range(52) if c // 13 in (1, 3) and c % 13 >= 6]  # 8..A of ♥, ♠
+    for _ in range(40):
+        cards = rng.sample(pool, 12)
+        h = [mask_of(tc.Card(c) for c in cards[3 * s : 3 * s + 3]) for s in range(4)]
+        hands = (h[0], h[1], h[2], h[3])
+        doubled = " ".join(f"{tc.Card(c)}/{s}" for s in range(4)
+                           for c in cards_of(h[s] & (QUEENS | 1 << KING_OF_HEARTS))
+                           if rng.random() < 0.5)  # fmt: skip
+        out = " ".join(str(tc.Card(c)) for c in cards[3:])
+        hand = " ".join(str(tc.Card(c)) for c in cards[:3])
+        sit = position(0, hand, out=out, doubled=doubled)
+        assert dict(card_values(sit, hands)) == _minimax(sit, hands)
+        memo: dict[tuple[object, ...], float] = {}  # shared, as the layouts share it
+        for layout in list(layouts(sit))[::97]:
+            assert dict(card_values(sit, layout, memo)) == _minimax(sit, layout)
+
+
+def test_r_hid_1_the_endgame_reads_only_the_view() -> None:
+    """Checks R-HID-1: in the last three tricks, worlds the seat cannot tell apart get
+    the same move and the same tactic, the exact endgame among them."""
+    found = _endings(5, tc.PARTNERSHIP, 3, 30)
+    tactics = set()
+    for state, seat in found:
+        seen = tc.view(state, seat)
+        one = tc.sample_world(seen, random.Random(1))
+        two = tc.sample_world(seen, random.Random(2))
+        assert tc.view(one, seat) == tc.view(two, seat) == seen
+        legal = tc.legal_moves(state, seat)
+        bot = RuleBot()
+        decided = bot.decide(tc.view(one, seat), legal)
+        assert decided == bot.decide(tc.view(two, seat), legal)
+        assert ask(bot, one, seat, random.Random(0)) == ask(bot, two, seat, random.Random(0))
+        tactics.add(decided[1])
+    assert "endgame_card" in tactics

@@ -25,17 +25,12 @@ from ..core.engine import Phase
 from ..core.moves import Contract
 from ..core.rules import QUEENS, trick_legal_cards
 from ..core.rulesets import PARTNERSHIP, Ruleset
-from .tactics import (
-    _ABOVE,
-    _BELOW,
-    _KH,
-    _SUITS,
-    Situation,
+from .situation import _ABOVE, _BELOW, _KH, _SUITS, Situation, _highest
+from .trick_play import (
     _classic_lead_key,
     _dump_value,
     _Facts,
     _facts,
-    _highest,
     _lead_key,
     _liability,
     _trick_winner,
@@ -86,8 +81,12 @@ class TacticWeights:
 
 
 # -- fitted by benchmarks/fit_weights.py --tactics (training seed 11, 200 matches per
-# ruleset and candidate, against RuleBot version 1; the run: benchmarks/fit_tactics.jsonl)
-TACTIC_WEIGHTS = TacticWeights(double_length=3, double_short=2, shed_diamonds=3, attack=25.0)
+# ruleset and candidate, against RuleBot version 1; the run: benchmarks/fit_tactics.jsonl),
+# then refitted from there (--from-fitted, training seed 13, 300 matches per ruleset and
+# candidate; the run: benchmarks/fit_tactics_13.jsonl)
+TACTIC_WEIGHTS = TacticWeights(
+    double_length=3, double_short=0, shed_diamonds=3, attack=10.0, short_suit=3.0
+)
 """RuleBot version 2's weights, fitted by simulation (``benchmarks/fit_weights.py
 --tactics``); ``TacticWeights()`` are the first, hand-set ones."""
 

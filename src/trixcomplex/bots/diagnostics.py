@@ -64,6 +64,7 @@ TACTICS: dict[str, str] = {
     "avoid_own_doubled_suit": "avoid leading the suit of my side's doubled card",
     "attack_doubled_from_below": "lead under an opponent's doubled card",
     "endplay_doubled_card": "lead under an opponent's doubled card, the last of its suit",
+    "endgame_card": "the last tricks solved exactly over every layout of the unseen cards",
     "random": "a uniformly random legal move",
     "search": "the best mean gain over the worlds sampled",
     "endgame": "the best mean exact value over every layout of the unseen cards",

@@ -35,11 +35,19 @@ from collections.abc import Callable, Iterator, Sequence
 import attrs
 
 from ..core.cards import ALL_CARDS, Card, cards_of, mask_of, parse_card
-from ..core.rules import trick_legal_cards, trick_points, trick_winner
+from ..core.rules import DOUBLABLE, trick_legal_cards, trick_points, trick_winner
 from ..core.rulesets import Ruleset, TrickRules
-from .tactics import Situation
+from .situation import Situation
 
-__all__ = ["card_values", "endgame_values", "layouts", "solve", "worth"]
+__all__ = [
+    "ENDGAME_LAYOUTS",
+    "card_values",
+    "endgame_card",
+    "endgame_values",
+    "layouts",
+    "solve",
+    "worth",
+]
 
 
 def _cards(text: str) -> int:
@@ -117,30 +125,60 @@ class _Table:
     doubled: tuple[tuple[Card, int], ...]
 
 
+_Memo = dict[tuple[object, ...], float]
+"""Solved positions: the exact value of each (a bound found in a narrow window is
+not kept)."""
+
+_INF = float("inf")
+
+_ADJACENT = sum(1 << c for c in range(52) if c % 13 != 12) & ~(DOUBLABLE | DOUBLABLE >> 1)
+"""The cards whose next higher card is of the same suit, neither of the two a card
+that may be doubled (K♥, a Queen): such a pair in one hand plays alike."""
+
+
 def solve(
     table: _Table,
     hands: tuple[int, int, int, int],
     trick: tuple[Card, ...],
     leader: int,
-    memo: dict[tuple[object, ...], int],
-) -> int:
+    memo: _Memo,
+    alpha: float = -_INF,
+    beta: float = _INF,
+) -> float:
     """The value to ``table.me`` (:func:`worth` of the points still to come) of the
-    position, every seat playing its side's best card with all hands open."""
+    position, every seat playing its side's best card with all hands open.
+
+    An alpha-beta search: a value at or below ``alpha`` or at or above ``beta``
+    is only a bound (the caller has a better choice elsewhere); with the full
+    window it is exact.  Of two cards of one suit next to each other in a hand
+    (no card between them left anywhere, neither K♥ nor a Queen) only the lower
+    is tried: they take the same tricks and cost the same.
+    """
     if not any(hands) and not trick:
         return 0
     key = (hands, trick, leader)
     found = memo.get(key)
     if found is not None:
         return found
+    a, b = alpha, beta
     seat = (leader + len(trick)) % 4
     mine = seat == table.me or (table.ruleset.partnership and seat % 2 == table.me % 2)
-    best: int | None = None
-    for card in cards_of(trick_legal_cards(hands[seat], trick, table.rules)):
-        value = _after(table, hands, trick, leader, seat, card, memo)
-        if best is None or (value > best if mine else value < best):
+    legal = trick_legal_cards(hands[seat], trick, table.rules)
+    legal &= ~((legal & _ADJACENT) << 1)
+    best = -_INF if mine else _INF
+    for card in cards_of(legal):
+        value = _after(table, hands, trick, leader, seat, card, memo, a, b)
+        if mine:
+            if value > best:
+                best = value
+                a = max(a, value)
+        elif value < best:
             best = value
-    assert best is not None
-    memo[key] = best
+            b = min(b, value)
+        if a >= b:
+            break
+    if alpha < best < beta:
+        memo[key] = best
     return best
 
 
@@ -151,18 +189,21 @@ def _after(
     leader: int,
     seat: int,
     card: Card,
-    memo: dict[tuple[object, ...], int],
-) -> int:
-    """The value after ``seat`` plays ``card``."""
+    memo: _Memo,
+    alpha: float = -_INF,
+    beta: float = _INF,
+) -> float:
+    """The value after ``seat`` plays ``card`` (within ``alpha``, ``beta``: :func:`solve`)."""
     held = list(hands)
     held[seat] &= ~(1 << card)
     now = (held[0], held[1], held[2], held[3])
     played = (*trick, ALL_CARDS[card])
     if len(played) < 4:
-        return solve(table, now, played, leader, memo)
+        return solve(table, now, played, leader, memo, alpha, beta)
     taker = trick_winner(leader, played)
     points = trick_points(played, leader, taker, table.doubled, table.rules)
-    return worth(points, table.me, table.ruleset) + solve(table, now, (), taker, memo)
+    gained = worth(points, table.me, table.ruleset)
+    return gained + solve(table, now, (), taker, memo, alpha - gained, beta - gained)
 
 
 def _table(sit: Situation) -> _Table | None:
@@ -177,7 +218,7 @@ def _table(sit: Situation) -> _Table | None:
 def card_values(
     sit: Situation,
     hands: tuple[int, int, int, int],
-    memo: dict[tuple[object, ...], int] | None = None,
+    memo: _Memo | None = None,
 ) -> list[tuple[Card, int]]:
     """Per legal card of mine, its exact value (:func:`worth` of the points to come)
     when the four ``hands`` are these, best first (the lower card first on a tie).
@@ -189,30 +230,86 @@ def card_values(
         )
     memo = {} if memo is None else memo
     legal = cards_of(trick_legal_cards(sit.hand, sit.trick, table.rules))
-    values = [(c, _after(table, hands, sit.trick, sit.leader, sit.seat, c, memo)) for c in legal]
+    values = [
+        (c, int(_after(table, hands, sit.trick, sit.leader, sit.seat, c, memo))) for c in legal
+    ]
     return sorted(values, key=lambda cv: (-cv[1], cv[0]))
 
 
 def endgame_values(
-    sit: Situation, weigh: Callable[[tuple[int, int, int, int]], float] | None = None
+    sit: Situation,
+    weigh: Callable[[tuple[int, int, int, int]], float] | None = None,
+    limit: int | None = None,
 ) -> tuple[list[Card], list[float], int] | None:
     """My legal cards, each one's mean value over every layout (:func:`layouts`), each
     layout solved exactly (:func:`card_values`), and the number of layouts.  ``weigh``,
     if given, is a function of the four hands giving a layout's weight (the mean is
-    then weighted).  ``None`` for a combined contract (the playouts decide), or when
-    no layout agrees with the view or every one weighs nothing."""
+    then weighted).  ``limit``, if given, is a budget: when more layouts agree with
+    the view, only ``limit`` of them, spread evenly over the list, are solved (the
+    number returned is still that of every layout).  ``None`` for a combined
+    contract (the playouts decide), or when no layout agrees with the view or every
+    one weighs nothing."""
     if _table(sit) is None:
         return None
-    memo: dict[tuple[object, ...], int] = {}
+    every = list(layouts(sit))
+    total = len(every)
+    if limit is not None and total > limit:
+        every = [every[i * total // limit] for i in range(limit)]
+    memo: _Memo = {}
     totals: dict[Card, float] = {}
-    count, weights = 0, 0.0
-    for hands in layouts(sit):
+    weights = 0.0
+    for hands in every:
         weight = 1.0 if weigh is None else weigh(hands)
-        count += 1
         weights += weight
         for card, value in card_values(sit, hands, memo):
             totals[card] = totals.get(card, 0.0) + weight * value
     if not weights:
         return None
     cards = sorted(totals)
-    return cards, [totals[c] / weights for c in cards], count
+    return cards, [totals[c] / weights for c in cards], total
+
+
+ENDGAME_LAYOUTS = 90
+"""The budget of :func:`endgame_card`: the layouts of the last two tricks it solves
+(every one: there are at most 90); a layout of three tricks takes about six times as
+long, so of the hundreds of the last three an even spread of 15 is solved (a few ms of
+CPU on average; the rare slow one, in a classic contract where few cards are decided
+early, takes up to about a tenth of a second)."""
+
+
+def endgame_card(sit: Situation, tactic: Card, budget: int = ENDGAME_LAYOUTS) -> Card | None:
+    """The card of the best mean exact value over the layouts of the unseen cards
+    (:func:`endgame_values`, each layout equally likely; when more agree with the
+    view than ``budget`` allows, an even spread of them: ``budget`` layouts of two
+    tricks, one sixth as many of three), ``tactic`` (the card the tactics chose) on a
+    tie; ``None`` when there is no exact solve (a combined contract).
+
+    RuleBot version 2 plays it in the last tricks.  Here, over the 90 layouts,
+    cashing A♠ first is worth +1.7 to my side on average and leading 2♠ (the low
+    lead the tactics like) −25: the 2♠ may lose to K♠, whose holder then
+    leads me into taking the last trick with Q♦ on it:
+
+    >>> from trixcomplex.bots.club import position
+    >>> sit = position(0, "AS 2S", out="KS QD 3S 4S 5S 6S")
+    >>> [round(v, 1) for v in endgame_values(sit)[1]]
+    [-25.0, 1.7]
+    >>> str(endgame_card(sit, parse_card("2S")))
+    'AS'
+
+    A budget below the 90 layouts solves an even spread of them, and a small one can
+    mislead:
+
+    >>> str(endgame_card(sit, parse_card("2S"), budget=10))
+    '2S'
+    """
+    tricks = sit.hand.bit_count()  # the tricks left, this one included
+    solved = endgame_values(sit, limit=max(1, budget // 6 ** max(0, tricks - 2)))
+    if solved is None:
+        return None
+    cards, means, _ = solved
+    if tactic not in cards:
+        return None
+    best = max(means)
+    if means[cards.index(tactic)] >= best - 1e-9:
+        return tactic
+    return cards[means.index(best)]

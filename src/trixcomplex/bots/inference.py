@@ -24,8 +24,10 @@ import attrs
 from ..core.cards import Card
 from ..core.engine import Phase
 from ..core.rules import trick_legal_cards
+from .choosing import choose_doubles
 from .club import club_card, double_by_length
-from .tactics import _SUITS, Situation, choose_doubles, complex_card
+from .situation import _SUITS, Situation
+from .trick_play import complex_card
 
 __all__ = ["SURPRISE", "likelihood", "plays_of_deal"]
 

@@ -41,7 +41,7 @@ from ..core.turns import next_move
 from .endgame import endgame_values, worth
 from .inference import likelihood
 from .rule_bot import rule_move
-from .tactics import Situation
+from .situation import Situation
 
 if TYPE_CHECKING:
     from ..knowledge.views import View

@@ -1,4 +1,4 @@
-"""A rule-based bot: the play a human would recognise (see :mod:`.tactics`)."""
+"""A rule-based bot: the play a human would recognise (see :mod:`.tactics` and :mod:`.club`)."""
 
 from __future__ import annotations
 
@@ -7,29 +7,34 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from attrs import field, frozen
-from attrs.validators import in_
+from attrs.validators import ge, in_, instance_of
 
 from ..core.engine import Phase
 from ..core.moves import Choose, Double, Pass, Play, PlayerMove, Redeal
-from .club import TACTIC_WEIGHTS, TacticWeights, club_card, double_by_length
-from .tactics import (
+from .choosing import (
     CONTRACT_WEIGHTS,
     ContractWeights,
-    Situation,
     choose_contract,
     choose_doubles,
-    complex_card,
-    trix_card,
     wants_redeal,
 )
+from .club import TACTIC_WEIGHTS, TacticWeights, club_card, double_by_length
+from .endgame import endgame_card
+from .situation import Situation
+from .trick_play import complex_card
+from .trix_play import trix_card
 
 if TYPE_CHECKING:
     from ..knowledge.views import View
 
-__all__ = ["RULE_BOT_VERSIONS", "RuleBot", "rule_decision", "rule_move"]
+__all__ = ["RULE_BOT_VERSIONS", "RULE_ENDGAME", "RuleBot", "rule_decision", "rule_move"]
 
 RULE_BOT_VERSIONS = (1, 2)
 """The versions of :class:`RuleBot`'s play (2, the default, reads voids and doubles)."""
+
+RULE_ENDGAME = 3
+"""Version 2 solves the trick play exactly with this many cards or fewer in hand
+(:func:`~trixcomplex.bots.endgame.endgame_card`, within its budget of layouts)."""
 
 
 def rule_move(
@@ -38,17 +43,19 @@ def rule_move(
     weights: ContractWeights = CONTRACT_WEIGHTS,
     version: int = 1,
     tactics: TacticWeights = TACTIC_WEIGHTS,
+    endgame: int = 0,
 ) -> PlayerMove:
     """The rule-based move for ``sit`` among ``legal`` (the seat's legal moves).
 
     Shared by :class:`RuleBot` (with a situation built from its view) and by
     the Monte Carlo playouts (with one built from an imagined world);
     ``weights`` are the contract-choice weights, ``version`` the version of
-    the play (``tactics``: version 2's weights).
+    the play (``tactics``: version 2's weights; ``endgame``: with this many cards or
+    fewer in hand version 2 solves the last tricks exactly, 0: never).
     """
     if len(legal) == 1:
         return legal[0]
-    return rule_decision(sit, legal, weights, version, tactics)[0]
+    return rule_decision(sit, legal, weights, version, tactics, endgame)[0]
 
 
 def rule_decision(
@@ -57,6 +64,7 @@ def rule_decision(
     weights: ContractWeights = CONTRACT_WEIGHTS,
     version: int = 1,
     tactics: TacticWeights = TACTIC_WEIGHTS,
+    endgame: int = 0,
 ) -> tuple[PlayerMove, str]:
     """:func:`rule_move`, and the name of the tactic (the function) that chose it."""
     seat = sit.seat
@@ -81,6 +89,10 @@ def rule_decision(
     elif sit.phase.plays_tricks:
         if version >= 2:
             card, why = club_card(sit, tactics)
+            if sit.hand.bit_count() <= endgame and why != "forced":
+                exact = endgame_card(sit, card)
+                if exact is not None and exact != card:
+                    card, why = exact, "endgame_card"
             return _play(legal, seat, card), why
         return _play(legal, seat, complex_card(sit)), "complex_card"
     elif any(type(m) is Redeal and m.seat == seat for m in legal) and wants_redeal(sit):
@@ -125,8 +137,11 @@ class RuleBot:
     :mod:`trixcomplex.bots.club` — doubling by the suit's length and the
     voids to come, no lead into the opponents' voids, leads into the
     partner's void, the doubled-card tactics, shedding towards a diamond
-    void.  ``RuleBot(version=1)`` keeps the first version's play exactly,
-    for comparisons.
+    void; and in the last ``endgame`` tricks (:data:`RULE_ENDGAME`, 0:
+    never) the card of the best mean exact value over every layout of the
+    unseen cards the view allows (:func:`~trixcomplex.bots.endgame.endgame_card`).
+    ``RuleBot(version=1)`` keeps the first version's play exactly, for
+    comparisons.
 
     It never uses ``rng``: the same view always gets the same move.
     ``weights`` are the contract-choice weights (by default the ones fitted
@@ -139,6 +154,7 @@ class RuleBot:
     weights: ContractWeights = CONTRACT_WEIGHTS
     version: int = field(default=2, validator=in_(RULE_BOT_VERSIONS), kw_only=True)
     tactics: TacticWeights = field(default=TACTIC_WEIGHTS, kw_only=True)
+    endgame: int = field(default=RULE_ENDGAME, validator=[instance_of(int), ge(0)], kw_only=True)
 
     def __repr__(self) -> str:
         args = [] if self.weights == CONTRACT_WEIGHTS else [repr(self.weights)]
@@ -146,18 +162,21 @@ class RuleBot:
             args.append(f"version={self.version}")
         if self.tactics != TACTIC_WEIGHTS:
             args.append(f"tactics={self.tactics!r}")
+        if self.endgame != RULE_ENDGAME:
+            args.append(f"endgame={self.endgame}")
         return f"RuleBot({', '.join(args)})"
 
     def choose(self, view: View, legal: Sequence[PlayerMove], rng: random.Random) -> PlayerMove:
         """The rule-based move for the view's seat."""
         if len(legal) == 1:
             return legal[0]
-        return rule_move(Situation.of_view(view), legal, self.weights, self.version, self.tactics)
+        return rule_move(Situation.of_view(view), legal, self.weights, self.version, self.tactics,
+                         self.endgame)  # fmt: skip
 
     def decide(self, view: View, legal: Sequence[PlayerMove]) -> tuple[PlayerMove, str]:
         """:meth:`choose`'s move and the name of the tactic that chose it."""
         return rule_decision(Situation.of_view(view), legal, self.weights, self.version,
-                             self.tactics)  # fmt: skip
+                             self.tactics, self.endgame)  # fmt: skip
 
     def wants_redeal(self, view: View, rng: random.Random) -> bool:
         """Whether to demand a redeal offered out of turn (R-OPT-8): with a bad hand, yes."""
