@@ -259,7 +259,7 @@ def test_r_cx_5_version_2_solves_the_last_tricks_exactly() -> None:
     assert rule_decision(sit, legal, version=2, endgame=0)[1] == "lead_low"
     assert rule_decision(sit, legal, version=1, endgame=3)[1] == "complex_card"
     assert (
-        RuleBot().endgame == RULE_ENDGAME == 3 and repr(RuleBot(endgame=0)) == "RuleBot(endgame=0)"
+        RuleBot().endgame == RULE_ENDGAME == 2 and repr(RuleBot(endgame=0)) == "RuleBot(endgame=0)"
     )
 
 
@@ -387,7 +387,8 @@ def test_r_dbl_4_the_pruned_solver_gives_the_plain_minimax_values_on_dealt_endin
 
 def test_r_hid_1_the_endgame_reads_only_the_view() -> None:
     """Checks R-HID-1: in the last three tricks, worlds the seat cannot tell apart get
-    the same move and the same tactic, the exact endgame among them."""
+    the same move and the same tactic, the exact endgame among them (solving three
+    tricks, budgeted, as ``RuleBot(endgame=3)`` does)."""
     found = _endings(5, tc.PARTNERSHIP, 3, 30)
     tactics = set()
     for state, seat in found:
@@ -396,7 +397,7 @@ def test_r_hid_1_the_endgame_reads_only_the_view() -> None:
         two = tc.sample_world(seen, random.Random(2))
         assert tc.view(one, seat) == tc.view(two, seat) == seen
         legal = tc.legal_moves(state, seat)
-        bot = RuleBot()
+        bot = RuleBot(endgame=3)
         decided = bot.decide(tc.view(one, seat), legal)
         assert decided == bot.decide(tc.view(two, seat), legal)
         assert ask(bot, one, seat, random.Random(0)) == ask(bot, two, seat, random.Random(0))

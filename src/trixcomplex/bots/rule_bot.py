@@ -32,7 +32,7 @@ __all__ = ["RULE_BOT_VERSIONS", "RULE_ENDGAME", "RuleBot", "rule_decision", "rul
 RULE_BOT_VERSIONS = (1, 2)
 """The versions of :class:`RuleBot`'s play (2, the default, reads voids and doubles)."""
 
-RULE_ENDGAME = 3
+RULE_ENDGAME = 2
 """Version 2 solves the trick play exactly with this many cards or fewer in hand
 (:func:`~trixcomplex.bots.endgame.endgame_card`, within its budget of layouts)."""
 
