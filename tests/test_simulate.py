@@ -80,7 +80,7 @@ def test_dask_distributed_gives_the_in_process_result() -> None:
     local = simulate(bots, 4, seed=6)
     with (
         distributed.LocalCluster(
-            n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0"
         ) as cluster,
         distributed.Client(cluster) as client,
     ):
