@@ -11,12 +11,12 @@ Usage (from the repository root)::
 
 ``mc:N:random`` is a :class:`~trixcomplex.bots.MonteCarloBot` of N worlds
 with random playouts (``mc:N:rule``: rule playouts, as ``mc:N``;
-``mc:N:rule2``: RuleBot version 2 playouts, nothing else of ``mc2``); a name
+``mc:N:rule2``: RuleBot version 2 playouts, nothing else); a name
 ending ``@S`` gives a Monte Carlo bot a time budget of S CPU seconds a
 decision and as many worlds as fit (``mc2@0.015``: such results depend on
 the machine); every other name is :func:`~trixcomplex.bots.bot_named`'s
-(``rule:1`` is RuleBot version 1, ``mc2`` the search bot with inference and
-the exact endgame).  Each match is played
+(``rule:1`` is RuleBot version 1, ``mc2`` the search bot with equals, the
+exact endgame and TRIX by RuleBot's rules).  Each match is played
 by :func:`trixcomplex.host.tournament.play_numbered_match`: matches ``2k`` and
 ``2k+1`` share their eight shuffles with the sides' seats exchanged.
 Every finished match is appended to the ``--out`` file (JSON lines), so a

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 
 import pytest
 
 import trixcomplex as tc
-from trixcomplex.bots import MC2, MonteCarloBot, ask, bot_named
+from trixcomplex.bots import MC2, MonteCarloBot, RuleBot, ask, bot_named, explain
 from trixcomplex.bots.club import position
 from trixcomplex.bots.endgame import card_values, endgame_values, layouts
 from trixcomplex.bots.inference import SURPRISE, likelihood
@@ -81,21 +82,27 @@ def test_r_cx_5_endgame_decides_the_search_bot_in_the_last_tricks() -> None:
     assert ask(bot, state, seat, random.Random(0)) == best
 
 
-def _late_decision(seed: int) -> tuple[tc.MatchState, int]:
+def _decision(seed: int, wanted: Callable[[tc.MatchState, int], bool]) -> tuple[tc.MatchState, int]:
+    """The first decision of a seeded RuleBot match, trick contracts only, with more than
+    one legal move, that is ``wanted`` (of the state and the seat to move)."""
     found: list[tuple[tc.MatchState, int]] = []
 
     def note(state: tc.MatchState) -> None:
-        deal = state.trick_deal
-        if found or deal is None or not state.to_act or len(deal.tricks) != 11:
+        if found or state.trick_deal is None or not state.to_act:
             return
         seat = min(state.to_act)
-        if len(tc.legal_moves(state, seat)) > 1:
+        if len(tc.legal_moves(state, seat)) > 1 and wanted(state, seat):
             found.append((state, seat))
 
     rngs = [random.Random(seed + s) for s in range(4)]
     play_match([bot_named("rule")] * 4, random.Random(seed), rngs, on_move=note)
     assert found
     return found[0]
+
+
+def _late_decision(seed: int) -> tuple[tc.MatchState, int]:
+    """A card play of the 12th trick (two cards in hand)."""
+    return _decision(seed, lambda state, _: len(state.trick_deal.tricks) == 11)  # type: ignore[union-attr]
 
 
 # -- inference --------------------------------------------------------------------------
@@ -166,27 +173,111 @@ def test_time_budget_plays_as_many_worlds_as_fit_on_the_injected_clock() -> None
     assert one.evaluate(seen, legal, random.Random(0))[2] == 1
 
 
+# -- successive halving -----------------------------------------------------------------
+
+
+def _lead_decision(seed: int, count: int) -> tuple[tc.MatchState, int]:
+    """A card play of a real deal with ``count`` candidates to search."""
+
+    def wanted(state: tc.MatchState, seat: int) -> bool:
+        legal = tc.legal_moves(state, seat)
+        return len(MonteCarloBot().candidates(tc.view(state, seat), legal)) == count
+
+    return _decision(seed, wanted)
+
+
+def test_halving_spends_the_same_playouts_on_fewer_and_fewer_candidates() -> None:
+    """With 8 candidates and 6 worlds each, halving plays 3 rounds of 16 playouts: 2
+    worlds for all 8, 4 more for the best 4, 8 more for the best 2 (14 each); the move
+    chosen is the better of the last two, and the first candidate is RuleBot's."""
+    state, seat = _lead_decision(3, 8)
+    seen, legal = tc.view(state, seat), tc.legal_moves(state, seat)
+    bot = MonteCarloBot(worlds=6, halving=True)
+    found = bot.search(seen, legal, random.Random(1))
+    moves = MonteCarloBot(worlds=6).candidates(seen, legal)
+    assert list(found.moves) == moves and len(moves) == 8
+    assert sorted(found.worlds) == [2, 2, 2, 2, 6, 6, 14, 14] and found.sampled == 14
+    last = [i for i, w in enumerate(found.worlds) if w == found.sampled]
+    assert found.move == max((found.moves[i] for i in last),
+                             key=lambda m: found.means[found.moves.index(m)])  # fmt: skip
+    plain = MonteCarloBot(worlds=6).search(seen, legal, random.Random(1))
+    assert plain.worlds == (6,) * len(moves) and not plain.exact
+
+
+def test_halving_shares_its_time_budget_between_the_rounds() -> None:
+    """With a time budget each round may spend its share of it (the clock advancing 1 s
+    a reading, 5.5 s over 3 rounds: a round stops at 1.8, 3.7 and 5.5 s, after 2 worlds),
+    and every candidate of a round sees the same worlds."""
+    state, seat = _lead_decision(3, 8)
+    seen, legal = tc.view(state, seat), tc.legal_moves(state, seat)
+    bot = MonteCarloBot(worlds=100, halving=True, time_budget=5.5, clock=_Clock(1.0))
+    found = bot.search(seen, legal, random.Random(1))
+    assert sorted(found.worlds) == [2, 2, 2, 2, 4, 4, 6, 6]
+
+
+# -- TRIX by RuleBot's rules ------------------------------------------------------------
+
+
+def test_r_tx_3_search_trix_off_lays_rulebots_card_without_searching() -> None:
+    """Checks R-TX-3 (the cards laid in TRIX): with ``search_trix=False`` the bot lays
+    RuleBot's card, plays no world for it (a clock that fails when read), explains it by
+    RuleBot's tactic, and still searches the trick contracts' cards."""
+    found: list[tuple[tc.MatchState, int]] = []
+
+    def note(state: tc.MatchState) -> None:
+        if state.phase is tc.Phase.TRIX and state.to_act:
+            seat = min(state.to_act)
+            if len(tc.legal_moves(state, seat)) > 1:
+                found.append((state, seat))
+
+    play_match([bot_named("rule")] * 4, random.Random(2), [random.Random(s) for s in range(4)],
+               on_move=note)  # fmt: skip
+    assert len(found) > 5
+
+    def no_clock() -> float:
+        raise AssertionError("a TRIX card was searched")
+
+    bot = MonteCarloBot(worlds=2, search_trix=False, clock=no_clock)
+    rule = RuleBot(version=1)
+    for state, seat in found[:10]:
+        seen, legal = tc.view(state, seat), tc.legal_moves(state, seat)
+        assert not bot.searches(seen)
+        assert bot.choose(seen, legal, random.Random(0)) == rule.choose(seen, legal, None)
+        hint = explain(bot, seen, legal)
+        assert (hint.move, hint.tactic) == rule.decide(seen, legal) and hint.worlds == 0
+        assert bot.search(seen, legal, random.Random(0)).sampled == 0
+    state, seat = _late_decision(4)
+    assert bot.searches(tc.view(state, seat)) and "search_trix=False" in repr(bot)
+
+
 # -- names and views only ---------------------------------------------------------------
 
 
 def test_mc2_is_named_and_picklable() -> None:
-    """``mc2`` is the bot with version 2 playouts, inference and the exact endgame."""
+    """``mc2`` is the bot with equals, the exact endgame and TRIX by RuleBot's rules."""
     import pickle
 
     assert bot_named("mc2") == MC2 and bot_named("mc2:4").worlds == 4  # type: ignore[attr-defined]
-    assert MC2.inference and MC2.endgame == 2 and MC2.policy == "rule2"
+    assert MC2.equals and MC2.endgame == 2 and not MC2.search_trix and MC2.worlds == 12
+    assert MC2.policy == "rule" and not MC2.inference and not MC2.halving
     assert pickle.loads(pickle.dumps(MC2)) == MC2
     with pytest.raises(ValueError, match="mc2:N samples N worlds"):
         bot_named("mc2:0")
 
 
 def test_r_hid_1_mc2_choice_is_the_same_in_worlds_the_seat_cannot_tell_apart() -> None:
-    """Checks R-HID-1: inference and the endgame read only the view."""
-    for seed in (4, 6):
-        state, seat = _late_decision(seed)
+    """Checks R-HID-1: inference, the endgame, equals and halving read only the view: the
+    same search in two worlds the seat cannot tell apart."""
+    decisions = [_late_decision(4), _late_decision(6), _lead_decision(3, 8), _lead_decision(5, 6)]
+    bots = [bot_named("mc2:2"), MonteCarloBot(worlds=2, inference=True, halving=True,
+                                              equals=True, policy="rule2")]  # fmt: skip
+    for state, seat in decisions:
         seen = tc.view(state, seat)
         one = tc.sample_world(seen, random.Random(1))
         two = tc.sample_world(seen, random.Random(2))
-        assert tc.view(one, seat) == tc.view(two, seat) == seen
-        bot = bot_named("mc2:2")
-        assert ask(bot, one, seat, random.Random(3)) == ask(bot, two, seat, random.Random(3))
+        assert tc.view(one, seat) == tc.view(two, seat) == seen and one != two
+        for bot in bots:
+            assert ask(bot, one, seat, random.Random(3)) == ask(bot, two, seat, random.Random(3))
+            searched = [bot.search(tc.view(w, seat), tc.legal_moves(w, seat), random.Random(3))
+                        for w in (one, two)]  # fmt: skip
+            assert searched[0] == searched[1]

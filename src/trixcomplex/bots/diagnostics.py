@@ -122,15 +122,16 @@ def explain(
     rng = random.Random(0) if rng is None else rng
     if len(moves) == 1:
         return Explanation(moves[0], "forced", TACTICS["forced"])
+    if isinstance(bot, MonteCarloBot) and not bot.searches(view):
+        bot = RuleBot(version=bot.version)
     if isinstance(bot, RuleBot):
         move, tactic = bot.decide(view, moves)
         return Explanation(move, tactic, TACTICS[tactic])
     if isinstance(bot, MonteCarloBot):
-        searched, means, worlds = bot.evaluate(view, moves, rng)
-        best = max(range(len(searched)), key=lambda i: (means[i], -i))
-        order = sorted(range(len(searched)), key=lambda i: (-means[i], i))
-        gains = tuple((searched[i], means[i]) for i in order)
-        how = "endgame" if bot.solves_exactly(view) else "search"
-        return Explanation(searched[best], how, TACTICS[how], worlds, gains)
+        found = bot.search(view, moves, rng)
+        order = sorted(range(len(found.moves)), key=lambda i: (-found.means[i], i))
+        gains = tuple((found.moves[i], found.means[i]) for i in order)
+        how = "endgame" if found.exact else "search"
+        return Explanation(found.move, how, TACTICS[how], max(found.worlds), gains)
     tactic = "random" if isinstance(bot, RandomBot) else "choose"
     return Explanation(bot.choose(view, moves, rng), tactic, TACTICS[tactic])

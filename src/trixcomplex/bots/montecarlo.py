@@ -31,7 +31,7 @@ from attrs import field, frozen
 from attrs.converters import optional as optional_converter
 from attrs.validators import ge, in_, instance_of
 
-from ..core.cards import Card
+from ..core.cards import Card, cards_of
 from ..core.engine import MatchState, Phase, apply
 from ..core.moves import Double, Play, PlayerMove
 from ..core.playout import PlayoutState, Policy
@@ -39,6 +39,7 @@ from ..core.playout import playout as fast_playout
 from ..core.rules import redeal_seat
 from ..core.turns import next_move
 from .endgame import endgame_values, worth
+from .equals import equal_groups
 from .inference import likelihood
 from .rule_bot import rule_move
 from .situation import Situation
@@ -46,7 +47,7 @@ from .situation import Situation
 if TYPE_CHECKING:
     from ..knowledge.views import View
 
-__all__ = ["MonteCarloBot", "gain", "playout"]
+__all__ = ["MonteCarloBot", "Search", "gain", "playout"]
 
 
 def playout(state: MatchState, rng: random.Random, policy: str = "rule") -> MatchState:
@@ -152,6 +153,29 @@ def gain(before: MatchState, after: MatchState, seat: int) -> int:
 
 
 @frozen
+class Search:
+    """What :meth:`MonteCarloBot.search` found for one decision (a frozen record).
+
+    - ``move``: the move chosen.
+    - ``moves``: the candidates searched, RuleBot's move first.
+    - ``means``: per candidate, its mean :func:`gain` over the worlds it was played in
+      (weighted by their likelihood with inference), or its exact mean over the
+      layouts in the endgame.
+    - ``worlds``: per candidate, the worlds it was played in (with halving, fewer for
+      the candidates dropped early), or the layouts solved.
+    - ``sampled``: the worlds sampled (or layouts solved) for the decision.
+    - ``exact``: whether the last tricks were solved exactly instead.
+    """
+
+    move: PlayerMove
+    moves: tuple[PlayerMove, ...]
+    means: tuple[float, ...]
+    worlds: tuple[int, ...]
+    sampled: int
+    exact: bool = False
+
+
+@frozen
 class MonteCarloBot:
     """Search by sampling worlds and playing each legal move out to the end of the deal.
 
@@ -171,10 +195,22 @@ class MonteCarloBot:
       contract, no playouts: every layout of the unseen cards consistent with
       the view is solved exactly (:func:`~trixcomplex.bots.endgame.endgame_values`;
       0: never).
+    - ``equals``: in a trick contract, search one card of each group of equals
+      (:func:`~trixcomplex.bots.equals.equal_groups`: cards that take the same
+      tricks at the same cost), RuleBot's card where it is one of them: the same
+      choices for fewer playouts.
+    - ``halving``: successive halving (Karnin, Koren and Somekh 2013): the
+      worlds come in rounds, and after each the worse half of the candidates
+      is dropped, so the playouts go to telling the best candidates apart
+      (:meth:`search`); the same number of playouts as without.
+    - ``search_trix``: search the cards laid in TRIX too; when ``False``
+      they are RuleBot's (:meth:`searches`), the better TRIX player of the
+      two (see :doc:`/bots`), and no time goes to them.
 
     A single legal move is returned at once, without search.  ``mc2`` of
-    :func:`~trixcomplex.bots.bot_named` is the bot with all of these:
-    version 2 playouts, inference and the endgame solve in the last two tricks.
+    :func:`~trixcomplex.bots.bot_named` (:data:`~trixcomplex.bots.MC2`) is 12
+    worlds with equals, the endgame solve of the last two tricks and TRIX laid
+    by RuleBot's rules.
 
     >>> MonteCarloBot(worlds=8)
     MonteCarloBot(worlds=8, policy='rule', time_budget=None)
@@ -187,6 +223,9 @@ class MonteCarloBot:
     time_budget: float | None = field(default=None, converter=optional_converter(float))
     inference: bool = field(default=False, validator=instance_of(bool))
     endgame: int = field(default=0, validator=[instance_of(int), ge(0)])
+    equals: bool = field(default=False, validator=instance_of(bool))
+    halving: bool = field(default=False, validator=instance_of(bool))
+    search_trix: bool = field(default=True, validator=instance_of(bool))
     clock: Callable[[], float] = field(default=time.process_time, eq=False, repr=False)
 
     def __repr__(self) -> str:
@@ -198,6 +237,12 @@ class MonteCarloBot:
             text += ", inference=True"
         if self.endgame:
             text += f", endgame={self.endgame}"
+        if self.equals:
+            text += ", equals=True"
+        if self.halving:
+            text += ", halving=True"
+        if not self.search_trix:
+            text += ", search_trix=False"
         return text + ")"
 
     def solves_exactly(self, view: View) -> bool:
@@ -210,6 +255,11 @@ class MonteCarloBot:
             and len(view.hand) <= self.endgame
             and view.contract in view.ruleset.contracts
         )
+
+    def searches(self, view: View) -> bool:
+        """Whether the view's decision is searched: every one, except the cards laid
+        in TRIX when ``search_trix`` is off (RuleBot's rules lay them)."""
+        return self.search_trix or view.phase is not Phase.TRIX
 
     @property
     def version(self) -> int:
@@ -224,31 +274,59 @@ class MonteCarloBot:
         nothing, each single card and the rule-based answer are searched.
         Ties are common (a TRIX card often changes no finishing place in the
         playouts); they go to the rule-based move, not to the lowest card.
+        With ``equals``, a trick contract's card play searches one card of each
+        group of equals: RuleBot's where it is in the group, else the lowest.
         """
-        rule = rule_move(Situation.of_view(view), legal, version=self.version)
+        sit = Situation.of_view(view)
+        rule = rule_move(sit, legal, version=self.version)
+        if self.equals and view.phase.plays_tricks and isinstance(rule, Play):
+            by_card = {m.card: m for m in legal if isinstance(m, Play)}
+            groups = equal_groups(sit, sum((1 << c for c in by_card), 0))
+            firsts = [cards_of(g)[0] for g in groups if not g >> rule.card & 1]
+            return [rule, *(by_card[c] for c in firsts)]
         if len(legal) <= 8 or not isinstance(legal[0], Double):
             return [rule, *(m for m in legal if m != rule)]
         small = (m for m in legal if isinstance(m, Double) and len(m.cards) <= 1 and m != rule)
         return [rule, *small]
 
     def choose(self, view: View, legal: Sequence[PlayerMove], rng: random.Random) -> PlayerMove:
-        """The candidate with the best mean :func:`gain` over the sampled worlds."""
+        """The move of :meth:`search`: the best mean :func:`gain` over the sampled worlds."""
         if len(legal) == 1:
             return legal[0]
-        moves, means, _ = self.evaluate(view, legal, rng)
-        best = max(range(len(moves)), key=lambda i: (means[i], -i))
-        return moves[best]
+        if not self.searches(view):
+            return rule_move(Situation.of_view(view), legal, version=self.version)
+        return self.search(view, legal, rng).move
 
     def evaluate(
         self, view: View, legal: Sequence[PlayerMove], rng: random.Random
     ) -> tuple[list[PlayerMove], list[float], int]:
-        """The candidates searched, the mean :func:`gain` of each over the worlds
-        (weighted by their likelihood with ``inference``), and how many worlds were
-        played, or layouts solved in the endgame (what :meth:`choose` decides by)."""
+        """The candidates searched, the mean :func:`gain` of each over its worlds
+        (weighted by their likelihood with ``inference``), and the most worlds a
+        candidate was played in, or the layouts solved in the endgame: :meth:`search`
+        as plain lists."""
+        found = self.search(view, legal, rng)
+        return list(found.moves), list(found.means), max(found.worlds)
+
+    def search(self, view: View, legal: Sequence[PlayerMove], rng: random.Random) -> Search:
+        """Search the decision: the move chosen, and each candidate's mean :func:`gain`
+        and worlds (:class:`Search`).
+
+        Every candidate is played in the same worlds, world after world.  With
+        ``halving`` the worlds come in rounds, and after each round the worse half
+        of the candidates still searched is dropped: the ``worlds`` × candidates
+        playouts are spread evenly over the rounds, so the last two candidates are
+        compared over about ``worlds`` × candidates / 2 / rounds worlds each, more
+        than ``worlds`` when there are more than four candidates.  The move chosen is
+        the best mean among the candidates of the last round (the rule-based move
+        first on a tie).
+        """
         from ..knowledge.worlds import sample_world  # layer 5, imported when first needed
 
         seat = view.seat
         assert seat is not None, "a bot plays a seat, not the spectator's view"
+        if not self.searches(view):
+            rule = rule_move(Situation.of_view(view), legal, version=self.version)
+            return Search(rule, (rule,), (0.0,), (0,), 0)
         sit = Situation.of_view(view) if self.inference or self.endgame else None
         tricks = [(t.leader, t.cards) for t in view.tricks or ()]
         if sit is not None and self.solves_exactly(view):
@@ -256,33 +334,51 @@ class MonteCarloBot:
             if solved is not None:
                 return solved
         moves = self.candidates(view, legal)
-        totals = [0.0] * len(moves)
-        start = self.clock()
+        count = len(moves)
+        totals, weights, played = [0.0] * count, [0.0] * count, [0] * count
+        searched = list(range(count))
+        rounds = max(1, (count - 1).bit_length()) if self.halving else 1
         known: _Known = {}  # shared by every playout of this decision
-        played, weights = 0, 0.0
-        for _ in range(self.worlds):
-            world = sample_world(view, rng)
-            seed = rng.getrandbits(64)
-            weight = 1.0
-            if self.inference and sit is not None and view.phase.plays_tricks:
-                weight = likelihood(sit, world.hands, tricks, self.version)
-            for i, move in enumerate(moves):
-                draws = random.Random(seed) if self.policy == "random" else _NO_DRAWS
-                after = _playout(apply(world, move), draws, self.policy, known)
-                totals[i] += weight * gain(world, after, seat)
-            played += 1
-            weights += weight
-            if self.time_budget is not None and self.clock() - start >= self.time_budget:
-                break
-        return moves, [t / weights for t in totals], played
+        worlds: list[tuple[MatchState, int, float]] = []  # each world, its seed, its weight
+        start = self.clock()
+        for round_ in range(rounds):
+            more = self.worlds if rounds == 1 else self.worlds * count // rounds // len(searched)
+            until = played[searched[0]] + max(1, more)
+            deadline = (
+                None if self.time_budget is None else self.time_budget * (round_ + 1) / rounds
+            )
+            while played[searched[0]] < until:
+                n = played[searched[0]]
+                if n == len(worlds):
+                    world = sample_world(view, rng)
+                    seed = rng.getrandbits(64)
+                    weight = 1.0
+                    if self.inference and sit is not None and view.phase.plays_tricks:
+                        weight = likelihood(sit, world.hands, tricks, self.version)
+                    worlds.append((world, seed, weight))
+                world, seed, weight = worlds[n]
+                for i in searched:
+                    draws = random.Random(seed) if self.policy == "random" else _NO_DRAWS
+                    after = _playout(apply(world, moves[i]), draws, self.policy, known)
+                    totals[i] += weight * gain(world, after, seat)
+                    weights[i] += weight
+                    played[i] += 1
+                if deadline is not None and self.clock() - start >= deadline:
+                    break
+            if round_ < rounds - 1:
+                ranked = sorted(searched, key=lambda i: (-totals[i] / weights[i], i))
+                searched = sorted(ranked[: (len(searched) + 1) // 2])
+        means = tuple(t / w if w else 0.0 for t, w in zip(totals, weights, strict=True))
+        best = max(searched, key=lambda i: (means[i], -i))
+        return Search(moves[best], tuple(moves), means, tuple(played), len(worlds))
 
     def _endgame(
         self,
         sit: Situation,
         tricks: Sequence[tuple[int, Sequence[Card]]],
         legal: Sequence[PlayerMove],
-    ) -> tuple[list[PlayerMove], list[float], int] | None:
-        """:meth:`evaluate` by the exact solve (:meth:`solves_exactly`)."""
+    ) -> Search | None:
+        """:meth:`search` by the exact solve (:meth:`solves_exactly`)."""
 
         def weigh(hands: tuple[int, int, int, int]) -> float:
             return likelihood(sit, hands, tricks, self.version)
@@ -294,7 +390,9 @@ class MonteCarloBot:
         by_card = {m.card: m for m in legal if isinstance(m, Play)}
         if set(cards) != set(by_card):
             return None
-        return [by_card[c] for c in cards], means, layouts
+        best = max(range(len(cards)), key=lambda i: (means[i], -i))
+        moves = tuple(by_card[c] for c in cards)
+        return Search(moves[best], moves, tuple(means), (layouts,) * len(cards), layouts, True)
 
     def wants_redeal(self, view: View, rng: random.Random) -> bool:
         """Demand a redeal offered out of turn (R-OPT-8) when playing on loses.
