@@ -302,11 +302,14 @@ class ISMCTSPlayer:
 class _ViewKeyedISMCTS(ismcts.ISMCTSBot):  # type: ignore[misc]
     """OpenSpiel's ISMCTS with the information sets keyed by the seat's
     :class:`~trixcomplex.View` itself (two states are in one information set
-    exactly when their views are equal) instead of its JSON string."""
+    exactly when their views are equal) instead of its JSON string, and by
+    whether the table's redeal round is asking: the round shows in no view,
+    yet a seat knows whether it is asked for a redeal or for its first card."""
 
-    def get_state_key(self, state: TrixComplexState) -> tuple[int, View]:
-        player = state.current_player()
-        return player, state.observer.view(state.table.state, player, state.table.steps)
+    def get_state_key(self, state: TrixComplexState) -> tuple[int, bool, View]:
+        player, table = state.current_player(), state.table
+        seen = state.observer.view(table.state, player, table.steps)
+        return player, table.redeal_seat is not None, seen
 
 
 class _Playouts(mcts.Evaluator):  # type: ignore[misc]
