@@ -33,6 +33,9 @@
   ruleset (R-MATCH-7), negated under reversed scores (R-OPT-6).
 - ``resample_from_infostate`` draws a world with :func:`~trixcomplex.sample_world`
   (OpenSpiel's ISMCTS uses it); serialization is OpenSpiel's, by action history.
+- :meth:`TrixComplexState.from_table` starts a state at any
+  :class:`~trixcomplex.rl.table.Table`; :class:`ISMCTSPlayer` is OpenSpiel's
+  ISMCTS as a trixcomplex bot, deciding from its seat's view.
 """
 
 from __future__ import annotations
@@ -249,10 +252,10 @@ class ISMCTSPlayer:
     Every random number comes from ``rng``: a decision is reproducible
     from its seed.  The cost grows with ``simulations`` (a few ms each).
 
-    >>> import random, trixcomplex as tc
     >>> from trixcomplex.bots import RuleBot
+    >>> from trixcomplex.host.tournament import play_numbered_match
     >>> player = ISMCTSPlayer(simulations=5)
-    >>> outcome = tc.host.tournament.play_numbered_match([player, RuleBot()], 1, 0)
+    >>> outcome = play_numbered_match([player, RuleBot()], 1, 0)
     >>> outcome.teams[0] + outcome.teams[1] == 0   # a whole match, points sum to zero
     True
     """
