@@ -154,7 +154,6 @@ def test_r_opt_8_the_redeal_round_and_the_first_card_are_told_apart() -> None:
     assert asked >= 3
 
 
-@pytest.mark.slow
 def test_plays_a_deal_through_the_adapter_on_both_paths() -> None:
     """The player plays seats 0 and 2 by :meth:`~ISMCTSPlayer.step` on the OpenSpiel state
     and seats 1 and 3 as a bot of the table (:meth:`Table.bot_action`, its view only);
