@@ -8,13 +8,16 @@ Usage (from the repository root)::
     python benchmarks/strength.py --pair mc:16:random,rule --out mc-random.jsonl
     python benchmarks/strength.py --table mc.jsonl rule.jsonl      # the docs table
     python benchmarks/strength.py --time mc:4 mc:8 mc mc:16:random  # ms per decision
+    python benchmarks/strength.py --pair ismcts:50,rule --out ismcts.jsonl
 
 ``mc:N:random`` is a :class:`~trixcomplex.bots.MonteCarloBot` of N worlds
 with random playouts (``mc:N:rule``: rule playouts, as ``mc:N``;
 ``mc:N:rule2``: RuleBot version 2 playouts, nothing else); a name
 ending ``@S`` gives a Monte Carlo bot a time budget of S CPU seconds a
 decision and as many worlds as fit (``mc2@0.015``: such results depend on
-the machine); every other name is :func:`~trixcomplex.bots.bot_named`'s
+the machine); ``ismcts:N`` is OpenSpiel's ISMCTS through the adapter,
+:class:`~trixcomplex.rl.openspiel.ISMCTSPlayer` with N simulations a move
+(the ``[openspiel]`` extra); every other name is :func:`~trixcomplex.bots.bot_named`'s
 (``rule:1`` is RuleBot version 1, ``mc2`` the search bot with equals, the
 exact endgame and TRIX by RuleBot's rules).  Each match is played
 by :func:`trixcomplex.host.tournament.play_numbered_match`: matches ``2k`` and
@@ -60,14 +63,20 @@ from trixcomplex.io.records import Record
 
 def bot(name: str) -> Bot:
     """The bot called ``name``: ``mc:N:POLICY`` (POLICY ``rule``, ``rule2`` or ``random``), a name
-    ending ``@S`` (a time budget of S CPU seconds) or a
-    :func:`~trixcomplex.bots.bot_named` name."""
+    ending ``@S`` (a time budget of S CPU seconds), ``ismcts:N`` (OpenSpiel's ISMCTS, N
+    simulations a move) or a :func:`~trixcomplex.bots.bot_named` name."""
     name, _, budget = name.partition("@")
     if budget:
         timed = bot(name)
         assert isinstance(timed, MonteCarloBot), "a time budget is for Monte Carlo bots"
         return attrs.evolve(timed, worlds=MC_WORLDS, time_budget=float(budget))
     kind, _, policy = name.strip().lower().rpartition(":")
+    if kind == "ismcts":
+        from trixcomplex.rl.openspiel import ISMCTSPlayer  # needs the [openspiel] extra
+
+        if not policy.isdigit():
+            raise ValueError(f"bad bot {name!r}: ismcts:N plays N simulations a move")
+        return ISMCTSPlayer(simulations=int(policy))
     if kind.startswith("mc:") and policy in ("rule", "rule2", "random"):
         worlds = bot_named(kind)
         assert isinstance(worlds, MonteCarloBot)

@@ -10,7 +10,8 @@ Gymnasium; the ``[openspiel]`` extra for :mod:`trixcomplex.rl.openspiel`).
 - :mod:`trixcomplex.rl.table`: the sequential table every adapter plays on.
 - :mod:`trixcomplex.rl.pettingzoo`: ``env()``, ``raw_env``, ``parallel_env()``.
 - :mod:`trixcomplex.rl.gymnasium`: ``SeatEnv``, one seat learning against bots.
-- :mod:`trixcomplex.rl.openspiel`: the OpenSpiel game ``"python_trix_complex"``.
+- :mod:`trixcomplex.rl.openspiel`: the OpenSpiel game ``"python_trix_complex"``, and
+  ``ISMCTSPlayer``, OpenSpiel's ISMCTS as a trixcomplex bot.
 
 ``import trixcomplex`` never imports this package; importing it needs numpy.
 Integer actions live in the core, :mod:`trixcomplex.io.actions`.

@@ -33,31 +33,39 @@
   ruleset (R-MATCH-7), negated under reversed scores (R-OPT-6).
 - ``resample_from_infostate`` draws a world with :func:`~trixcomplex.sample_world`
   (OpenSpiel's ISMCTS uses it); serialization is OpenSpiel's, by action history.
+- :meth:`TrixComplexState.from_table` starts a state at any
+  :class:`~trixcomplex.rl.table.Table`; :class:`ISMCTSPlayer` is OpenSpiel's
+  ISMCTS as a trixcomplex bot, deciding from its seat's view.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import pyspiel
-from attrs import evolve
+from attrs import evolve, frozen
+from open_spiel.python.algorithms import ismcts, mcts
 
 from ..core.cards import ALL_CARDS
-from ..core.engine import Phase
-from ..core.moves import Timeout
+from ..core.engine import Phase, apply
+from ..core.moves import PlayerMove, Timeout
+from ..core.playout import playout
 from ..core.rulesets import RULESETS, Ruleset
-from ..io.actions import NUM_ACTIONS, action_name
+from ..io.actions import NUM_ACTIONS, REDEAL, action_name, move_to_action
 from ..io.render import table_text
 from ..io.serialize import to_json
+from ..knowledge.views import View
 from ..knowledge.worlds import sample_world
 from .observation import OBSERVATION_SHAPE, Observer
 from .table import CHANCE, TERMINAL, Table
 
-__all__ = ["GAME_NAME", "TrixComplexGame", "TrixComplexState"]
+__all__ = ["GAME_NAME", "ISMCTSPlayer", "TrixComplexGame", "TrixComplexState"]
 
 GAME_NAME = "python_trix_complex"
 """The name the game is registered under."""
@@ -171,8 +179,29 @@ class TrixComplexState(pyspiel.State):  # type: ignore[misc]
         """
         rng = random.Random(int(sampler() * 2**52))
         world = sample_world(self.observer.view(self.table.state, player), rng)
-        state = TrixComplexState(self.get_game())
-        state.table = evolve(self.table, state=world, held=None, steps=())
+        return TrixComplexState.from_table(
+            self.get_game(), evolve(self.table, state=world, held=None, steps=())
+        )
+
+    @classmethod
+    def from_table(cls, game: TrixComplexGame, table: Table) -> TrixComplexState:
+        """The state of ``game`` at ``table`` (which must play ``game.ruleset`` and stop
+        after ``game.deals`` deals): a search can start anywhere, not only at a new match.
+
+        >>> import random, pyspiel, trixcomplex as tc
+        >>> game = pyspiel.load_game("python_trix_complex", {"deals": 1})
+        >>> table = Table.new(tc.PARTNERSHIP, deals=1).deal(random.Random(7))
+        >>> state = TrixComplexState.from_table(game, table)
+        >>> state.current_player() == table.state.owner, state.legal_actions()
+        (True, [54, 55])
+        """
+        if table.state.ruleset != game.ruleset or table.deals != game.deals:
+            raise ValueError(
+                f"a table of {table.state.ruleset.name} stopping after {table.deals} deal(s) "
+                f"is not a state of {game}"
+            )
+        state = cls(game)
+        state.table = table
         return state
 
     def __str__(self) -> str:
@@ -195,6 +224,132 @@ def _timeout(table: Table) -> Any:
     from ..core.engine import apply
 
     return apply(table.state, Timeout())
+
+
+@frozen
+class ISMCTSPlayer:
+    """A trixcomplex bot that decides with OpenSpiel's ISMCTS, from its seat's view only.
+
+    Information Set Monte Carlo Tree Search (Cowling, Powley and Whitehouse
+    2011; OpenSpiel's ``open_spiel.python.algorithms.ismcts.ISMCTSBot``)
+    grows one tree over the seat's information sets: each of its
+    ``simulations`` draws a world the seat cannot tell from the real one
+    (:meth:`TrixComplexState.resample_from_infostate`, i.e.
+    :func:`~trixcomplex.sample_world`), walks the tree by UCT (exploration
+    constant ``uct_c``, in points) and scores a new leaf by ``rollouts``
+    random playouts.  The search ends with the deal in progress: a state's
+    returns are the seats' totals when the deal is over (team totals in a
+    partnership ruleset), so a contract is chosen for what it scores now.
+
+    - :meth:`choose` (the :class:`~trixcomplex.bots.Bot` protocol) and
+      :meth:`wants_redeal` draw a world from the view with
+      :func:`~trixcomplex.sample_world` (ISMCTS resamples from it anyway, so
+      any world the seat cannot tell apart from the truth is as good as the
+      truth) and search from there;
+    - :meth:`step` searches from an OpenSpiel state of this game (a host
+      that plays through the adapter), for the seat to act.
+
+    Every random number comes from ``rng``: a decision is reproducible
+    from its seed.  The cost grows with ``simulations`` (a few ms each).
+
+    >>> from trixcomplex.bots import RuleBot
+    >>> from trixcomplex.host.tournament import play_numbered_match
+    >>> player = ISMCTSPlayer(simulations=5)
+    >>> outcome = play_numbered_match([player, RuleBot()], 1, 0)
+    >>> outcome.teams[0] + outcome.teams[1] == 0   # a whole match, points sum to zero
+    True
+    """
+
+    simulations: int = 20
+    uct_c: float = 200.0
+    rollouts: int = 1
+
+    def __attrs_post_init__(self) -> None:
+        if self.simulations < 1 or self.rollouts < 1:
+            raise ValueError(
+                f"ISMCTSPlayer needs at least one simulation and one rollout, not "
+                f"simulations={self.simulations}, rollouts={self.rollouts}"
+            )
+
+    def choose(self, view: View, legal: Sequence[PlayerMove], rng: random.Random) -> PlayerMove:
+        """The legal move ISMCTS picks from a world drawn from ``view``."""
+        if len(legal) == 1:
+            return legal[0]
+        by_action = {move_to_action(m): m for m in legal}
+        world = sample_world(view, rng)
+        window = view.seat if world.phase is Phase.DOUBLE else None
+        table = Table(world, deals=len(world.results) + 1, window_seat=window)
+        return by_action[self.step(_state_at(table), rng)]
+
+    def wants_redeal(self, view: View, rng: random.Random) -> bool:
+        """Whether ISMCTS demands the redeal a bad TRIX hand may (R-OPT-8)."""
+        world = sample_world(view, rng)
+        table = Table(world, deals=len(world.results) + 1, redeal_seat=view.seat)
+        return self.step(_state_at(table), rng) == REDEAL
+
+    def step(self, state: TrixComplexState, rng: random.Random) -> int:
+        """The action ISMCTS picks for the seat to act in ``state`` (searched from
+        that seat's information state: every simulation resamples the world)."""
+        resample = random.Random(rng.getrandbits(64)).random
+        search = _ViewKeyedISMCTS(
+            state.get_game(),
+            _Playouts(self.rollouts, random.Random(rng.getrandbits(64))),
+            uct_c=self.uct_c,
+            max_simulations=self.simulations,
+            random_state=np.random.RandomState(rng.getrandbits(32)),
+        )
+        search.set_resampler(lambda s, player: s.resample_from_infostate(player, resample))
+        return int(search.step(state))
+
+
+class _ViewKeyedISMCTS(ismcts.ISMCTSBot):  # type: ignore[misc]
+    """OpenSpiel's ISMCTS with the information sets keyed by the seat's
+    :class:`~trixcomplex.View` itself (two states are in one information set
+    exactly when their views are equal) instead of its JSON string, and by
+    whether the table's redeal round is asking: the round shows in no view,
+    yet a seat knows whether it is asked for a redeal or for its first card."""
+
+    def get_state_key(self, state: TrixComplexState) -> tuple[int, bool, View]:
+        player, table = state.current_player(), state.table
+        seen = state.observer.view(table.state, player, table.steps)
+        return player, table.redeal_seat is not None, seen
+
+
+class _Playouts(mcts.Evaluator):  # type: ignore[misc]
+    """OpenSpiel's random-rollout evaluation, played by the engine's
+    :func:`~trixcomplex.playout` (uniformly random legal moves, as
+    ``mcts.RandomRolloutEvaluator``, on plain locals instead of one OpenSpiel
+    state per move): the returns at the end of the game, averaged over
+    ``rollouts`` playouts."""
+
+    def __init__(self, rollouts: int, rng: random.Random) -> None:
+        self.rollouts, self.rng = rollouts, rng
+
+    def evaluate(self, state: TrixComplexState) -> npt.NDArray[np.float64]:
+        total = np.zeros(4)
+        for _ in range(self.rollouts):
+            table = state.table
+            start = table.state if table.held is None else apply(table.state, table.held)
+            table = evolve(table, state=start, dealt=(), window_seat=None, held=None,
+                           redeal_seat=None, steps=())  # fmt: skip
+            while not table.is_over:
+                table = evolve(table, state=playout(table.state, self.rng))
+            total += table.totals()
+        return total / self.rollouts
+
+    def prior(self, state: TrixComplexState) -> list[tuple[int, float]]:
+        actions = state.legal_actions()
+        return [(a, 1.0 / len(actions)) for a in actions]
+
+
+def _state_at(table: Table) -> TrixComplexState:
+    """The OpenSpiel state of ``table`` (in the game of its ruleset and horizon)."""
+    return TrixComplexState.from_table(_game(table.state.ruleset.name, table.deals), table)
+
+
+@functools.cache
+def _game(ruleset: str, deals: int) -> TrixComplexGame:
+    return TrixComplexGame({"ruleset": ruleset, "deals": deals})
 
 
 class ViewObserver:
