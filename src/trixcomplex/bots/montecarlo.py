@@ -290,11 +290,10 @@ class MonteCarloBot:
         return [rule, *small]
 
     def choose(self, view: View, legal: Sequence[PlayerMove], rng: random.Random) -> PlayerMove:
-        """The move of :meth:`search`: the best mean :func:`gain` over the sampled worlds."""
+        """The move of :meth:`search`: the best mean :func:`gain` over the sampled worlds
+        (RuleBot's move where :meth:`searches` says no)."""
         if len(legal) == 1:
             return legal[0]
-        if not self.searches(view):
-            return rule_move(Situation.of_view(view), legal, version=self.version)
         return self.search(view, legal, rng).move
 
     def evaluate(

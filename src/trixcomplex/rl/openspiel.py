@@ -221,8 +221,6 @@ def _close_resampled_window(table: Table) -> Table:
 
 
 def _timeout(table: Table) -> Any:
-    from ..core.engine import apply
-
     return apply(table.state, Timeout())
 
 
