@@ -13,6 +13,7 @@ from trixcomplex.bots import MC2, MonteCarloBot, RuleBot, ask, bot_named, explai
 from trixcomplex.bots.club import position
 from trixcomplex.bots.endgame import card_values, endgame_values, layouts
 from trixcomplex.bots.inference import SURPRISE, likelihood
+from trixcomplex.bots.montecarlo import advantage, gain, playout
 from trixcomplex.bots.tactics import Situation
 from trixcomplex.core.cards import mask_of, parse_card
 from trixcomplex.host.tournament import play_match
@@ -215,6 +216,83 @@ def test_halving_shares_its_time_budget_between_the_rounds() -> None:
     assert sorted(found.worlds) == [2, 2, 2, 2, 4, 4, 6, 6]
 
 
+# -- caution ---------------------------------------------------------------------------
+
+
+def _gains_by_world(
+    seen: tc.View, moves: list[tc.PlayerMove], worlds: int, seed: int
+) -> list[list[int]]:
+    """Each candidate's gain in each world, worked out again apart from the search: the
+    worlds drawn as the search draws them, one rule playout per candidate in each."""
+    rng = random.Random(seed)
+    seat = seen.seat
+    assert seat is not None
+    gains: list[list[int]] = [[] for _ in moves]
+    for _ in range(worlds):
+        world = tc.sample_world(seen, rng)
+        rng.getrandbits(64)
+        for i, move in enumerate(moves):
+            gains[i].append(gain(world, playout(tc.apply(world, move), rng), seat))
+    return gains
+
+
+def test_caution_keeps_rulebots_move_unless_another_surely_gains_more() -> None:
+    """With ``caution`` the search measures each candidate against RuleBot's move, world
+    by world: its advantage is the mean difference less ``caution`` standard errors, and
+    the move is the greatest advantage above 0, else RuleBot's.  Worked out again from
+    the worlds' gains; over these decisions caution keeps RuleBot's move at least once
+    where the best mean was another."""
+    bitten = 0
+    for seed in range(3, 9):
+        state, seat = _lead_decision(seed, 3)
+        seen, legal = tc.view(state, seat), tc.legal_moves(state, seat)
+        plain = MonteCarloBot(worlds=6).search(seen, legal, random.Random(1))
+        found = MonteCarloBot(worlds=6, caution=1.0).search(seen, legal, random.Random(1))
+        assert found.moves == plain.moves and found.means == plain.means
+        gains = _gains_by_world(seen, list(found.moves), 6, 1)
+        for i, g in enumerate(gains[1:], 1):
+            diffs = [a - b for a, b in zip(g, gains[0], strict=True)]
+            mean = sum(diffs) / 6
+            spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / 5 / 6)
+            assert found.advantages[i] == pytest.approx(mean - spread)
+        assert found.advantages[0] == 0.0 and plain.advantages == ()
+        best = max(range(len(found.moves)), key=lambda i: (found.advantages[i], -i))
+        assert found.move == found.moves[best]
+        assert found.move == found.moves[0] or found.advantages[best] > 0
+        bitten += found.move != plain.move
+    assert bitten
+
+
+def test_caution_without_spread_to_measure_keeps_rulebots_move() -> None:
+    """One world measures no spread: nothing is sure, RuleBot's move is played; and a
+    great caution plays RuleBot's move whatever the worlds show."""
+    state, seat = _lead_decision(3, 8)
+    seen, legal = tc.view(state, seat), tc.legal_moves(state, seat)
+    rule = RuleBot(version=1).choose(seen, legal, None)
+    for bot in (MonteCarloBot(worlds=1, caution=0.5), MonteCarloBot(worlds=8, caution=1e9)):
+        found = bot.search(seen, legal, random.Random(2))
+        assert found.move == rule == found.moves[0]
+        assert all(a <= 0 for a in found.advantages)
+    assert advantage([9, 9], [0, 0], [1.0, 1.0], 5.0) == 9.0  # no spread: sure
+    with pytest.raises(ValueError):
+        MonteCarloBot(caution=-1.0)
+
+
+def test_caution_with_halving_keeps_rulebots_move_in_every_round() -> None:
+    """Every candidate is measured against RuleBot's move, so halving never drops it:
+    it is played in all the worlds; explain names the cautious search."""
+    state, seat = _lead_decision(3, 8)
+    seen, legal = tc.view(state, seat), tc.legal_moves(state, seat)
+    bot = MonteCarloBot(worlds=6, halving=True, caution=1.0)
+    found = bot.search(seen, legal, random.Random(1))
+    assert found.worlds[0] == found.sampled == max(found.worlds) > 2
+    survivors = [i for i, w in enumerate(found.worlds) if w == found.sampled]
+    assert found.move in [found.moves[i] for i in survivors]
+    hint = explain(bot, seen, legal, random.Random(1))
+    assert hint.tactic == "cautious_search" and hint.move == found.move
+    assert "caution=1.0" in repr(bot)
+
+
 # -- TRIX by RuleBot's rules ------------------------------------------------------------
 
 
@@ -260,6 +338,7 @@ def test_mc2_is_named_and_picklable() -> None:
     assert bot_named("mc2") == MC2 and bot_named("mc2:4").worlds == 4  # type: ignore[attr-defined]
     assert MC2.equals and MC2.endgame == 2 and not MC2.search_trix and MC2.worlds == 12
     assert MC2.policy == "rule" and not MC2.inference and not MC2.halving
+    assert MC2.caution == 1.0
     assert pickle.loads(pickle.dumps(MC2)) == MC2
     with pytest.raises(ValueError, match="mc2:N samples N worlds"):
         bot_named("mc2:0")
@@ -269,8 +348,12 @@ def test_r_hid_1_mc2_choice_is_the_same_in_worlds_the_seat_cannot_tell_apart() -
     """Checks R-HID-1: inference, the endgame, equals and halving read only the view: the
     same search in two worlds the seat cannot tell apart."""
     decisions = [_late_decision(4), _late_decision(6), _lead_decision(3, 8), _lead_decision(5, 6)]
-    bots = [bot_named("mc2:2"), MonteCarloBot(worlds=2, inference=True, halving=True,
-                                              equals=True, policy="rule2")]  # fmt: skip
+    bots = [
+        bot_named("mc2:2"),
+        MonteCarloBot(
+            worlds=2, inference=True, halving=True, equals=True, policy="rule2", caution=1.0
+        ),
+    ]
     for state, seat in decisions:
         seen = tc.view(state, seat)
         one = tc.sample_world(seen, random.Random(1))

@@ -58,10 +58,11 @@ BOT_NAMES = ("random", "rule", "mc")
 MC_WORLDS = 10_000
 """The most worlds ``mc:N`` may sample per decision."""
 
-MC2 = MonteCarloBot(worlds=12, endgame=2, equals=True, search_trix=False)
+MC2 = MonteCarloBot(worlds=12, endgame=2, equals=True, search_trix=False, caution=1.0)
 """The Monte Carlo bot named ``mc2``: 12 worlds of RuleBot playouts, one card of each
-group of equals searched, the exact solve of the last two tricks, and TRIX laid by
-RuleBot's rules (``mc2:N`` samples N worlds).  What each setting is worth, and why
+group of equals searched, the exact solve of the last two tricks, TRIX laid by
+RuleBot's rules, and RuleBot's move kept unless another gains more by a standard error
+(``caution``; ``mc2:N`` samples N worlds).  What each setting is worth, and why
 inference and version 2 playouts are left off, is on :doc:`/bots`."""
 
 

@@ -67,6 +67,7 @@ TACTICS: dict[str, str] = {
     "endgame_card": "the last tricks solved exactly over every layout of the unseen cards",
     "random": "a uniformly random legal move",
     "search": "the best mean gain over the worlds sampled",
+    "cautious_search": "RuleBot's move unless another surely gains more over the worlds sampled",
     "endgame": "the best mean exact value over every layout of the unseen cards",
     "choose": "the bot's own choice (it gives no reasons)",
 }
@@ -79,9 +80,9 @@ class Explanation:
 
     - ``move``: the move the bot makes (what its ``choose`` returns).
     - ``tactic``: the name of the tactic that chose it (a key of :data:`TACTICS`):
-      RuleBot's function, ``"search"`` for MonteCarloBot (``"endgame"`` when it
-      solved the last tricks exactly), ``"random"``, or ``"choose"`` for a bot
-      that gives no reasons.
+      RuleBot's function, ``"search"`` for MonteCarloBot (``"cautious_search"``
+      with its ``caution``, ``"endgame"`` when it solved the last tricks exactly),
+      ``"random"``, or ``"choose"`` for a bot that gives no reasons.
     - ``summary``: one line for a human.
     - ``worlds``: the worlds a search played, or the layouts it solved (0 for
       other bots).
@@ -131,7 +132,7 @@ def explain(
         found = bot.search(view, moves, rng)
         order = sorted(range(len(found.moves)), key=lambda i: (-found.means[i], i))
         gains = tuple((found.moves[i], found.means[i]) for i in order)
-        how = "endgame" if found.exact else "search"
+        how = "endgame" if found.exact else "cautious_search" if found.advantages else "search"
         return Explanation(found.move, how, TACTICS[how], max(found.worlds), gains)
     tactic = "random" if isinstance(bot, RandomBot) else "choose"
     return Explanation(bot.choose(view, moves, rng), tactic, TACTICS[tactic])

@@ -22,6 +22,7 @@ host loop asking RuleBot every move (``tests/test_search_equivalence.py``).
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -47,7 +48,7 @@ from .situation import Situation
 if TYPE_CHECKING:
     from ..knowledge.views import View
 
-__all__ = ["MonteCarloBot", "Search", "gain", "playout"]
+__all__ = ["MonteCarloBot", "Search", "advantage", "gain", "playout"]
 
 
 def playout(state: MatchState, rng: random.Random, policy: str = "rule") -> MatchState:
@@ -165,6 +166,9 @@ class Search:
       the candidates dropped early), or the layouts solved.
     - ``sampled``: the worlds sampled (or layouts solved) for the decision.
     - ``exact``: whether the last tricks were solved exactly instead.
+    - ``advantages``: with ``caution``, per candidate its :func:`advantage` over
+      RuleBot's move (RuleBot's own: 0.0), the move chosen being the greatest
+      (RuleBot's on a tie); empty without ``caution`` or when solved exactly.
     """
 
     move: PlayerMove
@@ -173,6 +177,40 @@ class Search:
     worlds: tuple[int, ...]
     sampled: int
     exact: bool = False
+    advantages: tuple[float, ...] = ()
+
+
+def advantage(
+    gains: Sequence[float], rule_gains: Sequence[float], weights: Sequence[float], caution: float
+) -> float:
+    """How surely a candidate gains more than RuleBot's move: the mean of its gain less
+    RuleBot's move's gain, world by world, less ``caution`` standard errors of that mean.
+
+    The worlds are the first ``len(gains)`` of the decision (both moves were played in
+    them), weighted by ``weights`` (1.0 each without inference; the standard error is
+    that of a weighted mean, over the worlds' effective number).  With fewer than two
+    worlds there is no spread to measure, and nothing is sure: ``-inf``.
+
+    >>> advantage([10, 30, 20], [0, 10, 20], [1.0, 1.0, 1.0], 0.0)  # differences 10, 20, 0
+    10.0
+    >>> advantage([10, 30, 20], [0, 10, 20], [1.0, 1.0, 1.0], 1.0)  # one standard error less
+    4.226497308103742
+    >>> advantage([50], [0], [1.0], 1.0)
+    -inf
+    """
+    n = len(gains)
+    w = weights[:n]
+    total = sum(w)
+    if n < 2 or total <= 0:
+        return -math.inf
+    squares = sum(x * x for x in w)
+    spread = total - squares / total  # the unbiased weighted variance's denominator
+    if spread <= 0:  # all the weight on one world
+        return -math.inf
+    diffs = [g - r for g, r in zip(gains, rule_gains[:n], strict=True)]
+    mean = sum(x * d for x, d in zip(w, diffs, strict=True)) / total
+    variance = sum(x * (d - mean) ** 2 for x, d in zip(w, diffs, strict=True)) / spread
+    return mean - caution * math.sqrt(variance * squares) / total
 
 
 @frozen
@@ -206,6 +244,13 @@ class MonteCarloBot:
     - ``search_trix``: search the cards laid in TRIX too; when ``False``
       they are RuleBot's (:meth:`searches`), the better TRIX player of the
       two (see :doc:`/bots`), and no time goes to them.
+    - ``caution``: RuleBot's move is played unless another candidate gains
+      more than it surely enough: by more than ``caution`` standard errors of
+      the mean difference, world by world (:func:`advantage`).  A few worlds
+      make every mean noisy, and the best of several noisy means is too often
+      a move that only looked better; RuleBot's move is the sound default.
+      0.0 (the default): the best mean, as before.  With ``halving`` the rule
+      move stays in every round, since every candidate is measured against it.
 
     A single legal move is returned at once, without search.  ``mc2`` of
     :func:`~trixcomplex.bots.bot_named` (:data:`~trixcomplex.bots.MC2`) is 12
@@ -226,6 +271,7 @@ class MonteCarloBot:
     equals: bool = field(default=False, validator=instance_of(bool))
     halving: bool = field(default=False, validator=instance_of(bool))
     search_trix: bool = field(default=True, validator=instance_of(bool))
+    caution: float = field(default=0.0, converter=float, validator=ge(0.0))
     clock: Callable[[], float] = field(default=time.process_time, eq=False, repr=False)
 
     def __repr__(self) -> str:
@@ -243,6 +289,8 @@ class MonteCarloBot:
             text += ", halving=True"
         if not self.search_trix:
             text += ", search_trix=False"
+        if self.caution:
+            text += f", caution={self.caution!r}"
         return text + ")"
 
     def solves_exactly(self, view: View) -> bool:
@@ -317,7 +365,8 @@ class MonteCarloBot:
         compared over about ``worlds`` × candidates / 2 / rounds worlds each, more
         than ``worlds`` when there are more than four candidates.  The move chosen is
         the best mean among the candidates of the last round (the rule-based move
-        first on a tie).
+        first on a tie); with ``caution``, the greatest :func:`advantage` over the
+        rule-based move, which is chosen unless some candidate's is above 0.
         """
         from ..knowledge.worlds import sample_world  # layer 5, imported when first needed
 
@@ -335,6 +384,7 @@ class MonteCarloBot:
         moves = self.candidates(view, legal)
         count = len(moves)
         totals, weights, played = [0.0] * count, [0.0] * count, [0] * count
+        gains: list[list[int]] = [[] for _ in moves]  # per candidate, world by world
         searched = list(range(count))
         rounds = max(1, (count - 1).bit_length()) if self.halving else 1
         known: _Known = {}  # shared by every playout of this decision
@@ -359,17 +409,32 @@ class MonteCarloBot:
                 for i in searched:
                     draws = random.Random(seed) if self.policy == "random" else _NO_DRAWS
                     after = _playout(apply(world, moves[i]), draws, self.policy, known)
-                    totals[i] += weight * gain(world, after, seat)
+                    points = gain(world, after, seat)
+                    gains[i].append(points)
+                    totals[i] += weight * points
                     weights[i] += weight
                     played[i] += 1
                 if deadline is not None and self.clock() - start >= deadline:
                     break
             if round_ < rounds - 1:
                 ranked = sorted(searched, key=lambda i: (-totals[i] / weights[i], i))
-                searched = sorted(ranked[: (len(searched) + 1) // 2])
+                kept = ranked[: (len(searched) + 1) // 2]
+                if self.caution and 0 not in kept:  # every candidate is measured against it
+                    kept.append(0)
+                searched = sorted(kept)
         means = tuple(t / w if w else 0.0 for t, w in zip(totals, weights, strict=True))
-        best = max(searched, key=lambda i: (means[i], -i))
-        return Search(moves[best], tuple(moves), means, tuple(played), len(worlds))
+        if not self.caution:
+            best = max(searched, key=lambda i: (means[i], -i))
+            return Search(moves[best], tuple(moves), means, tuple(played), len(worlds))
+        by_world = [weight for _, _, weight in worlds]
+        advantages = tuple(
+            advantage(g, gains[0], by_world, self.caution) if i else 0.0
+            for i, g in enumerate(gains)
+        )
+        best = max(searched, key=lambda i: (advantages[i], -i))
+        return Search(
+            moves[best], tuple(moves), means, tuple(played), len(worlds), advantages=advantages
+        )
 
     def _endgame(
         self,
