@@ -19,7 +19,7 @@ the machine); ``ismcts:N`` is OpenSpiel's ISMCTS through the adapter,
 :class:`~trixcomplex.rl.openspiel.ISMCTSPlayer` with N simulations a move
 (the ``[openspiel]`` extra); every other name is :func:`~trixcomplex.bots.bot_named`'s
 (``rule:1`` is RuleBot version 1, ``mc2`` the search bot with equals, the
-exact endgame and TRIX by RuleBot's rules).  Each match is played
+exact endgame, caution and RuleBot version 2's moves as its default).  Each match is played
 by :func:`trixcomplex.host.tournament.play_numbered_match`: matches ``2k`` and
 ``2k+1`` share their eight shuffles with the sides' seats exchanged.
 Every finished match is appended to the ``--out`` file (JSON lines), so a

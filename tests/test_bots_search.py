@@ -293,6 +293,36 @@ def test_caution_with_halving_keeps_rulebots_move_in_every_round() -> None:
     assert "caution=1.0" in repr(bot)
 
 
+# -- the default move's RuleBot version --------------------------------------------------
+
+
+def test_rule_version_makes_that_versions_move_the_default() -> None:
+    """``rule_version=2``: RuleBot version 2's move is the first candidate (the move that
+    wins ties and that caution keeps) while version 1 still plays the playouts; over
+    these decisions the two versions disagree at least once, and the searched moves are
+    the same set either way."""
+    bot, plain = MonteCarloBot(worlds=2, rule_version=2), MonteCarloBot(worlds=2)
+    assert (bot.default_version, bot.version, plain.default_version) == (2, 1, 1)
+    assert MonteCarloBot(policy="rule2").default_version == 2
+
+    def disagree(state: tc.MatchState, seat: int) -> bool:
+        seen, legal = tc.view(state, seat), tc.legal_moves(state, seat)
+        return RuleBot(version=1).choose(seen, legal, None) != RuleBot(version=2).choose(
+            seen, legal, None
+        )
+
+    for seed in range(3, 7):
+        for state, seat in (_lead_decision(seed, 3), _decision(seed, disagree)):
+            seen, legal = tc.view(state, seat), tc.legal_moves(state, seat)
+            first = bot.candidates(seen, legal)[0]
+            assert first == RuleBot(version=2, endgame=0).choose(seen, legal, None)
+            assert set(bot.candidates(seen, legal)) == set(plain.candidates(seen, legal))
+            assert plain.candidates(seen, legal)[0] == RuleBot(version=1).choose(seen, legal, None)
+    assert "rule_version=2" in repr(bot)
+    with pytest.raises(ValueError):
+        MonteCarloBot(rule_version=3)
+
+
 # -- TRIX by RuleBot's rules ------------------------------------------------------------
 
 
@@ -315,15 +345,16 @@ def test_r_tx_3_search_trix_off_lays_rulebots_card_without_searching() -> None:
     def no_clock() -> float:
         raise AssertionError("a TRIX card was searched")
 
-    bot = MonteCarloBot(worlds=2, search_trix=False, clock=no_clock)
-    rule = RuleBot(version=1)
-    for state, seat in found[:10]:
-        seen, legal = tc.view(state, seat), tc.legal_moves(state, seat)
-        assert not bot.searches(seen)
-        assert bot.choose(seen, legal, random.Random(0)) == rule.choose(seen, legal, None)
-        hint = explain(bot, seen, legal)
-        assert (hint.move, hint.tactic) == rule.decide(seen, legal) and hint.worlds == 0
-        assert bot.search(seen, legal, random.Random(0)).sampled == 0
+    for version in (1, 2):
+        bot = MonteCarloBot(worlds=2, search_trix=False, clock=no_clock, rule_version=version)
+        rule = RuleBot(version=version)
+        for state, seat in found[:10]:
+            seen, legal = tc.view(state, seat), tc.legal_moves(state, seat)
+            assert not bot.searches(seen)
+            assert bot.choose(seen, legal, random.Random(0)) == rule.choose(seen, legal, None)
+            hint = explain(bot, seen, legal)
+            assert (hint.move, hint.tactic) == rule.decide(seen, legal) and hint.worlds == 0
+            assert bot.search(seen, legal, random.Random(0)).sampled == 0
     state, seat = _late_decision(4)
     assert bot.searches(tc.view(state, seat)) and "search_trix=False" in repr(bot)
 
@@ -338,7 +369,7 @@ def test_mc2_is_named_and_picklable() -> None:
     assert bot_named("mc2") == MC2 and bot_named("mc2:4").worlds == 4  # type: ignore[attr-defined]
     assert MC2.equals and MC2.endgame == 2 and not MC2.search_trix and MC2.worlds == 12
     assert MC2.policy == "rule" and not MC2.inference and not MC2.halving
-    assert MC2.caution == 1.0
+    assert MC2.caution == 1.0 and MC2.rule_version == MC2.default_version == 2
     assert pickle.loads(pickle.dumps(MC2)) == MC2
     with pytest.raises(ValueError, match="mc2:N samples N worlds"):
         bot_named("mc2:0")

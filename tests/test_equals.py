@@ -89,7 +89,7 @@ def test_montecarlo_with_equals_searches_one_card_of_each_group() -> None:
         seen = tc.view(state, seat)
         legal = tc.legal_moves(state, seat)
         moves = MC2.candidates(seen, legal)
-        plain = MonteCarloBot().candidates(seen, legal)
+        plain = MonteCarloBot(rule_version=MC2.rule_version).candidates(seen, legal)
         sit = Situation.of_view(seen)
         groups = equal_groups(sit, sum(1 << m.card for m in legal if isinstance(m, Play)))
         assert moves[0] == plain[0] and len(moves) == len(groups) <= len(plain)

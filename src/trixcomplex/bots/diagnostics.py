@@ -124,7 +124,7 @@ def explain(
     if len(moves) == 1:
         return Explanation(moves[0], "forced", TACTICS["forced"])
     if isinstance(bot, MonteCarloBot) and not bot.searches(view):
-        bot = RuleBot(version=bot.version)
+        bot = RuleBot(version=bot.default_version)
     if isinstance(bot, RuleBot):
         move, tactic = bot.decide(view, moves)
         return Explanation(move, tactic, TACTICS[tactic])

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 from attrs import field, frozen
 from attrs.converters import optional as optional_converter
 from attrs.validators import ge, in_, instance_of
+from attrs.validators import optional as optional_validator
 
 from ..core.cards import Card, cards_of
 from ..core.engine import MatchState, Phase, apply
@@ -42,7 +43,7 @@ from ..core.turns import next_move
 from .endgame import endgame_values, worth
 from .equals import equal_groups
 from .inference import likelihood
-from .rule_bot import rule_move
+from .rule_bot import RULE_BOT_VERSIONS, rule_move
 from .situation import Situation
 
 if TYPE_CHECKING:
@@ -251,11 +252,16 @@ class MonteCarloBot:
       a move that only looked better; RuleBot's move is the sound default.
       0.0 (the default): the best mean, as before.  With ``halving`` the rule
       move stays in every round, since every candidate is measured against it.
+    - ``rule_version``: the RuleBot version whose move is the default
+      (:attr:`default_version`: the first candidate, the move ``caution`` keeps,
+      the TRIX cards with ``search_trix`` off); ``None``: the playouts' version.
+      Version 2 is the stronger player, version 1 the better playout policy, so
+      ``mc2`` takes version 2's moves as the default and plays version 1's out.
 
     A single legal move is returned at once, without search.  ``mc2`` of
     :func:`~trixcomplex.bots.bot_named` (:data:`~trixcomplex.bots.MC2`) is 12
-    worlds with equals, the endgame solve of the last two tricks and TRIX laid
-    by RuleBot's rules.
+    worlds with equals, the endgame solve of the last two tricks, ``caution=1.0``
+    and RuleBot version 2's moves as the default (TRIX laid by them).
 
     >>> MonteCarloBot(worlds=8)
     MonteCarloBot(worlds=8, policy='rule', time_budget=None)
@@ -272,6 +278,9 @@ class MonteCarloBot:
     halving: bool = field(default=False, validator=instance_of(bool))
     search_trix: bool = field(default=True, validator=instance_of(bool))
     caution: float = field(default=0.0, converter=float, validator=ge(0.0))
+    rule_version: int | None = field(
+        default=None, validator=optional_validator(in_(RULE_BOT_VERSIONS))
+    )
     clock: Callable[[], float] = field(default=time.process_time, eq=False, repr=False)
 
     def __repr__(self) -> str:
@@ -291,6 +300,8 @@ class MonteCarloBot:
             text += ", search_trix=False"
         if self.caution:
             text += f", caution={self.caution!r}"
+        if self.rule_version is not None:
+            text += f", rule_version={self.rule_version}"
         return text + ")"
 
     def solves_exactly(self, view: View) -> bool:
@@ -311,8 +322,15 @@ class MonteCarloBot:
 
     @property
     def version(self) -> int:
-        """The RuleBot version of the playouts, the candidates' order and the inference."""
+        """The RuleBot version of the playouts and of the inference's model of play."""
         return 2 if self.policy == "rule2" else 1
+
+    @property
+    def default_version(self) -> int:
+        """The RuleBot version whose move is the default: the first candidate (it wins
+        ties, and ``caution`` keeps it), the TRIX cards when ``search_trix`` is off;
+        ``rule_version``, else the playouts' :attr:`version`."""
+        return self.version if self.rule_version is None else self.rule_version
 
     def candidates(self, view: View, legal: Sequence[PlayerMove]) -> list[PlayerMove]:
         """The moves worth searching, RuleBot's move first (it wins ties).
@@ -326,7 +344,7 @@ class MonteCarloBot:
         group of equals: RuleBot's where it is in the group, else the lowest.
         """
         sit = Situation.of_view(view)
-        rule = rule_move(sit, legal, version=self.version)
+        rule = rule_move(sit, legal, version=self.default_version)
         if self.equals and view.phase.plays_tricks and isinstance(rule, Play):
             by_card = {m.card: m for m in legal if isinstance(m, Play)}
             groups = equal_groups(sit, sum((1 << c for c in by_card), 0))
@@ -373,7 +391,7 @@ class MonteCarloBot:
         seat = view.seat
         assert seat is not None, "a bot plays a seat, not the spectator's view"
         if not self.searches(view):
-            rule = rule_move(Situation.of_view(view), legal, version=self.version)
+            rule = rule_move(Situation.of_view(view), legal, version=self.default_version)
             return Search(rule, (rule,), (0.0,), (0,), 0)
         sit = Situation.of_view(view) if self.inference or self.endgame else None
         tricks = [(t.leader, t.cards) for t in view.tricks or ()]
