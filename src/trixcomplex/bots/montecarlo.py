@@ -401,21 +401,26 @@ class MonteCarloBot:
                 return solved
         moves = self.candidates(view, legal)
         count = len(moves)
-        totals, weights, played = [0.0] * count, [0.0] * count, [0] * count
         gains: list[list[int]] = [[] for _ in moves]  # per candidate, world by world
         searched = list(range(count))
         rounds = max(1, (count - 1).bit_length()) if self.halving else 1
         known: _Known = {}  # shared by every playout of this decision
         worlds: list[tuple[MatchState, int, float]] = []  # each world, its seed, its weight
+
+        def mean(i: int) -> float:
+            """Candidate ``i``'s mean gain over the worlds it was played in, weighted."""
+            weight = sum(worlds[k][2] for k in range(len(gains[i])))
+            return sum(worlds[k][2] * g for k, g in enumerate(gains[i])) / weight if weight else 0.0
+
         start = self.clock()
         for round_ in range(rounds):
             more = self.worlds if rounds == 1 else self.worlds * count // rounds // len(searched)
-            until = played[searched[0]] + max(1, more)
+            until = len(gains[searched[0]]) + max(1, more)
             deadline = (
                 None if self.time_budget is None else self.time_budget * (round_ + 1) / rounds
             )
-            while played[searched[0]] < until:
-                n = played[searched[0]]
+            while len(gains[searched[0]]) < until:
+                n = len(gains[searched[0]])
                 if n == len(worlds):
                     world = sample_world(view, rng)
                     seed = rng.getrandbits(64)
@@ -427,32 +432,27 @@ class MonteCarloBot:
                 for i in searched:
                     draws = random.Random(seed) if self.policy == "random" else _NO_DRAWS
                     after = _playout(apply(world, moves[i]), draws, self.policy, known)
-                    points = gain(world, after, seat)
-                    gains[i].append(points)
-                    totals[i] += weight * points
-                    weights[i] += weight
-                    played[i] += 1
+                    gains[i].append(gain(world, after, seat))
                 if deadline is not None and self.clock() - start >= deadline:
                     break
             if round_ < rounds - 1:
-                ranked = sorted(searched, key=lambda i: (-totals[i] / weights[i], i))
+                ranked = sorted(searched, key=lambda i: (-mean(i), i))
                 kept = ranked[: (len(searched) + 1) // 2]
                 if self.caution and 0 not in kept:  # every candidate is measured against it
                     kept.append(0)
                 searched = sorted(kept)
-        means = tuple(t / w if w else 0.0 for t, w in zip(totals, weights, strict=True))
+        means = tuple(mean(i) for i in range(count))
+        played = tuple(len(g) for g in gains)
         if not self.caution:
             best = max(searched, key=lambda i: (means[i], -i))
-            return Search(moves[best], tuple(moves), means, tuple(played), len(worlds))
+            return Search(moves[best], tuple(moves), means, played, len(worlds))
         by_world = [weight for _, _, weight in worlds]
         advantages = tuple(
             advantage(g, gains[0], by_world, self.caution) if i else 0.0
             for i, g in enumerate(gains)
         )
         best = max(searched, key=lambda i: (advantages[i], -i))
-        return Search(
-            moves[best], tuple(moves), means, tuple(played), len(worlds), advantages=advantages
-        )
+        return Search(moves[best], tuple(moves), means, played, len(worlds), advantages=advantages)
 
     def _endgame(
         self,
