@@ -193,3 +193,34 @@ def test_openspiel_ismcts_plays_a_game_with_resampled_worlds() -> None:
         state.apply_action(bot.step(state))
     assert windows == 4 and len(state.returns()) == 4  # one COMPLEX window, four seats
     assert resampled > 50  # the other hands are drawn anew, not the true ones
+
+
+@pytest.mark.parametrize("ruleset", ["classic+bad_hand_redeal=True", "partnership"])
+def test_openspiel_an_information_state_has_one_set_of_legal_actions(ruleset: str) -> None:
+    """R-OPT-8: OpenSpiel's algorithms key their tables by the information state, so two
+    decisions of a player with the same information-state string (or tensor) must offer
+    the same actions.  The table's redeal round asks the TRIX owner whether to demand a
+    redeal before it asks for the first card, with the same view: the information state
+    says which question is asked.  A whole Kingdom of random play, every decision."""
+    game = pyspiel.load_game("python_trix_complex", {"ruleset": ruleset, "deals": 5})
+    by_string: dict[tuple[int, str], list[int]] = {}
+    by_tensor: dict[tuple[int, tuple[float, ...]], list[int]] = {}
+    rng = random.Random(11)
+    rounds = 0
+    for _ in range(2):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+                continue
+            player, legal = state.current_player(), state.legal_actions()
+            asked = state.table.redeal_seat is not None
+            rounds += asked
+            assert state.information_state_tensor(player)[-1] == float(asked)
+            assert ('"redeal_round":true' in state.information_state_string(player)) is asked
+            key = (player, state.information_state_string(player))
+            assert by_string.setdefault(key, legal) == legal, key[1]
+            tensor = (player, tuple(state.information_state_tensor(player)))
+            assert by_tensor.setdefault(tensor, legal) == legal
+            state.apply_action(rng.choice(legal))
+    assert rounds >= (8 if "bad_hand" in ruleset else 0)  # each TRIX deal: 4 seats asked

@@ -22,11 +22,14 @@
 - Players are the seats; actions are :mod:`trixcomplex.io.actions` ids.  In the
   doubling window every seat is asked in seat order (see
   :mod:`trixcomplex.rl.table`), so the turn order reveals nothing (R-HID-2).
-- Observation and information-state tensors are
-  :func:`~trixcomplex.rl.observation_tensor` of the player's
-  :class:`~trixcomplex.View`; the observation string is its
-  :func:`~trixcomplex.rl.observation_string`, the information-state string
-  the view as canonical JSON (:func:`~trixcomplex.to_json`).  The view holds
+- The observation tensor is :func:`~trixcomplex.rl.observation_tensor` of the
+  player's :class:`~trixcomplex.View`, the observation string its
+  :func:`~trixcomplex.rl.observation_string`.  The information state adds
+  whether the table's redeal round asks the player (:func:`redeal_round_asks`,
+  under ``bad_hand_redeal``): its tensor is the observation tensor and one
+  last entry, 1 in the round (:data:`INFORMATION_STATE_SHAPE`), its string the
+  view as canonical JSON (:func:`~trixcomplex.to_json`) with
+  ``"redeal_round": true`` added in the round.  The view holds
   the current deal's public history, the finished deals only as scores, so
   the information state does not have perfect recall across deals.
 - Returns (terminal): each seat's total, its team's Team Total in a partnership
@@ -65,7 +68,14 @@ from ..knowledge.worlds import sample_world
 from .observation import OBSERVATION_SHAPE, Observer
 from .table import CHANCE, TERMINAL, Table
 
-__all__ = ["GAME_NAME", "ISMCTSPlayer", "TrixComplexGame", "TrixComplexState"]
+__all__ = [
+    "GAME_NAME",
+    "INFORMATION_STATE_SHAPE",
+    "ISMCTSPlayer",
+    "TrixComplexGame",
+    "TrixComplexState",
+    "redeal_round_asks",
+]
 
 GAME_NAME = "python_trix_complex"
 """The name the game is registered under."""
@@ -304,13 +314,13 @@ class _ViewKeyedISMCTS(ismcts.ISMCTSBot):  # type: ignore[misc]
     """OpenSpiel's ISMCTS with the information sets keyed by the seat's
     :class:`~trixcomplex.View` itself (two states are in one information set
     exactly when their views are equal) instead of its JSON string, and by
-    whether the table's redeal round is asking: the round shows in no view,
-    yet a seat knows whether it is asked for a redeal or for its first card."""
+    whether the table's redeal round is asking (:func:`redeal_round_asks`), as the
+    information state is."""
 
     def get_state_key(self, state: TrixComplexState) -> tuple[int, bool, View]:
         player, table = state.current_player(), state.table
         seen = state.observer.view(table.state, player, table.steps)
-        return player, table.redeal_seat is not None, seen
+        return player, redeal_round_asks(state, player), seen
 
 
 class _Playouts(mcts.Evaluator):  # type: ignore[misc]
@@ -350,24 +360,54 @@ def _game(ruleset: str, deals: int) -> TrixComplexGame:
     return TrixComplexGame({"ruleset": ruleset, "deals": deals})
 
 
+INFORMATION_STATE_SHAPE: tuple[int] = (OBSERVATION_SHAPE[0] + 1,)
+"""The information-state tensor's shape: the observation tensor, then one entry set
+in the table's redeal round (:func:`redeal_round_asks`)."""
+
+
+def redeal_round_asks(state: TrixComplexState, player: int) -> bool:
+    """Whether the table's redeal round asks ``player`` now (R-OPT-8).
+
+    The round shows in no view: the TRIX owner sees the same when asked whether to
+    demand a redeal and, just after, for its first card.  OpenSpiel's algorithms key
+    their tables by the information state, which must tell the two questions apart
+    (they offer different actions), so the information-state string carries
+    ``"redeal_round": true`` and the tensor a last entry of 1 in the round.  The round
+    asks every seat in seat order, so it tells nothing about the hands.
+    """
+    return state.table.redeal_seat == player
+
+
 class ViewObserver:
-    """OpenSpiel's observer protocol over the player's view (tensor and strings)."""
+    """OpenSpiel's observer protocol over the player's view (tensor and strings).
+
+    The information state is the observation and whether the redeal round asks the
+    player (:func:`redeal_round_asks`).
+    """
 
     def __init__(self, information_state: bool) -> None:
         self.information_state = information_state
-        self.tensor: npt.NDArray[np.float32] = np.zeros(OBSERVATION_SHAPE, np.float32)
+        shape = INFORMATION_STATE_SHAPE if information_state else OBSERVATION_SHAPE
+        self.tensor: npt.NDArray[np.float32] = np.zeros(shape, np.float32)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: TrixComplexState, player: int) -> None:
         table = state.table
-        self.tensor[:] = state.observer.tensor(table.state, player, table.steps)
+        seen = state.observer.tensor(table.state, player, table.steps)
+        if not self.information_state:
+            self.tensor[:] = seen
+            return
+        self.tensor[:-1] = seen
+        self.tensor[-1] = float(redeal_round_asks(state, player))
 
     def string_from(self, state: TrixComplexState, player: int) -> str:
         table = state.table
         seen = state.observer.view(table.state, player, table.steps)
+        asked = redeal_round_asks(state, player)
         if self.information_state:
-            return json.dumps(to_json(seen), sort_keys=True, separators=(",", ":"))
-        return table_text(seen)
+            shown = to_json(seen) | ({"redeal_round": True} if asked else {})
+            return json.dumps(shown, sort_keys=True, separators=(",", ":"))
+        return table_text(seen) + ("\nRedeal round: demand a redeal or pass" if asked else "")
 
 
 pyspiel.register_game(_GAME_TYPE, TrixComplexGame)
