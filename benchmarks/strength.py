@@ -24,7 +24,9 @@ by :func:`trixcomplex.host.tournament.play_numbered_match`: matches ``2k`` and
 ``2k+1`` share their eight shuffles with the sides' seats exchanged.
 Every finished match is appended to the ``--out`` file (JSON lines), so a
 long run can be stopped at any time and summarized with ``--table``; a
-rerun with the same file resumes where it stopped.  The results depend
+rerun with the same file resumes where it stopped, and ``--start K`` plays
+only the matches from index K, so that several processes can share one row
+(each appends whole lines to the same ``--out``).  The results depend
 only on the seed and the bots, not on the machine (bots run without a time
 budget).  ``--ruleset NAME`` plays another game (a preset or a preset with
 options, as records name them); in an individual ruleset a side wins when
@@ -108,7 +110,7 @@ class _Timed:
         return ms
 
 
-def _run(pair: str, matches: int, seed: int, out: Path, ruleset: Ruleset) -> None:
+def _run(pair: str, matches: int, seed: int, out: Path, ruleset: Ruleset, start: int = 0) -> None:
     names = pair.split(",")
     bots = [_Timed(bot(n)) for n in names]
     done = (
@@ -118,9 +120,9 @@ def _run(pair: str, matches: int, seed: int, out: Path, ruleset: Ruleset) -> Non
     )
     machine = f"{platform.machine()} {platform.processor()}"
     head = {"pair": pair, "seed": seed, "ruleset": ruleset.name, "machine": machine}
-    start = time.perf_counter()
+    began = time.perf_counter()
     with out.open("a", encoding="utf-8") as file:
-        for index in range(matches):
+        for index in range(start, matches):
             if index in done:
                 continue
             m = play_numbered_match(bots, seed, index, ruleset)
@@ -136,7 +138,7 @@ def _run(pair: str, matches: int, seed: int, out: Path, ruleset: Ruleset) -> Non
             }
             file.write(json.dumps(row) + "\n")
             file.flush()
-            print(f"{pair}: match {index + 1}/{matches}, {time.perf_counter() - start:.0f}s",
+            print(f"{pair}: match {index + 1}/{matches}, {time.perf_counter() - began:.0f}s",
                   file=sys.stderr)  # fmt: skip
 
 
@@ -235,6 +237,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pair", help="side A,side B bot names (random, rule, mc, mc:N)")
     parser.add_argument("--matches", type=int, default=400)
+    parser.add_argument(
+        "--start",
+        type=int,
+        default=0,
+        help="play from this match index (split a row among processes sharing --out)",
+    )
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--out", type=Path, help="JSON-lines file of finished matches")
     parser.add_argument("--table", type=Path, nargs="+", help="print the table of these files")
@@ -254,7 +262,7 @@ def main() -> int:
     except ValueError as exc:
         parser.error(str(exc))
     out = args.out or Path(f"strength-{args.pair.replace(',', '-vs-').replace(':', '')}.jsonl")
-    _run(args.pair, args.matches, args.seed, out, ruleset)
+    _run(args.pair, args.matches, args.seed, out, ruleset, args.start)
     _table([out])
     return 0
 
