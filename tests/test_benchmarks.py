@@ -61,3 +61,26 @@ def test_by_move_names_every_move_and_prints_a_row_for_each_kind(
     for kind in kinds:
         assert kind in out
     assert "the moves in match order" in out
+
+
+def test_a_strength_row_split_among_processes_is_the_row_played_whole(tmp_path: Path) -> None:
+    """``strength.py --start K`` plays a row from match K, appending to the shared
+    ``--out``: the two parts, in either order, give the matches a whole run gives."""
+    import json
+
+    import strength
+
+    def rows(path: Path) -> dict[int, dict[str, object]]:
+        found = {}
+        for line in path.read_text().splitlines():
+            row = json.loads(line)
+            del row["ms_per_decision"]  # CPU time, not a result
+            found[row["index"]] = row
+        return found
+
+    whole, parts = tmp_path / "whole.jsonl", tmp_path / "parts.jsonl"
+    strength._run("rule:1,random", 4, 7, whole, tc.PARTNERSHIP)
+    strength._run("rule:1,random", 4, 7, parts, tc.PARTNERSHIP, start=2)
+    assert sorted(rows(parts)) == [2, 3]
+    strength._run("rule:1,random", 2, 7, parts, tc.PARTNERSHIP)
+    assert rows(parts) == rows(whole) and sorted(rows(whole)) == [0, 1, 2, 3]
