@@ -9,6 +9,8 @@ Usage (from the repository root)::
     python benchmarks/strength.py --table mc.jsonl rule.jsonl      # the docs table
     python benchmarks/strength.py --time mc:4 mc:8 mc mc:16:random  # ms per decision
     python benchmarks/strength.py --pair ismcts:50,rule --out ismcts.jsonl
+    python benchmarks/strength.py --pair "mc2[worlds=16,caution=0.5],rule" --matches 100 \
+        --out screen.jsonl --versus benchmarks/ladder/p7-mc2-rule2.jsonl
 
 ``mc:N:random`` is a :class:`~trixcomplex.bots.MonteCarloBot` of N worlds
 with random playouts (``mc:N:rule``: rule playouts, as ``mc:N``;
@@ -19,7 +21,16 @@ the machine); ``ismcts:N`` is OpenSpiel's ISMCTS through the adapter,
 :class:`~trixcomplex.rl.openspiel.ISMCTSPlayer` with N simulations a move
 (the ``[openspiel]`` extra); every other name is :func:`~trixcomplex.bots.bot_named`'s
 (``rule:1`` is RuleBot version 1, ``mc2`` the search bot with equals, the
-exact endgame, caution and RuleBot version 2's moves as its default).  Each match is played
+exact endgame, caution and RuleBot version 2's moves as its default).  A
+name followed by ``[field=value,...]`` is that bot with those settings
+changed (:func:`attrs.evolve`; each value a Python literal, or a bare word
+for a string): ``mc2[worlds=16,caution=0.5]``.  ``--versus FILE`` compares
+the ``--out`` row with another row of the same seed, match by match over the
+matches both played (the same shuffles, the same seats): each side A's win
+rate there and the mean difference of its margins with a 95% interval over
+the pairs of matches, so that a change to a bot is screened against the
+ladder's row of the bot it changes with far fewer matches than two separate
+rows need.  Each match is played
 by :func:`trixcomplex.host.tournament.play_numbered_match`: matches ``2k`` and
 ``2k+1`` share their eight shuffles with the sides' seats exchanged.
 Every finished match is appended to the ``--out`` file (JSON lines), so a
@@ -47,6 +58,7 @@ The ladder of ``docs/bots.rst`` is this table::
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import platform
 import sys
@@ -59,14 +71,63 @@ import attrs
 from trixcomplex.bots import MC_WORLDS, Bot, MonteCarloBot, bot_named
 from trixcomplex.core.rules import match_outcome
 from trixcomplex.core.rulesets import PARTNERSHIP, Ruleset
+from trixcomplex.host.stats import mean_interval
 from trixcomplex.host.tournament import MatchOutcome, play_numbered_match, summarize
 from trixcomplex.io.records import Record
+
+
+def sides(pair: str) -> list[str]:
+    """The two bot names of ``pair``, split at the comma outside any ``[...]``.
+
+    >>> sides("mc2[worlds=16,caution=0.5],rule")
+    ['mc2[worlds=16,caution=0.5]', 'rule']
+    """
+    names, depth, start = [], 0, 0
+    for i, char in enumerate(pair):
+        depth += (char == "[") - (char == "]")
+        if char == "," and depth == 0:
+            names.append(pair[start:i])
+            start = i + 1
+    names.append(pair[start:])
+    if len(names) != 2 or not all(names):
+        raise ValueError(f"bad pair {pair!r}: give two bot names, A,B")
+    return names
+
+
+def _settings(name: str, text: str) -> dict[str, Any]:
+    """The ``field=value`` settings of ``name[...]`` (values are literals or bare words)."""
+    found: dict[str, Any] = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        field, equals, value = item.partition("=")
+        if not equals or not field.strip().isidentifier():
+            raise ValueError(f"bad bot {name!r}: settings are field=value, not {item!r}")
+        try:
+            found[field.strip()] = ast.literal_eval(value.strip())
+        except (ValueError, SyntaxError):
+            found[field.strip()] = value.strip()
+    return found
 
 
 def bot(name: str) -> Bot:
     """The bot called ``name``: ``mc:N:POLICY`` (POLICY ``rule``, ``rule2`` or ``random``), a name
     ending ``@S`` (a time budget of S CPU seconds), ``ismcts:N`` (OpenSpiel's ISMCTS, N
-    simulations a move) or a :func:`~trixcomplex.bots.bot_named` name."""
+    simulations a move), a :func:`~trixcomplex.bots.bot_named` name, or any of these
+    followed by ``[field=value,...]`` (its settings changed).
+
+    >>> searcher = bot("mc2[worlds=16,caution=0.5]")
+    >>> searcher.worlds, searcher.caution, searcher.endgame == bot("mc2").endgame
+    (16, 0.5, True)
+    >>> bot("rule[version=7]")
+    Traceback (most recent call last):
+    ValueError: bad bot 'rule[version=7]': 'version' must be in (1, 2) (got 7)
+    """
+    if name.endswith("]") and "[" in name:
+        base, _, text = name[:-1].partition("[")
+        changed, settings = bot(base), _settings(name, text)
+        try:
+            return attrs.evolve(changed, **settings)  # type: ignore[misc]
+        except (TypeError, ValueError) as exc:  # attrs' validators: (message, field, ...)
+            raise ValueError(f"bad bot {name!r}: {exc.args[0] if exc.args else exc}") from None
     name, _, budget = name.partition("@")
     if budget:
         timed = bot(name)
@@ -111,7 +172,7 @@ class _Timed:
 
 
 def _run(pair: str, matches: int, seed: int, out: Path, ruleset: Ruleset, start: int = 0) -> None:
-    names = pair.split(",")
+    names = sides(pair)
     bots = [_Timed(bot(n)) for n in names]
     done = (
         {json.loads(line)["index"] for line in out.read_text().splitlines()}
@@ -164,6 +225,8 @@ def _outcome(r: dict[str, Any], ruleset: Ruleset) -> MatchOutcome:
 
 def _load(path: Path) -> tuple[str, int, str, list[MatchOutcome]]:
     rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    if not rows:
+        raise ValueError(f"{path} holds no finished match")
     ruleset = Ruleset.from_name(rows[0].get("ruleset", "partnership"))
     outcomes = [_outcome(r, ruleset) for r in rows]
     return rows[0]["pair"], rows[0]["seed"], ruleset.name, sorted(outcomes, key=lambda m: m.index)
@@ -184,7 +247,7 @@ def _table(paths: list[Path]) -> None:
             else "–"
         )
         s = summarize(outcomes)
-        a, b = pair.split(",")
+        a, b = sides(pair)
         game = "" if ruleset == "partnership" else f", {ruleset}"
         rows.append((
             f"{a} vs {b} (seed {seed}{game})",
@@ -202,6 +265,30 @@ def _table(paths: list[Path]) -> None:
     for r in rows:
         print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
     print(rule)
+
+
+def _versus(path: Path, other: Path) -> None:
+    """Print ``path``'s row against ``other``'s, match by match over the matches both
+    played: side A's win rate in each and the mean difference of its margins."""
+    pair, seed, ruleset, mine = _load(path)
+    pair_b, seed_b, ruleset_b, theirs = _load(other)
+    if (seed, ruleset) != (seed_b, ruleset_b):
+        raise ValueError(f"{other} played seed {seed_b} of {ruleset_b}, not seed {seed} of "
+                         f"{ruleset}: its matches are not these")  # fmt: skip
+    by_index = {m.index: m for m in theirs}
+    both = [(m, by_index[m.index]) for m in mine if m.index in by_index]
+    if not both:
+        raise ValueError(f"{path} and {other} have no match index in common")
+    by_pair: dict[int, list[int]] = {}
+    for m, t in both:
+        by_pair.setdefault(m.index // 2, []).append(m.margin - t.margin)
+    pair_means = [sum(v) / len(v) for v in by_pair.values()]
+    low, high = mean_interval(pair_means)
+    mean = sum(m.margin - t.margin for m, t in both) / len(both)
+    wins = summarize([m for m, _ in both]).win_rate, summarize([t for _, t in both]).win_rate
+    print(f"{pair} against {pair_b} on the same {len(both)} matches: side A wins "
+          f"{wins[0]:.1%} against {wins[1]:.1%}; margin {mean:+.0f} a match "
+          f"({low:+.0f} – {high:+.0f})")  # fmt: skip
 
 
 def _time(names: list[str], passes: int = 5) -> None:
@@ -248,22 +335,35 @@ def main() -> int:
     parser.add_argument("--table", type=Path, nargs="+", help="print the table of these files")
     parser.add_argument("--ruleset", default="partnership", help="the game (default partnership)")
     parser.add_argument("--time", nargs="+", help="time these bots per decision (ms)")
+    parser.add_argument(
+        "--versus", type=Path, help="compare --out with this row, match by match (same seed)"
+    )
     args = parser.parse_args()
     if args.time:
         _time(args.time)
         return 0
     if args.table:
-        _table(args.table)
+        try:
+            _table(args.table)
+        except (OSError, ValueError) as exc:
+            parser.error(str(exc))
         return 0
     if not args.pair:
         parser.error("give --pair A,B (or --table FILES)")
     try:
         ruleset = Ruleset.from_name(args.ruleset)
+        for name in sides(args.pair):
+            bot(name)  # a bad name fails before any match is played
     except ValueError as exc:
         parser.error(str(exc))
     out = args.out or Path(f"strength-{args.pair.replace(',', '-vs-').replace(':', '')}.jsonl")
     _run(args.pair, args.matches, args.seed, out, ruleset, args.start)
-    _table([out])
+    try:
+        _table([out])
+        if args.versus:
+            _versus(out, args.versus)
+    except (OSError, ValueError) as exc:
+        parser.error(str(exc))
     return 0
 
 

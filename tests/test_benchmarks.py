@@ -7,6 +7,7 @@ reference floor; these tests check what they count, not how fast anything is.
 from __future__ import annotations
 
 import random
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -84,3 +85,53 @@ def test_a_strength_row_split_among_processes_is_the_row_played_whole(tmp_path: 
     assert sorted(rows(parts)) == [2, 3]
     strength._run("rule:1,random", 2, 7, parts, tc.PARTNERSHIP)
     assert rows(parts) == rows(whole) and sorted(rows(whole)) == [0, 1, 2, 3]
+
+
+def test_a_strength_name_changes_a_bots_settings_and_rejects_bad_ones() -> None:
+    """``NAME[field=value,...]`` is the bot with those settings changed; a bad setting is
+    one ``ValueError`` naming the bot, before any match is played."""
+    import doctest
+
+    import strength
+
+    assert doctest.testmod(strength).failed == 0
+    searcher = strength.bot("mc2[worlds=16, caution=0.5]")
+    assert (searcher.worlds, searcher.caution) == (16, 0.5)  # type: ignore[attr-defined]
+    assert strength.bot("mc[policy=rule2]").policy == "rule2"  # type: ignore[attr-defined]
+    assert strength.sides("mc2[worlds=16,caution=0.5],rule") == ["mc2[worlds=16,caution=0.5]",
+                                                                 "rule"]  # fmt: skip
+    for bad, says in [
+        ("mc2[worlds=x]", "'worlds' must be"),
+        ("mc2[wrlds=3]", ".*unexpected keyword argument 'wrlds'"),
+        ("mc2[worlds]", "settings are field=value"),
+    ]:
+        with pytest.raises(ValueError, match=f"bad bot '{re.escape(bad)}': {says}"):
+            strength.bot(bad)
+    with pytest.raises(ValueError, match="give two bot names"):
+        strength.sides("mc2")
+
+
+def test_versus_compares_two_rows_match_by_match(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--versus`` pairs two rows of one seed by match index: the margin difference is
+    the mean of the matches' differences, over the matches both rows played."""
+    import json
+
+    import strength
+
+    new, old = tmp_path / "new.jsonl", tmp_path / "old.jsonl"
+    strength._run("rule,random", 4, 7, new, tc.PARTNERSHIP)
+    strength._run("rule:1,random", 6, 7, old, tc.PARTNERSHIP)
+    margins = [{r["index"]: r["margin"] for r in map(json.loads, p.read_text().splitlines())}
+               for p in (new, old)]  # fmt: skip
+    expected = sum(margins[0][i] - margins[1][i] for i in range(4)) / 4
+    capsys.readouterr()
+    strength._versus(new, old)
+    said = capsys.readouterr().out
+    assert "rule,random against rule:1,random on the same 4 matches" in said
+    assert f"margin {expected:+.0f} a match" in said
+    other = tmp_path / "other.jsonl"
+    strength._run("rule:1,random", 2, 8, other, tc.PARTNERSHIP)
+    with pytest.raises(ValueError, match="played seed 8"):
+        strength._versus(new, other)
