@@ -218,6 +218,7 @@ def test_openspiel_an_information_state_has_one_set_of_legal_actions(ruleset: st
             rounds += asked
             assert state.information_state_tensor(player)[-1] == float(asked)
             assert ('"redeal_round":true' in state.information_state_string(player)) is asked
+            assert ("Redeal round: asked" in state.observation_string(player)) is asked
             key = (player, state.information_state_string(player))
             assert by_string.setdefault(key, legal) == legal, key[1]
             tensor = (player, tuple(state.information_state_tensor(player)))

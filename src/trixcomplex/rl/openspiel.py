@@ -407,7 +407,8 @@ class ViewObserver:
         if self.information_state:
             shown = to_json(seen) | ({"redeal_round": True} if asked else {})
             return json.dumps(shown, sort_keys=True, separators=(",", ":"))
-        return table_text(seen) + ("\nRedeal round: demand a redeal or pass" if asked else "")
+        note = "\nRedeal round: asked whether to demand a redeal" if asked else ""
+        return table_text(seen) + note
 
 
 pyspiel.register_game(_GAME_TYPE, TrixComplexGame)
