@@ -24,7 +24,8 @@
   :mod:`trixcomplex.rl.table`), so the turn order reveals nothing (R-HID-2).
 - The observation tensor is :func:`~trixcomplex.rl.observation_tensor` of the
   player's :class:`~trixcomplex.View`, the observation string its
-  :func:`~trixcomplex.rl.observation_string`.  The information state adds
+  :func:`~trixcomplex.rl.observation_string` (with a last line in the redeal
+  round, which asks the player).  The information state adds
   whether the table's redeal round asks the player (:func:`redeal_round_asks`,
   under ``bad_hand_redeal``): its tensor is the observation tensor and one
   last entry, 1 in the round (:data:`INFORMATION_STATE_SHAPE`), its string the
