@@ -71,7 +71,6 @@ import attrs
 from trixcomplex.bots import MC_WORLDS, Bot, MonteCarloBot, bot_named
 from trixcomplex.core.rules import match_outcome
 from trixcomplex.core.rulesets import PARTNERSHIP, Ruleset
-from trixcomplex.host.stats import mean_interval
 from trixcomplex.host.tournament import MatchOutcome, play_numbered_match, summarize
 from trixcomplex.io.records import Record
 
@@ -98,13 +97,13 @@ def _settings(name: str, text: str) -> dict[str, Any]:
     """The ``field=value`` settings of ``name[...]`` (values are literals or bare words)."""
     found: dict[str, Any] = {}
     for item in filter(None, (part.strip() for part in text.split(","))):
-        field, equals, value = item.partition("=")
-        if not equals or not field.strip().isidentifier():
+        field, equals, value = (part.strip() for part in item.partition("="))
+        if not equals or not field.isidentifier():
             raise ValueError(f"bad bot {name!r}: settings are field=value, not {item!r}")
         try:
-            found[field.strip()] = ast.literal_eval(value.strip())
+            found[field] = ast.literal_eval(value)
         except (ValueError, SyntaxError):
-            found[field.strip()] = value.strip()
+            found[field] = value
     return found
 
 
@@ -279,12 +278,9 @@ def _versus(path: Path, other: Path) -> None:
     both = [(m, by_index[m.index]) for m in mine if m.index in by_index]
     if not both:
         raise ValueError(f"{path} and {other} have no match index in common")
-    by_pair: dict[int, list[int]] = {}
-    for m, t in both:
-        by_pair.setdefault(m.index // 2, []).append(m.margin - t.margin)
-    pair_means = [sum(v) / len(v) for v in by_pair.values()]
-    low, high = mean_interval(pair_means)
-    mean = sum(m.margin - t.margin for m, t in both) / len(both)
+    # summarize's margin and its interval over the pairs of matches, of the differences
+    differences = summarize([attrs.evolve(m, margin=m.margin - t.margin) for m, t in both])
+    mean, (low, high) = differences.mean_margin, differences.margin_ci
     wins = summarize([m for m, _ in both]).win_rate, summarize([t for _, t in both]).win_rate
     print(f"{pair} against {pair_b} on the same {len(both)} matches: side A wins "
           f"{wins[0]:.1%} against {wins[1]:.1%}; margin {mean:+.0f} a match "
