@@ -9,7 +9,7 @@ Usage (from the repository root)::
     python benchmarks/strength.py --table mc.jsonl rule.jsonl      # the docs table
     python benchmarks/strength.py --time mc:4 mc:8 mc mc:16:random  # ms per decision
     python benchmarks/strength.py --pair ismcts:50,rule --out ismcts.jsonl
-    python benchmarks/strength.py --pair "mc2[worlds=16,caution=0.5],rule" --matches 100 \
+    python benchmarks/strength.py --pair "mc2[worlds=20,caution=0.5],rule" --matches 100 \
         --out screen.jsonl --versus benchmarks/ladder/p7-mc2-rule2.jsonl
 
 ``mc:N:random`` is a :class:`~trixcomplex.bots.MonteCarloBot` of N worlds
@@ -24,7 +24,7 @@ the machine); ``ismcts:N`` is OpenSpiel's ISMCTS through the adapter,
 exact endgame, caution and RuleBot version 2's moves as its default).  A
 name followed by ``[field=value,...]`` is that bot with those settings
 changed (:func:`attrs.evolve`; each value a Python literal, or a bare word
-for a string): ``mc2[worlds=16,caution=0.5]``.  ``--versus FILE`` compares
+for a string): ``mc2[worlds=20,caution=0.5]``.  ``--versus FILE`` compares
 the ``--out`` row with another row of the same seed, match by match over the
 matches both played (the same shuffles, the same seats): each side A's win
 rate there and the mean difference of its margins with a 95% interval over
@@ -78,8 +78,8 @@ from trixcomplex.io.records import Record
 def sides(pair: str) -> list[str]:
     """The two bot names of ``pair``, split at the comma outside any ``[...]``.
 
-    >>> sides("mc2[worlds=16,caution=0.5],rule")
-    ['mc2[worlds=16,caution=0.5]', 'rule']
+    >>> sides("mc2[worlds=20,caution=0.5],rule")
+    ['mc2[worlds=20,caution=0.5]', 'rule']
     """
     names, depth, start = [], 0, 0
     for i, char in enumerate(pair):
@@ -113,9 +113,9 @@ def bot(name: str) -> Bot:
     simulations a move), a :func:`~trixcomplex.bots.bot_named` name, or any of these
     followed by ``[field=value,...]`` (its settings changed).
 
-    >>> searcher = bot("mc2[worlds=16,caution=0.5]")
+    >>> searcher = bot("mc2[worlds=20,caution=0.5]")
     >>> searcher.worlds, searcher.caution, searcher.endgame == bot("mc2").endgame
-    (16, 0.5, True)
+    (20, 0.5, True)
     >>> bot("rule[version=7]")
     Traceback (most recent call last):
     ValueError: bad bot 'rule[version=7]': 'version' must be in (1, 2) (got 7)

@@ -95,10 +95,10 @@ def test_a_strength_name_changes_a_bots_settings_and_rejects_bad_ones() -> None:
     import strength
 
     assert doctest.testmod(strength).failed == 0
-    searcher = strength.bot("mc2[worlds=16, caution=0.5]")
-    assert (searcher.worlds, searcher.caution) == (16, 0.5)  # type: ignore[attr-defined]
+    searcher = strength.bot("mc2[worlds=20, caution=0.5]")
+    assert (searcher.worlds, searcher.caution) == (20, 0.5)  # type: ignore[attr-defined]
     assert strength.bot("mc[policy=rule2]").policy == "rule2"  # type: ignore[attr-defined]
-    assert strength.sides("mc2[worlds=16,caution=0.5],rule") == ["mc2[worlds=16,caution=0.5]",
+    assert strength.sides("mc2[worlds=20,caution=0.5],rule") == ["mc2[worlds=20,caution=0.5]",
                                                                  "rule"]  # fmt: skip
     for bad, says in [
         ("mc2[worlds=x]", "'worlds' must be"),

@@ -367,7 +367,7 @@ def test_mc2_is_named_and_picklable() -> None:
     import pickle
 
     assert bot_named("mc2") == MC2 and bot_named("mc2:4").worlds == 4  # type: ignore[attr-defined]
-    assert MC2.equals and MC2.endgame == 2 and not MC2.search_trix and MC2.worlds == 12
+    assert MC2.equals and MC2.endgame == 2 and not MC2.search_trix and MC2.worlds == 16
     assert MC2.policy == "rule" and not MC2.inference and not MC2.halving
     assert MC2.caution == 1.0 and MC2.rule_version == MC2.default_version == 2
     assert pickle.loads(pickle.dumps(MC2)) == MC2

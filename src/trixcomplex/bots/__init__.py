@@ -59,9 +59,9 @@ MC_WORLDS = 10_000
 """The most worlds ``mc:N`` may sample per decision."""
 
 MC2 = MonteCarloBot(
-    worlds=12, endgame=2, equals=True, search_trix=False, caution=1.0, rule_version=2
+    worlds=16, endgame=2, equals=True, search_trix=False, caution=1.0, rule_version=2
 )
-"""The Monte Carlo bot named ``mc2``: 12 worlds of RuleBot playouts (version 1), one
+"""The Monte Carlo bot named ``mc2``: 16 worlds of RuleBot playouts (version 1), one
 card of each group of equals searched, the exact solve of the last two tricks, and
 RuleBot version 2's move as the default, kept unless another gains more by a standard
 error (``caution``), TRIX laid by it (``mc2:N`` samples N worlds).  What each setting

@@ -259,7 +259,7 @@ class MonteCarloBot:
       ``mc2`` takes version 2's moves as the default and plays version 1's out.
 
     A single legal move is returned at once, without search.  ``mc2`` of
-    :func:`~trixcomplex.bots.bot_named` (:data:`~trixcomplex.bots.MC2`) is 12
+    :func:`~trixcomplex.bots.bot_named` (:data:`~trixcomplex.bots.MC2`) is 16
     worlds with equals, the endgame solve of the last two tricks, ``caution=1.0``
     and RuleBot version 2's moves as the default (TRIX laid by them).
 
