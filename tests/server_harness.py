@@ -8,10 +8,12 @@ client that keeps every message it receives.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -41,7 +43,8 @@ def free_port() -> int:
 class Server:
     """``trixcomplex serve`` in a child process, on a free port of 127.0.0.1."""
 
-    FAST = ("--create-limit", "100000", "--bot-window", "0.05")
+    FAST = ("--create-limit", "100000", "--join-limit", "100000", "--watch-limit", "100000",
+            "--bot-window", "0.05")  # fmt: skip
     """Options for the protocol tests: no per-address quota in the way; the doubling
     window's answers applied soon (a bot not ready by then doubles nothing)."""
 
@@ -354,3 +357,65 @@ def run_until(clock: ManualClock, until: Any, limit: float = 600.0) -> None:
     while not until():
         assert clock.step(), "nothing more is due"
         assert clock.now() <= limit, f"not done after {limit} s"
+
+
+class FaultyStore(Store):
+    """A store whose writes fail while ``full`` is set, as SQLite's do on a full disk
+    (``sqlite3.OperationalError``); ``failed`` counts the writes refused."""
+
+    def __init__(self, path: str = ":memory:") -> None:
+        super().__init__(path)
+        self.full = False
+        self.failed = 0
+
+    def _write(self) -> None:
+        if self.full:
+            self.failed += 1
+            raise sqlite3.OperationalError("database or disk is full")
+
+    def save(self, row: TableRow) -> None:
+        self._write()
+        super().save(row)
+
+    def archive(self, table_id: str, ended_at: float | None = None, closed: bool = False) -> None:
+        self._write()
+        super().archive(table_id, ended_at, closed)
+
+    def set_idle(self, table_id: str, since: float | None) -> None:
+        self._write()
+        super().set_idle(table_id, since)
+
+
+async def asgi_request(
+    app: Any, method: str, path: str, body: bytes = b"", content_type: str = "application/json"
+) -> tuple[int, bytes]:
+    """(status, body) of one HTTP request to the ASGI ``app``, in process (no socket):
+    what a client would get, even when the application raises after answering."""
+    scope = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
+        "method": method, "scheme": "http", "path": path, "raw_path": path.encode(),
+        "root_path": "", "query_string": b"", "client": ("127.0.0.1", 5000),
+        "server": ("127.0.0.1", 8000),
+        "headers": [(b"host", b"127.0.0.1:8000"), (b"content-type", content_type.encode()),
+                    (b"content-length", str(len(body)).encode())],
+    }  # fmt: skip
+    sent = False
+    status, chunks = 0, []
+
+    async def receive() -> dict[str, Any]:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        nonlocal status
+        if message["type"] == "http.response.start":
+            status = message["status"]
+        elif message["type"] == "http.response.body":
+            chunks.append(message.get("body", b""))
+
+    with contextlib.suppress(Exception):  # Starlette re-raises a 500 after answering it
+        await app(scope, receive, send)
+    return status, b"".join(chunks)

@@ -9,10 +9,14 @@ own schedule to the millisecond, whatever the machine's load.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
 import signal
+import sqlite3
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -25,13 +29,21 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 import trixcomplex as tc
 from builders import deal_of
 from processes import wait_gone
-from server_harness import InlinePool, Server, StuckPool, TimedStore, run_until
-from trixcomplex.server.app import Lobby
+from server_harness import (
+    FaultyStore,
+    InlinePool,
+    Server,
+    StuckPool,
+    TimedStore,
+    asgi_request,
+    run_until,
+)
+from trixcomplex.server.app import SLOW_CLIENT_CODE, Connection, Lobby, create_app
 from trixcomplex.server.clock import LoopClock, ManualClock
 from trixcomplex.server.options import Options
 from trixcomplex.server.pool import BotPool
-from trixcomplex.server.store import Store
-from trixcomplex.server.table import Seat, Settings, Table
+from trixcomplex.server.store import APPLICATION_ID, Store
+from trixcomplex.server.table import Refused, Seat, Settings, Table
 
 EVIL = "http://evil.example"
 FRIEND = "https://friend.example"
@@ -257,7 +269,7 @@ def test_retention_and_idle_times_survive_a_restart(tmp_path: Path) -> None:
     idle = lobby.open_table({"seats": PEOPLE})
     watched = lobby.open_table({"seats": PEOPLE})
     bots = lobby.open_table({"seats": ["random"] * 4, **FAST_BOTS})
-    watched.attach(_Viewer())
+    watched.attach(_Viewer(0))  # a seat's connection (spectators keep no table open)
     bots.attach(_Viewer())
     clock.advance(49.9)
     assert idle.id in lobby.tables
@@ -312,8 +324,6 @@ def test_bots_never_think_on_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> 
             await asyncio.sleep(0.01)
         lobby.stop()
         return threading.get_ident(), table
-
-    import asyncio
 
     loop_thread, _ = asyncio.run(evening())
     assert threads and loop_thread not in threads
@@ -470,3 +480,306 @@ def test_bot_workers_whose_server_died_while_they_started_leave() -> None:
     for pid in left:
         os.kill(pid, signal.SIGKILL)
     assert not left, f"bot workers {sorted(left)} outlived their server"
+
+
+# -- a server that survives its own disk (issue 38) -------------------------------------
+
+SLOW_BOTS = {"bot_delay": 0.1, "deal_pause": 1, "forced_delay": 0.1}
+
+
+def _lobby(store: Store, **options: Any) -> tuple[Lobby, ManualClock]:
+    clock = ManualClock()
+    return Lobby(store, Options(**options), clock=clock, pool=InlinePool()), clock
+
+
+def test_a_short_disk_full_never_freezes_a_table() -> None:
+    """Attack: the disk is full for 20 s while three bot tables play.  A host move that
+    could not be stored is tried again, backing off (at most 30 s), so every table goes
+    on once the store is back, and what is stored is what was played (before: a failed
+    host move was logged and never rescheduled, 3/3 tables never moved again)."""
+    store = FaultyStore()
+    lobby, clock = _lobby(store)
+    tables = [lobby.open_table({"seats": ["random"] * 4, **SLOW_BOTS}) for _ in range(3)]
+    clock.advance(2.0)
+    assert all(len(t.state.history) > 2 for t in tables)
+    store.full = True
+    moved = [len(t.state.history) for t in tables]
+    clock.advance(20.0)
+    assert store.failed >= 3 and [len(t.state.history) for t in tables] == moved
+    store.full = False
+    clock.advance(31.0)
+    assert all(len(t.state.history) > n for t, n in zip(tables, moved, strict=True))
+    run_until(clock, lambda: all(t.state.is_over for t in tables), limit=100_000)
+    for table in tables:
+        row = store.load(table.id)
+        assert row is not None and tc.replay(tc.Record.from_json(row.record)) == table.state
+    lobby.stop()
+
+
+def test_a_move_that_cannot_be_stored_is_refused_never_acknowledged() -> None:
+    """Attack: a person moves while the disk is full.  The move is refused with
+    ``server.unavailable`` (a structured refusal, not a crash of the message), nobody is
+    told of it, the table is as it was; once the store is back the same move is taken."""
+    store = FaultyStore()
+    lobby, clock = _lobby(store)
+    table = lobby.open_table({"seats": PEOPLE, "deal_pause": 0})
+    viewers = [_Viewer(seat) for seat in range(4)]
+    for seat, viewer in enumerate(viewers):
+        table.join(seat, f"P{seat}")
+        table.attach(viewer)
+    clock.advance(0.1)
+    state = table.state
+    seat = min(state.to_act)
+    move = tc.move_to_json(tc.legal_moves(state, seat)[0])
+    told = [len(v.sent) for v in viewers]
+    store.full = True
+    with pytest.raises(Refused) as refused:
+        table.submit(seat, move)
+    assert refused.value.to_json()["code"] == "server.unavailable"
+    assert table.state is state and [len(v.sent) for v in viewers] == told
+    with pytest.raises(Refused, match="cannot store"):  # a join is not taken either
+        lobby.open_table({"seats": PEOPLE}).join(0, "Eve")
+    store.full = False
+    table.submit(seat, move)
+    assert len(table.state.history) == len(state.history) + 1
+    assert all(len(v.sent) > n for v, n in zip(viewers, told, strict=True))
+    lobby.stop()
+
+
+def test_every_5xx_is_json_without_a_traceback() -> None:
+    """Attack: open a table while the disk is full (before: a 500 with a traceback),
+    and hit a bug under a request: the answers are 503 ``server.unavailable`` and 500
+    ``server.internal``, JSON, with no traceback and no path of the server's code."""
+
+    async def attack() -> list[tuple[int, bytes]]:
+        app = create_app(":memory:")
+        lobby: Lobby = app.state.lobby
+        lobby.store.close()
+        lobby.store = store = FaultyStore()
+        store.full = True
+        body = json.dumps({"seats": PEOPLE}).encode()
+        answers = [await asgi_request(app, "POST", "/api/tables", body)]
+
+        def bug(*args: object) -> None:
+            raise KeyError("a bug")
+
+        lobby.open_table = bug  # type: ignore[method-assign,assignment]
+        answers.append(await asgi_request(app, "POST", "/api/tables", body))
+        answers.append(await asgi_request(app, "PUT", "/api/tables"))
+        lobby.stop()
+        return answers
+
+    full, failed, wrong = asyncio.run(attack())
+    for (_, body), code in ((full, "unavailable"), (failed, "internal"), (wrong, "bad-request")):
+        assert json.loads(body)["error"]["code"] == f"server.{code}"
+        assert b"Traceback" not in body and b".py" not in body
+    assert (full[0], failed[0], wrong[0]) == (503, 500, 405)
+
+
+def _damage(db: Path) -> tuple[list[str], str]:
+    """A database of four tables, three of them damaged by hand: (the damaged, the good)."""
+    lobby, _ = _lobby(Store(str(db)))
+    ids = [lobby.open_table({"seats": PEOPLE}).id for _ in range(4)]
+    lobby.stop()
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE tables SET record = 'not json' WHERE id = ?", (ids[0],))
+        deep = "[" * 100_000 + "]" * 100_000
+        con.execute("UPDATE tables SET record = ? WHERE id = ?", (deep, ids[1]))
+        con.execute("UPDATE tables SET seats = '[1, 2]', archived = 1 WHERE id = ?", (ids[2],))
+    return ids[:3], ids[3]
+
+
+def test_a_damaged_row_sets_aside_its_table_only(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Attack: rows damaged by hand (a record not JSON, one nested 100,000 deep, an
+    archived row with bad seats).  Before: the server did not start, or answered 500.
+    Now each damaged table is set aside with one log line, listed as damaged, its
+    pages answer 409 ``server.damaged`` in JSON, and the other tables serve."""
+    db = tmp_path / "t.sqlite3"
+    damaged, good = _damage(db)
+
+    async def restart() -> list[tuple[int, bytes]]:
+        app = create_app(str(db))
+        lobby: Lobby = app.state.lobby
+        lobby.restore()
+        answers = [await asgi_request(app, "GET", "/api/tables")]
+        for table_id in damaged:
+            answers.append(await asgi_request(app, "GET", f"/api/tables/{table_id}"))
+            answers.append(await asgi_request(app, "GET", f"/api/tables/{table_id}/record"))
+        lobby.stop()
+        return answers
+
+    with caplog.at_level("ERROR", logger="trixcomplex.server"):
+        (status, listed), *pages = asyncio.run(restart())
+    assert status == 200
+    lobby = json.loads(listed)
+    assert [t["id"] for t in lobby["tables"]] == [good]
+    assert lobby["damaged"] == sorted(damaged[:2])  # the third is archived: found when asked
+    for status, body in pages:
+        assert (status, json.loads(body)["error"]["code"]) == (409, "server.damaged")
+    for table_id in damaged:
+        lines = [r for r in caplog.records if table_id in r.getMessage()]
+        assert len(lines) == 1 and lines[0].exc_info is None, lines
+
+
+def test_a_database_the_server_did_not_make_is_refused(tmp_path: Path) -> None:
+    """Attack: ``--db`` names another program's SQLite file.  Before: adopted (a
+    ``tables`` table added, ``user_version`` set).  Now refused, unchanged, in one
+    line: by its ``application_id`` (ours is set on every file we write), or, for a
+    file without one, by holding tables that are not ours.  A file of ours from
+    schema versions 1 and 2 (before the mark) still opens, and is marked."""
+    other = tmp_path / "other.sqlite3"
+    with sqlite3.connect(other) as con:
+        con.execute("CREATE TABLE users (name TEXT)")
+    marked = tmp_path / "marked.sqlite3"
+    with sqlite3.connect(marked) as con:
+        con.execute("CREATE TABLE tables (id TEXT, created TEXT, settings TEXT, seats TEXT, "
+                    "record TEXT, finished INTEGER)")  # fmt: skip
+        con.execute("PRAGMA application_id = 1234")
+    for path in (other, marked):
+        before = path.read_bytes()
+        with pytest.raises(ValueError, match="not a trixcomplex server database"):
+            Store(str(path))
+        assert path.read_bytes() == before
+    done = subprocess.run(
+        [sys.executable, "-m", "trixcomplex", "serve", "--port", "1", "--db", str(other)],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "not a trixcomplex server database" in done.stderr
+
+    for version in (1, 2):  # ours, from before the mark
+        old = tmp_path / f"v{version}.sqlite3"
+        with sqlite3.connect(old) as con:
+            con.execute("CREATE TABLE tables (id TEXT PRIMARY KEY, created TEXT NOT NULL, "
+                        "settings TEXT NOT NULL, seats TEXT NOT NULL, record TEXT NOT NULL, "
+                        "finished INTEGER NOT NULL)")  # fmt: skip
+            seats = json.dumps([{"kind": "person", "name": None, "token_sha256": None}] * 4)
+            con.execute("INSERT INTO tables VALUES ('t1', '2026-01-01T00:00:00Z', '{}', ?, "
+                        "'{\"moves\": []}', 0)", (seats,))  # fmt: skip
+            con.execute(f"PRAGMA user_version = {version}")
+        store = Store(str(old))
+        assert [row.id for row in store.load_all()] == ["t1"]
+        store.close()
+        with sqlite3.connect(old) as con:
+            assert con.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+
+
+# -- shared resources have owners (issue 38) --------------------------------------------
+
+
+def test_a_spectator_does_not_keep_a_table_open() -> None:
+    """Attack: one idle spectator per table, to hold --max-tables for good.  Before:
+    any connection kept a table from idle-close.  Now only a seat's connection does."""
+    lobby, clock = _lobby(Store(":memory:"), idle_close=50)
+    tables = [lobby.open_table({"seats": PEOPLE}) for _ in range(3)]
+    for table in tables:
+        table.attach(_Viewer())
+    seated = tables[0]
+    seated.join(0, "Ann")
+    seated.attach(_Viewer(0))
+    clock.advance(50.1)
+    assert list(lobby.tables) == [seated.id]
+    lobby.stop()
+
+
+def test_one_address_cannot_take_every_seat_nor_watch_without_end(tmp_path: Path) -> None:
+    """Attack: one client joins every free person seat (before: 45 seats of 15 tables
+    in 0.4 s) and opens spectator connections without end.  Now at most --join-limit
+    joins per address in --join-window (``server.rate-limited``; a refused join does
+    not count) and --watch-limit spectator connections at once
+    (``server.too-many-watchers``; a closed one frees its place)."""
+    options = ("--join-limit", "3", "--watch-limit", "2", "--bot-window", "0.05")
+    with Server(tmp_path / "t.sqlite3", None, *options) as server:
+        table = server.create(PEOPLE)
+        clients = [server.client(table) for _ in range(4)]
+        clients[0].join(0, "P0")
+        clients[1].send({"type": "join", "seat": 0, "name": "again"})  # taken: not counted
+        assert clients[1].expect("refused")["error"]["code"] == "server.seat-taken"
+        clients[1].join(1, "P1")
+        clients[2].join(2, "P2")
+        clients[3].send({"type": "join", "seat": 3, "name": "P3"})
+        assert clients[3].expect("refused")["error"]["code"] == "server.rate-limited"
+        watchers = [server.client(table) for _ in range(3)]
+        watchers[0].watch(False)
+        watchers[1].watch(False)
+        watchers[2].send({"type": "watch"})
+        assert watchers[2].expect("refused")["error"]["code"] == "server.too-many-watchers"
+        watchers[0].close()
+        deadline = time.monotonic() + 30
+        while True:  # the closed one's place is freed once the server sees it go
+            again = server.client(table)
+            again.send({"type": "watch", "pictures": False})
+            if again.poll(10)["type"] == "welcome":  # type: ignore[index]
+                break
+            assert time.monotonic() < deadline, "the closed watcher's place was never freed"
+            again.close()
+        for client in [*clients, *watchers, again]:
+            client.close()
+
+
+def test_a_seat_left_empty_is_played_by_a_bot_until_its_token_comes_back() -> None:
+    """Attack: join a seat and go away, to hold the table (before: the seat was held
+    for good, each move waiting out the whole move time).  After --seat-timeout
+    seconds (5 here, move time 60) a stand-in bot plays the seat, as card sites do;
+    the seat stays the person's: when its token connects again the bot leaves, and
+    the table waits for the person."""
+    state = tc.apply(tc.new_match(), deal_of([["7H", "KH", "2C", "3C", "4C"]]))
+    assert state.owner == 0
+    table, clock, store = _table(state, InlinePool(), seat_timeout=5.0)
+    ann = _Viewer(0)
+    table.attach(ann)
+    clock.advance(1.0)
+    table.detach(ann)  # the connection is lost at 1 s
+    run_until(clock, lambda: bool(store.moves))
+    assert store.moves[0][0] == 6.0 and store.moves[0][1].seat == 0  # the stand-in chose
+    clock.advance(4.0)
+    back = _Viewer(0)
+    table.check_free(0)
+    table.attach(back)  # the token resumes the seat
+    playing = (tc.Phase.COMPLEX, tc.Phase.TRICKS, tc.Phase.TRIX)
+    run_until(clock, lambda: 0 in table.state.to_act and table.state.phase in playing)
+    waiting_since, stored = clock.now(), len(store.moves)
+    clock.advance(30.0)  # half the move time: nobody plays for the person
+    assert len(store.moves) == stored and 0 in table.state.to_act
+    move = tc.legal_moves(table.state, 0)[0]
+    table.submit(0, tc.move_to_json(move))
+    assert store.moves[-1] == (waiting_since + 30.0, move)
+    assert back.sent[-1]["type"] == "update"
+
+
+def test_a_connection_that_never_reads_holds_a_bounded_outbox() -> None:
+    """Attack: a spectator that never reads (before: 1,000 queued updates, about
+    5.5 MiB each; 40 of them held 222 MiB).  Now the unsent text of a connection is
+    at most --outbox-bytes; past it the connection is closed with code 4413 (the
+    client reconnects and resumes: a fresh update) and its queue freed."""
+
+    class NeverReads:
+        """A socket whose sends never finish: the client does not read."""
+
+        def __init__(self) -> None:
+            self.closed_with: int | None = None
+
+        async def send_text(self, text: str) -> None:
+            await asyncio.Event().wait()
+
+        async def close(self, code: int = 1000, reason: str | None = None) -> None:
+            self.closed_with = code
+
+    async def attack() -> tuple[Connection, NeverReads, int]:
+        socket = NeverReads()
+        conn = Connection(socket, "192.0.2.1", 64 * 1024)  # type: ignore[arg-type]
+        conn.start()
+        most = 0
+        for _ in range(1000):
+            conn.send({"type": "update", "svg": "x" * 5000})
+            most = max(most, conn._outbox.qsize())
+            await asyncio.sleep(0)
+        await asyncio.sleep(0.01)
+        return conn, socket, most
+
+    conn, socket, most = asyncio.run(attack())
+    assert conn.dropped and socket.closed_with == SLOW_CLIENT_CODE == 4413
+    assert most * 5000 <= 64 * 1024 and conn._outbox.qsize() == 0

@@ -60,7 +60,8 @@ def test_serve_with_a_database_it_cannot_open_says_so_in_one_line(tmp_path: Path
 
 SERVE_OPTIONS = ["--allow-origin", "--max-tables", "--create-limit", "--create-window",
                  "--retention", "--idle-close", "--hello-timeout", "--bot-budget",
-                 "--bot-window", "--bot-workers"]  # fmt: skip
+                 "--bot-window", "--bot-workers", "--join-limit", "--join-window",
+                 "--watch-limit", "--seat-timeout", "--outbox-bytes"]  # fmt: skip
 
 
 def test_serve_help_names_every_limit_and_a_bad_one_is_one_line() -> None:

@@ -199,6 +199,20 @@ def _parser() -> argparse.ArgumentParser:
                      "opens (at least the table's bot_delay; default 1)")  # fmt: skip
     srv.add_argument("--bot-workers", type=_positive, default=None, metavar="N",
                      help="the processes bots think in (default: one per CPU)")  # fmt: skip
+    srv.add_argument("--join-limit", type=_positive, default=30, metavar="N",
+                     help="the most seats one client address joins in --join-window "
+                     "(default 30)")  # fmt: skip
+    srv.add_argument("--join-window", type=_serve_seconds, default=3600.0, metavar="S",
+                     help="the period of --join-limit, in seconds (default 3600)")  # fmt: skip
+    srv.add_argument("--watch-limit", type=_positive, default=20, metavar="N",
+                     help="the most spectator connections of one client address at once "
+                     "(default 20)")  # fmt: skip
+    srv.add_argument("--seat-timeout", type=_serve_seconds, default=60.0, metavar="S",
+                     help="a person's seat left without its connection for S seconds is "
+                     "played by a bot until its token comes back (default 60)")  # fmt: skip
+    srv.add_argument("--outbox-bytes", type=_positive, default=1 << 20, metavar="N",
+                     help="the most unsent update bytes one connection holds; beyond, it is "
+                     "closed (code 4413) and the client resumes (default 1048576)")  # fmt: skip
     srv.set_defaults(func=_serve)
 
     add_conformance(sub, ruleset_help)

@@ -32,5 +32,8 @@ def _serve(args: argparse.Namespace) -> int:
         retention=args.retention, idle_close=args.idle_close,
         hello_timeout=args.hello_timeout, bot_budget=args.bot_budget,
         bot_window=args.bot_window, bot_workers=args.bot_workers,
+        join_limit=args.join_limit, join_window=args.join_window,
+        watch_limit=args.watch_limit, seat_timeout=args.seat_timeout,
+        outbox_bytes=max(1024, args.outbox_bytes),
     )  # fmt: skip
     return serve(host=args.host, port=args.port, db=args.db, options=options)

@@ -24,12 +24,14 @@ import hashlib
 import json
 import logging
 import secrets
+from collections import Counter, deque
 from collections.abc import AsyncIterator
 from functools import partial
 from importlib import resources
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
@@ -43,10 +45,10 @@ from .clock import Clock, LoopClock, Timer
 from .options import Options
 from .origin import OriginGuard
 from .pool import BotPool
-from .store import Store, TableRow
+from .store import STORE_ERRORS, DamagedRow, Store, TableRow
 from .table import Refused, Seat, Settings, Table
 
-__all__ = ["MAX_MESSAGE", "MAX_TABLES", "Connection", "Lobby", "create_app"]
+__all__ = ["MAX_MESSAGE", "MAX_TABLES", "SLOW_CLIENT_CODE", "Connection", "Lobby", "create_app"]
 
 log = logging.getLogger("trixcomplex.server")
 
@@ -54,7 +56,7 @@ MAX_MESSAGE = 4096
 """The longest message (characters) a client may send; longer ones are refused unread."""
 MAX_TABLES = Options().max_tables
 """The most tables a server plays at once unless told otherwise (finished ones not counted)."""
-_OUTBOX = 1000  # messages queued for one slow client before it is dropped
+_ARCHIVE_RETRY = 30.0  # seconds: an archive the store refused is tried again
 _CREATE_KEYS = frozenset({"seats", *Settings().to_json()})
 _HELLO_KEYS = {
     "join": frozenset({"type", "seat", "name", "pictures"}),
@@ -90,16 +92,25 @@ class Lobby:
         self.clock: Clock = clock or LoopClock()
         self.pool = pool or BotPool(1, processes=False)
         self.tables: dict[str, Table] = {}
+        self.damaged: dict[str, str] = {}  # tables set aside: their rows cannot be read
         self._expiry: dict[str, Timer] = {}
+        self._joins: dict[str, deque[float]] = {}  # per address: when it joined seats
+        self._watchers: Counter[str] = Counter()  # per address: its spectator connections
 
     def _kwargs(self) -> dict[str, Any]:
         return {"clock": self.clock, "pool": self.pool, "options": self.options}
 
     def restore(self) -> None:
         """Bring back every stored table not archived and restart its clocks (inside the
-        event loop); archive those whose retention or idle time ran out meanwhile."""
+        event loop); archive those whose retention or idle time ran out meanwhile.
+
+        A row that cannot be read or replayed is set aside (:attr:`damaged`, one log
+        line each): the other tables serve."""
         wall = self.clock.wall()
-        for row in self.store.load_all():
+        rows, damaged = self.store.scan()
+        for table_id, reason in damaged.items():
+            self._set_aside(table_id, reason)
+        for row in rows:
             if row.finished and (row.ended_at or 0.0) + self.options.retention <= wall:
                 self.store.archive(row.id)
                 continue
@@ -110,11 +121,15 @@ class Lobby:
             try:
                 table = Table.restore(row, self.store, **self._kwargs())
             except Exception as exc:  # a damaged row: keep serving the others
-                log.error("table %s cannot be restored: %s", row.id, exc)
+                self._set_aside(row.id, f"it cannot be replayed: {str(exc)[:200]}")
                 continue
             table.idle_since = idle_since
             self._add(table)
-        log.info("restored %d tables", len(self.tables))
+        log.info("restored %d tables, %d damaged set aside", len(self.tables), len(self.damaged))
+
+    def _set_aside(self, table_id: str, reason: str) -> None:
+        self.damaged[table_id] = reason
+        log.error("table %s is damaged and set aside: %s", table_id[:40], reason)
 
     def _add(self, table: Table) -> None:
         self.tables[table.id] = table
@@ -134,22 +149,36 @@ class Lobby:
         elif table.watched:
             if table.idle_since is not None:
                 table.idle_since = None
-                self.store.set_idle(table.id, None)
+                self._set_idle(table.id, None)
             return
         else:
             if table.idle_since is None:
                 table.idle_since = wall
-                self.store.set_idle(table.id, wall)
+                self._set_idle(table.id, wall)
             due, closed = table.idle_since + self.options.idle_close, True
         self._expiry[table.id] = self.clock.call_later(
             due - wall, partial(self._archive, table, closed)
         )
 
+    def _set_idle(self, table_id: str, since: float | None) -> None:
+        try:  # kept in memory anyway; only a restart needs it stored
+            self.store.set_idle(table_id, since)
+        except STORE_ERRORS as exc:
+            log.warning("table %s: cannot store its idle time: %s", table_id, exc)
+
     def _archive(self, table: Table, closed: bool) -> None:
-        """Take the table out of memory; its row (and record) stays in the database."""
+        """Take the table out of memory; its row (and record) stays in the database.
+        A store that refuses is tried again later (the table stays as it is meanwhile)."""
         self._expiry.pop(table.id, None)
+        try:
+            self.store.archive(table.id, self.clock.wall(), closed=closed)
+        except STORE_ERRORS as exc:
+            log.warning("table %s: cannot archive it now: %s", table.id, exc)
+            self._expiry[table.id] = self.clock.call_later(
+                _ARCHIVE_RETRY, partial(self._archive, table, closed)
+            )
+            return
         table.stop()
-        self.store.archive(table.id, self.clock.wall(), closed=closed)
         self.tables.pop(table.id, None)
         log.info("table %s %s", table.id, "closed: nobody came" if closed else "archived")
 
@@ -176,19 +205,60 @@ class Lobby:
             )
         creator = _creator(client)
         since = self.clock.wall() - options.create_window
-        if self.store.created_since(creator, since) >= options.create_limit:
-            raise Refused(
-                f"at most {options.create_limit} tables per address "
-                f"in {options.create_window:g} seconds",
-                "rate-limited",
-            )
-        table_id = secrets.token_hex(4)
-        while table_id in self.tables or self.store.load(table_id) is not None:
+        try:
+            if self.store.created_since(creator, since) >= options.create_limit:
+                raise Refused(
+                    f"at most {options.create_limit} tables per address "
+                    f"in {options.create_window:g} seconds",
+                    "rate-limited",
+                )
             table_id = secrets.token_hex(4)
+            while table_id in self.tables or self.store.exists(table_id):
+                table_id = secrets.token_hex(4)
+        except STORE_ERRORS as exc:
+            log.warning("cannot open a table: %s", exc)
+            raise Refused("the server cannot store now; try again later", "unavailable") from None
         table = Table.create(table_id, settings, seats, self.store, creator=creator,
                              **self._kwargs())  # fmt: skip
         self._add(table)
         return table
+
+    def may_join(self, client: str) -> None:
+        """Count a seat joined from ``client``; :class:`Refused` past ``options.join_limit``
+        joins in ``options.join_window`` seconds (a refused join does not count)."""
+        now, options = self.clock.now(), self.options
+        joins = self._joins.setdefault(client, deque())
+        while joins and joins[0] <= now - options.join_window:
+            joins.popleft()
+        if len(joins) >= options.join_limit:
+            raise Refused(
+                f"at most {options.join_limit} seats joined per address "
+                f"in {options.join_window:g} seconds",
+                "rate-limited",
+            )
+        joins.append(now)
+
+    def unjoin(self, client: str) -> None:
+        """A join counted by :meth:`may_join` was refused after all: it does not count."""
+        joins = self._joins.get(client)
+        if joins:
+            joins.pop()
+
+    def watch(self, client: str) -> None:
+        """One more spectator connection of ``client``; :class:`Refused` past
+        ``options.watch_limit`` at once (:meth:`unwatch` when it closes)."""
+        if self._watchers[client] >= self.options.watch_limit:
+            raise Refused(
+                f"at most {self.options.watch_limit} spectator connections per address",
+                "too-many-watchers",
+            )
+        self._watchers[client] += 1
+
+    def unwatch(self, client: str) -> None:
+        """A spectator connection of ``client`` closed."""
+        self._watchers[client] -= 1
+        if self._watchers[client] <= 0:
+            del self._watchers[client]
 
     def table(self, table_id: str) -> Table:
         """The table ``table_id``; :class:`Refused` if there is none."""
@@ -198,8 +268,17 @@ class Lobby:
         return table
 
     def archived(self, table_id: str) -> TableRow | None:
-        """The stored row of an archived table (finished, or closed), or ``None``."""
-        row = self.store.load(table_id) if table_id not in self.tables else None
+        """The stored row of an archived table (finished, or closed), or ``None``;
+        :class:`Refused` (``server.damaged``) if its row cannot be read."""
+        if table_id in self.tables:
+            return None
+        if table_id in self.damaged:
+            raise Refused(f"table {table_id[:40]!r} is damaged and set aside", "damaged")
+        try:
+            row = self.store.load(table_id)
+        except DamagedRow as exc:
+            self._set_aside(table_id, str(exc))
+            raise Refused(f"table {table_id[:40]!r} is damaged and set aside", "damaged") from None
         return row if row is not None and row.archived else None
 
     def stop(self) -> None:
@@ -213,37 +292,67 @@ class Lobby:
         self.store.close()
 
 
-class Connection:
-    """One WebSocket: the seat it is authenticated as (``None``: spectator) and its outbox."""
+SLOW_CLIENT_CODE = 4413
+"""The WebSocket close code for a connection that left more unsent updates than
+``options.outbox_bytes``: the client reconnects and resumes (a fresh update)."""
 
-    def __init__(self, socket: WebSocket) -> None:
+
+class Connection:
+    """One WebSocket: the seat it is authenticated as (``None``: spectator), its client's
+    address and its outbox (bounded: ``limit`` characters of unsent messages)."""
+
+    def __init__(self, socket: WebSocket, client: str = "", limit: int = 1 << 20) -> None:
         self.socket = socket
+        self.client = client
         self.seat: int | None = None
         self.pictures = True
         self.last_view: tc.View | None = None
         self.attached = False
-        self._outbox: asyncio.Queue[str | None] = asyncio.Queue(_OUTBOX)
-        self._dropped = False
+        self.watching = False  # counted in its address's spectator quota
+        self._outbox: asyncio.Queue[str] = asyncio.Queue()
+        self._queued = 0  # characters in the outbox
+        self._limit = limit
+        self._pump: asyncio.Task[None] | None = None
+        self.dropped = False
 
     def send(self, message: dict[str, Any]) -> None:
-        """Queue ``message``; a client too slow to take its messages is disconnected."""
-        if self._dropped:
+        """Queue ``message``; a client that leaves more than its limit unsent is closed
+        (:data:`SLOW_CLIENT_CODE`) and its queue freed, so it holds no more memory."""
+        if self.dropped:
             return
-        try:
-            self._outbox.put_nowait(json.dumps(message, separators=(",", ":")))
-        except asyncio.QueueFull:
-            log.warning("dropping a client that does not read its messages")
-            self._dropped = True
-            self._outbox = asyncio.Queue(1)
-            self._outbox.put_nowait(None)
+        text = json.dumps(message, separators=(",", ":"))
+        if self._queued + len(text) > self._limit:
+            self._drop()
+            return
+        self._queued += len(text)
+        self._outbox.put_nowait(text)
+
+    def _drop(self) -> None:
+        log.warning("closing a connection that does not read its updates")
+        self.dropped = True
+        self._outbox = asyncio.Queue()
+        self._queued = 0
+        if self._pump is not None:
+            self._pump.cancel()
+        with contextlib.suppress(RuntimeError):  # no loop: nothing to close
+            asyncio.get_running_loop().create_task(self._close())
+
+    async def _close(self) -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(
+                self.socket.close(SLOW_CLIENT_CODE, "too many unsent updates: resume"), 10.0
+            )
+
+    def start(self) -> asyncio.Task[None]:
+        """Start sending the queued messages (the pump task)."""
+        self._pump = asyncio.create_task(self.pump())
+        return self._pump
 
     async def pump(self) -> None:
-        """Send the queued messages, in order, until told to stop."""
+        """Send the queued messages, in order, until cancelled."""
         while True:
             text = await self._outbox.get()
-            if text is None:
-                await self.socket.close(1008)
-                return
+            self._queued -= len(text)
             await self.socket.send_text(text)
 
     def refuse(self, exc: tc.TrixError) -> None:
@@ -258,8 +367,11 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return dict(pairs)
 
 
-def _hello(table: Table, conn: Connection, message: dict[str, Any]) -> None:
-    """``join``, ``resume`` or ``watch``: say who this connection is, once."""
+def _hello(
+    table: Table, conn: Connection, message: dict[str, Any], lobby: Lobby | None = None
+) -> None:
+    """``join``, ``resume`` or ``watch``: say who this connection is, once; joins and
+    watches count in the ``lobby``'s per-address quotas."""
     kind = message.get("type")
     if kind not in _HELLO_KEYS:
         raise Refused(f"unknown message type {str(kind)[:40]!r}", "bad-request")
@@ -274,12 +386,22 @@ def _hello(table: Table, conn: Connection, message: dict[str, Any]) -> None:
     hello: dict[str, Any] = {"type": "welcome", "table": table.id, "seat": None}
     if kind == "join":
         seat = message.get("seat")
-        token = table.join(seat, message.get("name"))
+        if lobby is not None:
+            lobby.may_join(conn.client)
+        try:
+            token = table.join(seat, message.get("name"))
+        except BaseException:
+            if lobby is not None:
+                lobby.unjoin(conn.client)
+            raise
         hello.update(seat=seat, token=token)
     elif kind == "resume":
         seat = table.seat_of(message.get("token"))
         table.check_free(seat)
         hello.update(seat=seat)
+    elif lobby is not None:
+        lobby.watch(conn.client)
+        conn.watching = True
     hello["settings"] = table.settings.to_json()
     hello["partnership"] = tc.Ruleset.from_name(table.settings.ruleset).partnership
     conn.seat, conn.pictures = hello["seat"], pictures
@@ -288,7 +410,7 @@ def _hello(table: Table, conn: Connection, message: dict[str, Any]) -> None:
     conn.attached = True
 
 
-def handle(table: Table, conn: Connection, text: str) -> None:
+def handle(table: Table, conn: Connection, text: str, lobby: Lobby | None = None) -> None:
     """One message from a client: a hello, or a move for the connection's seat."""
     if len(text) > MAX_MESSAGE:
         raise Refused(f"a message is at most {MAX_MESSAGE} characters", "too-long")
@@ -298,7 +420,7 @@ def handle(table: Table, conn: Connection, text: str) -> None:
     except tc.TrixError:
         message, readable = None, False
     if isinstance(message, dict) and "type" in message:
-        _hello(table, conn, message)
+        _hello(table, conn, message, lobby)
     elif not conn.attached:
         raise Refused("send join, resume or watch first", "hello-first")
     else:  # a move: its value, or the text the library refuses (for its own reason)
@@ -320,8 +442,9 @@ async def _socket(socket: WebSocket) -> None:
     lobby: Lobby = socket.app.state.lobby
     hello_by = asyncio.get_running_loop().time() + lobby.options.hello_timeout
     await socket.accept()
-    conn = Connection(socket)
-    pump = asyncio.create_task(conn.pump())
+    client = socket.client.host if socket.client is not None else ""
+    conn = Connection(socket, client, lobby.options.outbox_bytes)
+    pump = conn.start()
     table: Table | None = None
     try:
         table = lobby.table(socket.path_params["table_id"])
@@ -330,14 +453,14 @@ async def _socket(socket: WebSocket) -> None:
             if message is None:  # no join, resume or watch in time: a connection held idle
                 await socket.close(HELLO_TIMEOUT_CODE, "send join, resume or watch first")
                 break
-            if message["type"] == "websocket.disconnect":
+            if message["type"] == "websocket.disconnect" or conn.dropped:
                 break
             text = message.get("text")
             if text is None:
                 conn.refuse(Refused("send each message as a JSON text frame", "bad-request"))
                 continue
             try:
-                handle(table, conn, text)
+                handle(table, conn, text, lobby)
             except tc.TrixError as exc:  # Refused, SubmitError, IllegalMoveError, ...
                 conn.refuse(exc)
             except Exception:  # a bug: say so, keep the connection and the table as they were
@@ -352,6 +475,8 @@ async def _socket(socket: WebSocket) -> None:
     finally:
         if table is not None:
             table.detach(conn)
+        if conn.watching:
+            lobby.unwatch(conn.client)
         pump.cancel()
         with contextlib.suppress(BaseException):
             await pump
@@ -367,10 +492,17 @@ def _json_error(exc: tc.TrixError, status: int = 400) -> JSONResponse:
 
 async def _list_tables(request: Request) -> Response:
     lobby: Lobby = request.app.state.lobby
-    return JSONResponse({"tables": [t.summary() for t in lobby.tables.values()]})
+    listed: dict[str, Any] = {"tables": [t.summary() for t in lobby.tables.values()]}
+    if lobby.damaged:
+        listed["damaged"] = sorted(lobby.damaged)
+    return JSONResponse(listed)
 
 
-_CREATE_STATUS = {"server.too-many-tables": 503, "server.rate-limited": 429}
+_CREATE_STATUS = {
+    "server.too-many-tables": 503,
+    "server.rate-limited": 429,
+    "server.unavailable": 503,
+}
 
 
 async def _create_table(request: Request) -> Response:
@@ -402,7 +534,10 @@ async def _table(request: Request) -> Response:
     try:
         return JSONResponse(lobby.table(table_id).summary())
     except Refused as exc:
-        row = lobby.archived(table_id)
+        try:
+            row = lobby.archived(table_id)
+        except Refused as damaged:
+            return _json_error(damaged, 409)
         if row is None:
             return _json_error(exc, 404)
         return JSONResponse(_archived_summary(row))
@@ -428,7 +563,10 @@ async def _record(request: Request) -> Response:
     try:
         table = lobby.table(table_id)
     except Refused as exc:
-        row = lobby.archived(table_id)
+        try:
+            row = lobby.archived(table_id)
+        except Refused as damaged:
+            return _json_error(damaged, 409)
         if row is None:
             return _json_error(exc, 404)
         name = f"trixcomplex-{row.id}.json"
@@ -452,6 +590,25 @@ async def _page(request: Request) -> Response:
 
 async def _script(request: Request) -> Response:
     return Response(_static("app.js"), media_type="text/javascript")
+
+
+async def _unavailable(request: Request, exc: Exception) -> Response:
+    """A store that fails under a request (a full disk): 503, JSON, one log line."""
+    log.warning("%s %s: cannot reach the store: %s", request.method, request.url.path, exc)
+    return _json_error(Refused("the server cannot store now; try again later", "unavailable"), 503)
+
+
+async def _failed(request: Request, exc: Exception) -> Response:
+    """Any other failure under a request (a bug): 500, JSON, never a traceback to the client."""
+    return _json_error(Refused("the server failed; nothing was changed", "internal"), 500)
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's own refusals (no such route, method not allowed) as the server's JSON."""
+    assert isinstance(exc, HTTPException)
+    code = "unknown-table" if exc.status_code == 404 else "bad-request"
+    refused = Refused(str(exc.detail)[:200], code)
+    return JSONResponse({"error": refused.to_json()}, exc.status_code, headers=exc.headers)
 
 
 def create_app(db: str, options: Options | None = None, *, clock: Clock | None = None) -> Starlette:
@@ -486,6 +643,11 @@ def create_app(db: str, options: Options | None = None, *, clock: Clock | None =
         ],
         lifespan=lifespan,
         middleware=[Middleware(OriginGuard, allow=options.allow_origins)],
+        exception_handlers={
+            HTTPException: _http_error,
+            **dict.fromkeys(STORE_ERRORS, _unavailable),
+            Exception: _failed,
+        },
     )
     app.state.lobby = lobby
     return app

@@ -35,6 +35,12 @@ class Options:
     - ``bot_window``: when bots' doubling answers are applied, after the window
       opens (at least the table's ``bot_delay``); a bot not ready doubles nothing.
     - ``bot_workers``: the worker processes bots think in (``None``: one per CPU).
+    - ``join_limit`` seats joined per client address in any ``join_window`` seconds.
+    - ``watch_limit``: the most spectator connections one client address holds at once.
+    - ``seat_timeout``: a joined person's seat left without its connection this long
+      is played by a stand-in bot (``stand_in``) until its token comes back.
+    - ``outbox_bytes``: the most unsent update text one connection may hold; beyond
+      it the connection is closed (code 4413) and the client resumes to catch up.
     """
 
     allow_origins: tuple[str, ...] = ()
@@ -47,3 +53,9 @@ class Options:
     bot_budget: float = field(default=10.0, validator=ge(0.0))
     bot_window: float = field(default=1.0, validator=ge(0.0))
     bot_workers: int | None = None
+    join_limit: int = field(default=30, validator=ge(1))
+    join_window: float = field(default=3600.0, validator=ge(0.0))
+    watch_limit: int = field(default=20, validator=ge(1))
+    seat_timeout: float = field(default=60.0, validator=ge(0.0))
+    stand_in: str = "rule"
+    outbox_bytes: int = field(default=1 << 20, validator=ge(1024))

@@ -42,12 +42,18 @@ SERVER_ERROR_CODES: dict[str, str] = {
     "server.too-long": "A message over the server's size limit.",
     "server.unknown-table": "A table id this server does not have.",
     "server.too-many-tables": "Opening a table when the server plays its most tables at once.",
-    "server.rate-limited": "Opening more tables from one address than the server allows.",
+    "server.rate-limited": "Opening more tables, or joining more seats, from one address "
+    "than the server allows.",
+    "server.too-many-watchers": "Watching from one address on more connections than the "
+    "server allows.",
     "server.bad-content-type": "A request body that is not sent as application/json.",
     "server.bad-origin": "A request or WebSocket from a web page of an origin not allowed.",
     "server.answered": "A second answer to the doubling window while the first is held.",
     "server.not-finished": "Asking for the record of a match still being played (R-HID-3).",
     "server.internal": "The server failed (a bug); the table is unchanged.",
+    "server.unavailable": "The server cannot store now (its disk is full or failing): "
+    "nothing was changed, nor acknowledged; try again.",
+    "server.damaged": "A table whose stored row cannot be read: set aside, the others serve.",
 }
 """The server's own refusal codes (the library's are
 :data:`trixcomplex.core.errors.ERROR_CODES`)."""

@@ -13,8 +13,15 @@ ended or the table was closed, since when nobody has been connected to it,
 and whether it is archived (out of the server's memory; its record stays
 here, downloadable).
 
+The file is marked as the server's (SQLite's ``PRAGMA application_id``,
+:data:`APPLICATION_ID`): a database some other program made is refused, never
+adopted.  A row that cannot be read (not JSON, nested too deep, seats that are
+not four seats) is *damaged*: :meth:`Store.scan` sets it aside with the reason,
+and the other rows are read as usual.
+
 >>> store = Store(":memory:")
->>> row = TableRow("t1", "2026-01-01T00:00:00Z", {"move_time": 60}, [], {"moves": []}, False)
+>>> seats = [{"kind": "bot", "name": "rule", "token_sha256": None}] * 4
+>>> row = TableRow("t1", "2026-01-01T00:00:00Z", {"move_time": 60}, seats, {"moves": []}, False)
 >>> store.save(row)
 >>> [r.id for r in store.load_all()], store.load("t1") == row, store.load("t2")
 (['t1'], True, None)
@@ -28,15 +35,26 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import Any
+from typing import Any, Final
 
 from attrs import frozen
 
-__all__ = ["SCHEMA_VERSION", "Store", "TableRow"]
+__all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "STORE_ERRORS", "DamagedRow", "Store", "TableRow"]
 
 SCHEMA_VERSION = 2
 """``PRAGMA user_version`` of a database this module writes; it upgrades version 1
 (adding the quota and retention columns) and refuses others."""
+
+APPLICATION_ID: Final = 0x54524958
+"""``PRAGMA application_id`` of a database this module writes (``TRIX`` in ASCII).
+Versions 1 and 2 of this module did not set it: a file without it is taken as
+ours only if its one table is ``tables`` with our columns."""
+
+STORE_ERRORS: Final = (sqlite3.Error, OSError)
+"""What a failing disk raises from a :class:`Store` (full, read-only, gone): the
+step that wanted to store is not taken, and is tried again or refused."""
+
+_OURS = frozenset({"tables", "tables_creator"})  # what versions 1 and 2 created
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -78,6 +96,10 @@ class TableRow:
     archived: bool = False
 
 
+class DamagedRow(ValueError):
+    """A stored row that cannot be read: its table is set aside, the others serve."""
+
+
 class Store:
     """The tables of one server in one SQLite file (``":memory:"`` for tests).
 
@@ -87,25 +109,57 @@ class Store:
 
     def __init__(self, path: str) -> None:
         self._db = sqlite3.connect(path, isolation_level=None)
-        version = self._db.execute("PRAGMA user_version").fetchone()[0]
-        if version not in (0, SCHEMA_VERSION):
+        try:
+            version = self._check(path)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute(_SCHEMA)
+            have = {r[1] for r in self._db.execute("PRAGMA table_info(tables)")}
+            for name, kind in _COLUMNS_2:  # a version 1 database: add them
+                if name not in have:
+                    self._db.execute(f"ALTER TABLE tables ADD COLUMN {name} {kind}")
+            if version < SCHEMA_VERSION:  # version 1's finished tables: archived at once
+                self._db.execute(
+                    "UPDATE tables SET ended_at = 0 WHERE finished AND ended_at IS NULL"
+                )
+            self._db.execute(
+                "CREATE INDEX IF NOT EXISTS tables_creator ON tables (creator, created_at)"
+            )
+            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            self._db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+        except BaseException:
             self._db.close()
+            raise
+
+    def _check(self, path: str) -> int:
+        """The file's schema version (0: a new file); :class:`ValueError` in one line
+        for a database this server did not make, or of a version it does not read."""
+        application = self._db.execute("PRAGMA application_id").fetchone()[0]
+        version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
+        names = {
+            str(r[0])
+            for r in self._db.execute("SELECT name FROM sqlite_master")
+            if not str(r[0]).startswith("sqlite_")
+        }
+        if application not in (0, APPLICATION_ID):
+            raise ValueError(
+                f"{path}: not a trixcomplex server database (SQLite application_id "
+                f"{application:#x}, ours is {APPLICATION_ID:#x}); give --db a new file"
+            )
+        if application == 0 and names:  # made before the mark, or by another program
+            columns = {r[1] for r in self._db.execute("PRAGMA table_info(tables)")}
+            base = {"id", "created", "settings", "seats", "record", "finished"}
+            if not names <= _OURS or not base <= columns or version not in (0, 1, 2):
+                shown = ", ".join(sorted(names)[:5])
+                raise ValueError(
+                    f"{path}: not a trixcomplex server database (it holds {shown}); "
+                    "give --db a new file"
+                )
+        if version not in (0, 1, SCHEMA_VERSION):
             raise ValueError(
                 f"{path}: database schema version {version}, this server reads {SCHEMA_VERSION}"
             )
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute(_SCHEMA)
-        have = {r[1] for r in self._db.execute("PRAGMA table_info(tables)")}
-        for name, kind in _COLUMNS_2:  # a version 1 database: add them
-            if name not in have:
-                self._db.execute(f"ALTER TABLE tables ADD COLUMN {name} {kind}")
-        if version < SCHEMA_VERSION:  # version 1's finished tables: archived at once
-            self._db.execute("UPDATE tables SET ended_at = 0 WHERE finished AND ended_at IS NULL")
-        self._db.execute(
-            "CREATE INDEX IF NOT EXISTS tables_creator ON tables (creator, created_at)"
-        )
-        self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        return version
 
     def save(self, row: TableRow) -> None:
         """Insert ``row`` or update its table's game (settings, seats, record, end),
@@ -152,24 +206,66 @@ class Store:
         return int(found[0])
 
     def load(self, table_id: str) -> TableRow | None:
-        """The stored row of ``table_id``, or ``None``."""
+        """The stored row of ``table_id``, or ``None``; :class:`DamagedRow` if it
+        cannot be read."""
         found = self._db.execute(
             f"SELECT {_FIELDS} FROM tables WHERE id = ?", (table_id,)
         ).fetchone()
         return _row(found) if found else None
 
+    def exists(self, table_id: str) -> bool:
+        """Whether a row (readable or not) is stored for ``table_id``."""
+        found = self._db.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone()
+        return found is not None
+
+    def scan(self) -> tuple[list[TableRow], dict[str, str]]:
+        """Every stored table not archived, oldest first, and the damaged ones set
+        aside: their ids and why each cannot be read."""
+        rows, damaged = [], {}
+        query = f"SELECT {_FIELDS} FROM tables WHERE NOT archived ORDER BY created, id"
+        for values in self._db.execute(query):
+            try:
+                rows.append(_row(values))
+            except DamagedRow as exc:
+                damaged[str(values[0])] = str(exc)
+        return rows, damaged
+
     def load_all(self) -> list[TableRow]:
-        """Every stored table not archived, oldest first."""
-        return [
-            _row(r)
-            for r in self._db.execute(
-                f"SELECT {_FIELDS} FROM tables WHERE NOT archived ORDER BY created, id"
-            )
-        ]
+        """Every stored table not archived that can be read, oldest first (:meth:`scan`)."""
+        return self.scan()[0]
 
     def close(self) -> None:
         """Close the database."""
         self._db.close()
+
+
+def _json(text: object, kind: type, what: str) -> Any:
+    """One stored JSON column, of the type ``kind``; :class:`DamagedRow` otherwise."""
+    try:
+        value = json.loads(text) if isinstance(text, str | bytes) else None
+    except (ValueError, RecursionError):  # RecursionError: nested too deep
+        raise DamagedRow(f"its {what} is not JSON") from None
+    if not isinstance(value, kind):
+        raise DamagedRow(f"its {what} is not a JSON {kind.__name__}")
+    return value
+
+
+def _seats(seats: list[Any]) -> list[dict[str, Any]]:
+    """The stored seats, if they are four seats as the table writes them."""
+    fields = {"kind", "name", "token_sha256"}
+    for seat in seats:
+        if (
+            not isinstance(seat, dict)
+            or set(seat) != fields
+            or seat["kind"] not in ("person", "bot")
+            or not all(
+                seat[k] is None or isinstance(seat[k], str) for k in ("name", "token_sha256")
+            )
+        ):
+            raise DamagedRow("its seats are not four seats as the server writes them")
+    if len(seats) != 4:
+        raise DamagedRow("its seats are not four seats as the server writes them")
+    return seats
 
 
 def _row(values: tuple[Any, ...]) -> TableRow:
@@ -178,9 +274,9 @@ def _row(values: tuple[Any, ...]) -> TableRow:
     return TableRow(
         table_id,
         created,
-        json.loads(settings),
-        json.loads(seats),
-        json.loads(record),
+        _json(settings, dict, "settings"),
+        _seats(_json(seats, list, "seats")),
+        _json(record, dict, "record"),
         bool(finished),
         creator,
         created_at,

@@ -17,6 +17,7 @@ are in :mod:`~trixcomplex.server.seats`.
 from __future__ import annotations
 
 import hmac
+import logging
 import random
 import secrets
 import time
@@ -31,10 +32,12 @@ from .messages import TableMessages, Viewer
 from .options import Options
 from .pool import BotPool
 from .seats import SERVER_ERROR_CODES, Refused, Seat, Settings, token_hash
-from .store import Store, TableRow
+from .store import STORE_ERRORS, Store, TableRow
 from .table_host import TableHost
 
 __all__ = ["SERVER_ERROR_CODES", "Refused", "Seat", "Settings", "Table", "Viewer"]
+
+log = logging.getLogger("trixcomplex.server")
 
 
 def _iso(wall: float) -> str:
@@ -84,6 +87,9 @@ class Table(TableHost, TableMessages):
         self._window_opened = 0.0
         self._timer = None
         self._stopped = False
+        self._retry = 0.0
+        self._away = {}  # a joined person's seat without its connection: since when
+        self._stand_ins = set()  # seats a bot plays while their person is away
         now = self._time.now()
         self._last_move_at = now
         self._deadline = now + settings.move_time
@@ -113,7 +119,7 @@ class Table(TableHost, TableMessages):
         table = cls(table_id, _iso(wall), settings, seats, tc.new_match(ruleset), store,
                     clock=clock, pool=pool, options=options, creator=creator,
                     created_at=wall)  # fmt: skip
-        store.save(table._row(table.state, table.seats))
+        table._save(table._row(table.state, table.seats))
         return table
 
     @classmethod
@@ -132,6 +138,17 @@ class Table(TableHost, TableMessages):
         return cls(row.id, row.created, Settings.from_json(row.settings), seats, state, store,
                    clock=clock, pool=pool, options=options, creator=row.creator,
                    created_at=row.created_at, ended_at=row.ended_at)  # fmt: skip
+
+    def _save(self, row: TableRow) -> None:
+        """Store ``row``; a store that fails (a full disk) is :class:`Refused` with
+        ``server.unavailable``, in one log line: the step is not taken, nor acknowledged."""
+        try:
+            self._store.save(row)
+        except STORE_ERRORS as exc:
+            log.warning("table %s: cannot store: %s", self.id, exc)
+            raise Refused(
+                "the server cannot store now; nothing was changed: try again", "unavailable"
+            ) from None
 
     def _row(self, state: tc.MatchState, seats: list[Seat]) -> TableRow:
         return TableRow(
@@ -162,7 +179,7 @@ class Table(TableHost, TableMessages):
         token = secrets.token_urlsafe(32)
         seats = list(self.seats)
         seats[seat] = evolve(current, name=name.strip(), token_sha256=token_hash(token))
-        self._store.save(self._row(self.state, seats))
+        self._save(self._row(self.state, seats))
         self.seats = seats
         self._tell_seats()
         self._schedule()
@@ -183,29 +200,57 @@ class Table(TableHost, TableMessages):
             raise Refused(f"seat {seat} is already connected from somewhere else", "seat-connected")
 
     def attach(self, viewer: Viewer) -> None:
-        """Start sending ``viewer`` its updates (one seat has at most one live connection)."""
+        """Start sending ``viewer`` its updates (one seat has at most one live connection);
+        a seat's connection takes the seat back from its stand-in bot."""
         self.check_free(viewer.seat)
         self._viewers.append(viewer)
+        if viewer.seat is not None:
+            self._back(viewer.seat)
         viewer.last_view = tc.view(self.state, viewer.seat)
         viewer.send(self.update_message(viewer, viewer.last_view, []))
         if viewer.seat is not None:
             self._tell_seats()
-        if len(self._viewers) == 1:
             self.on_change(self)
 
     def detach(self, viewer: Viewer) -> None:
-        """Stop sending to ``viewer``."""
+        """Stop sending to ``viewer``; a seat left without its connection is played by a
+        stand-in bot after ``options.seat_timeout`` seconds."""
         if viewer in self._viewers:
             self._viewers.remove(viewer)
-            if viewer.seat is not None:
+            seat = viewer.seat
+            if seat is not None:
+                if self.seats[seat].token_sha256 is not None and not self.state.is_over:
+                    self._away[seat] = self._time.now()
+                    if not self._stopped:
+                        self._schedule()
                 self._tell_seats()
-            if not self._viewers:
                 self.on_change(self)
+
+    def _take_over(self, seat: int) -> None:
+        """A stand-in bot plays ``seat``, whose person is away, until the token comes back
+        (as card sites do: the match goes on, the seat stays the person's)."""
+        self._away.pop(seat, None)
+        self._stand_ins.add(seat)
+        self._bots[seat] = self._options.stand_in
+        log.info("table %s: a bot plays seat %d while its player is away", self.id, seat)
+        self._tell_seats()
+        self._schedule()
+
+    def _back(self, seat: int) -> None:
+        """The person of ``seat`` is connected again: their stand-in bot leaves."""
+        self._away.pop(seat, None)
+        if seat in self._stand_ins:
+            self._stand_ins.discard(seat)
+            del self._bots[seat]
+            for key in [key for key in self._asked if key[1] == seat]:
+                self._asked.pop(key).answer.cancel()
+            if not self._stopped:
+                self._schedule()
 
     @property
     def watched(self) -> bool:
-        """Whether any connection (a seat's or a spectator's) is attached."""
-        return bool(self._viewers)
+        """Whether a seat's connection is attached (spectators do not keep a table open)."""
+        return any(viewer.seat is not None for viewer in self._viewers)
 
     # -- moves ----------------------------------------------------------------------
 
@@ -238,7 +283,7 @@ class Table(TableHost, TableMessages):
         if ended:
             self.ended_at = self._time.wall()
         try:
-            self._store.save(self._row(after, self.seats))
+            self._save(self._row(after, self.seats))
         except BaseException:
             if ended:
                 self.ended_at = None

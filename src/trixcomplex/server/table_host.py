@@ -28,7 +28,7 @@ import trixcomplex as tc
 from .clock import Clock, Timer
 from .options import Options
 from .pool import BotPool
-from .seats import Seat, Settings
+from .seats import Refused, Seat, Settings
 
 __all__ = ["TableHost"]
 
@@ -46,6 +46,7 @@ class _Asked:
 
 
 _NO_ANSWER = object()
+_RETRY_FIRST, _RETRY_MOST = 0.5, 30.0  # seconds: a failed store is tried again, backing off
 
 
 class TableHost:
@@ -71,9 +72,16 @@ class TableHost:
     _stopped: bool
     _last_move_at: float
     _deadline: float
+    _retry: float
+    _away: dict[int, float]
+    _stand_ins: set[int]
 
     def _apply(self, move: tc.Move) -> None:
         """Apply the host's ``move`` as one step of the table (the table's own)."""
+        raise NotImplementedError
+
+    def _take_over(self, seat: int) -> None:
+        """A stand-in bot plays ``seat`` from now on (the table's own)."""
         raise NotImplementedError
 
     def _waiting_for_people(self) -> bool:
@@ -235,12 +243,18 @@ class TableHost:
         step = tc.next_step(state)
         if type(step) is tc.MatchOver:
             return None
+        away: list[tuple[float, Callable[[], None]]] = [
+            (since + self._options.seat_timeout, partial(self._take_over, seat))
+            for seat, since in self._away.items()
+            if seat not in self._bots
+        ]
         if type(step) is tc.DealCards:
             if self._waiting_for_people():
-                return None
+                return min(away, key=lambda action: action[0], default=None)
             pause = settings.deal_pause if state.deal_number else 0.0
-            return self._last_move_at + pause, self._deal
-        actions = [(self._deadline, self._timeout)]
+            away.append((self._last_move_at + pause, self._deal))
+            return min(away, key=lambda action: action[0])
+        actions = [(self._deadline, self._timeout), *away]
         if state.phase is tc.Phase.DOUBLE:
             if self._held or any(s in state.to_act for s in self._bots):
                 actions.append((self._answers_at(), self._window_answers))
@@ -268,8 +282,20 @@ class TableHost:
         self._timer = None
         try:
             action()
+        except Refused as exc:
+            if exc.code != "server.unavailable":
+                log.exception("table %s: the host's move failed", self.id)
+                return
+            # The move was not stored (a full disk): try again later, backing off, so
+            # the table goes on once the store is back.
+            self._retry = min(_RETRY_MOST, max(_RETRY_FIRST, 2 * self._retry))
+            log.warning("table %s: the host's move waits %g s for the store", self.id, self._retry)
+            if not self._stopped:
+                self._timer = self._time.call_later(self._retry, self._wake)
         except Exception:  # a bug, not a client's fault: keep serving the other tables
             log.exception("table %s: the host's move failed", self.id)
+        else:
+            self._retry = 0.0
 
     def start(self) -> None:
         """Start the table's clocks (after creating or restoring it, inside the event loop)."""
@@ -278,6 +304,12 @@ class TableHost:
         self._window_opened = now
         self._deadline = now + self.settings.move_time
         self._stopped = False
+        if not self.state.is_over:  # nobody is connected yet: every joined seat is away
+            self._away = {
+                s: now
+                for s, seat in enumerate(self.seats)
+                if seat.kind == "person" and seat.token_sha256 is not None
+            }
         self._schedule()
 
     def stop(self) -> None:
