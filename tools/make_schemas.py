@@ -509,12 +509,21 @@ def wire_defs() -> dict[str, Any]:
             description="A table as the lobby lists it.",
         ),
         "table_list": obj(
-            {"tables": {"type": "array", "items": ref("table_summary")}},
+            {
+                "tables": {"type": "array", "items": ref("table_summary")},
+                "damaged": {
+                    "type": "array",
+                    "items": TABLE_ID,
+                    "description": "Tables whose stored row cannot be read, set aside "
+                    "(only when there are any)",
+                },
+            },
+            ["tables"],
             description="GET /api/tables: every table of the server.",
         ),
         "http_error": obj(
             {"error": ref("error_info")},
-            description="An HTTP request refused (status 400, 404 or 409): why.",
+            description="An HTTP request refused (status 400, 404, 409, 429, 500 or 503): why.",
         ),
     }
 

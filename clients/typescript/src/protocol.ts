@@ -814,9 +814,15 @@ export interface TableSummary {
  */
 export interface TableList {
   tables: TableSummary[];
+  /**
+   * Tables whose stored row cannot be read, set aside (only when there are any)
+   *
+   * Items: A table's id.
+   */
+  damaged?: string[];
 }
 /**
- * An HTTP request refused (status 400, 404 or 409): why.
+ * An HTTP request refused (status 400, 404, 409, 429, 500 or 503): why.
  */
 export interface HttpError {
   error: ErrorInfo;
