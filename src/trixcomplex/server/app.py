@@ -111,12 +111,16 @@ class Lobby:
         for table_id, reason in damaged.items():
             self._set_aside(table_id, reason)
         for row in rows:
-            if row.finished and (row.ended_at or 0.0) + self.options.retention <= wall:
-                self.store.archive(row.id)
-                continue
             idle_since = wall if row.idle_since is None else row.idle_since
-            if not row.finished and idle_since + self.options.idle_close <= wall:
-                self.store.archive(row.id, wall, closed=True)
+            try:
+                if row.finished and (row.ended_at or 0.0) + self.options.retention <= wall:
+                    self.store.archive(row.id)
+                    continue
+                if not row.finished and idle_since + self.options.idle_close <= wall:
+                    self.store.archive(row.id, wall, closed=True)
+                    continue
+            except STORE_ERRORS as exc:  # archived at the next start
+                log.warning("table %s: cannot archive it now: %s", row.id, exc)
                 continue
             try:
                 table = Table.restore(row, self.store, **self._kwargs())
@@ -143,6 +147,8 @@ class Lobby:
         timer = self._expiry.pop(table.id, None)
         if timer is not None:
             timer.cancel()
+        if self.tables.get(table.id) is not table:  # archived already: its last goodbye
+            return
         wall = self.clock.wall()
         if table.state.is_over and table.ended_at is not None:
             due, closed = table.ended_at + self.options.retention, False
@@ -313,6 +319,7 @@ class Connection:
         self._queued = 0  # characters in the outbox
         self._limit = limit
         self._pump: asyncio.Task[None] | None = None
+        self._closing: asyncio.Task[None] | None = None
         self.dropped = False
 
     def send(self, message: dict[str, Any]) -> None:
@@ -335,7 +342,7 @@ class Connection:
         if self._pump is not None:
             self._pump.cancel()
         with contextlib.suppress(RuntimeError):  # no loop: nothing to close
-            asyncio.get_running_loop().create_task(self._close())
+            self._closing = asyncio.get_running_loop().create_task(self._close())
 
     async def _close(self) -> None:
         with contextlib.suppress(Exception):
@@ -606,8 +613,7 @@ async def _failed(request: Request, exc: Exception) -> Response:
 async def _http_error(request: Request, exc: Exception) -> Response:
     """Starlette's own refusals (no such route, method not allowed) as the server's JSON."""
     assert isinstance(exc, HTTPException)
-    code = "unknown-table" if exc.status_code == 404 else "bad-request"
-    refused = Refused(str(exc.detail)[:200], code)
+    refused = Refused(str(exc.detail)[:200], "bad-request")
     return JSONResponse({"error": refused.to_json()}, exc.status_code, headers=exc.headers)
 
 
