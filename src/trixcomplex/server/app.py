@@ -57,6 +57,7 @@ MAX_MESSAGE = 4096
 MAX_TABLES = Options().max_tables
 """The most tables a server plays at once unless told otherwise (finished ones not counted)."""
 _ARCHIVE_RETRY = 30.0  # seconds: an archive the store refused is tried again
+_ADDRESSES = 10_000  # addresses whose joins are remembered before the old ones are pruned
 _CREATE_KEYS = frozenset({"seats", *Settings().to_json()})
 _HELLO_KEYS = {
     "join": frozenset({"type", "seat", "name", "pictures"}),
@@ -233,6 +234,9 @@ class Lobby:
         """Count a seat joined from ``client``; :class:`Refused` past ``options.join_limit``
         joins in ``options.join_window`` seconds (a refused join does not count)."""
         now, options = self.clock.now(), self.options
+        if len(self._joins) > _ADDRESSES:  # forget the addresses with no join in the window
+            since = now - options.join_window
+            self._joins = {a: j for a, j in self._joins.items() if j and j[-1] > since}
         joins = self._joins.setdefault(client, deque())
         while joins and joins[0] <= now - options.join_window:
             joins.popleft()
