@@ -150,7 +150,8 @@ def test_every_row_is_the_pettingzoo_observation_mask_and_rewards(ruleset: str) 
             assert np.array_equal(tensor, observation_tensor(table.view(seat)))
             assert tensor.tobytes() == observation_tensor(table.view(seat)).tobytes()
             assert np.flatnonzero(observations["action_mask"][i]).tolist() == list(
-                table.legal_actions())
+                table.legal_actions()
+            )
             game = games[i]
             assert game.agent_selection == AGENTS[seat]
             seen = game.observe(AGENTS[seat])
@@ -173,8 +174,10 @@ def test_every_row_is_the_pettingzoo_observation_mask_and_rewards(ruleset: str) 
                 assert final.is_over and sums[i].tolist() == list(final.totals())
                 assert not observations["action_mask"][i].any()  # no seat to act
                 assert info["seat"][i] == movers[i]  # the last mover's observation
-                assert observations["observation"][i].tobytes() == observation_tensor(
-                    final.view(int(movers[i]))).tobytes()
+                assert (
+                    observations["observation"][i].tobytes()
+                    == observation_tensor(final.view(int(movers[i]))).tobytes()
+                )
 
 
 def test_autoreset_starts_the_next_match_on_the_next_step_with_the_tables_rng() -> None:
@@ -245,7 +248,7 @@ def test_an_illegal_action_names_the_table_and_moves_no_table() -> None:
     before = tables.tables
     actions = legal_choices(observations["action_mask"], np.random.default_rng(0))
     actions[2] = int(np.flatnonzero(observations["action_mask"][2] == 0)[0])
-    with pytest.raises(ActionError, match="at table 2.*R-SEAT-1"):
+    with pytest.raises(ActionError, match=r"at table 2.*R-SEAT-1"):
         tables.step(actions)
     assert all(a is b for a, b in zip(tables.tables, before, strict=True))
     with pytest.raises(ActionError, match="one int action per table"):
@@ -263,7 +266,7 @@ def test_spaces_info_and_copies_follow_gymnasiums_vector_conventions() -> None:
     assert tables.observation_space == batch_space(tables.single_observation_space, 4)
     assert tables.action_space == batch_space(tables.single_action_space, 4)
     assert tables.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
-    observations, info = tables.reset(seed=2)
+    observations, _ = tables.reset(seed=2)
     rng = np.random.default_rng(3)
     for _ in range(30):
         assert tables.observation_space.contains(observations)
@@ -277,3 +280,28 @@ def test_spaces_info_and_copies_follow_gymnasiums_vector_conventions() -> None:
     first, _ = shared.reset(seed=1)
     second = shared.step(legal_choices(first["action_mask"], rng))[0]
     assert second["observation"] is first["observation"]
+
+
+@pytest.mark.parametrize("ruleset", ["partnership", "classic+bad_hand_redeal=True"])
+def test_the_table_asks_the_seat_the_engine_asks(ruleset: str) -> None:
+    """``Table.to_act`` reads the turn seat whenever the engine has one (the stepping's
+    shortcut): it is always the seat :func:`~trixcomplex.next_step` asks or forces
+    (R-SEAT-1, R-TX-5), outside the table's own doubling and redeal rounds (R-DBL-2,
+    R-OPT-8), over two whole matches of random play."""
+    checked = 0
+    for seed in range(2):
+        rng = random.Random(seed)
+        table = Table.new(tc.Ruleset.from_name(ruleset))
+        while not table.is_over:
+            if table.to_act == CHANCE:
+                table = table.deal(rng)
+                continue
+            if table.window_seat is None and table.redeal_seat is None:
+                step = tc.next_step(table.state)
+                if isinstance(step, tc.OfferRedeal):
+                    step = step.otherwise
+                asked = step.move.seat if isinstance(step, tc.Forced) else step.seats[0]
+                assert table.to_act == asked
+                checked += 1
+            table = table.act(rng.choice(table.legal_actions()))
+    assert checked > 500
