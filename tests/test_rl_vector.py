@@ -232,6 +232,8 @@ def test_the_same_seed_gives_the_same_trajectories_and_seeds_are_per_table() -> 
     assert data_equivalence(run(5), run([5, 6, 7]), exact=True)
     assert not data_equivalence(run(5)[0], run(6)[0], exact=True)
     one = TablesEnv(3, "classic")
+    one.reset(seed=4)
+    assert one.np_random_seed == 4  # Gymnasium's own generator, seeded as its envs seed it
     one.reset(seed=[1, 1, 2])
     hands = [t.state.hands for t in one.tables]
     assert hands[0] == hands[1] != hands[2]

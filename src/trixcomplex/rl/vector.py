@@ -147,6 +147,7 @@ class TablesEnv(VectorEnv[_Obs, _Actions, npt.NDArray[Any]]):
         if seed is None:
             seeds: list[int | None] = [None] * n
         elif isinstance(seed, int):
+            super().reset(seed=seed)  # the environment's own np_random, as Gymnasium seeds it
             seeds = [seed + i for i in range(n)]
         else:
             seeds = list(seed)
