@@ -307,3 +307,25 @@ def test_the_table_asks_the_seat_the_engine_asks(ruleset: str) -> None:
                 checked += 1
             table = table.act(rng.choice(table.legal_actions()))
     assert checked > 500
+
+
+def test_the_benchmark_counts_agent_steps_not_autoresets() -> None:
+    """``benchmarks/rl_overhead.py --vector`` counts one agent step per table whose action
+    was played: a table's autoreset step (its action ignored) is none."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import rl_overhead
+
+    class Counting(TablesEnv):
+        played = resets = 0
+
+        def step(self, actions: Any) -> Any:
+            self.resets += sum(self._over)
+            self.played += self.num_envs - sum(self._over)
+            return super().step(actions)
+
+    tables = Counting(3, "classic", deals=1, copy=False)
+    assert rl_overhead.vector(tables, 150, 1) == tables.played
+    assert tables.resets >= 3 and tables.played == 3 * 150 - tables.resets
