@@ -244,9 +244,12 @@ def test_the_same_seed_gives_the_same_trajectories_and_seeds_are_per_table() -> 
 def test_an_illegal_action_names_the_table_and_moves_no_table() -> None:
     """R-SEAT-1: an action that is not legal at its table raises ActionError naming the
     table and the seat, before any table moves (the earlier tables' legal actions are
-    not applied either); a batch of the wrong shape is refused the same way."""
+    not applied either); a batch of the wrong shape is refused the same way, and a step
+    before any reset says to reset first."""
     tables = TablesEnv(3, "partnership")
-    observations, _ = tables.reset(seed=1)
+    with pytest.raises(ValueError, match=r"call reset\(\) before step\(\)"):
+        tables.step(np.zeros(3, int))
+    observations, _ = tables.reset(seed=np.int64(1))
     before = tables.tables
     actions = legal_choices(observations["action_mask"], np.random.default_rng(0))
     actions[2] = int(np.flatnonzero(observations["action_mask"][2] == 0)[0])

@@ -146,7 +146,8 @@ class TablesEnv(VectorEnv[_Obs, _Actions, npt.NDArray[Any]]):
         n = self.num_envs
         if seed is None:
             seeds: list[int | None] = [None] * n
-        elif isinstance(seed, int):
+        elif isinstance(seed, (int, np.integer)):
+            seed = int(seed)
             super().reset(seed=seed)  # the environment's own np_random, as Gymnasium seeds it
             seeds = [seed + i for i in range(n)]
         else:
@@ -175,6 +176,8 @@ class TablesEnv(VectorEnv[_Obs, _Actions, npt.NDArray[Any]]):
         the last step: it starts its next match): ``(observations, rewards, terminated,
         truncated, info)``."""
         n = self.num_envs
+        if not self._tables:
+            raise ValueError("no match is dealt yet: call reset() before step()")
         chosen = np.asarray(actions)
         if chosen.shape != (n,) or chosen.dtype.kind not in "iu":
             raise ActionError(chosen.shape, f"one int action per table: shape ({n},)", "R-SEAT-1")
@@ -249,7 +252,7 @@ class TablesEnv(VectorEnv[_Obs, _Actions, npt.NDArray[Any]]):
     def _info(self, changes: npt.NDArray[np.float64]) -> dict[str, Any]:
         """Gymnasium's vector info: per key an array over the tables, and ``_key`` saying
         which tables have it (all)."""
-        everywhere = self._everywhere
+        everywhere = self._everywhere.copy() if self.copy else self._everywhere
         seat = self._seat_of.copy() if self.copy else self._seat_of
         return {"seat": seat, "_seat": everywhere, "rewards": changes, "_rewards": everywhere}
 
