@@ -43,7 +43,7 @@ from ..bots import Bot, offer_redeal
 from ..core.cards import ALL_CARDS, Card
 from ..core.engine import MatchState, Phase, apply, apply_step, new_match, score
 from ..core.errors import IllegalMoveError
-from ..core.moves import Deal, Double
+from ..core.moves import PASSES, PLAYS, Deal, Double
 from ..core.rules import redeal_seat, redeal_window, standings
 from ..core.rulesets import Ruleset
 from ..core.runner import CardStep
@@ -125,6 +125,9 @@ class Table:
             return self.window_seat
         if self.redeal_seat is not None:
             return self.redeal_seat
+        turn = self.state.turn
+        if turn is not None:  # a seat to play or choose: the one next_step asks (or forces)
+            return turn
         step = _after_offers(self.state)
         if type(step) is DealCards:
             return CHANCE
@@ -161,10 +164,20 @@ class Table:
                                                       else "the game is over"))  # fmt: skip
         if self.redeal_seat is not None:
             return self._redeal_answer(seat, action)
-        if self.window_seat is None:
+        if self.window_seat is not None:
+            return self._answer(seat, action)
+        if type(action) is int and 0 <= action <= PASS:  # a card or a TRIX pass
+            # The deal runner checks the card itself (and says why it is refused); the
+            # action id's own error comes from action_to_move then.
+            move = PLAYS[seat][action] if action < PASS else PASSES[seat][0]
+            try:
+                state, step = apply_step(self.state, move)
+            except IllegalMoveError:
+                action_to_move(self.state, seat, action)
+                raise
+        else:
             state, step = apply_step(self.state, action_to_move(self.state, seat, action))
-            return self._after(state, () if step is None else (step,))
-        return self._answer(seat, action)
+        return self._after(state, () if step is None else (step,))
 
     def _answer(self, seat: int, action: int) -> Table:
         state, held = self.state, self.held
@@ -194,8 +207,8 @@ class Table:
     def _after(self, state: MatchState, steps: tuple[CardStep, ...] = ()) -> Table:
         window = 0 if state.phase is Phase.DOUBLE else None
         redeal = 0 if redeal_window(state) else None
-        return evolve(self, state=state, dealt=(), window_seat=window, held=None,
-                      redeal_seat=redeal, steps=steps)  # fmt: skip
+        # Table(...) in field order: evolve() reads every field by name (a card step's cost).
+        return Table(state, (), window, None, self.deals, redeal, steps)
 
     def bot_action(self, bot: Bot, rng: random.Random, seen: View | None = None) -> int:
         """The action ``bot`` picks for the seat to act, from that seat's view (``seen``,

@@ -196,9 +196,15 @@ class SeatsTracker:
         self._rules = (False, 0)  # the trick contract's no_heart_lead, discard_first
 
     def tensor(
-        self, state: MatchState, seat: int | None, steps: Sequence[CardStep] | None = None
+        self,
+        state: MatchState,
+        seat: int | None,
+        steps: Sequence[CardStep] | None = None,
+        out: npt.NDArray[np.float32] | None = None,
     ) -> npt.NDArray[np.float32]:
-        """``observation_tensor(view(state, seat))``, a new array the caller owns.
+        """``observation_tensor(view(state, seat))``, a new array the caller owns, or
+        written into ``out`` (a float32 array of :data:`OBSERVATION_SHAPE`, a row of a
+        batch: :class:`~trixcomplex.rl.vector.TablesEnv`) and ``out`` returned.
 
         ``steps``: the deal runner's :class:`~trixcomplex.core.runner.CardStep`\\ s of the
         last moves to ``state`` (``steps[-1]`` of its last move), as a game loop got
@@ -207,6 +213,7 @@ class SeatsTracker:
         gather = _GATHER.get(seat) if seat is None or type(seat) is int else None
         if gather is None:
             check_seat(seat)
+            gather = _GATHER[int(seat)]  # type: ignore[arg-type]  # a seat of another int type
         seen = self._state
         if state is not seen:
             self._state = state
@@ -222,7 +229,11 @@ class SeatsTracker:
             self._encode_in_full(state, None)
         if seat is not None and not self._fresh >> 1 + seat & 1:
             self._encode_in_full(state, seat)
-        return self._np.take(gather)  # type: ignore[arg-type]
+        # mode="clip": every index of a gather is in range, and numpy's default check
+        # ("raise") costs a take of one tensor five times as much (8 µs against 1.5).
+        if out is not None:
+            return self._np.take(gather, out=out, mode="clip")
+        return self._np.take(gather, mode="clip")
 
     def __deepcopy__(self, memo: dict[int, object]) -> SeatsTracker:
         return SeatsTracker()

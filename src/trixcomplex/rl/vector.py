@@ -1,0 +1,262 @@
+"""A Gymnasium vector environment: many tables of self-play, stepped together.
+
+>>> import numpy as np
+>>> from trixcomplex.rl.vector import TablesEnv
+>>> tables = TablesEnv(num_envs=8, ruleset="partnership")
+>>> observations, info = tables.reset(seed=7)
+>>> observations["observation"].shape, observations["action_mask"].shape
+((8, 1232), (8, 103))
+>>> rng = np.random.default_rng(0)
+>>> for _ in range(50):
+...     legal = observations["action_mask"]
+...     actions = (rng.random(legal.shape) * legal).argmax(axis=1)  # a policy goes here
+...     observations, rewards, terminated, truncated, info = tables.step(actions)
+>>> info["seat"].shape, rewards.dtype.name, bool(truncated.any())
+((8,), 'float64', False)
+
+Every table is a :class:`~trixcomplex.rl.table.Table` played by one policy for
+all four seats (self-play), exactly as the PettingZoo environment
+(:mod:`trixcomplex.rl.pettingzoo`) plays it, one acting seat at a time:
+
+- **An agent step** is one action of the seat to act at one table; a call
+  of :meth:`TablesEnv.step` is ``num_envs`` agent steps.  The seat to act is
+  the engine's turn seat, or each seat in turn in the doubling window and
+  the redeal round (see :mod:`trixcomplex.rl.table`; a seat with nothing to
+  double has the single action ``NOTHING_DOUBLED``, and that is a step too).
+  Deals are chance, shuffled by the table's own RNG; they are not steps.
+- **Observations** are ``{"observation": (num_envs, 1232) float32,
+  "action_mask": (num_envs, 103) int8}``: row ``i`` is the tensor and the
+  legal actions of the seat to act at table ``i``, bit for bit the single-table
+  ones (:func:`~trixcomplex.rl.observation.observation_tensor` of its
+  :func:`~trixcomplex.view`, kept up to date by the same
+  :class:`~trixcomplex.rl.observation.SeatsTracker` the PettingZoo and
+  Gymnasium environments use, written into the batch).  ``info["seat"]``
+  says whose observation each row is.
+- **Rewards**: ``rewards[i]`` is what this step changed the running total of
+  the seat that acted at table ``i`` (its team's Team Total in a partnership
+  ruleset, negated under reversed scores: higher is better).
+  ``info["rewards"]``, ``(num_envs, 4)``, is what the step changed every
+  seat's total, the PettingZoo environment's rewards: summed over a match,
+  each seat's column is its final total.
+- **Autoreset** is Gymnasium's ``NEXT_STEP`` mode
+  (``metadata["autoreset_mode"]``): the step that ends a table's match
+  returns ``terminated[i] = True`` and the last observation of the seat that
+  moved last (its mask all zeros); the next step ignores ``actions[i]`` and
+  starts table ``i``'s next match (reward 0, not terminated).  A match never
+  truncates.
+- **Seeding**: ``reset(seed=s)`` seeds table ``i``'s RNG with ``s + i``
+  (Gymnasium's own convention for vector environments), ``reset(seed=[...])``
+  one seed per table; the table's next matches go on with its RNG.  Table
+  ``i`` deals what ``pettingzoo.env(seed=s + i)`` deals: the same seed and
+  actions give the same trajectories.
+- **Actions** that are not legal raise
+  :class:`~trixcomplex.io.actions.ActionError` naming the table, before any
+  table moves (nothing is applied).
+
+By default each step hands out new arrays; ``copy=False`` hands out the
+environment's own batch arrays, overwritten by the next step (no copy: for
+a loop that consumes them at once).
+
+There is no PettingZoo parallel form: a parallel environment asks every live
+agent for an action each cycle, while here one seat acts at a time and the
+taker of a trick leads the next (as :mod:`trixcomplex.rl.pettingzoo` says);
+``info["seat"]`` routes each row to its seat's policy.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from ..core.rulesets import Ruleset
+from ..io.actions import NUM_ACTIONS, ActionError
+from .observation import OBSERVATION_SHAPE, SeatsTracker
+from .pettingzoo import _ruleset, observation_space
+from .table import CHANCE, TERMINAL, Table
+
+__all__ = ["TablesEnv"]
+
+_Obs = dict[str, npt.NDArray[Any]]
+_Actions = npt.NDArray[np.integer[Any]] | Sequence[int]
+_Floats = npt.NDArray[np.float64]
+_Bools = npt.NDArray[np.bool_]
+_NO_CHANGE = (0, 0, 0, 0)
+
+
+class TablesEnv(VectorEnv[_Obs, _Actions, npt.NDArray[Any]]):
+    """``num_envs`` tables of ``ruleset`` in self-play, stepped together (see the module
+    docs).  ``deals``: end each match after this many deals (0: the whole match)."""
+
+    metadata: dict[str, Any] = {  # noqa: RUF012  (Gymnasium's)
+        "autoreset_mode": AutoresetMode.NEXT_STEP,
+        "render_modes": [],
+    }
+
+    def __init__(
+        self,
+        num_envs: int,
+        ruleset: str | Ruleset = "partnership",
+        deals: int = 0,
+        copy: bool = True,
+    ) -> None:
+        if type(num_envs) is not int or num_envs < 1:
+            raise ValueError(f"num_envs must be an int of at least 1, not {num_envs!r}")
+        self.num_envs = num_envs
+        self.ruleset = _ruleset(ruleset)
+        Table.new(self.ruleset, deals)  # deals checked
+        self.deals = deals
+        self.copy = copy
+        self.render_mode = None
+        self.single_observation_space = observation_space()
+        self.single_action_space = gymnasium.spaces.Discrete(NUM_ACTIONS)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        n = num_envs
+        # The batch arrays every step writes in place (handed out as copies unless copy=False):
+        self._tensors = np.zeros((n, *OBSERVATION_SHAPE), np.float32)
+        self._masks = np.zeros((n, NUM_ACTIONS), np.int8)
+        self._seat_of = np.zeros(n, np.int64)
+        self._rows = list(self._tensors)  # row views, made once
+        self._everywhere = np.ones(n, np.bool_)  # the info masks: every table has each key
+        # Each table's match: the table, its RNG, its tracker, the seats' totals, the seat
+        # to act (its last mover once over) and its legal actions:
+        self._tables: list[Table] = []
+        self._rngs: list[random.Random] = []
+        self._trackers: list[SeatsTracker] = []
+        self._totals: list[tuple[int, int, int, int]] = []
+        self._seats: list[int] = []
+        self._legal: list[tuple[int, ...]] = []
+        self._over: list[bool] = []
+
+    def reset(
+        self,
+        *,
+        seed: int | Sequence[int | None] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[_Obs, dict[str, Any]]:
+        """A new match at every table, each table's RNG seeded (see the module docs):
+        the first observations and the info."""
+        n = self.num_envs
+        if seed is None:
+            seeds: list[int | None] = [None] * n
+        elif isinstance(seed, (int, np.integer)):
+            seed = int(seed)
+            super().reset(seed=seed)  # the environment's own np_random, as Gymnasium seeds it
+            seeds = [seed + i for i in range(n)]
+        else:
+            seeds = list(seed)
+            if len(seeds) != n:
+                raise ValueError(f"{len(seeds)} seeds for {n} tables: one seed per table")
+        self._rngs = [random.Random(s) for s in seeds]
+        self._tables = [self._new_table(self._rngs[i]) for i in range(n)]
+        self._trackers = [SeatsTracker() for _ in range(n)]
+        self._totals = [table.totals() for table in self._tables]
+        self._seats = [table.to_act for table in self._tables]
+        self._legal = [table.legal_actions() for table in self._tables]
+        self._over = [False] * n
+        self._observe()
+        return self._observations(), self._info(np.zeros((n, 4)))
+
+    def _new_table(self, rng: random.Random) -> Table:
+        """A new match dealt by ``rng``, up to its first seat to act."""
+        table = Table.new(self.ruleset, self.deals)
+        while table.to_act == CHANCE:
+            table = table.deal(rng)
+        return table
+
+    def step(self, actions: _Actions) -> tuple[_Obs, _Floats, _Bools, _Bools, dict[str, Any]]:
+        """Play ``actions[i]`` at each table ``i`` (ignored at a table whose match ended on
+        the last step: it starts its next match): ``(observations, rewards, terminated,
+        truncated, info)``."""
+        n = self.num_envs
+        if not self._tables:
+            raise ValueError("no match is dealt yet: call reset() before step()")
+        chosen = np.asarray(actions)
+        if chosen.shape != (n,) or chosen.dtype.kind not in "iu":
+            raise ActionError(chosen.shape, f"one int action per table: shape ({n},)", "R-SEAT-1")
+        moves: list[int] = chosen.tolist()
+        tables, seats, legal, over = self._tables, self._seats, self._legal, self._over
+        for i in range(n):  # every action checked before any table moves
+            if not over[i] and moves[i] not in legal[i]:
+                raise ActionError(
+                    moves[i], f"not a legal action of seat {seats[i]} at table {i} "
+                    f"(legal: {', '.join(map(str, legal[i]))})", "R-SEAT-1",
+                )  # fmt: skip
+        changes = np.zeros((n, 4))
+        rewards = np.zeros(n)
+        terminated = np.zeros(n, np.bool_)
+        rngs, totals = self._rngs, self._totals
+        for i in range(n):
+            if over[i]:  # NEXT_STEP autoreset
+                table = tables[i] = self._new_table(rngs[i])
+                self._trackers[i] = SeatsTracker()
+                totals[i] = table.totals()
+                seats[i], over[i] = table.to_act, False
+                continue
+            seat = seats[i]
+            table = tables[i].act(moves[i])
+            to_act = table.to_act
+            if to_act == CHANCE:
+                rng = rngs[i]
+                while to_act == CHANCE:
+                    table = table.deal(rng)
+                    to_act = table.to_act
+            tables[i] = table
+            # The totals change only with a trick's points or a deal's end (the runner's
+            # CardStep says), else with a move that is not a card (rare): read then only.
+            steps = table.steps
+            if not steps or steps[-1].deal_over or (steps[-1].points or _NO_CHANGE) != _NO_CHANGE:
+                before, after = totals[i], table.totals()
+                if after != before:
+                    totals[i] = after
+                    changes[i] = (after[0] - before[0], after[1] - before[1],
+                                  after[2] - before[2], after[3] - before[3])  # fmt: skip
+                    rewards[i] = after[seat] - before[seat]
+            if to_act == TERMINAL:
+                terminated[i] = over[i] = True
+            else:
+                seats[i] = to_act
+        # The tables are stepped, then their actions listed, then observed, each in a loop
+        # of its own: one loop doing all of a table's work measured 10-15% slower
+        # (benchmarks/rl_overhead.py --vector, alternating), the interpreter's caches
+        # kept on one path at a time.
+        for i, table in enumerate(tables):
+            legal[i] = table.legal_actions()  # () once over: the last mover's observation
+        self._observe()
+        return (self._observations(), rewards, terminated, np.zeros(n, np.bool_),
+                self._info(changes))  # fmt: skip
+
+    def _observe(self) -> None:
+        """Write every table's observation into the batch arrays."""
+        tensors, trackers, tables, seats = self._rows, self._trackers, self._tables, self._seats
+        for i, table in enumerate(tables):
+            trackers[i].tensor(table.state, seats[i], table.steps, out=tensors[i])
+        masks = self._masks
+        masks.fill(0)
+        width = NUM_ACTIONS
+        masks.put([i * width + a for i, legal in enumerate(self._legal) for a in legal], 1)
+        self._seat_of[:] = seats
+
+    def _observations(self) -> _Obs:
+        if self.copy:
+            return {"observation": self._tensors.copy(), "action_mask": self._masks.copy()}
+        return {"observation": self._tensors, "action_mask": self._masks}
+
+    def _info(self, changes: npt.NDArray[np.float64]) -> dict[str, Any]:
+        """Gymnasium's vector info: per key an array over the tables, and ``_key`` saying
+        which tables have it (all)."""
+        everywhere = self._everywhere.copy() if self.copy else self._everywhere
+        seat = self._seat_of.copy() if self.copy else self._seat_of
+        return {"seat": seat, "_seat": everywhere, "rewards": changes, "_rewards": everywhere}
+
+    @property
+    def tables(self) -> tuple[Table, ...]:
+        """The tables, as they stand (their matches' states)."""
+        return tuple(self._tables)
