@@ -240,7 +240,8 @@ def test_simulate_jobs_give_the_same_table(
 
 
 def test_replay_json_and_a_bad_file(tmp_path: Path) -> None:
-    """trixcomplex replay FILE --json reports the match; a bad file is one line, exit 1."""
+    """trixcomplex replay FILE --json reports the match; a missing file is one line, exit 2
+    (a bad command line; a record that fails its checks is exit 1)."""
     state = tc.simulate([tc.bots.RuleBot(), tc.bots.RandomBot()], 1, seed=2).matches[0].record
     path = tmp_path / "m.json"
     path.write_text(json.dumps(state.to_json()))
@@ -248,7 +249,7 @@ def test_replay_json_and_a_bad_file(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["complete"] is True
     bad = _run("replay", str(tmp_path / "missing.json"))
-    assert bad.returncode == 1 and len(bad.stderr.strip().splitlines()) == 1
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
 
 
 # -- bad arguments -----------------------------------------------------------------
@@ -470,7 +471,7 @@ def test_play_ctrl_c_offers_to_save_and_resume_goes_on(tmp_path: Path) -> None:
     assert "resumed at deal 1" in done.stdout.splitlines()[0]
     assert done.stdout.count("Scoresheet") == 8
     bad = _run("play", "--resume", str(tmp_path / "none.json"))
-    assert bad.returncode == 1 and len(bad.stderr.strip().splitlines()) == 1
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
 
 
 def test_version_and_plain_help() -> None:

@@ -36,7 +36,7 @@ from collections.abc import Sequence
 
 from ..bots import BOT_NAMES, MC_WORLDS
 from ..core.rulesets import PARTNERSHIP, RULESETS
-from .args import _bot_list, _positive, _seat
+from .args import _bot_list, _positive, _seat, bot_name, port, processes
 from .conformance import add_conformance
 from .demo import _demo
 from .play import _play
@@ -114,7 +114,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--resume", metavar="FILE", default=None,
                       help="go on with a match saved on Ctrl-C or Ctrl-D (a game "
                       "record)")  # fmt: skip
-    play.add_argument("--hint", nargs="?", const="rule", default=None, metavar="BOT",
+    play.add_argument("--hint", nargs="?", const="rule", default=None, metavar="BOT", type=bot_name,
                       help="before each of your moves, print what BOT (default rule) would "
                       "play and why, from your seat's view")  # fmt: skip
     play.set_defaults(func=_play)
@@ -125,7 +125,7 @@ def _parser() -> argparse.ArgumentParser:
                      help=bots_help + " or module:factory: side A, side B (or 4, by seat; "
                      "default rule,random)")  # fmt: skip
     sim.add_argument("--matches", type=_positive, default=100, help="how many (default 100)")
-    sim.add_argument("--jobs", type=_positive, default=1, help="worker processes (default 1)")
+    sim.add_argument("--jobs", type=processes, default=1, help="worker processes (default 1)")
     sim.add_argument("--seed", type=int, default=None,
                      help="the run's secret seed: whoever knows it knows every deck "
                      "(default: drawn at random and printed with the results)")  # fmt: skip
@@ -167,7 +167,7 @@ def _parser() -> argparse.ArgumentParser:
 
     srv = sub.add_parser("serve", help="run the table server: play in the browser")
     srv.add_argument("--host", default="127.0.0.1", help="the address (default 127.0.0.1)")
-    srv.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
+    srv.add_argument("--port", type=port, default=8000, help="the port (default 8000)")
     srv.add_argument("--db", default="trixcomplex.sqlite3", metavar="PATH",
                      help="the tables' SQLite file (default ./trixcomplex.sqlite3)")  # fmt: skip
     srv.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
@@ -197,7 +197,7 @@ def _parser() -> argparse.ArgumentParser:
     srv.add_argument("--bot-window", type=_serve_seconds, default=1.0, metavar="S",
                      help="the doubling window's answers are applied S seconds after it "
                      "opens (at least the table's bot_delay; default 1)")  # fmt: skip
-    srv.add_argument("--bot-workers", type=_positive, default=None, metavar="N",
+    srv.add_argument("--bot-workers", type=processes, default=None, metavar="N",
                      help="the processes bots think in (default: one per CPU)")  # fmt: skip
     srv.set_defaults(func=_serve)
 
