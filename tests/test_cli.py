@@ -521,6 +521,41 @@ def test_ruleset_options_match_the_ruleset() -> None:
     assert set(RULESET_OPTIONS) == options - {"partnership"}
 
 
+def test_help_lists_every_bot_form_the_parser_takes_and_only_those(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 43 (4): the bots, presets and ruleset options of ``--help`` come from the
+    parser's tables: every form listed is taken (N at its bounds), none other is; the
+    parser's own refusal lists the same forms; every preset and option is in the help."""
+    from trixcomplex.bots import BOT_KINDS, MC_WORLDS, RULE_BOT_VERSIONS, bot_named
+    from trixcomplex.cli import RULESET_OPTIONS
+    from trixcomplex.cli.args import bot_forms
+
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    forms = list(bot_forms())
+    assert f"bots (--bots): {', '.join(forms[:-1])} or {forms[-1]}." in text
+    for form, meaning in bot_forms().items():
+        assert f"{form}: {' '.join(meaning.split())}" in text
+    for preset in tc.RULESETS:
+        assert preset in text
+    for option, meaning in RULESET_OPTIONS.items():
+        assert f"{option}: {' '.join(meaning.split())}" in text
+    numbers = {"rule": [str(v) for v in RULE_BOT_VERSIONS], "mc": ["1", str(MC_WORLDS)]}
+    for kind in BOT_KINDS:
+        assert kind in forms
+        for n in numbers.get(kind, numbers["mc"]) if f"{kind}:N" in forms else []:
+            bot_named(f"{kind}:{n}")
+        if f"{kind}:N" not in forms:
+            with pytest.raises(ValueError):
+                bot_named(f"{kind}:1")
+    with pytest.raises(ValueError) as refused:
+        bot_named("nonsense")
+    listed = str(refused.value).split("expected one of ")[1].replace(" or ", ", ").split(", ")
+    assert listed == forms
+
+
 def test_broken_pipe_exits_quietly_with_status_0() -> None:
     """``trixcomplex demo | head -2``: the demo stops quietly, exit status 0."""
     proc = subprocess.Popen(

@@ -40,6 +40,36 @@ def bot_name(text: str) -> str:
     return name
 
 
+def bot_forms() -> dict[str, str]:
+    """Each form of bot name that ``--bots`` takes, with its meaning: the kinds
+    :func:`~trixcomplex.bots.bot_named` knows (:data:`~trixcomplex.bots.BOT_KINDS`), each
+    but ``random`` also with ``:N``, their numbers read from the bots' own tables
+    (``--help`` prints these; a test checks the parser takes each and no other).
+
+    >>> list(bot_forms())
+    ['random', 'rule', 'rule:N', 'mc', 'mc:N', 'mc2', 'mc2:N']
+    """
+    from ..bots import BOT_KINDS, MC2, MC_WORLDS, RULE_BOT_VERSIONS, MonteCarloBot, RuleBot
+
+    versions = ", ".join(map(str, RULE_BOT_VERSIONS))
+    worlds = f"N from 1 to {MC_WORLDS}"
+    meanings = {
+        "random": "a uniformly random legal move (the baseline)",
+        "rule": f"RuleBot's rule-based play (its version {RuleBot().version})",
+        "rule:N": f"RuleBot's version N, one of {versions}",
+        "mc": f"the Monte Carlo bot with {MonteCarloBot().worlds} worlds (mc:N's default)",
+        "mc:N": "the Monte Carlo bot: for each decision with several legal moves it samples "
+        "N worlds and plays every candidate move out to the end of the deal, so a decision "
+        f"costs about N x (legal moves) playouts; {worlds}",
+        "mc2": f"the Monte Carlo bot with {MC2.worlds} worlds, RuleBot version "
+        f"{MC2.rule_version}'s move kept unless another gains clearly more, the last "
+        f"{MC2.endgame} tricks solved exactly",
+        "mc2:N": f"mc2 sampling N worlds, {worlds}",
+    }
+    forms = [form for kind in BOT_KINDS for form in (kind, f"{kind}:N") if form != "random:N"]
+    return {form: meanings[form] for form in forms}
+
+
 def _bot_list(text: str) -> list[str]:
     return [bot_name(n) for n in text.split(",")]
 
