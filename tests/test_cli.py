@@ -527,7 +527,8 @@ def test_help_lists_every_bot_form_the_parser_takes_and_only_those(
     """Issue 43 (4): the bots, presets and ruleset options of ``--help`` come from the
     parser's tables: every form listed is taken (N at its bounds), none other is; the
     parser's own refusal lists the same forms; every preset and option is in the help."""
-    from trixcomplex.bots import BOT_KINDS, MC_WORLDS, RULE_BOT_VERSIONS, bot_named
+    from trixcomplex.bots import BOT_KINDS, MC_WORLDS, bot_named
+    from trixcomplex.bots.rule_bot import RULE_BOT_VERSIONS
     from trixcomplex.cli import RULESET_OPTIONS
     from trixcomplex.cli.args import bot_forms
 

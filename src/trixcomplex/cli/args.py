@@ -49,7 +49,8 @@ def bot_forms() -> dict[str, str]:
     >>> list(bot_forms())
     ['random', 'rule', 'rule:N', 'mc', 'mc:N', 'mc2', 'mc2:N']
     """
-    from ..bots import BOT_KINDS, MC2, MC_WORLDS, RULE_BOT_VERSIONS, MonteCarloBot, RuleBot
+    from ..bots import BOT_KINDS, MC2, MC_WORLDS, MonteCarloBot, RuleBot
+    from ..bots.rule_bot import RULE_BOT_VERSIONS
 
     versions = ", ".join(map(str, RULE_BOT_VERSIONS))
     worlds = f"N from 1 to {MC_WORLDS}"
