@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
@@ -43,3 +44,34 @@ html_theme = "alabaster"
 html_static_path = ["_static"]
 html_css_files = ["wrap.css"]  # long lines in code blocks wrap
 exclude_patterns = ["_build"]
+
+
+def _viewcode_back_link_targets(app: Any, doctree: Any, docname: str) -> None:
+    """Give each documented object the anchor its source page's "[docs]" link points at.
+
+    ``sphinx.ext.viewcode`` builds every back-link of a module's source page from one
+    module name, that of the first object of the module it met: ``MonteCarloBot``,
+    documented as ``trixcomplex.bots.MonteCarloBot``, makes ``montecarlo.Search``'s
+    back-link ``#trixcomplex.bots.Search`` while ``Search`` is documented as
+    ``trixcomplex.bots.montecarlo.Search``.  This adds that anchor to the object's
+    signature (tests/test_tooling.py checks every internal link of the site).
+    """
+    from sphinx import addnodes
+    from sphinx.ext.viewcode import _get_full_modname
+
+    modules = getattr(app.env, "_viewcode_modules", {})
+    for signode in doctree.findall(addnodes.desc_signature):
+        modname, fullname = signode.get("module"), signode.get("fullname")
+        if not modname or not fullname:
+            continue
+        entry = modules.get(_get_full_modname(modname, fullname))
+        if not entry or entry[2].get(fullname) != docname or entry[3] == modname:
+            continue  # no source page, not its back-link's page, or its anchor is right
+        alias = f"{entry[3]}.{fullname}"
+        if alias not in signode["ids"]:
+            signode["ids"].append(alias)
+
+
+def setup(app: Any) -> dict[str, bool]:
+    app.connect("doctree-resolved", _viewcode_back_link_targets)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -240,7 +240,8 @@ def test_simulate_jobs_give_the_same_table(
 
 
 def test_replay_json_and_a_bad_file(tmp_path: Path) -> None:
-    """trixcomplex replay FILE --json reports the match; a bad file is one line, exit 1."""
+    """trixcomplex replay FILE --json reports the match; a missing file is one line, exit 2
+    (a bad command line; a record that fails its checks is exit 1)."""
     state = tc.simulate([tc.bots.RuleBot(), tc.bots.RandomBot()], 1, seed=2).matches[0].record
     path = tmp_path / "m.json"
     path.write_text(json.dumps(state.to_json()))
@@ -248,7 +249,7 @@ def test_replay_json_and_a_bad_file(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["complete"] is True
     bad = _run("replay", str(tmp_path / "missing.json"))
-    assert bad.returncode == 1 and len(bad.stderr.strip().splitlines()) == 1
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
 
 
 # -- bad arguments -----------------------------------------------------------------
@@ -470,7 +471,7 @@ def test_play_ctrl_c_offers_to_save_and_resume_goes_on(tmp_path: Path) -> None:
     assert "resumed at deal 1" in done.stdout.splitlines()[0]
     assert done.stdout.count("Scoresheet") == 8
     bad = _run("play", "--resume", str(tmp_path / "none.json"))
-    assert bad.returncode == 1 and len(bad.stderr.strip().splitlines()) == 1
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
 
 
 def test_version_and_plain_help() -> None:
@@ -518,6 +519,42 @@ def test_ruleset_options_match_the_ruleset() -> None:
 
     options = {a.name for a in attrs.fields(tc.Ruleset) if a.type in (bool, "bool") and a.init}
     assert set(RULESET_OPTIONS) == options - {"partnership"}
+
+
+def test_help_lists_every_bot_form_the_parser_takes_and_only_those(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 43 (4): the bots, presets and ruleset options of ``--help`` come from the
+    parser's tables: every form listed is taken (N at its bounds), none other is; the
+    parser's own refusal lists the same forms; every preset and option is in the help."""
+    from trixcomplex.bots import BOT_KINDS, MC_WORLDS, bot_named
+    from trixcomplex.bots.rule_bot import RULE_BOT_VERSIONS
+    from trixcomplex.cli import RULESET_OPTIONS
+    from trixcomplex.cli.args import bot_forms
+
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    forms = list(bot_forms())
+    assert f"bots (--bots): {', '.join(forms[:-1])} or {forms[-1]}." in text
+    for form, meaning in bot_forms().items():
+        assert f"{form}: {' '.join(meaning.split())}" in text
+    for preset in tc.RULESETS:
+        assert preset in text
+    for option, meaning in RULESET_OPTIONS.items():
+        assert f"{option}: {' '.join(meaning.split())}" in text
+    numbers = {"rule": [str(v) for v in RULE_BOT_VERSIONS], "mc": ["1", str(MC_WORLDS)]}
+    for kind in BOT_KINDS:
+        assert kind in forms
+        for n in numbers.get(kind, numbers["mc"]) if f"{kind}:N" in forms else []:
+            bot_named(f"{kind}:{n}")
+        if f"{kind}:N" not in forms:
+            with pytest.raises(ValueError):
+                bot_named(f"{kind}:1")
+    with pytest.raises(ValueError) as refused:
+        bot_named("nonsense")
+    listed = str(refused.value).split("expected one of ")[1].replace(" or ", ", ").split(", ")
+    assert listed == forms
 
 
 def test_broken_pipe_exits_quietly_with_status_0() -> None:

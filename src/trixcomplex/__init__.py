@@ -66,6 +66,7 @@ from .core.trix import TrixDeal
 
 if TYPE_CHECKING:  # loaded on first use: see _LAZY
     from . import bots as bots
+    from .core.extras import MissingExtraError
     from .core.playout import playout
     from .core.steps import Ask, DealCards, Forced, MatchOver, OfferRedeal, Step, next_step
     from .host.submit import SubmitError, submit, timeout_move
@@ -109,6 +110,7 @@ __all__ = [
     "MatchResult",
     "MatchState",
     "Meta",
+    "MissingExtraError",
     "Move",
     "MoveFormatError",
     "OfferRedeal",
@@ -178,6 +180,7 @@ __all__ = [
 
 _LAZY = {
     "bots": "bots",
+    "MissingExtraError": "core.extras",
     "render": "io.render",
     "events": "knowledge.events",
     "SubmitError": "host.submit",

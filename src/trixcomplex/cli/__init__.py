@@ -32,11 +32,11 @@ import argparse
 import os
 import random
 import sys
+import textwrap
 from collections.abc import Sequence
 
-from ..bots import BOT_NAMES, MC_WORLDS
 from ..core.rulesets import PARTNERSHIP, RULESETS
-from .args import _bot_list, _positive, _seat
+from .args import _bot_list, _positive, _seat, bot_forms, bot_name, port, processes
 from .conformance import add_conformance
 from .demo import _demo
 from .play import _play
@@ -62,16 +62,26 @@ records (replay) and host tables in the browser (serve)."""
 
 
 def _epilog() -> str:
+    """The closing text of ``trixcomplex --help``: the rulesets, their options and the
+    bots, from the tables the parser reads (:data:`RULESETS`, :data:`RULESET_OPTIONS`,
+    :func:`.args.bot_forms`)."""
     options = "\n".join(f"  {k}: {v}" for k, v in RULESET_OPTIONS.items())
+    forms = bot_forms()
+    bots = "\n".join(
+        textwrap.fill(f"{form}: {meaning}", 88, initial_indent="  ", subsequent_indent="    ")
+        for form, meaning in forms.items()
+    )
     return (
         f"rulesets (--ruleset): the presets {', '.join(RULESETS)};\n"
         "add options after '+', comma-separated, in any order, true or false in any case, e.g.\n"
         "classic+fixed_order=true,doubling=false. The options:\n" + options + "\n\n"
-        "bots (--bots): random, rule, mc or mc:N. mc:N is the Monte Carlo bot: for each\n"
-        "decision with several legal moves it samples N worlds and plays every candidate\n"
-        "move out to the end of the deal, so a decision costs about N x (legal moves)\n"
-        f"playouts; mc means mc:16, N is from 1 to {MC_WORLDS}."
+        f"bots (--bots): {_or(list(forms))}.\n" + bots
     )
+
+
+def _or(names: list[str]) -> str:
+    """``a, b or c``."""
+    return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else "".join(names)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -83,10 +93,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"trixcomplex {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    bots_help = (
-        f"bot names, comma-separated ({', '.join(BOT_NAMES)}, or mc:N with N worlds per "
-        "decision, each decision costing about N x legal moves playouts)"
-    )
+    bots_help = f"bot names, comma-separated ({', '.join(bot_forms())}; see trixcomplex --help)"
     ruleset_help = (
         f"the game: a preset ({', '.join(RULESETS)}; default partnership), optionally "
         "with options after '+' in any order (see trixcomplex --help), "
@@ -114,7 +121,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--resume", metavar="FILE", default=None,
                       help="go on with a match saved on Ctrl-C or Ctrl-D (a game "
                       "record)")  # fmt: skip
-    play.add_argument("--hint", nargs="?", const="rule", default=None, metavar="BOT",
+    play.add_argument("--hint", nargs="?", const="rule", default=None, metavar="BOT", type=bot_name,
                       help="before each of your moves, print what BOT (default rule) would "
                       "play and why, from your seat's view")  # fmt: skip
     play.set_defaults(func=_play)
@@ -122,10 +129,10 @@ def _parser() -> argparse.ArgumentParser:
     sim = sub.add_parser("simulate", help="play many seeded matches between two sides of bots",
                          epilog=epilog, formatter_class=fmt)  # fmt: skip
     sim.add_argument("--bots", type=_sim_bot_list, default=["rule", "random"],
-                     help=bots_help + " or module:factory: side A, side B (or 4, by seat; "
-                     "default rule,random)")  # fmt: skip
+                     help="side A, side B (or 4, by seat; default rule,random): " + bots_help
+                     + ", or module:factory for a bot of your own")  # fmt: skip
     sim.add_argument("--matches", type=_positive, default=100, help="how many (default 100)")
-    sim.add_argument("--jobs", type=_positive, default=1, help="worker processes (default 1)")
+    sim.add_argument("--jobs", type=processes, default=1, help="worker processes (default 1)")
     sim.add_argument("--seed", type=int, default=None,
                      help="the run's secret seed: whoever knows it knows every deck "
                      "(default: drawn at random and printed with the results)")  # fmt: skip
@@ -167,7 +174,7 @@ def _parser() -> argparse.ArgumentParser:
 
     srv = sub.add_parser("serve", help="run the table server: play in the browser")
     srv.add_argument("--host", default="127.0.0.1", help="the address (default 127.0.0.1)")
-    srv.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
+    srv.add_argument("--port", type=port, default=8000, help="the port (default 8000)")
     srv.add_argument("--db", default="trixcomplex.sqlite3", metavar="PATH",
                      help="the tables' SQLite file (default ./trixcomplex.sqlite3)")  # fmt: skip
     srv.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
@@ -197,7 +204,7 @@ def _parser() -> argparse.ArgumentParser:
     srv.add_argument("--bot-window", type=_serve_seconds, default=1.0, metavar="S",
                      help="the doubling window's answers are applied S seconds after it "
                      "opens (at least the table's bot_delay; default 1)")  # fmt: skip
-    srv.add_argument("--bot-workers", type=_positive, default=None, metavar="N",
+    srv.add_argument("--bot-workers", type=processes, default=None, metavar="N",
                      help="the processes bots think in (default: one per CPU)")  # fmt: skip
     srv.add_argument("--join-limit", type=_positive, default=30, metavar="N",
                      help="the most seats one client address joins in --join-window "

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core.rulesets import CLASSIC, PARTNERSHIP
-from .args import whole_number
+from .args import seconds, whole_number
 from .rulesets import _ruleset
 
 if TYPE_CHECKING:  # the cases, the checker and records load when a command runs, so that
@@ -52,7 +52,7 @@ def add_conformance(sub: Any, ruleset_help: str) -> None:
     chk.add_argument("--cases", type=_count, default=40,
                      help="random-match cases built without --cases-file (default 40)")  # fmt: skip
     chk.add_argument("--ruleset", type=_ruleset, default=None, help=ruleset_help)
-    chk.add_argument("--timeout", type=float, default=30.0,
+    chk.add_argument("--timeout", type=seconds, default=30.0,
                      help="seconds to wait for each answer (default 30)")  # fmt: skip
     chk.set_defaults(func=_check)
 

@@ -19,7 +19,7 @@ from ..core.engine import (
     legal_moves,
     new_match,
 )
-from ..core.errors import IllegalMoveError, TrixError
+from ..core.errors import IllegalMoveError, TrixError, one_line
 from ..core.jsonio import loads
 from ..core.moves import (
     Choose,
@@ -311,20 +311,16 @@ def _play(args: argparse.Namespace) -> int:
         print("trixcomplex play: error: --bots takes 1 or 3 bot names", file=sys.stderr)
         return 2
     names = args.bots if len(args.bots) == 3 else [args.bots[0]] * 3
-    try:
-        hinter = None if args.hint is None else bot_named(args.hint)
-    except ValueError as exc:
-        print(f"trixcomplex play: error: --hint: {exc}", file=sys.stderr)
-        return 2
+    hinter = None if args.hint is None else bot_named(args.hint)  # checked by argparse
     others = iter(bot_named(n) for n in names)
     bots: list[Bot | None] = [None if s == me else next(others) for s in range(4)]
     seed: int | None = args.seed
     if args.resume is not None:
         try:
             state, saved_seed = _load_state(args.resume, inp)
-        except RecordError as exc:
-            print(f"trixcomplex play: error: {args.resume}: {exc}", file=sys.stderr)
-            return 1
+        except RecordError as exc:  # a file that cannot be read: a bad command line (2)
+            print(f"trixcomplex play: error: {one_line(args.resume, 200)}: {exc}", file=sys.stderr)
+            return 2 if exc.code == "record.unreadable" else 1
         if state.phase is Phase.OVER:
             print(f"trixcomplex play: error: {args.resume}: the match is already over",
                   file=sys.stderr)  # fmt: skip

@@ -48,11 +48,12 @@ def run_replay(
     Reads the record from ``path`` (``-`` is ``stdin``), replays it and
     prints the :func:`~trixcomplex.replay_report` as indented JSON
     (``indent=2``) with ``as_json``, else the plain-text scoresheet; returns
-    0.  A missing or unreadable file, a record longer than ``max_chars``
-    characters (default :data:`~trixcomplex.io.records.MAX_RECORD_CHARS`: refused
-    before it is parsed, having read no more than that), invalid JSON (a key
-    named twice included), a malformed record or an illegal step returns 1
-    and prints exactly one line: with ``as_json`` the error's JSON
+    0.  A missing or unreadable file (a bad command line) returns 2; a record
+    longer than ``max_chars`` characters (default
+    :data:`~trixcomplex.io.records.MAX_RECORD_CHARS`: refused before it is
+    parsed, having read no more than that), invalid JSON (a key named twice
+    included), a malformed record or an illegal step returns 1; either prints
+    exactly one line: with ``as_json`` the error's JSON
     (:meth:`~trixcomplex.TrixError.to_json`: code, message, rule, index) to
     ``stdout``, else the message (the index of the move, the move and the
     rule it breaks, where there is one) to ``stderr``.  With ``show``, the
@@ -73,7 +74,7 @@ def run_replay(
             print(json.dumps(exc.to_json(), ensure_ascii=False), file=stdout)
         else:
             print(f"{name}: {exc}", file=stderr)
-        return 1
+        return 2 if exc.code == "record.unreadable" else 1
     except Exception as exc:  # an engine bug: still one line, never a traceback
         print(f"{name}: internal error ({type(exc).__name__}): {brief(str(exc))}", file=stderr)
         return 1

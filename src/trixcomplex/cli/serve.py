@@ -5,26 +5,19 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..core.extras import MissingExtraError
+from .args import seconds
+
 
 def _serve_seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0.0 <= value < float("inf"):
-        raise argparse.ArgumentTypeError(f"expected seconds (0 or more), not {text!r}")
-    return value
+    return seconds(text, zero=True)
 
 
 def _serve(args: argparse.Namespace) -> int:
     try:  # the server's packages are an extra: import them only when asked
         from ..server import Options, serve
-    except ImportError as exc:
-        if (exc.name or "").partition(".")[0] not in ("starlette", "uvicorn", "websockets"):
-            raise
-        print(f"trixcomplex serve needs the server extra ({exc.name} is missing): "
-              'pip install "trixcomplex[server]" (from a checkout: pip install ".[server]")',
-              file=sys.stderr)  # fmt: skip
+    except MissingExtraError as exc:  # names the extra and the pip command
+        print(f"trixcomplex serve: error: {exc}", file=sys.stderr)
         return 1
     options = Options(
         allow_origins=tuple(args.allow_origin), max_tables=args.max_tables,

@@ -9,7 +9,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .args import _bot_list
+from ..bots import BOT_KINDS, check_bot
+from ..core.errors import one_line
+from .args import bot_name, seconds
 
 if TYPE_CHECKING:  # tournaments and pools: imported by the command using them
     from concurrent.futures import Executor
@@ -29,22 +31,35 @@ def _rich() -> Any:
     return rich
 
 
+def _sim_bot_name(text: str) -> str:
+    """One ``--bots`` entry of ``simulate``: a built-in name (:func:`.args.bot_name`), or
+    ``module:factory`` with a dotted module path and a name (checked here for its shape
+    only: the module is imported when the command runs, or in the sandbox).
+
+    >>> _sim_bot_name("Mc2:8"), _sim_bot_name("mybots.cards:make_bot")
+    ('mc2:8', 'mybots.cards:make_bot')
+    >>> _sim_bot_name(":make")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: bad bot ':make': a bot of your own is module:factory, ...
+    """
+    name = text.strip()
+    module, colon, factory = name.partition(":")
+    if not colon or module.strip().lower() in BOT_KINDS:
+        return bot_name(name)
+    if not (all(p.isidentifier() for p in module.split(".")) and factory.isidentifier()):
+        raise argparse.ArgumentTypeError(
+            f"bad bot {name[:40]!r}: a bot of your own is module:factory, e.g. mybots:make_bot"
+        )
+    return name
+
+
 def _sim_bot_list(text: str) -> list[str]:
-    """``--bots`` of ``simulate``: built-in names, or ``module:attr`` (a factory)."""
-    names = [n.strip() for n in text.split(",")]
-    builtin = [n.lower() for n in names if ":" not in n or n.lower().startswith("mc")]
-    _bot_list(",".join(builtin or ["rule"]))
-    return [n.lower() if n.lower() in builtin else n for n in names]
+    """``--bots`` of ``simulate``: built-in names, or ``module:factory`` (a factory)."""
+    return [_sim_bot_name(n) for n in text.split(",")]
 
 
 def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"give a positive number of seconds, not {text!r}")
-    return value
+    return seconds(text)
 
 
 def _simulate(args: argparse.Namespace) -> int:
@@ -54,15 +69,30 @@ def _simulate(args: argparse.Namespace) -> int:
         print("trixcomplex simulate: error: --bots takes 2 or 4 bot names", file=sys.stderr)
         return 2
     if args.records is not None:
-        Path(args.records).mkdir(parents=True, exist_ok=True)
+        try:
+            Path(args.records).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            where = one_line(args.records, 200)
+            print(f"trixcomplex simulate: error: --records: cannot make the directory "
+                  f"{where}: {exc.strerror or exc}", file=sys.stderr)  # fmt: skip
+            return 2
     isolated: bool | str = "strict" if args.strict else args.isolated
     from ..host.isolated import load_bot  # the isolated-bot machinery only when simulating
 
-    try:
-        bots: list[Any] = list(args.bots) if isolated else [load_bot(n) for n in args.bots]
-    except (ImportError, AttributeError, TypeError) as exc:
-        print(f"trixcomplex simulate: error: cannot load a bot: {exc}", file=sys.stderr)
-        return 2
+    bots: list[Any] = list(args.bots)  # isolated: named, loaded in the sandbox only
+    for i, spec in enumerate(args.bots if not isolated else ()):
+        try:  # a bot of one's own runs its module's code: any error there is its own
+            bots[i] = load_bot(spec)
+        except Exception as exc:
+            why = str(exc) if isinstance(exc, TypeError | ImportError) else repr(exc)
+            print(f"trixcomplex simulate: error: cannot load the bot {spec}: "
+                  f"{one_line(why, 300)}", file=sys.stderr)  # fmt: skip
+            return 2
+        try:  # not a bot: refused before any match is played
+            check_bot(bots[i], f"--bots {spec}")
+        except TypeError as exc:
+            print(f"trixcomplex simulate: error: {one_line(str(exc), 300)}", file=sys.stderr)
+            return 2
     limits = {"time_limit": args.time_limit, "cpu_limit": args.cpu_limit, "isolated": isolated}
     if args.seed is None:
         import secrets

@@ -13,23 +13,28 @@ Gymnasium; the ``[openspiel]`` extra for :mod:`trixcomplex.rl.openspiel`).
 - :mod:`trixcomplex.rl.openspiel`: the OpenSpiel game ``"python_trix_complex"``, and
   ``ISMCTSPlayer``, OpenSpiel's ISMCTS as a trixcomplex bot.
 
-``import trixcomplex`` never imports this package; importing it needs numpy.
+``import trixcomplex`` never imports this package; importing it needs numpy (without
+it: a :class:`~trixcomplex.MissingExtraError` naming the ``rl`` extra).
 Integer actions live in the core, :mod:`trixcomplex.io.actions`.
 """
 
 from __future__ import annotations
 
-from .observation import (
-    OBSERVATION_LAYOUT,
-    OBSERVATION_SHAPE,
-    OBSERVATION_VERSION,
-    Observer,
-    SeatsTracker,
-    TensorTracker,
-    observation_string,
-    observation_tensor,
-    segment,
-)
+from ..core.extras import needs_extra
+
+with needs_extra("rl", "trixcomplex.rl"):  # numpy missing: the error names the extra
+    from .observation import (
+        OBSERVATION_LAYOUT,
+        OBSERVATION_SHAPE,
+        OBSERVATION_VERSION,
+        Observer,
+        SeatsTracker,
+        TensorTracker,
+        observation_string,
+        observation_tensor,
+        segment,
+    )
+
 
 __all__ = [
     "OBSERVATION_LAYOUT",

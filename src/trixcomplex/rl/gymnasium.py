@@ -33,16 +33,18 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-import gymnasium
-import numpy as np
-
 from ..bots.base import Bot
+from ..core.extras import needs_extra
 from ..core.rulesets import Ruleset
 from ..io.actions import NUM_ACTIONS
 from ..io.render import table_text
 from .observation import Observer
 from .pettingzoo import _ruleset, observation_space
 from .table import CHANCE, Table
+
+with needs_extra("rl", "trixcomplex.rl.gymnasium"):  # a missing package names its extra
+    import gymnasium
+    import numpy as np
 
 __all__ = ["SeatEnv"]
 

@@ -50,14 +50,11 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
-import pyspiel
 from attrs import evolve, frozen
-from open_spiel.python.algorithms import ismcts, mcts
 
 from ..core.cards import ALL_CARDS
 from ..core.engine import Phase, apply
+from ..core.extras import needs_extra
 from ..core.moves import PlayerMove, Timeout
 from ..core.playout import playout
 from ..core.rulesets import RULESETS, Ruleset
@@ -68,6 +65,13 @@ from ..knowledge.views import View
 from ..knowledge.worlds import sample_world
 from .observation import OBSERVATION_SHAPE, Observer
 from .table import CHANCE, TERMINAL, Table
+
+with needs_extra("rl", "trixcomplex.rl.openspiel"):  # a missing package names its extra
+    import numpy as np
+    import numpy.typing as npt
+with needs_extra("openspiel", "trixcomplex.rl.openspiel"):
+    import pyspiel
+    from open_spiel.python.algorithms import ismcts, mcts
 
 __all__ = [
     "GAME_NAME",

@@ -44,17 +44,19 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-import numpy as np
-import numpy.typing as npt
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
-
+from ..core.extras import needs_extra
 from ..core.rulesets import Ruleset
 from ..io.actions import NUM_ACTIONS
 from ..io.render import table_text
 from .observation import OBSERVATION_BOUND, OBSERVATION_SHAPE, Observer
 from .table import Table
+
+with needs_extra("rl", "trixcomplex.rl.pettingzoo"):  # a missing package names its extra
+    import numpy as np
+    import numpy.typing as npt
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
 
 __all__ = ["AGENTS", "env", "raw_env"]
 

@@ -28,12 +28,15 @@ from __future__ import annotations
 import sqlite3
 import sys
 
-import uvicorn
-import websockets  # noqa: F401  (uvicorn's WebSocket protocol: a missing extra shows here)
+from ..core.extras import needs_extra
 
-from .app import create_app
-from .options import Options
-from .table import Settings
+with needs_extra("server", "trixcomplex.server"):  # a missing package names the extra
+    import uvicorn
+    import websockets  # noqa: F401  (uvicorn's WebSocket protocol: a missing extra shows here)
+
+    from .app import create_app
+    from .options import Options
+    from .table import Settings
 
 __all__ = ["DEFAULT_DB", "Options", "Settings", "create_app", "serve"]
 

@@ -22,15 +22,20 @@ import random
 from collections.abc import Sequence
 
 import attrs
-from hypothesis import strategies as st
 
 from ..conformance.refusals import Refusal, candidate_moves, refusal_of
 from ..core.engine import MatchState, Phase, legal_moves
+from ..core.extras import needs_extra
 from ..core.moves import Contract, Deal, Move, Timeout
 from ..core.rulesets import RULESETS, Ruleset
 from ..host.randomplay import SHUFFLES, Draw, play_match
 from ..io.records import Record
 from ..knowledge.views import View, view
+
+with needs_extra(
+    "testing", "trixcomplex.testing's strategies"
+):  # a missing package names its extra
+    from hypothesis import strategies as st
 
 __all__ = [
     "OPTIONS",
