@@ -33,6 +33,7 @@ Result: team0 wins, 365 to -365
 
 from __future__ import annotations
 
+from ..core.catalog import DEFAULT_LOCALE, N_, check_locale, contract_words, translate
 from ..core.engine import DealResult, MatchResult, MatchState, Phase
 from ..core.moves import Contract, Deal, Redeal
 from ..core.rules import (
@@ -44,27 +45,34 @@ from ..core.rules import (
 )
 from ..core.rulesets import Ruleset
 
-__all__ = ["contract_name", "format_scoresheet"]
-
-_CONTRACT_NAMES = {
-    Contract.KING_OF_HEARTS: "King of Hearts",
-    Contract.QUEENS: "Queens",
-    Contract.DIAMONDS: "Diamonds",
-    Contract.LTOOSH: "Ltoosh",
-}
+__all__ = ["contract_name", "format_scoresheet", "signed"]
 
 
-def contract_name(contract: Contract) -> str:
+def contract_name(contract: Contract, locale: str = DEFAULT_LOCALE) -> str:
     """The contract as people name it: ``COMPLEX``, ``TRIX``, ``King of Hearts``,
     ``Queens``, ``Diamonds``, ``Ltoosh``, a combined deal's parts joined by ``+``
-    (R-OPT-9) (the scoresheet and the pictures use it).
+    (R-OPT-9) (the scoresheet and the pictures use it); in ``locale``, from the
+    message catalog (:func:`trixcomplex.core.catalog.contract_words`).
 
     >>> contract_name(Contract.KING_OF_HEARTS), contract_name(Contract.TRIX)
     ('King of Hearts', 'TRIX')
     >>> contract_name(Contract.QUEENS_DIAMONDS)
     'Queens + Diamonds'
+    >>> contract_name(Contract.KING_OF_HEARTS, "ar"), contract_name(Contract.COMPLEX, "ar")
+    ('شايب الكوبة', 'كومبلكس')
     """
-    return " + ".join(_CONTRACT_NAMES.get(p, p.value) for p in contract.parts)
+    return contract_words(contract, locale)
+
+
+def signed(points: int, locale: str = DEFAULT_LOCALE) -> str:
+    """Points with their sign (``+75``, ``-150``); in a right-to-left language behind a
+    left-to-right mark, so the sign stays on the number's left.
+
+    >>> signed(75), signed(-150, "ar")
+    ('+75', '\u200e-150')
+    """
+    text = f"{points:+d}"
+    return text if check_locale(locale) == DEFAULT_LOCALE else "\u200e" + text
 
 
 _LABEL = 40
@@ -72,41 +80,69 @@ _LABEL = 40
 follow, 8 wide each."""
 
 
-def _label_width(ruleset: Ruleset) -> int:
+def _label_width(ruleset: Ruleset, locale: str) -> int:
     """The label column's width: room for the longest deal line of ``ruleset``."""
     choices = choosable_contracts(ruleset.contracts, ruleset)  # combinations too (R-OPT-9)
-    longest = max(len(contract_name(c)) for c in choices)
-    return max(_LABEL, len(_deal_head(ruleset.deals_per_match, 4, 3, "")) + longest)
+    longest = max(len(contract_name(c, locale)) for c in choices)
+    return max(_LABEL, len(_deal_head(ruleset.deals_per_match, 4, 3, "", locale)) + longest)
 
 
-def _deal_head(number: int, kingdom: int, owner: int, contract: str) -> str:
-    return f"Deal {number}  Kingdom {kingdom}  owner seat {owner}  {contract}"
+def _seat(seat: int, locale: str) -> str:
+    return translate("seat {seat}", locale, seat=seat)
+
+
+def _deal_head(number: int, kingdom: int, owner: int, contract: str, locale: str) -> str:
+    return translate(
+        "Deal {number}  Kingdom {kingdom}  owner seat {owner}  {contract}",
+        locale,
+        number=number,
+        kingdom=kingdom,
+        owner=owner,
+        contract=contract,
+    )
 
 
 def _row(label: str, values: tuple[int, ...] | list[int], width: int) -> str:
     return f"{label:<{width}}" + "".join(f"{v:>8}" for v in values)
 
 
-def _signed(points: int) -> str:
-    return f"{points:+d}"
-
-
-def _deal_lines(deal: DealResult, width: int) -> list[str]:
-    head = _deal_head(deal.number, deal.kingdom, deal.owner, contract_name(deal.contract))
+def _deal_lines(deal: DealResult, width: int, locale: str) -> list[str]:
+    contract = contract_name(deal.contract, locale)
+    head = _deal_head(deal.number, deal.kingdom, deal.owner, contract, locale)
     lines = [_row(head, deal.points, width)]
     if deal.contract.is_trick_contract:
         played = sum(seat.tricks for seat in deal.seats)
         if played < TRICKS_PER_DEAL:  # R-CL-2 … R-CL-4: the penalty cards were all taken
-            lines.append(f"  ended early after {played} of {TRICKS_PER_DEAL} tricks")
+            lines.append(
+                "  "
+                + translate(
+                    "ended early after {played} of {total} tricks",
+                    locale,
+                    played=played,
+                    total=TRICKS_PER_DEAL,
+                )
+            )
     for d in deal.doubled:
-        paid = ", ".join(f"seat {s} {_signed(p)}" for s, p in enumerate(d.points) if p)
+        paid = ", ".join(
+            f"{_seat(s, locale)} {signed(p, locale)}" for s, p in enumerate(d.points) if p
+        )
         lines.append(
-            f"  doubled {d.card} by seat {d.doubler}, taken by seat {d.taker} "
-            f"(led by seat {d.leader}): case {d.case}, {paid}"
+            "  "
+            + translate(
+                "doubled {card} by seat {doubler}, taken by seat {taker} (led by seat {leader}): "
+                "case {case}, {paid}",
+                locale,
+                card=d.card if locale == DEFAULT_LOCALE else d.card.symbol,
+                doubler=d.doubler,
+                taker=d.taker,
+                leader=d.leader,
+                case=d.case,
+                paid=paid,
+            )
         )
     if deal.finishing_order:
-        order = ", ".join(f"seat {s}" for s in deal.finishing_order)
-        lines.append(f"  finishing order: {order}")
+        order = ", ".join(_seat(s, locale) for s in deal.finishing_order)
+        lines.append("  " + translate("finishing order: {order}", locale, order=order))
     return lines
 
 
@@ -125,56 +161,115 @@ def _redeals(state: MatchState) -> dict[int, list[int]]:
     return out
 
 
-def _redeal_lines(number: int, seats: list[int]) -> list[str]:
-    return [f"Deal {number} redealt: seat {seat} showed a bad hand (R-OPT-8)" for seat in seats]
+def _redeal_lines(number: int, seats: list[int], locale: str) -> list[str]:
+    return [
+        translate(
+            "Deal {number} redealt: seat {seat} showed a bad hand (R-OPT-8)",
+            locale,
+            number=number,
+            seat=seat,
+        )
+        for seat in seats
+    ]
 
 
-def _seats_text(seats: tuple[int, ...]) -> str:
+def _seats_text(seats: tuple[int, ...], locale: str) -> str:
     if len(seats) == 1:
-        return f"seat {seats[0]}"
-    return "seats " + ", ".join(str(s) for s in seats[:-1]) + f" and {seats[-1]}"
+        return _seat(seats[0], locale)
+    return translate(
+        "seats {seats} and {last}",
+        locale,
+        seats=", ".join(str(s) for s in seats[:-1]),
+        last=seats[-1],
+    )
 
 
-def _ruleset_line(ruleset: Ruleset) -> str:
+def _ruleset_line(ruleset: Ruleset, locale: str) -> str:
     if ruleset.worst_seat_loses:
-        who = "the worst seat's team loses"
+        who = translate("the worst seat's team loses", locale)
+    elif ruleset.partnership:
+        who = translate("Team Totals decide", locale)
     else:
-        who = "Team Totals decide" if ruleset.partnership else "individual totals decide"
-    lowest = ", lowest wins" if ruleset.reversed_scores else ""
-    return f"Ruleset: {ruleset.name} ({ruleset.deals_per_match} deals, {who}{lowest})"
+        who = translate("individual totals decide", locale)
+    if ruleset.reversed_scores:
+        who = translate("{who}, lowest wins", locale, who=who)
+    return translate(
+        "Ruleset: {name} ({deals} deals, {who})",
+        locale,
+        name=ruleset.name,
+        deals=ruleset.deals_per_match,
+        who=who,
+    )
 
 
-def _result_line(state: MatchState) -> str:
+_TEAMS = {MatchResult.TEAM0: N_("team0"), MatchResult.TEAM1: N_("team1")}
+
+
+def _result_line(state: MatchState, locale: str) -> str:
     ruleset = state.ruleset
     if state.phase is not Phase.OVER:
         if state.phase is Phase.DEAL:
-            where = f"{len(state.results)} of {ruleset.deals_per_match} deals played"
+            where = translate(
+                "{played} of {deals} deals played",
+                locale,
+                played=len(state.results),
+                deals=ruleset.deals_per_match,
+            )
         else:
             what = (
-                contract_name(state.contract)
+                contract_name(state.contract, locale)
                 if state.contract is not None
-                else "contract not chosen"
+                else translate("contract not chosen", locale)
             )
-            where = f"deal {state.deal_number} (Kingdom {state.kingdom}, {what}) being played"
-        return f"Result: in progress, {where}"
+            where = translate(
+                "deal {number} (Kingdom {kingdom}, {what}) being played",
+                locale,
+                number=state.deal_number,
+                kingdom=state.kingdom,
+                what=what,
+            )
+        return translate("Result: in progress, {where}", locale, where=where)
     result, seats = match_outcome(state.scores, ruleset)
     if ruleset.partnership:
         teams = team_totals(state.scores)
         why = ""
         if ruleset.worst_seat_loses:  # R-OPT-10
             worst = worst_seats(state.scores, lowest_wins=ruleset.reversed_scores)
-            why = f" ({_seats_text(worst)} worst with {state.scores[worst[0]]})"
+            why = translate(
+                " ({seats} worst with {points})",
+                locale,
+                seats=_seats_text(worst, locale),
+                points=state.scores[worst[0]],
+            )
         # Equal Team Totals are a draw for all four seats (R-MATCH-8).
         if result is MatchResult.DRAW:
-            return f"Result: draw{why}, {teams[0]} to {teams[1]}"
-        return f"Result: {result} wins{why}, {teams[0]} to {teams[1]}"
+            return translate(
+                "Result: draw{why}, {first} to {second}",
+                locale,
+                why=why,
+                first=teams[0],
+                second=teams[1],
+            )
+        return translate(
+            "Result: {team} wins{why}, {first} to {second}",
+            locale,
+            team=translate(_TEAMS[result], locale),
+            why=why,
+            first=teams[0],
+            second=teams[1],
+        )
     best = state.scores[seats[0]]
     if len(seats) == 1:  # R-IND-1, R-CL-1: the best individual total wins
-        return f"Result: seat {seats[0]} wins with {best}"
-    return f"Result: {_seats_text(seats)} share the win with {best}"  # ties are shared
+        return translate("Result: seat {seat} wins with {best}", locale, seat=seats[0], best=best)
+    return translate(
+        "Result: {seats} share the win with {best}",
+        locale,
+        seats=_seats_text(seats, locale),
+        best=best,
+    )  # ties are shared
 
 
-def format_scoresheet(state: MatchState) -> str:
+def format_scoresheet(state: MatchState, *, locale: str = DEFAULT_LOCALE) -> str:
     """The scoresheet of ``state`` as plain text (no trailing newline).
 
     The first lines are the seat columns and the ruleset (its name, deals,
@@ -187,39 +282,54 @@ def format_scoresheet(state: MatchState) -> str:
     points so far or the seats already out of TRIX.  The last line is the
     result (``team0 wins``, ``draw``, ``seat 2 wins``, ``seats 1 and 3 share
     the win``), or ``Result: in progress, ...`` for an unfinished match.
+    ``locale`` is its language (``"en"``, the default, or ``"ar"``).
 
     >>> import trixcomplex as tc
     >>> print(format_scoresheet(tc.new_match()))
     Scoresheet                                seat 0  seat 1  seat 2  seat 3
     Ruleset: partnership (8 deals, Team Totals decide)
     Result: in progress, 0 of 8 deals played
+    >>> print(format_scoresheet(tc.new_match(), locale="ar").splitlines()[-1])
+    النتيجة: جارية، لُعبت 0 من 8 توزيعات
     """
+    locale = check_locale(locale)
     ruleset = state.ruleset
-    width = _label_width(ruleset)
-    lines = [_row("Scoresheet", [], width) + "".join(f"{'seat ' + str(s):>8}" for s in range(4))]
-    lines.append(_ruleset_line(ruleset))
+    width = _label_width(ruleset, locale)
+    heads = "".join(f"{_seat(s, locale):>8}" for s in range(4))
+    lines = [_row(translate("Scoresheet", locale), [], width) + heads]
+    lines.append(_ruleset_line(ruleset, locale))
     redeals = _redeals(state)
     running = [0, 0, 0, 0]
     for deal in state.results:
-        lines.extend(_redeal_lines(deal.number, redeals.pop(deal.number, [])))
-        lines.extend(_deal_lines(deal, width))
+        lines.extend(_redeal_lines(deal.number, redeals.pop(deal.number, []), locale))
+        lines.extend(_deal_lines(deal, width, locale))
         running = [running[s] + deal.points[s] for s in range(4)]
-        lines.append(_row(f"  after deal {deal.number}", running, width))
+        after = translate("after deal {number}", locale, number=deal.number)
+        lines.append(_row("  " + after, running, width))
         if ruleset.partnership:
             teams = team_totals(running)
-            lines.append(f"  Team Totals: team 0 {teams[0]}, team 1 {teams[1]}")
+            lines.append(
+                "  "
+                + translate(
+                    "Team Totals: team 0 {first}, team 1 {second}",
+                    locale,
+                    first=teams[0],
+                    second=teams[1],
+                )
+            )
     for number in sorted(redeals):  # the deal being played (or waiting for its new shuffle)
-        lines.extend(_redeal_lines(number, redeals[number]))
-    lines.extend(_current_lines(state, width))
-    lines.append(_result_line(state))
+        lines.extend(_redeal_lines(number, redeals[number], locale))
+    lines.extend(_current_lines(state, width, locale))
+    lines.append(_result_line(state, locale))
     return "\n".join(lines)
 
 
-def _current_lines(state: MatchState, width: int) -> list[str]:
+def _current_lines(state: MatchState, width: int, locale: str) -> list[str]:
     """The deal being played: trick points charged so far, TRIX seats already out."""
+    so_far = translate("deal {number} so far", locale, number=state.deal_number)
     if state.trick_deal is not None:
-        return [_row(f"  deal {state.deal_number} so far", state.trick_deal.points, width)]
+        return [_row("  " + so_far, state.trick_deal.points, width)]
     if state.trix is not None and state.trix.finishing_order:
-        out = ", ".join(f"seat {s}" for s in state.trix.finishing_order)
-        return [f"  deal {state.deal_number} so far: out {out}"]
+        out = ", ".join(_seat(s, locale) for s in state.trix.finishing_order)
+        return ["  " + translate("{so_far}: out {seats}", locale, so_far=so_far, seats=out)]
     return []
