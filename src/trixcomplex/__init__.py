@@ -66,6 +66,7 @@ from .core.trix import TrixDeal
 
 if TYPE_CHECKING:  # loaded on first use: see _LAZY
     from . import bots as bots
+    from .core.catalog import LOCALES, LocaleError, best_locale
     from .core.playout import playout
     from .core.steps import Ask, DealCards, Forced, MatchOver, OfferRedeal, Step, next_step
     from .host.submit import SubmitError, submit, timeout_move
@@ -88,6 +89,7 @@ __all__ = [
     "CLASSIC",
     "CLASSIC_PARTNERSHIP",
     "INDIVIDUAL_COMPLEX",
+    "LOCALES",
     "PARTNERSHIP",
     "RULESETS",
     "Ask",
@@ -105,6 +107,7 @@ __all__ = [
     "History",
     "IllegalMoveError",
     "LedgerEntry",
+    "LocaleError",
     "MatchOver",
     "MatchResult",
     "MatchState",
@@ -140,6 +143,7 @@ __all__ = [
     "apply",
     "apply_moves",
     "apply_step",
+    "best_locale",
     "dumps",
     "events",
     "forced_move",
@@ -216,6 +220,9 @@ _LAZY = {
     "OfferRedeal": "core.steps",
     "Step": "core.steps",
     "next_step": "core.steps",
+    "LOCALES": "core.catalog",
+    "LocaleError": "core.catalog",
+    "best_locale": "core.catalog",
 }
 """The names loaded on first use, with the submodule that defines each."""
 _MODULES = frozenset({"bots", "render"})

@@ -117,9 +117,10 @@ def _card_svg(card: Card, x: float, y: float, *, raised: bool = False, dim: bool
     )
 
 
-def _back_svg(x: float, y: float) -> str:
+def _back_svg(x: float, y: float, locale: str = DEFAULT_LOCALE) -> str:
+    hidden = escape(translate("a hidden card", locale))
     return (
-        f'<g transform="translate({x:g} {y:g})"><title>a hidden card</title>'
+        f'<g transform="translate({x:g} {y:g})"><title>{hidden}</title>'
         f'<rect width="{CARD_W}" height="{CARD_H}" rx="4" fill="#2b4c7e" stroke="#ffffff" '
         'stroke-width="1"/>'
         f'<rect x="4" y="4" width="{CARD_W - 8}" height="{CARD_H - 8}" rx="2" fill="none" '
@@ -304,7 +305,7 @@ def _stack_body(
 
     With ``right`` the labels end at the stack's right edge (for the seat drawn at the right).
     """
-    body = [_back_svg(x + 6 * i, y) for i in range(min(count, 3))]
+    body = [_back_svg(x + 6 * i, y, locale) for i in range(min(count, 3))]
     if not count:
         body.append(_slot_svg(x, y))
     colour = "#f2c14e" if turn else "#ffffff"
