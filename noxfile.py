@@ -112,3 +112,14 @@ def translations(session: nox.Session) -> None:
         "-D", "trixcomplex", "--no-fuzzy-matching", "--width", "100",
     )  # fmt: skip
     session.run("pybabel", "compile", "-d", CATALOGS, "-D", "trixcomplex", "--statistics")
+
+
+@nox.session(python=PYTHON)
+def scorekeeper(session: nox.Session) -> None:
+    """The score keeper against the engine on every deal of 1,000 random matches across the
+    rulesets (tests/test_scorekeeper.py; the default suite plays a few dozen)."""
+    session.install("-e", ".[test]")
+    session.run(
+        "python", "-m", "pytest", "tests/test_scorekeeper.py", "-n", "0", "-s", "-k", "agree",
+        env={"TRIXCOMPLEX_SCOREKEEPER_MATCHES": "1000"},
+    )  # fmt: skip

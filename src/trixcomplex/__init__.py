@@ -75,6 +75,7 @@ if TYPE_CHECKING:  # loaded on first use: see _LAZY
     from .io.records import Meta, Record, RecordError, replay, replay_json, replay_report
     from .io.render import Picture, picture
     from .io.schema import json_schema
+    from .io.scorekeeper import DealOutcome, OutcomeError, Scorebook, score_deal
     from .io.scoresheet import format_scoresheet
     from .io.serialize import StateFormatError, dumps, from_json, loads, to_json
     from .knowledge.events import events
@@ -99,6 +100,7 @@ __all__ = [
     "Contract",
     "Deal",
     "DealCards",
+    "DealOutcome",
     "DealResult",
     "Double",
     "DoubledCard",
@@ -115,6 +117,7 @@ __all__ = [
     "Move",
     "MoveFormatError",
     "OfferRedeal",
+    "OutcomeError",
     "Pass",
     "Phase",
     "Picture",
@@ -126,6 +129,7 @@ __all__ = [
     "Redeal",
     "Ruleset",
     "Score",
+    "Scorebook",
     "SeatBreakdown",
     "StateFormatError",
     "Step",
@@ -169,6 +173,7 @@ __all__ = [
     "rules",
     "sample_world",
     "score",
+    "score_deal",
     "simulate",
     "submit",
     "team_of",
@@ -223,6 +228,10 @@ _LAZY = {
     "LOCALES": "core.catalog",
     "LocaleError": "core.catalog",
     "best_locale": "core.catalog",
+    "DealOutcome": "io.scorekeeper",
+    "OutcomeError": "io.scorekeeper",
+    "Scorebook": "io.scorekeeper",
+    "score_deal": "io.scorekeeper",
 }
 """The names loaded on first use, with the submodule that defines each."""
 _MODULES = frozenset({"bots", "render"})

@@ -50,7 +50,7 @@ from ..core.rules import (
     team_totals,
     trick_winner,
 )
-from ..core.rulesets import PARTNERSHIP, Ruleset
+from ..core.rulesets import PARTNERSHIP, Ruleset, TrickRules
 
 __all__ = [
     "SCOREBOOK_FORMAT",
@@ -252,8 +252,9 @@ def _check_tricks(outcome: DealOutcome, ruleset: Ruleset) -> tuple[list[int], li
             )
     untaken = COUNTED & ~(won[0] | won[1] | won[2] | won[3])
     if played == TRICKS_PER_DEAL:
-        if untaken:
-            missing = " ".join(str(Card(c)) for c in range(52) if untaken >> c & 1)
+        lost = untaken & _charged(rules)  # every card the contract charges was taken
+        if lost:
+            missing = " ".join(str(Card(c)) for c in range(52) if lost >> c & 1)
             raise OutcomeError(f"all 13 tricks were played, but nobody took {missing}",
                                rule="R-CX-4")  # fmt: skip
     elif not rules.ends_when_taken:
@@ -276,6 +277,15 @@ def _check_tricks(outcome: DealOutcome, ruleset: Ruleset) -> tuple[list[int], li
             raise OutcomeError(f"{card} was doubled but nobody is reported taking it",
                                rule="R-DBL-4")  # fmt: skip
     return won, taker
+
+
+def _charged(rules: TrickRules) -> int:
+    """The cards whose taker ``rules`` charge: K♥, the Queens, the diamonds, as charged."""
+    return (
+        (1 << KING_OF_HEARTS if rules.king_of_hearts else 0)
+        | (QUEENS if rules.queen else 0)
+        | (DIAMONDS if rules.diamond else 0)
+    )
 
 
 def score_deal(
