@@ -43,6 +43,7 @@ from ..core.rules import (
     QUEENS,
     TRICKS_PER_DEAL,
     choosable_contracts,
+    deal_owner,
     kingdom_after,
     match_outcome,
     reported_trick_result,
@@ -378,8 +379,8 @@ class Scorebook:
         (R-MATCH-4); ``None`` before the first deal (the seat holding 7♥, R-MATCH-3)."""
         if not self.results:
             return None
-        last = self.results[-1]
-        return last.owner if self.next_kingdom == last.kingdom else (last.owner + 1) % 4
+        number = len(self.results) + 1  # the deck is read for the first deal only
+        return deal_owner(number, (), self.results[-1].owner, self.ruleset, self.results)
 
     def add(self, outcome: DealOutcome) -> Scorebook:
         """The book with ``outcome`` scored as the next deal; :class:`OutcomeError` if it
