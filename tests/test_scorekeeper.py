@@ -17,10 +17,10 @@ import json
 import os
 
 import pytest
-from builders import random_match_of
 from hypothesis import given, settings
 
 import trixcomplex as tc
+from builders import random_match_of
 from trixcomplex.io.scorekeeper import (
     DealOutcome,
     OutcomeError,

@@ -245,3 +245,23 @@ def test_an_unknown_locale_is_refused_clearly_and_changes_nothing() -> None:
         state, 1, move, locale="ar"
     )
     assert tc.why_illegal(state, 1, move, locale="en") == tc.why_illegal(state, 1, move)
+
+
+def test_r_hid_1_the_arabic_answer_depends_only_on_what_the_seat_sees(
+    walked: Examples,
+) -> None:
+    """R-HID-1: for a seat's own move, the Arabic answer is the same in a world the seat
+    cannot tell from the real one (the words add nothing to the English reason's facts)."""
+    rng = random.Random(3)
+    compared = 0
+    for examples in walked.values():
+        for state, seat, move in examples[:3]:
+            if seat is None or not 0 <= seat <= 3 or getattr(move, "seat", None) != seat:
+                continue
+            if state.phase in (tc.Phase.DEAL, tc.Phase.OVER):
+                continue
+            world = tc.sample_world(tc.view(state, seat), rng)
+            here = tc.why_illegal(state, seat, move, locale="ar")
+            assert tc.why_illegal(world, seat, move, locale="ar") == here
+            compared += 1
+    assert compared > 20

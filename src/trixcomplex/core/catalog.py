@@ -7,7 +7,7 @@ English is the default and is the source text itself (each message's
 ``msgid``); the other languages are GNU gettext catalogs in
 ``trixcomplex/locale/<lang>/LC_MESSAGES/trixcomplex.mo``, read with the
 standard library's :mod:`gettext` (no package is needed to read them;
-Babel only manages them, see "Translations" in CONTRIBUTING.md).  Machine
+Babel only manages them: "Translations" on the Contributing page).  Machine
 data never changes with the language: error codes, clause IDs, card codes
 and JSON stay as they are.
 
