@@ -28,6 +28,7 @@ from trixcomplex.io.scorekeeper import (
     played_outcomes,
     score_deal,
 )
+from trixcomplex.io.scoresheet import format_scorebook, format_scoresheet
 from trixcomplex.testing.strategies import matches
 
 MATCHES = int(os.environ.get("TRIXCOMPLEX_SCOREKEEPER_MATCHES", "24"))
@@ -63,6 +64,10 @@ def _agrees(final: tc.MatchState) -> int:
         assert book.is_over and book.score().result == tc.score(final).result
         assert book.score().winners == tc.score(final).winners
     assert Scorebook.from_json(json.loads(json.dumps(book.to_json()))) == book
+    redealt = any(isinstance(m, tc.Redeal) for m in final.history.moves())
+    if final.is_over and not redealt:  # the same scoresheet, line for line
+        for locale in ("en", "ar"):
+            assert format_scorebook(book, locale=locale) == format_scoresheet(final, locale=locale)
     return len(book.results)
 
 

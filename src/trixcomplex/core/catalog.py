@@ -61,6 +61,7 @@ __all__ = [
     "contract_words",
     "is_right_to_left",
     "phase_words",
+    "signed",
     "translate",
 ]
 
@@ -170,6 +171,17 @@ def translate(msgid: str, locale: str = DEFAULT_LOCALE, /, **params: object) -> 
     language = check_locale(locale)
     text = msgid if language == DEFAULT_LOCALE else _catalog(language).gettext(msgid)
     return text.format(**params) if params else text
+
+
+def signed(points: int, locale: str = DEFAULT_LOCALE) -> str:
+    """Points with their sign (``+75``, ``-150``); in a right-to-left language behind a
+    left-to-right mark, so that the sign stays on the number's left.
+
+    >>> signed(75), signed(-150, "ar")
+    ('+75', '\u200e-150')
+    """
+    text = f"{points:+d}"
+    return text if check_locale(locale) not in RIGHT_TO_LEFT else "\u200e" + text
 
 
 # -- the game's words -------------------------------------------------------------

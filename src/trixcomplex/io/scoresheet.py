@@ -33,7 +33,10 @@ Result: team0 wins, 365 to -365
 
 from __future__ import annotations
 
-from ..core.catalog import DEFAULT_LOCALE, N_, check_locale, contract_words, translate
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ..core.catalog import DEFAULT_LOCALE, N_, check_locale, contract_words, signed, translate
 from ..core.engine import DealResult, MatchResult, MatchState, Phase
 from ..core.moves import Contract, Deal, Redeal
 from ..core.rules import (
@@ -45,7 +48,10 @@ from ..core.rules import (
 )
 from ..core.rulesets import Ruleset
 
-__all__ = ["contract_name", "format_scoresheet", "signed"]
+if TYPE_CHECKING:
+    from .scorekeeper import Scorebook
+
+__all__ = ["contract_name", "format_scorebook", "format_scoresheet"]
 
 
 def contract_name(contract: Contract, locale: str = DEFAULT_LOCALE) -> str:
@@ -62,17 +68,6 @@ def contract_name(contract: Contract, locale: str = DEFAULT_LOCALE) -> str:
     ('شايب الكوبة', 'كومبلكس')
     """
     return contract_words(contract, locale)
-
-
-def signed(points: int, locale: str = DEFAULT_LOCALE) -> str:
-    """Points with their sign (``+75``, ``-150``); in a right-to-left language behind a
-    left-to-right mark, so the sign stays on the number's left.
-
-    >>> signed(75), signed(-150, "ar")
-    ('+75', '\u200e-150')
-    """
-    text = f"{points:+d}"
-    return text if check_locale(locale) == DEFAULT_LOCALE else "\u200e" + text
 
 
 _LABEL = 40
@@ -205,16 +200,24 @@ def _ruleset_line(ruleset: Ruleset, locale: str) -> str:
 _TEAMS = {MatchResult.TEAM0: N_("team0"), MatchResult.TEAM1: N_("team1")}
 
 
+def _played(played: int, ruleset: Ruleset, locale: str) -> str:
+    return translate(
+        "Result: in progress, {where}",
+        locale,
+        where=translate(
+            "{played} of {deals} deals played",
+            locale,
+            played=played,
+            deals=ruleset.deals_per_match,
+        ),
+    )
+
+
 def _result_line(state: MatchState, locale: str) -> str:
     ruleset = state.ruleset
     if state.phase is not Phase.OVER:
         if state.phase is Phase.DEAL:
-            where = translate(
-                "{played} of {deals} deals played",
-                locale,
-                played=len(state.results),
-                deals=ruleset.deals_per_match,
-            )
+            return _played(len(state.results), ruleset, locale)
         else:
             what = (
                 contract_name(state.contract, locale)
@@ -229,17 +232,22 @@ def _result_line(state: MatchState, locale: str) -> str:
                 what=what,
             )
         return translate("Result: in progress, {where}", locale, where=where)
-    result, seats = match_outcome(state.scores, ruleset)
+    return _final_line(state.scores, ruleset, locale)
+
+
+def _final_line(scores: tuple[int, int, int, int], ruleset: Ruleset, locale: str) -> str:
+    """The result of a finished match with the final seat totals ``scores``."""
+    result, seats = match_outcome(scores, ruleset)
     if ruleset.partnership:
-        teams = team_totals(state.scores)
+        teams = team_totals(scores)
         why = ""
         if ruleset.worst_seat_loses:  # R-OPT-10
-            worst = worst_seats(state.scores, lowest_wins=ruleset.reversed_scores)
+            worst = worst_seats(scores, lowest_wins=ruleset.reversed_scores)
             why = translate(
                 " ({seats} worst with {points})",
                 locale,
                 seats=_seats_text(worst, locale),
-                points=state.scores[worst[0]],
+                points=scores[worst[0]],
             )
         # Equal Team Totals are a draw for all four seats (R-MATCH-8).
         if result is MatchResult.DRAW:
@@ -258,7 +266,7 @@ def _result_line(state: MatchState, locale: str) -> str:
             first=teams[0],
             second=teams[1],
         )
-    best = state.scores[seats[0]]
+    best = scores[seats[0]]
     if len(seats) == 1:  # R-IND-1, R-CL-1: the best individual total wins
         return translate("Result: seat {seat} wins with {best}", locale, seat=seats[0], best=best)
     return translate(
@@ -295,12 +303,29 @@ def format_scoresheet(state: MatchState, *, locale: str = DEFAULT_LOCALE) -> str
     locale = check_locale(locale)
     ruleset = state.ruleset
     width = _label_width(ruleset, locale)
+    redeals = _redeals(state)
+    lines = _sheet_lines(ruleset, state.results, redeals, width, locale)
+    for number in sorted(redeals):  # the deal being played (or waiting for its new shuffle)
+        lines.extend(_redeal_lines(number, redeals[number], locale))
+    lines.extend(_current_lines(state, width, locale))
+    lines.append(_result_line(state, locale))
+    return "\n".join(lines)
+
+
+def _sheet_lines(
+    ruleset: Ruleset,
+    results: Sequence[DealResult],
+    redeals: dict[int, list[int]],
+    width: int,
+    locale: str,
+) -> list[str]:
+    """The head and the finished deals of a scoresheet (the redeals before their deals
+    are taken out of ``redeals``)."""
     heads = "".join(f"{_seat(s, locale):>8}" for s in range(4))
     lines = [_row(translate("Scoresheet", locale), [], width) + heads]
     lines.append(_ruleset_line(ruleset, locale))
-    redeals = _redeals(state)
     running = [0, 0, 0, 0]
-    for deal in state.results:
+    for deal in results:
         lines.extend(_redeal_lines(deal.number, redeals.pop(deal.number, []), locale))
         lines.extend(_deal_lines(deal, width, locale))
         running = [running[s] + deal.points[s] for s in range(4)]
@@ -317,10 +342,31 @@ def format_scoresheet(state: MatchState, *, locale: str = DEFAULT_LOCALE) -> str
                     second=teams[1],
                 )
             )
-    for number in sorted(redeals):  # the deal being played (or waiting for its new shuffle)
-        lines.extend(_redeal_lines(number, redeals[number], locale))
-    lines.extend(_current_lines(state, width, locale))
-    lines.append(_result_line(state, locale))
+    return lines
+
+
+def format_scorebook(book: Scorebook, *, locale: str = DEFAULT_LOCALE) -> str:
+    """The scoresheet of a match kept from reported deals (a
+    :class:`~trixcomplex.Scorebook`), as :func:`format_scoresheet` writes a played one.
+
+    >>> import trixcomplex as tc
+    >>> book = tc.Scorebook().add(tc.DealOutcome.of("TRIX", 1, finishing_order=[1, 2, 3, 0]))
+    >>> print(format_scorebook(book))
+    Scoresheet                                seat 0  seat 1  seat 2  seat 3
+    Ruleset: partnership (8 deals, Team Totals decide)
+    Deal 1  Kingdom 1  owner seat 1  TRIX         50     200     150     100
+      finishing order: seat 1, seat 2, seat 3, seat 0
+      after deal 1                                50     200     150     100
+      Team Totals: team 0 200, team 1 300
+    Result: in progress, 1 of 8 deals played
+    """
+    locale = check_locale(locale)
+    width = _label_width(book.ruleset, locale)
+    lines = _sheet_lines(book.ruleset, book.results, {}, width, locale)
+    if book.is_over:
+        lines.append(_final_line(book.score().seats, book.ruleset, locale))
+    else:
+        lines.append(_played(len(book.results), book.ruleset, locale))
     return "\n".join(lines)
 
 

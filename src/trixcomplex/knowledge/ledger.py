@@ -31,7 +31,7 @@ from collections.abc import Iterator
 from attrs import frozen
 
 from ..core.cards import Card
-from ..core.catalog import DEFAULT_LOCALE, N_, check_locale, contract_words, translate
+from ..core.catalog import DEFAULT_LOCALE, N_, check_locale, contract_words, signed, translate
 from ..core.engine import MatchState, Phase, apply, new_match
 from ..core.moves import Contract, Move, Play
 from ..core.rules import doubled_card_points, trick_points, trick_winner, trix_points
@@ -103,7 +103,7 @@ class LedgerEntry:
         locale = check_locale(locale)
         clauses = ", ".join((self.rule, *self.options))
         who = translate("seat {seat} {points}:", locale, seat=self.seat,
-                        points=_signed(self.points, locale))  # fmt: skip
+                        points=signed(self.points, locale))  # fmt: skip
         if self.place is not None:
             what = translate(
                 "{place} out in TRIX, deal {deal}", locale,
@@ -149,13 +149,6 @@ class LedgerEntry:
 
 
 _PLACES = (N_("1st"), N_("2nd"), N_("3rd"), N_("4th"))
-
-
-def _signed(points: int, locale: str) -> str:
-    """Signed points (``+200``, ``-125``); in a right-to-left language behind a
-    left-to-right mark, so the sign stays on the number's left."""
-    text = f"{points:+d}"
-    return text if locale == DEFAULT_LOCALE else "\u200e" + text
 
 
 @frozen

@@ -12,10 +12,10 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, TypeAlias
 
 from ...core.cards import Card, Suit, as_card, cards_of
-from ...core.catalog import DEFAULT_LOCALE, N_, translate
+from ...core.catalog import DEFAULT_LOCALE, N_, signed, translate
 from ...core.engine import MatchResult, Phase
 from ...core.rulesets import Ruleset
-from ..scoresheet import contract_name, signed
+from ..scoresheet import contract_name
 
 if TYPE_CHECKING:
     from ...knowledge.views import View
