@@ -123,7 +123,10 @@ def _field(name: str, value: str, locale: str) -> str:
         if len(names) == 1:
             return names[0]
         return translate(
-            "{first} or {second}", locale, first=", ".join(names[:-1]), second=names[-1]
+            "{first} or {second}",
+            locale,
+            first=translate(", ", locale).join(names[:-1]),
+            second=names[-1],
         )
     return value
 

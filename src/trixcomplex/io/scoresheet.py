@@ -97,14 +97,20 @@ def _deal_head(number: int, kingdom: int, owner: int, contract: str, locale: str
     )
 
 
-def _row(label: str, values: tuple[int, ...] | list[int], width: int) -> str:
-    return f"{label:<{width}}" + "".join(f"{v:>8}" for v in values)
+def _column(locale: str) -> int:
+    """The width of a seat's column: 8, or more for longer seat names (a space between)."""
+    return max(8, len(_seat(3, locale)) + 1)
+
+
+def _row(label: str, values: tuple[int, ...] | list[int], width: int, locale: str) -> str:
+    column = _column(locale)
+    return f"{label:<{width}}" + "".join(f"{v:>{column}}" for v in values)
 
 
 def _deal_lines(deal: DealResult, width: int, locale: str) -> list[str]:
     contract = contract_name(deal.contract, locale)
     head = _deal_head(deal.number, deal.kingdom, deal.owner, contract, locale)
-    lines = [_row(head, deal.points, width)]
+    lines = [_row(head, deal.points, width, locale)]
     if deal.contract.is_trick_contract:
         played = sum(seat.tricks for seat in deal.seats)
         if played < TRICKS_PER_DEAL:  # R-CL-2 … R-CL-4: the penalty cards were all taken
@@ -118,7 +124,7 @@ def _deal_lines(deal: DealResult, width: int, locale: str) -> list[str]:
                 )
             )
     for d in deal.doubled:
-        paid = ", ".join(
+        paid = translate(", ", locale).join(
             f"{_seat(s, locale)} {signed(p, locale)}" for s, p in enumerate(d.points) if p
         )
         lines.append(
@@ -136,7 +142,7 @@ def _deal_lines(deal: DealResult, width: int, locale: str) -> list[str]:
             )
         )
     if deal.finishing_order:
-        order = ", ".join(_seat(s, locale) for s in deal.finishing_order)
+        order = translate(", ", locale).join(_seat(s, locale) for s in deal.finishing_order)
         lines.append("  " + translate("finishing order: {order}", locale, order=order))
     return lines
 
@@ -174,7 +180,7 @@ def _seats_text(seats: tuple[int, ...], locale: str) -> str:
     return translate(
         "seats {seats} and {last}",
         locale,
-        seats=", ".join(str(s) for s in seats[:-1]),
+        seats=translate(", ", locale).join(str(s) for s in seats[:-1]),
         last=seats[-1],
     )
 
@@ -321,8 +327,9 @@ def _sheet_lines(
 ) -> list[str]:
     """The head and the finished deals of a scoresheet (the redeals before their deals
     are taken out of ``redeals``)."""
-    heads = "".join(f"{_seat(s, locale):>8}" for s in range(4))
-    lines = [_row(translate("Scoresheet", locale), [], width) + heads]
+    column = _column(locale)
+    heads = "".join(f"{_seat(s, locale):>{column}}" for s in range(4))
+    lines = [_row(translate("Scoresheet", locale), [], width, locale) + heads]
     lines.append(_ruleset_line(ruleset, locale))
     running = [0, 0, 0, 0]
     for deal in results:
@@ -330,7 +337,7 @@ def _sheet_lines(
         lines.extend(_deal_lines(deal, width, locale))
         running = [running[s] + deal.points[s] for s in range(4)]
         after = translate("after deal {number}", locale, number=deal.number)
-        lines.append(_row("  " + after, running, width))
+        lines.append(_row("  " + after, running, width, locale))
         if ruleset.partnership:
             teams = team_totals(running)
             lines.append(
@@ -374,8 +381,8 @@ def _current_lines(state: MatchState, width: int, locale: str) -> list[str]:
     """The deal being played: trick points charged so far, TRIX seats already out."""
     so_far = translate("deal {number} so far", locale, number=state.deal_number)
     if state.trick_deal is not None:
-        return [_row("  " + so_far, state.trick_deal.points, width)]
+        return [_row("  " + so_far, state.trick_deal.points, width, locale)]
     if state.trix is not None and state.trix.finishing_order:
-        out = ", ".join(_seat(s, locale) for s in state.trix.finishing_order)
+        out = translate(", ", locale).join(_seat(s, locale) for s in state.trix.finishing_order)
         return ["  " + translate("{so_far}: out {seats}", locale, so_far=so_far, seats=out)]
     return []

@@ -178,7 +178,7 @@ def _result(view: View, locale: str = DEFAULT_LOCALE) -> str:
     if len(seats) == 1:  # R-IND-1, R-CL-1: an individual game
         return translate("seat {seat} wins", locale, seat=seats[0])
     return translate("seats {seats} share the win", locale,
-                     seats=", ".join(str(s) for s in seats))  # fmt: skip
+                     seats=translate(", ", locale).join(str(s) for s in seats))  # fmt: skip
 
 
 def _seat_notes(view: View, seat: int, locale: str = DEFAULT_LOCALE) -> str:
