@@ -222,10 +222,22 @@ def test_r_tx_4_trix_places() -> None:
                 doubled={"QS": (0, 0)},
             ),
             tc.CLASSIC,
-            "R-DBL-1",
+            "R-CL-7",
             "cannot be doubled",
-        ),  # R-CL-7: only K♥ is doubled in King of Hearts
-        (_complex({"KH": (1, 1)}), tc.PARTNERSHIP.evolve(doubling=False), "R-DBL-1", "KH"),
+        ),  # only K♥ is doubled in King of Hearts
+        (_complex({"QD": (3, 3), "2D": (0, 0)}), tc.PARTNERSHIP, "R-DBL-1", "2D cannot"),
+        (_complex({"KH": (1, 1)}), tc.PARTNERSHIP.evolve(doubling=False), "R-OPT-1", "KH"),
+        (
+            DealOutcome.of(
+                ["KING_OF_HEARTS", "QUEENS"],
+                0,
+                tricks=(2, 0, 0, 0),
+                taken={"KH": 0, "QS": 0, "QH": 0},
+            ),
+            tc.CLASSIC.evolve(combined_contracts=True),
+            "R-OPT-9",
+            "before its penalty cards",
+        ),
         (
             DealOutcome.of("TRIX", 0, finishing_order=[0, 1, 1, 2]),
             tc.PARTNERSHIP,
@@ -268,6 +280,14 @@ def test_malformed_outcomes_are_refused(kwargs: dict[str, object], clause: str) 
     with pytest.raises(OutcomeError) as raised:
         DealOutcome.of(**kwargs)  # type: ignore[arg-type]
     assert raised.value.rule == clause
+
+
+def test_an_outcome_built_directly_is_checked_too() -> None:
+    """The fields of a DealOutcome made without DealOutcome.of are checked by score_deal."""
+    bad = DealOutcome(tc.Contract.LTOOSH, 0, (13, 0, 0, 0), ((tc.parse_card("KH"), 7),))
+    with pytest.raises(OutcomeError) as raised:
+        score_deal(bad, tc.CLASSIC)
+    assert raised.value.rule == "R-CX-3"
 
 
 def test_the_scorebook_follows_the_match_and_never_changes() -> None:

@@ -52,6 +52,7 @@ from ..core.rules import (
     trick_winner,
 )
 from ..core.rulesets import PARTNERSHIP, Ruleset, TrickRules
+from ..knowledge.ledger import contract_clause
 
 __all__ = [
     "SCOREBOOK_FORMAT",
@@ -260,17 +261,21 @@ def _check_tricks(outcome: DealOutcome, ruleset: Ruleset) -> tuple[list[int], li
                                rule="R-CX-4")  # fmt: skip
     elif not rules.ends_when_taken:
         raise OutcomeError(f"{played} tricks taken: this contract plays all 13", rule="R-CX-4")
-    elif untaken & rules.ends_when_taken:
+    elif untaken & rules.ends_when_taken:  # R-CL-2 … R-CL-4, or R-OPT-9 for a combination
         raise OutcomeError(
             f"the deal ended after {played} tricks, before its penalty cards were all taken",
-            rule="R-CL-2" if rules.ends_when_taken == 1 << KING_OF_HEARTS else
-            "R-CL-3" if rules.ends_when_taken == QUEENS else "R-CL-4",
-        )  # fmt: skip
+            rule=contract_clause(outcome.contract),
+        )
     seen: set[Card] = set()
     for card, _doubler, _leader in outcome.doubled:
         if not rules.doublable >> card & 1:
-            raise OutcomeError(f"{card} cannot be doubled in {outcome.contract.value}",
-                               rule="R-DBL-1")  # fmt: skip
+            if not ruleset.doubling:
+                rule = "R-OPT-1"  # no doubling at all
+            elif outcome.contract is Contract.COMPLEX:
+                rule = "R-DBL-1"  # K♥ and the Queens only
+            else:
+                rule = "R-CL-7"  # K♥ in King of Hearts, the Queens in Queens
+            raise OutcomeError(f"{card} cannot be doubled in {outcome.contract.value}", rule=rule)
         if card in seen:
             raise OutcomeError(f"{card} is reported doubled twice", rule="R-DBL-2")
         seen.add(card)
@@ -331,7 +336,11 @@ def score_deal(
     elif contract not in ruleset.contracts:
         raise OutcomeError(f"{contract.value} is not a contract of {ruleset.name}",
                            rule="R-MATCH-1")  # fmt: skip
-    owner = _seat(outcome.owner, "the owner", "R-MATCH-3")
+    outcome = DealOutcome.of(  # the fields checked, as if given to DealOutcome.of
+        contract, outcome.owner, tricks=outcome.tricks, taken=outcome.taken,
+        doubled=outcome.doubled, finishing_order=outcome.finishing_order,
+    )  # fmt: skip
+    owner = outcome.owner
     if contract is Contract.TRIX:
         _check_trix(outcome)
         return reported_trix_result(number, kingdom, owner, ruleset, outcome.finishing_order)
