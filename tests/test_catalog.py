@@ -20,6 +20,7 @@ import re
 import subprocess
 import sys
 import tomllib
+import xml.etree.ElementTree as ET
 from fnmatch import fnmatch
 from pathlib import Path
 
@@ -178,8 +179,10 @@ def test_the_pictures_scoresheet_and_ledger_in_arabic_leave_no_english(
         for seat in (None, 0, 1):
             seen = tc.view(state, seat)
             _no_english(table_text(seen, locale="ar"), ruleset)
-            svg_words = " ".join(re.findall(r">([^<>]+)<", table_svg(seen, locale="ar")))
-            _no_english(svg_words, ruleset)
+            svg = table_svg(seen, locale="ar")
+            root = ET.fromstring(svg)  # well-formed, and marked as Arabic for screen readers
+            assert root.get("{http://www.w3.org/XML/1998/namespace}lang") == "ar"
+            _no_english(" ".join(re.findall(r">([^<>]+)<", svg)), ruleset)
             assert table_text(seen) == table_text(seen, locale="en")
         _no_english(format_scoresheet(state, locale="ar"), ruleset)
     final = states[-1]
@@ -211,3 +214,15 @@ def test_a_ledger_line_names_who_what_and_the_clauses() -> None:
     assert f"case {doubled.case} (R-DBL-4" in line
     arabic = doubled.describe("ar")
     assert f"الحالة {doubled.case}" in arabic and "(R-DBL-4" in arabic
+
+
+def test_the_plain_pictures_label_themselves_in_arabic() -> None:
+    """hand, trick and rows pictures: their labels in Arabic, the cards unchanged."""
+    from trixcomplex.io.render import hand_svg, rows_svg, trick_svg, trick_text
+
+    for svg in (hand_svg("AS QH", locale="ar"), trick_svg("7H KH", 2, locale="ar"),
+                rows_svg("JS QS", locale="ar"), hand_svg("", locale="ar")):  # fmt: skip
+        root = ET.fromstring(svg)
+        label = root.get("aria-label") or ""
+        assert_arabic(label)
+    assert trick_text("7H KH 2H 5S", 2, locale="ar").splitlines()[1] == "المقعد 3  K♥  يأخذ"
