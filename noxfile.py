@@ -85,3 +85,41 @@ def bench(session: nox.Session) -> None:
     """Run the benchmarks (python benchmarks/bench.py); not part of the default sessions."""
     session.install("-e", ".")
     session.run("python", "benchmarks/bench.py", *session.posargs)
+
+
+CATALOGS = "src/trixcomplex/locale"
+
+
+@nox.session(python=PYTHON)
+def translations(session: nox.Session) -> None:
+    """Update the message catalogs (Babel): extract the marked messages into the template,
+    merge it into each language's .po, and compile the .mo files the wheel ships.
+
+    Translate the new entries of ``src/trixcomplex/locale/*/LC_MESSAGES/trixcomplex.po``,
+    then run it again to compile them; tests/test_catalog.py fails until every message
+    has a translation and the .mo is the .po compiled.
+    """
+    session.install("Babel>=2.12")
+    session.run(
+        "pybabel", "extract", "-F", "babel.cfg", "-k", "translate", "--no-location",
+        "--sort-output", "--project", "trixcomplex", "--version", "0.1.0",
+        "--copyright-holder", "trixcomplex developers",
+        "--msgid-bugs-address", "trixcomplex developers",
+        "-o", f"{CATALOGS}/trixcomplex.pot", "src/trixcomplex",
+    )  # fmt: skip
+    session.run(
+        "pybabel", "update", "-i", f"{CATALOGS}/trixcomplex.pot", "-d", CATALOGS,
+        "-D", "trixcomplex", "--no-fuzzy-matching", "--width", "100",
+    )  # fmt: skip
+    session.run("pybabel", "compile", "-d", CATALOGS, "-D", "trixcomplex", "--statistics")
+
+
+@nox.session(python=PYTHON)
+def scorekeeper(session: nox.Session) -> None:
+    """The score keeper against the engine on every deal of 1,000 random matches across the
+    rulesets (tests/test_scorekeeper.py; the default suite plays a few dozen)."""
+    session.install("-e", ".[test]")
+    session.run(
+        "python", "-m", "pytest", "tests/test_scorekeeper.py", "-n", "0", "-s", "-k", "agree",
+        env={"TRIXCOMPLEX_SCOREKEEPER_MATCHES": "1000"},
+    )  # fmt: skip

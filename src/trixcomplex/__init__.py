@@ -66,6 +66,7 @@ from .core.trix import TrixDeal
 
 if TYPE_CHECKING:  # loaded on first use: see _LAZY
     from . import bots as bots
+    from .core.catalog import LOCALES, LocaleError, best_locale
     from .core.extras import MissingExtraError
     from .core.playout import playout
     from .core.steps import Ask, DealCards, Forced, MatchOver, OfferRedeal, Step, next_step
@@ -75,6 +76,7 @@ if TYPE_CHECKING:  # loaded on first use: see _LAZY
     from .io.records import Meta, Record, RecordError, replay, replay_json, replay_report
     from .io.render import Picture, picture
     from .io.schema import json_schema
+    from .io.scorekeeper import DealOutcome, OutcomeError, Scorebook, score_deal
     from .io.scoresheet import format_scoresheet
     from .io.serialize import StateFormatError, dumps, from_json, loads, to_json
     from .knowledge.events import events
@@ -89,6 +91,7 @@ __all__ = [
     "CLASSIC",
     "CLASSIC_PARTNERSHIP",
     "INDIVIDUAL_COMPLEX",
+    "LOCALES",
     "PARTNERSHIP",
     "RULESETS",
     "Ask",
@@ -98,6 +101,7 @@ __all__ = [
     "Contract",
     "Deal",
     "DealCards",
+    "DealOutcome",
     "DealResult",
     "Double",
     "DoubledCard",
@@ -106,6 +110,7 @@ __all__ = [
     "History",
     "IllegalMoveError",
     "LedgerEntry",
+    "LocaleError",
     "MatchOver",
     "MatchResult",
     "MatchState",
@@ -114,6 +119,7 @@ __all__ = [
     "Move",
     "MoveFormatError",
     "OfferRedeal",
+    "OutcomeError",
     "Pass",
     "Phase",
     "Picture",
@@ -125,6 +131,7 @@ __all__ = [
     "Redeal",
     "Ruleset",
     "Score",
+    "Scorebook",
     "SeatBreakdown",
     "StateFormatError",
     "Step",
@@ -142,6 +149,7 @@ __all__ = [
     "apply",
     "apply_moves",
     "apply_step",
+    "best_locale",
     "dumps",
     "events",
     "forced_move",
@@ -167,6 +175,7 @@ __all__ = [
     "rules",
     "sample_world",
     "score",
+    "score_deal",
     "simulate",
     "submit",
     "team_of",
@@ -219,6 +228,13 @@ _LAZY = {
     "OfferRedeal": "core.steps",
     "Step": "core.steps",
     "next_step": "core.steps",
+    "LOCALES": "core.catalog",
+    "LocaleError": "core.catalog",
+    "best_locale": "core.catalog",
+    "DealOutcome": "io.scorekeeper",
+    "OutcomeError": "io.scorekeeper",
+    "Scorebook": "io.scorekeeper",
+    "score_deal": "io.scorekeeper",
 }
 """The names loaded on first use, with the submodule that defines each."""
 _MODULES = frozenset({"bots", "render"})

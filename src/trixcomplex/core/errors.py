@@ -78,6 +78,8 @@ ERROR_CODES: dict[str, str] = {
     "submit.wrong-type": "Client input with a value of the wrong type or range.",
     "timeout.no-move": "A timeout asked for a seat that has nothing to do now.",
     "timeout.bad-policy": "An unknown timeout policy, or a policy bot returning a bad move.",
+    "locale.unknown": "A ``locale=`` naming no language of the message catalog (en, ar).",
+    "outcome.inconsistent": "A reported deal outcome no play of the deal could give (``rule``).",
 }
 """Every error code, with what it means (the "Error codes" docs page lists them)."""
 

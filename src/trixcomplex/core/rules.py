@@ -43,6 +43,10 @@ set of seats holding cards), :func:`gone_out` (the finishing order
 and the last place, R-TX-4), :func:`trix_points`, :func:`bad_hand`,
 :func:`redeal_window` and :func:`redeal_seat` (R-OPT-8).
 
+A deal's result from what the players report (the score keeper's):
+:func:`reported_trick_result` and :func:`reported_trix_result`, scored by the very
+functions that score a played deal.
+
 The match: :func:`kingdom_after` and :func:`match_finished` (the Kingdom and the
 match's end, read from the finished deals; R-MATCH-1, R-OPT-9),
 :func:`choosable_contracts` (the owner's choices, R-MATCH-5, R-OPT-9),
@@ -61,6 +65,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .cards import Card
 from .kingdoms import (
     SEVEN_OF_HEARTS,
     choosable_contracts,
@@ -72,8 +77,11 @@ from .kingdoms import (
     played_in_kingdom,
     starts_kingdom,
 )
+from .moves import Contract
 from .rulesets import DIAMONDS, DOUBLABLE, KING_OF_HEARTS, QUEENS, Ruleset, combine_trick_rules
 from .scoring import (
+    DealResult,
+    SeatBreakdown,
     doubled_card_points,
     match_outcome,
     plain_penalties,
@@ -85,7 +93,15 @@ from .scoring import (
     worst_seats,
 )
 from .state import redeal_seat, redeal_window
-from .tricks import TRICKS_PER_DEAL, card_set, tally_tricks, trick_deal_over, trick_winner
+from .tricks import (
+    TRICKS_PER_DEAL,
+    Trick,
+    card_set,
+    taken_result,
+    tally_tricks,
+    trick_deal_over,
+    trick_winner,
+)
 from .tricks import legal_cards as trick_legal_cards
 from .trix import NEXT_TO_LAY, bad_hand, gone_out, next_to_lay, row_ends
 from .trix import legal_cards as trix_legal_cards
@@ -118,6 +134,8 @@ __all__ = [
     "played_in_kingdom",
     "redeal_seat",
     "redeal_window",
+    "reported_trick_result",
+    "reported_trix_result",
     "row_ends",
     "standings",
     "starts_kingdom",
@@ -152,3 +170,64 @@ def standings(seats: Sequence[int], ruleset: Ruleset) -> tuple[int, int, int, in
         team = team_totals(seats)
         return (sign * team[0], sign * team[1], sign * team[0], sign * team[1])
     return (sign * seats[0], sign * seats[1], sign * seats[2], sign * seats[3])
+
+
+def reported_trick_result(
+    number: int,
+    kingdom: int,
+    contract: Contract,
+    owner: int,
+    ruleset: Ruleset,
+    tricks: Sequence[int],
+    won: Sequence[int],
+    doubled: Sequence[tuple[Card, int, int, int]],
+) -> DealResult:
+    """The :class:`~trixcomplex.DealResult` of a trick deal of ``contract`` from what each
+    seat took, as players report it: ``tricks[s]`` tricks and the card set ``won[s]``
+    (its K♥, Queens and diamonds are what count), and each doubled card as ``(card,
+    doubler, taker, leader)`` (the seat that doubled it, the seat that took it and the
+    seat that led that trick, R-DBL-4).
+
+    Scored by the function that scores a played deal (``taken_result``: R-CX-5,
+    R-CL-2 … R-CL-5, R-DBL-4, R-DBL-5, R-OPT-9), so a reported deal and the same deal
+    played score alike.  Each doubled card's trick is read from a stand-in trick
+    holding that card alone, led by its leader and taken by its taker: the only facts
+    of that trick R-DBL-4 reads.  The outcome is not checked here (see
+    :func:`trixcomplex.io.scorekeeper.score_deal`).
+
+    >>> from trixcomplex.core.cards import parse_card
+    >>> from trixcomplex.core.rulesets import PARTNERSHIP
+    >>> kh = parse_card("KH")
+    >>> everything = (1 << 52) - 1
+    >>> result = reported_trick_result(1, 1, Contract.COMPLEX, 0, PARTNERSHIP,
+    ...     (13, 0, 0, 0), (everything, 0, 0, 0), [(kh, 1, 0, 0)])
+    >>> result.points   # -500, but the doubled K♥ costs seat 0 -150 and pays seat 1 +75
+    (-575, 75, 0, 0)
+    """
+    pairs = tuple((card, doubler) for card, doubler, _, _ in doubled)
+    carried = [Trick(leader, (card, card, card, card), taker) for card, _, taker, leader in doubled]
+    rules = ruleset.trick_rules(contract)
+    return taken_result(number, owner, contract, kingdom, rules, pairs, tricks, won, carried)
+
+
+_PLACES = tuple(SeatBreakdown(place=p) for p in (1, 2, 3, 4))
+
+
+def reported_trix_result(
+    number: int, kingdom: int, owner: int, ruleset: Ruleset, finishing_order: Sequence[int]
+) -> DealResult:
+    """The :class:`~trixcomplex.DealResult` of a TRIX deal with the finishing order
+    ``finishing_order`` (all four seats, first out first), scored by :func:`trix_points`
+    with the ruleset's places (R-TX-4, R-OPT-6), as a played TRIX deal is.
+
+    >>> from trixcomplex.core.rulesets import PARTNERSHIP
+    >>> reported_trix_result(2, 1, 0, PARTNERSHIP, (2, 0, 3, 1)).points
+    (150, 50, 200, 100)
+    """
+    order = tuple(finishing_order)
+    points = trix_points(order, ruleset.trix_places)
+    seats = (
+        _PLACES[order.index(0)], _PLACES[order.index(1)],
+        _PLACES[order.index(2)], _PLACES[order.index(3)],
+    )  # fmt: skip
+    return DealResult(number, kingdom, Contract.TRIX, owner, points, seats, (), order)

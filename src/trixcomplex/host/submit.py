@@ -5,7 +5,8 @@ Signatures (the contract of this module)::
     submit(state: MatchState, seat: int | None, data: str | bytes | bytearray | object)
         -> MatchState
     timeout_move(state: MatchState, seat: int, policy: str | Bot = "lowest") -> Move
-    why_illegal(state: MatchState, seat: int | None, move: Move) -> str | None
+    why_illegal(state: MatchState, seat: int | None, move: Move, *, locale: str = "en")
+        -> str | None
 
 :func:`submit` is *the* way to feed a client's move to the engine.  It takes
 the seat the connection is authenticated as (0–3, or ``None`` for a
@@ -35,8 +36,9 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from ..core.catalog import check_locale
 from ..core.engine import MatchState, apply, forced_move, is_legal, legal_moves
-from ..core.errors import IllegalMoveError, TrixError
+from ..core.errors import TrixError
 from ..core.jsonio import loads
 from ..core.moves import (
     Move,
@@ -50,6 +52,7 @@ from ..core.moves import (
     move_to_json,
 )
 from ..knowledge.views import view
+from .refusals import refusal_text
 
 if TYPE_CHECKING:
     from ..bots.base import Bot
@@ -159,7 +162,9 @@ def submit(state: MatchState, seat: int | None, data: object) -> MatchState:
     return apply(state, move)
 
 
-def why_illegal(state: MatchState, seat: int | None, move: Move) -> str | None:
+def why_illegal(
+    state: MatchState, seat: int | None, move: Move, *, locale: str = "en"
+) -> str | None:
     """Why ``seat`` may not make ``move`` now, in the engine's words; ``None`` if it may.
 
     The answer is the refusal :func:`submit` gives for the move sent by that
@@ -182,13 +187,20 @@ def why_illegal(state: MatchState, seat: int | None, move: Move) -> str | None:
     "it is seat 0's turn, not seat 1's (R-TX-1)"
     >>> tc.why_illegal(state, other, tc.Pass(seat))
     'seat 1 may not move for seat 0 (R-SEAT-1)'
+
+    ``locale`` is the language of the answer (:data:`~trixcomplex.LOCALES`: ``"en"``,
+    the default, or ``"ar"``); the clause stays as it is, and the error's code (what a
+    program should read) never depends on it.  An unknown locale raises
+    :class:`~trixcomplex.LocaleError` before anything else.
+
+    >>> tc.why_illegal(state, other, tc.Pass(other), locale="ar")
+    'الدور للمقعد 0، لا للمقعد 1 (R-TX-1)'
     """
+    check_locale(locale)
     try:
         submit(state, seat, move_to_json(move))
-    except IllegalMoveError as exc:
-        return f"{exc.reason} ({exc.rule})"
     except TrixError as exc:
-        return str(exc) if exc.rule is None or exc.rule in str(exc) else f"{exc} ({exc.rule})"
+        return refusal_text(exc, locale)
     return None
 
 

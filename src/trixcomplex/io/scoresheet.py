@@ -33,6 +33,10 @@ Result: team0 wins, 365 to -365
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ..core.catalog import DEFAULT_LOCALE, N_, check_locale, contract_words, signed, translate
 from ..core.engine import DealResult, MatchResult, MatchState, Phase
 from ..core.moves import Contract, Deal, Redeal
 from ..core.rules import (
@@ -44,27 +48,26 @@ from ..core.rules import (
 )
 from ..core.rulesets import Ruleset
 
-__all__ = ["contract_name", "format_scoresheet"]
+if TYPE_CHECKING:
+    from .scorekeeper import Scorebook
 
-_CONTRACT_NAMES = {
-    Contract.KING_OF_HEARTS: "King of Hearts",
-    Contract.QUEENS: "Queens",
-    Contract.DIAMONDS: "Diamonds",
-    Contract.LTOOSH: "Ltoosh",
-}
+__all__ = ["contract_name", "format_scorebook", "format_scoresheet"]
 
 
-def contract_name(contract: Contract) -> str:
+def contract_name(contract: Contract, locale: str = DEFAULT_LOCALE) -> str:
     """The contract as people name it: ``COMPLEX``, ``TRIX``, ``King of Hearts``,
     ``Queens``, ``Diamonds``, ``Ltoosh``, a combined deal's parts joined by ``+``
-    (R-OPT-9) (the scoresheet and the pictures use it).
+    (R-OPT-9) (the scoresheet and the pictures use it); in ``locale``, from the
+    message catalog (:func:`trixcomplex.core.catalog.contract_words`).
 
     >>> contract_name(Contract.KING_OF_HEARTS), contract_name(Contract.TRIX)
     ('King of Hearts', 'TRIX')
     >>> contract_name(Contract.QUEENS_DIAMONDS)
     'Queens + Diamonds'
+    >>> contract_name(Contract.KING_OF_HEARTS, "ar"), contract_name(Contract.COMPLEX, "ar")
+    ('شايب الكوبة', 'كومبلكس')
     """
-    return " + ".join(_CONTRACT_NAMES.get(p, p.value) for p in contract.parts)
+    return contract_words(contract, locale)
 
 
 _LABEL = 40
@@ -72,41 +75,75 @@ _LABEL = 40
 follow, 8 wide each."""
 
 
-def _label_width(ruleset: Ruleset) -> int:
+def _label_width(ruleset: Ruleset, locale: str) -> int:
     """The label column's width: room for the longest deal line of ``ruleset``."""
     choices = choosable_contracts(ruleset.contracts, ruleset)  # combinations too (R-OPT-9)
-    longest = max(len(contract_name(c)) for c in choices)
-    return max(_LABEL, len(_deal_head(ruleset.deals_per_match, 4, 3, "")) + longest)
+    longest = max(len(contract_name(c, locale)) for c in choices)
+    return max(_LABEL, len(_deal_head(ruleset.deals_per_match, 4, 3, "", locale)) + longest)
 
 
-def _deal_head(number: int, kingdom: int, owner: int, contract: str) -> str:
-    return f"Deal {number}  Kingdom {kingdom}  owner seat {owner}  {contract}"
+def _seat(seat: int, locale: str) -> str:
+    return translate("seat {seat}", locale, seat=seat)
 
 
-def _row(label: str, values: tuple[int, ...] | list[int], width: int) -> str:
-    return f"{label:<{width}}" + "".join(f"{v:>8}" for v in values)
+def _deal_head(number: int, kingdom: int, owner: int, contract: str, locale: str) -> str:
+    return translate(
+        "Deal {number}  Kingdom {kingdom}  owner seat {owner}  {contract}",
+        locale,
+        number=number,
+        kingdom=kingdom,
+        owner=owner,
+        contract=contract,
+    )
 
 
-def _signed(points: int) -> str:
-    return f"{points:+d}"
+def _column(locale: str) -> int:
+    """The width of a seat's column: 8, or more for longer seat names (a space between)."""
+    return max(8, len(_seat(3, locale)) + 1)
 
 
-def _deal_lines(deal: DealResult, width: int) -> list[str]:
-    head = _deal_head(deal.number, deal.kingdom, deal.owner, contract_name(deal.contract))
-    lines = [_row(head, deal.points, width)]
+def _row(label: str, values: tuple[int, ...] | list[int], width: int, locale: str) -> str:
+    column = _column(locale)
+    return f"{label:<{width}}" + "".join(f"{v:>{column}}" for v in values)
+
+
+def _deal_lines(deal: DealResult, width: int, locale: str) -> list[str]:
+    contract = contract_name(deal.contract, locale)
+    head = _deal_head(deal.number, deal.kingdom, deal.owner, contract, locale)
+    lines = [_row(head, deal.points, width, locale)]
     if deal.contract.is_trick_contract:
         played = sum(seat.tricks for seat in deal.seats)
         if played < TRICKS_PER_DEAL:  # R-CL-2 … R-CL-4: the penalty cards were all taken
-            lines.append(f"  ended early after {played} of {TRICKS_PER_DEAL} tricks")
+            lines.append(
+                "  "
+                + translate(
+                    "ended early after {played} of {total} tricks",
+                    locale,
+                    played=played,
+                    total=TRICKS_PER_DEAL,
+                )
+            )
     for d in deal.doubled:
-        paid = ", ".join(f"seat {s} {_signed(p)}" for s, p in enumerate(d.points) if p)
+        paid = translate(", ", locale).join(
+            f"{_seat(s, locale)} {signed(p, locale)}" for s, p in enumerate(d.points) if p
+        )
         lines.append(
-            f"  doubled {d.card} by seat {d.doubler}, taken by seat {d.taker} "
-            f"(led by seat {d.leader}): case {d.case}, {paid}"
+            "  "
+            + translate(
+                "doubled {card} by seat {doubler}, taken by seat {taker} (led by seat {leader}): "
+                "case {case}, {paid}",
+                locale,
+                card=d.card if locale == DEFAULT_LOCALE else d.card.symbol,
+                doubler=d.doubler,
+                taker=d.taker,
+                leader=d.leader,
+                case=d.case,
+                paid=paid,
+            )
         )
     if deal.finishing_order:
-        order = ", ".join(f"seat {s}" for s in deal.finishing_order)
-        lines.append(f"  finishing order: {order}")
+        order = translate(", ", locale).join(_seat(s, locale) for s in deal.finishing_order)
+        lines.append("  " + translate("finishing order: {order}", locale, order=order))
     return lines
 
 
@@ -125,56 +162,128 @@ def _redeals(state: MatchState) -> dict[int, list[int]]:
     return out
 
 
-def _redeal_lines(number: int, seats: list[int]) -> list[str]:
-    return [f"Deal {number} redealt: seat {seat} showed a bad hand (R-OPT-8)" for seat in seats]
+def _redeal_lines(number: int, seats: list[int], locale: str) -> list[str]:
+    return [
+        translate(
+            "Deal {number} redealt: seat {seat} showed a bad hand (R-OPT-8)",
+            locale,
+            number=number,
+            seat=seat,
+        )
+        for seat in seats
+    ]
 
 
-def _seats_text(seats: tuple[int, ...]) -> str:
+def _seats_text(seats: tuple[int, ...], locale: str) -> str:
     if len(seats) == 1:
-        return f"seat {seats[0]}"
-    return "seats " + ", ".join(str(s) for s in seats[:-1]) + f" and {seats[-1]}"
+        return _seat(seats[0], locale)
+    return translate(
+        "seats {seats} and {last}",
+        locale,
+        seats=translate(", ", locale).join(str(s) for s in seats[:-1]),
+        last=seats[-1],
+    )
 
 
-def _ruleset_line(ruleset: Ruleset) -> str:
+def _ruleset_line(ruleset: Ruleset, locale: str) -> str:
     if ruleset.worst_seat_loses:
-        who = "the worst seat's team loses"
+        who = translate("the worst seat's team loses", locale)
+    elif ruleset.partnership:
+        who = translate("Team Totals decide", locale)
     else:
-        who = "Team Totals decide" if ruleset.partnership else "individual totals decide"
-    lowest = ", lowest wins" if ruleset.reversed_scores else ""
-    return f"Ruleset: {ruleset.name} ({ruleset.deals_per_match} deals, {who}{lowest})"
+        who = translate("individual totals decide", locale)
+    if ruleset.reversed_scores:
+        who = translate("{who}, lowest wins", locale, who=who)
+    return translate(
+        "Ruleset: {name} ({deals} deals, {who})",
+        locale,
+        name=ruleset.name,
+        deals=ruleset.deals_per_match,
+        who=who,
+    )
 
 
-def _result_line(state: MatchState) -> str:
+_TEAMS = {MatchResult.TEAM0: N_("team0"), MatchResult.TEAM1: N_("team1")}
+
+
+def _played(played: int, ruleset: Ruleset, locale: str) -> str:
+    return translate(
+        "Result: in progress, {where}",
+        locale,
+        where=translate(
+            "{played} of {deals} deals played",
+            locale,
+            played=played,
+            deals=ruleset.deals_per_match,
+        ),
+    )
+
+
+def _result_line(state: MatchState, locale: str) -> str:
     ruleset = state.ruleset
     if state.phase is not Phase.OVER:
         if state.phase is Phase.DEAL:
-            where = f"{len(state.results)} of {ruleset.deals_per_match} deals played"
+            return _played(len(state.results), ruleset, locale)
         else:
             what = (
-                contract_name(state.contract)
+                contract_name(state.contract, locale)
                 if state.contract is not None
-                else "contract not chosen"
+                else translate("contract not chosen", locale)
             )
-            where = f"deal {state.deal_number} (Kingdom {state.kingdom}, {what}) being played"
-        return f"Result: in progress, {where}"
-    result, seats = match_outcome(state.scores, ruleset)
+            where = translate(
+                "deal {number} (Kingdom {kingdom}, {what}) being played",
+                locale,
+                number=state.deal_number,
+                kingdom=state.kingdom,
+                what=what,
+            )
+        return translate("Result: in progress, {where}", locale, where=where)
+    return _final_line(state.scores, ruleset, locale)
+
+
+def _final_line(scores: tuple[int, int, int, int], ruleset: Ruleset, locale: str) -> str:
+    """The result of a finished match with the final seat totals ``scores``."""
+    result, seats = match_outcome(scores, ruleset)
     if ruleset.partnership:
-        teams = team_totals(state.scores)
+        teams = team_totals(scores)
         why = ""
         if ruleset.worst_seat_loses:  # R-OPT-10
-            worst = worst_seats(state.scores, lowest_wins=ruleset.reversed_scores)
-            why = f" ({_seats_text(worst)} worst with {state.scores[worst[0]]})"
+            worst = worst_seats(scores, lowest_wins=ruleset.reversed_scores)
+            why = translate(
+                " ({seats} worst with {points})",
+                locale,
+                seats=_seats_text(worst, locale),
+                points=scores[worst[0]],
+            )
         # Equal Team Totals are a draw for all four seats (R-MATCH-8).
         if result is MatchResult.DRAW:
-            return f"Result: draw{why}, {teams[0]} to {teams[1]}"
-        return f"Result: {result} wins{why}, {teams[0]} to {teams[1]}"
-    best = state.scores[seats[0]]
+            return translate(
+                "Result: draw{why}, {first} to {second}",
+                locale,
+                why=why,
+                first=teams[0],
+                second=teams[1],
+            )
+        return translate(
+            "Result: {team} wins{why}, {first} to {second}",
+            locale,
+            team=translate(_TEAMS[result], locale),
+            why=why,
+            first=teams[0],
+            second=teams[1],
+        )
+    best = scores[seats[0]]
     if len(seats) == 1:  # R-IND-1, R-CL-1: the best individual total wins
-        return f"Result: seat {seats[0]} wins with {best}"
-    return f"Result: {_seats_text(seats)} share the win with {best}"  # ties are shared
+        return translate("Result: seat {seat} wins with {best}", locale, seat=seats[0], best=best)
+    return translate(
+        "Result: {seats} share the win with {best}",
+        locale,
+        seats=_seats_text(seats, locale),
+        best=best,
+    )  # ties are shared
 
 
-def format_scoresheet(state: MatchState) -> str:
+def format_scoresheet(state: MatchState, *, locale: str = DEFAULT_LOCALE) -> str:
     """The scoresheet of ``state`` as plain text (no trailing newline).
 
     The first lines are the seat columns and the ruleset (its name, deals,
@@ -187,39 +296,93 @@ def format_scoresheet(state: MatchState) -> str:
     points so far or the seats already out of TRIX.  The last line is the
     result (``team0 wins``, ``draw``, ``seat 2 wins``, ``seats 1 and 3 share
     the win``), or ``Result: in progress, ...`` for an unfinished match.
+    ``locale`` is its language (``"en"``, the default, or ``"ar"``).
 
     >>> import trixcomplex as tc
     >>> print(format_scoresheet(tc.new_match()))
     Scoresheet                                seat 0  seat 1  seat 2  seat 3
     Ruleset: partnership (8 deals, Team Totals decide)
     Result: in progress, 0 of 8 deals played
+    >>> print(format_scoresheet(tc.new_match(), locale="ar").splitlines()[-1])
+    النتيجة: جارية، لُعبت 0 من 8 توزيعات
     """
+    locale = check_locale(locale)
     ruleset = state.ruleset
-    width = _label_width(ruleset)
-    lines = [_row("Scoresheet", [], width) + "".join(f"{'seat ' + str(s):>8}" for s in range(4))]
-    lines.append(_ruleset_line(ruleset))
+    width = _label_width(ruleset, locale)
     redeals = _redeals(state)
-    running = [0, 0, 0, 0]
-    for deal in state.results:
-        lines.extend(_redeal_lines(deal.number, redeals.pop(deal.number, [])))
-        lines.extend(_deal_lines(deal, width))
-        running = [running[s] + deal.points[s] for s in range(4)]
-        lines.append(_row(f"  after deal {deal.number}", running, width))
-        if ruleset.partnership:
-            teams = team_totals(running)
-            lines.append(f"  Team Totals: team 0 {teams[0]}, team 1 {teams[1]}")
+    lines = _sheet_lines(ruleset, state.results, redeals, width, locale)
     for number in sorted(redeals):  # the deal being played (or waiting for its new shuffle)
-        lines.extend(_redeal_lines(number, redeals[number]))
-    lines.extend(_current_lines(state, width))
-    lines.append(_result_line(state))
+        lines.extend(_redeal_lines(number, redeals[number], locale))
+    lines.extend(_current_lines(state, width, locale))
+    lines.append(_result_line(state, locale))
     return "\n".join(lines)
 
 
-def _current_lines(state: MatchState, width: int) -> list[str]:
+def _sheet_lines(
+    ruleset: Ruleset,
+    results: Sequence[DealResult],
+    redeals: dict[int, list[int]],
+    width: int,
+    locale: str,
+) -> list[str]:
+    """The head and the finished deals of a scoresheet (the redeals before their deals
+    are taken out of ``redeals``)."""
+    column = _column(locale)
+    heads = "".join(f"{_seat(s, locale):>{column}}" for s in range(4))
+    lines = [_row(translate("Scoresheet", locale), [], width, locale) + heads]
+    lines.append(_ruleset_line(ruleset, locale))
+    running = [0, 0, 0, 0]
+    for deal in results:
+        lines.extend(_redeal_lines(deal.number, redeals.pop(deal.number, []), locale))
+        lines.extend(_deal_lines(deal, width, locale))
+        running = [running[s] + deal.points[s] for s in range(4)]
+        after = translate("after deal {number}", locale, number=deal.number)
+        lines.append(_row("  " + after, running, width, locale))
+        if ruleset.partnership:
+            teams = team_totals(running)
+            lines.append(
+                "  "
+                + translate(
+                    "Team Totals: team 0 {first}, team 1 {second}",
+                    locale,
+                    first=teams[0],
+                    second=teams[1],
+                )
+            )
+    return lines
+
+
+def format_scorebook(book: Scorebook, *, locale: str = DEFAULT_LOCALE) -> str:
+    """The scoresheet of a match kept from reported deals (a
+    :class:`~trixcomplex.Scorebook`), as :func:`format_scoresheet` writes a played one.
+
+    >>> import trixcomplex as tc
+    >>> book = tc.Scorebook().add(tc.DealOutcome.of("TRIX", 1, finishing_order=[1, 2, 3, 0]))
+    >>> print(format_scorebook(book))
+    Scoresheet                                seat 0  seat 1  seat 2  seat 3
+    Ruleset: partnership (8 deals, Team Totals decide)
+    Deal 1  Kingdom 1  owner seat 1  TRIX         50     200     150     100
+      finishing order: seat 1, seat 2, seat 3, seat 0
+      after deal 1                                50     200     150     100
+      Team Totals: team 0 200, team 1 300
+    Result: in progress, 1 of 8 deals played
+    """
+    locale = check_locale(locale)
+    width = _label_width(book.ruleset, locale)
+    lines = _sheet_lines(book.ruleset, book.results, {}, width, locale)
+    if book.is_over:
+        lines.append(_final_line(book.score().seats, book.ruleset, locale))
+    else:
+        lines.append(_played(len(book.results), book.ruleset, locale))
+    return "\n".join(lines)
+
+
+def _current_lines(state: MatchState, width: int, locale: str) -> list[str]:
     """The deal being played: trick points charged so far, TRIX seats already out."""
+    so_far = translate("deal {number} so far", locale, number=state.deal_number)
     if state.trick_deal is not None:
-        return [_row(f"  deal {state.deal_number} so far", state.trick_deal.points, width)]
+        return [_row("  " + so_far, state.trick_deal.points, width, locale)]
     if state.trix is not None and state.trix.finishing_order:
-        out = ", ".join(f"seat {s}" for s in state.trix.finishing_order)
-        return [f"  deal {state.deal_number} so far: out {out}"]
+        out = translate(", ", locale).join(_seat(s, locale) for s in state.trix.finishing_order)
+        return ["  " + translate("{so_far}: out {seats}", locale, so_far=so_far, seats=out)]
     return []

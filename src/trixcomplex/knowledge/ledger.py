@@ -31,6 +31,7 @@ from collections.abc import Iterator
 from attrs import frozen
 
 from ..core.cards import Card
+from ..core.catalog import DEFAULT_LOCALE, N_, check_locale, contract_words, signed, translate
 from ..core.engine import MatchState, Phase, apply, new_match
 from ..core.moves import Contract, Move, Play
 from ..core.rules import doubled_card_points, trick_points, trick_winner, trix_points
@@ -89,6 +90,39 @@ class LedgerEntry:
     leader: int | None = None
     case: int | None = None
 
+    def describe(self, locale: str = DEFAULT_LOCALE) -> str:
+        """The entry as one line for a person, in ``locale`` (``"en"`` or ``"ar"``): who
+        gets what, for what, and the clauses deciding it (the rule, then the options).
+
+        >>> entry = LedgerEntry(1, 1, Contract.TRIX, None, 1, 2, 200, (), "R-TX-4")
+        >>> entry.describe()
+        'seat 2 +200: 1st out in TRIX, deal 1 (R-TX-4)'
+        >>> entry.describe("ar")
+        'المقعد 2 ‎+200: الأول خروجًا في تركس، التوزيعة 1 (R-TX-4)'
+        """
+        locale = check_locale(locale)
+        clauses = ", ".join((self.rule, *self.options))
+        who = translate("seat {seat} {points}:", locale, seat=self.seat,
+                        points=signed(self.points, locale))  # fmt: skip
+        if self.place is not None:
+            what = translate(
+                "{place} out in TRIX, deal {deal}", locale,
+                place=translate(_PLACES[self.place - 1], locale), deal=self.deal,
+            )  # fmt: skip
+        elif self.case is not None:
+            what = translate(
+                "{card} doubled by seat {doubler}, taken by seat {taker} in a trick led by "
+                "seat {leader}: case {case}",
+                locale, card=self.cards[0].symbol, doubler=self.doubler, taker=self.taker,
+                leader=self.leader, case=self.case,
+            )  # fmt: skip
+        else:
+            what = translate(
+                "trick {trick} of deal {deal} ({contract}), its charges stacked", locale,
+                trick=self.trick, deal=self.deal, contract=contract_words(self.contract, locale),
+            )  # fmt: skip
+        return f"{who} {what} ({clauses})"
+
     def to_json(self) -> dict[str, object]:
         """The entry as JSON: cards as codes (``"KH"``), the contract by its name.
 
@@ -112,6 +146,9 @@ class LedgerEntry:
             "leader": self.leader,
             "case": self.case,
         }
+
+
+_PLACES = (N_("1st"), N_("2nd"), N_("3rd"), N_("4th"))
 
 
 @frozen

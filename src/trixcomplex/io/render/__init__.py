@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, TypeAlias
 
 from attrs import field, frozen
 
+from ...core.catalog import DEFAULT_LOCALE
 from .layout import CardsLike as _CardsLike
 from .svg import escape as escape
 from .svg import hand_svg, rows_svg, table_svg, trick_svg
@@ -102,22 +103,29 @@ class Picture:
         return f"<Picture {first!r}…>" if "\n" in self.text else f"<Picture {first!r}>"
 
 
-def hand_picture(cards: CardsLike, *, highlight: CardsLike = ()) -> Picture:
+def hand_picture(
+    cards: CardsLike, *, highlight: CardsLike = (), locale: str = DEFAULT_LOCALE
+) -> Picture:
     """A :class:`Picture` of a hand (see :func:`hand_text` and :func:`hand_svg`)."""
-    return Picture(hand_svg(cards, highlight=highlight), hand_text(cards))
+    return Picture(hand_svg(cards, highlight=highlight, locale=locale), hand_text(cards))
 
 
-def trick_picture(cards: CardsLike, leader: int, *, bottom: int = 0) -> Picture:
+def trick_picture(
+    cards: CardsLike, leader: int, *, bottom: int = 0, locale: str = DEFAULT_LOCALE
+) -> Picture:
     """A :class:`Picture` of a trick (see :func:`trick_text` and :func:`trick_svg`)."""
-    return Picture(trick_svg(cards, leader, bottom=bottom), trick_text(cards, leader))
+    return Picture(
+        trick_svg(cards, leader, bottom=bottom, locale=locale),
+        trick_text(cards, leader, locale=locale),
+    )
 
 
-def rows_picture(table: CardsLike) -> Picture:
+def rows_picture(table: CardsLike, *, locale: str = DEFAULT_LOCALE) -> Picture:
     """A :class:`Picture` of the TRIX rows (see :func:`rows_text` and :func:`rows_svg`)."""
-    return Picture(rows_svg(table), rows_text(table))
+    return Picture(rows_svg(table, locale=locale), rows_text(table))
 
 
-def picture(view: View) -> Picture:
+def picture(view: View, *, locale: str = DEFAULT_LOCALE) -> Picture:
     """The whole table as ``view.seat`` sees it: a :class:`Picture` of
     :func:`table_svg` and :func:`table_text`.
 
@@ -127,5 +135,7 @@ def picture(view: View) -> Picture:
     >>> pic = tc.picture(tc.view(state, 1))
     >>> print(str(pic).splitlines()[1])
     seat 1's view · seat 0 chooses the contract
+
+    ``locale`` is the language of the words (``"en"``, the default, or ``"ar"``).
     """
-    return Picture(table_svg(view), table_text(view))
+    return Picture(table_svg(view, locale=locale), table_text(view, locale=locale))

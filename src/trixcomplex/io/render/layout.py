@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, TypeAlias
 
 from ...core.cards import Card, Suit, as_card, cards_of
+from ...core.catalog import DEFAULT_LOCALE, N_, signed, translate
 from ...core.engine import MatchResult, Phase
 from ...core.rulesets import Ruleset
 from ..scoresheet import contract_name
@@ -101,11 +102,22 @@ def _trick(cards: CardsLike, leader: int) -> tuple[Card, ...]:
 
 # -- the whole table, from a view -----------------------------------------------
 
-_PLACES = ("1st", "2nd", "3rd", "4th")
+_PLACES = (N_("1st"), N_("2nd"), N_("3rd"), N_("4th"))
 
 
-def _who(view: View) -> str:
-    return "the spectator's view" if view.seat is None else f"seat {view.seat}'s view"
+def _place(index: int, locale: str = DEFAULT_LOCALE) -> str:
+    """The finishing place ``index`` (0 for 1st) in words."""
+    return translate(_PLACES[index], locale)
+
+
+def _seat_name(seat: int, locale: str = DEFAULT_LOCALE) -> str:
+    return translate("seat {seat}", locale, seat=seat)
+
+
+def _who(view: View, locale: str = DEFAULT_LOCALE) -> str:
+    if view.seat is None:
+        return translate("the spectator's view", locale)
+    return translate("seat {seat}'s view", locale, seat=view.seat)
 
 
 def _ruleset(view: View) -> Ruleset:
@@ -118,51 +130,65 @@ def _deals_per_match(view: View) -> int:
     return _ruleset(view).deals_per_match
 
 
-def _headline(view: View) -> str:
+def _headline(view: View, locale: str = DEFAULT_LOCALE) -> str:
     if view.deal_number == 0:
-        return "A new match, waiting for the first deal"
+        return translate("A new match, waiting for the first deal", locale)
     if view.phase is Phase.OVER:
-        return f"The match is over: {view.deal_number} deals played"
+        return translate("The match is over: {deals} deals played", locale, deals=view.deal_number)
     deals = _deals_per_match(view)
     if view.phase is Phase.DEAL:
-        return f"Between deals: {view.deal_number} of {deals} played"
-    contract = contract_name(view.contract) if view.contract is not None else "contract to choose"
-    return (
-        f"Deal {view.deal_number} of {deals} · Kingdom {view.kingdom} · {contract} · "
-        f"owner seat {view.owner}"
+        return translate("Between deals: {played} of {deals} played", locale,
+                         played=view.deal_number, deals=deals)  # fmt: skip
+    contract = (
+        contract_name(view.contract, locale)
+        if view.contract is not None
+        else translate("contract to choose", locale)
     )
+    return translate(
+        "Deal {number} of {deals} · Kingdom {kingdom} · {contract} · owner seat {owner}", locale,
+        number=view.deal_number, deals=deals, kingdom=view.kingdom, contract=contract,
+        owner=view.owner,
+    )  # fmt: skip
 
 
-def _status(view: View) -> str:
+def _status(view: View, locale: str = DEFAULT_LOCALE) -> str:
     """What the table waits for, in words (public facts only, R-HID-2)."""
     phase = view.phase
     if phase is Phase.OVER:
-        result = view.score.result
-        if result is MatchResult.TEAM0:
-            return "Match over: team 0 (seats 0, 2) wins"
-        if result is MatchResult.TEAM1:
-            return "Match over: team 1 (seats 1, 3) wins"
-        if result is MatchResult.DRAW:
-            return "Match over: a draw"
-        seats = view.score.winners
-        if len(seats) == 1:  # R-IND-1, R-CL-1: an individual game
-            return f"Match over: seat {seats[0]} wins"
-        return "Match over: seats " + ", ".join(str(s) for s in seats) + " share the win"
+        return translate("Match over: {result}", locale, result=_result(view, locale))
     if phase is Phase.DEAL:
-        return f"waiting for deal {view.deal_number + 1}"
+        return translate("waiting for deal {number}", locale, number=view.deal_number + 1)
     if phase is Phase.CHOOSE:
-        return f"seat {view.turn} chooses the contract"
+        return translate("seat {seat} chooses the contract", locale, seat=view.turn)
     if phase is Phase.DOUBLE:
-        return "the doubling window is open"
-    return f"seat {view.turn} to play"
+        return translate("the doubling window is open", locale)
+    return translate("seat {seat} to play", locale, seat=view.turn)
 
 
-def _seat_notes(view: View, seat: int) -> str:
-    notes = [f"{view.hand_sizes[seat]} cards"]
+def _result(view: View, locale: str = DEFAULT_LOCALE) -> str:
+    """Who won a finished match, in words (R-MATCH-8, R-IND-1)."""
+    result = view.score.result
+    if result is MatchResult.TEAM0:
+        return translate("team 0 (seats 0, 2) wins", locale)
+    if result is MatchResult.TEAM1:
+        return translate("team 1 (seats 1, 3) wins", locale)
+    if result is MatchResult.DRAW:
+        return translate("a draw", locale)
+    seats = view.score.winners
+    if len(seats) == 1:  # R-IND-1, R-CL-1: an individual game
+        return translate("seat {seat} wins", locale, seat=seats[0])
+    return translate("seats {seats} share the win", locale,
+                     seats=translate(", ", locale).join(str(s) for s in seats))  # fmt: skip
+
+
+def _seat_notes(view: View, seat: int, locale: str = DEFAULT_LOCALE) -> str:
+    notes = [translate("{count} cards", locale, count=view.hand_sizes[seat])]
     if view.phase.plays_tricks and view.points[seat]:
-        notes.append(f"{view.points[seat]:+d} this deal")
+        notes.append(translate("{points} this deal", locale,
+                               points=signed(view.points[seat], locale)))  # fmt: skip
     if seat in view.finishing_order:
-        notes.append(_PLACES[view.finishing_order.index(seat)])
+        notes.append(_place(view.finishing_order.index(seat), locale))
     if view.shown_twos[seat]:  # R-OPT-7: public once shown
-        notes.append("2s shown " + " ".join(c.symbol for c in view.shown_twos[seat]))
-    return ", ".join(notes)
+        twos = " ".join(c.symbol for c in view.shown_twos[seat])
+        notes.append(translate("2s shown {cards}", locale, cards=twos))
+    return translate(", ", locale).join(notes)

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from ...core.cards import ALL_CARDS, Card, Suit, cards_of
+from ...core.catalog import DEFAULT_LOCALE, check_locale, translate
 from ...core.engine import Phase
 from ...core.moves import Play
 from ...core.rules import TRICKS_PER_DEAL, trick_winner
@@ -24,8 +25,10 @@ from .layout import (
     _check_table,
     _headline,
     _rank_label,
+    _result,
     _ruleset,
     _seat,
+    _seat_name,
     _seat_notes,
     _status,
     _trick,
@@ -114,9 +117,10 @@ def _card_svg(card: Card, x: float, y: float, *, raised: bool = False, dim: bool
     )
 
 
-def _back_svg(x: float, y: float) -> str:
+def _back_svg(x: float, y: float, locale: str = DEFAULT_LOCALE) -> str:
+    hidden = escape(translate("a hidden card", locale))
     return (
-        f'<g transform="translate({x:g} {y:g})"><title>a hidden card</title>'
+        f'<g transform="translate({x:g} {y:g})"><title>{hidden}</title>'
         f'<rect width="{CARD_W}" height="{CARD_H}" rx="4" fill="#2b4c7e" stroke="#ffffff" '
         'stroke-width="1"/>'
         f'<rect x="4" y="4" width="{CARD_W - 8}" height="{CARD_H - 8}" rx="2" fill="none" '
@@ -131,13 +135,23 @@ def _slot_svg(x: float, y: float) -> str:
     )
 
 
-def _document(width: float, height: float, label: str, body: Iterable[str], *, felt: bool) -> str:
+def _document(
+    width: float,
+    height: float,
+    label: str,
+    body: Iterable[str],
+    *,
+    felt: bool,
+    locale: str = DEFAULT_LOCALE,
+) -> str:
     background = (
         f'<rect width="{width:g}" height="{height:g}" rx="8" fill="{_FELT}"/>' if felt else ""
     )
+    # The language of the words, for screen readers and text shaping (English: unmarked).
+    lang = "" if locale == DEFAULT_LOCALE else f' xml:lang="{locale}"'
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" '
-        f'viewBox="0 0 {width:g} {height:g}" role="img" aria-label={quoteattr(label)}>'
+        f'viewBox="0 0 {width:g} {height:g}" role="img" aria-label={quoteattr(label)}{lang}>'
         f"<title>{escape(label)}</title>" + background + "".join(body) + "</svg>"
     )
 
@@ -163,7 +177,7 @@ def _hand_width(n: int) -> int:
     return _STEP * (n - 1) + CARD_W if n else 0
 
 
-def hand_svg(cards: CardsLike, *, highlight: CardsLike = ()) -> str:
+def hand_svg(cards: CardsLike, *, highlight: CardsLike = (), locale: str = DEFAULT_LOCALE) -> str:
     """A hand fanned out by suit, high cards first; cards in ``highlight`` are raised.
 
     >>> import xml.etree.ElementTree as ET
@@ -171,11 +185,14 @@ def hand_svg(cards: CardsLike, *, highlight: CardsLike = ()) -> str:
     >>> root.tag, root.get("width")
     ('{http://www.w3.org/2000/svg}svg', '104')
     """
+    locale = check_locale(locale)
     hand = _hand_order(_cards(cards, "hand"))
     lifted = frozenset(_cards(highlight, "highlight"))
     width = max(_hand_width(len(hand)), CARD_W) + 16
-    label = "hand: " + (" ".join(c.symbol for c in hand) or "no cards")
-    return _document(width, CARD_H + 24, label, _hand_body(hand, 8, 16, lifted), felt=False)
+    shown = " ".join(c.symbol for c in hand) or translate("no cards", locale)
+    label = translate("hand: {cards}", locale, cards=shown)
+    body = _hand_body(hand, 8, 16, lifted)
+    return _document(width, CARD_H + 24, label, body, felt=False, locale=locale)
 
 
 # Where each seat's card lies in the trick picture, relative to the seat at the bottom.
@@ -196,7 +213,9 @@ def _trick_body(
     return body
 
 
-def trick_svg(cards: CardsLike, leader: int, *, bottom: int = 0) -> str:
+def trick_svg(
+    cards: CardsLike, leader: int, *, bottom: int = 0, locale: str = DEFAULT_LOCALE
+) -> str:
     """A trick laid out round the table: ``bottom`` (default seat 0) at the bottom,
     the next seat (on its right, R-SEAT-1) at the right; a full trick's taker is outlined.
 
@@ -206,6 +225,7 @@ def trick_svg(cards: CardsLike, leader: int, *, bottom: int = 0) -> str:
     >>> titles[1:]
     ['7♥', 'K♥']
     """
+    locale = check_locale(locale)
     played = _trick(cards, leader)
     _seat(bottom, "bottom")
     size = 3 * CARD_W + 12 + 2 * 60
@@ -216,9 +236,10 @@ def trick_svg(cards: CardsLike, leader: int, *, bottom: int = 0) -> str:
         x = size / 2 + dx * (size / 2 - 28)
         y = height / 2 + dy * (height / 2 - 10) + (4 if dy <= 0 else 0)
         mark = " ▸" if seat == leader else ""
-        body.append(_text(x, y, f"seat {seat}{mark}", size=11, text_anchor="middle"))
-    label = f"trick led by seat {leader}: " + (" ".join(c.symbol for c in played) or "no cards")
-    return _document(size, height, label, body, felt=True)
+        body.append(_text(x, y, f"{_seat_name(seat, locale)}{mark}", size=11, text_anchor="middle"))
+    shown = " ".join(c.symbol for c in played) or translate("no cards", locale)
+    label = translate("trick led by seat {leader}: {cards}", locale, leader=leader, cards=shown)
+    return _document(size, height, label, body, felt=True, locale=locale)
 
 
 _ROW_STEP = CARD_W + 2
@@ -247,7 +268,7 @@ def _rows_body(mask: int, x: float, y: float) -> list[str]:
     return body
 
 
-def rows_svg(table: CardsLike) -> str:
+def rows_svg(table: CardsLike, *, locale: str = DEFAULT_LOCALE) -> str:
     """The TRIX rows: one line per suit, every card in its rank's column, with dashed
     outlines where a card may be laid next (R-TX-2).
 
@@ -256,11 +277,13 @@ def rows_svg(table: CardsLike) -> str:
     >>> len([e for e in root.iter() if e.get("stroke-dasharray")])   # the four Jacks
     4
     """
+    locale = check_locale(locale)
     mask = _check_table(_cards(table, "table"))
     width = 24 + 13 * _ROW_STEP + 16
     height = _ROWS_HEAD + 4 * (CARD_H + 6) + 10
-    laid = " ".join(c.symbol for c in cards_of(mask)) or "empty"
-    return _document(width, height, f"TRIX rows: {laid}", _rows_body(mask, 8, 8), felt=True)
+    laid = " ".join(c.symbol for c in cards_of(mask)) or translate("empty", locale)
+    label = translate("TRIX rows: {cards}", locale, cards=laid)
+    return _document(width, height, label, _rows_body(mask, 8, 8), felt=True, locale=locale)
 
 
 _TABLE_W = 640
@@ -268,13 +291,21 @@ _TABLE_H = 500
 
 
 def _stack_body(
-    seat: int, count: int, x: float, y: float, label: str, turn: bool, *, right: bool = False
+    seat: int,
+    count: int,
+    x: float,
+    y: float,
+    label: str,
+    turn: bool,
+    *,
+    right: bool = False,
+    locale: str = DEFAULT_LOCALE,
 ) -> list[str]:
     """A seat whose cards are hidden: up to three overlapping backs and a label.
 
     With ``right`` the labels end at the stack's right edge (for the seat drawn at the right).
     """
-    body = [_back_svg(x + 6 * i, y) for i in range(min(count, 3))]
+    body = [_back_svg(x + 6 * i, y, locale) for i in range(min(count, 3))]
     if not count:
         body.append(_slot_svg(x, y))
     colour = "#f2c14e" if turn else "#ffffff"
@@ -282,32 +313,36 @@ def _stack_body(
     mark = "▸ " if turn else ""
     lx, anchor = (x + CARD_W + 12, "end") if right else (x, "start")
     body.append(
-        _text(lx, y + CARD_H + 16, f"{mark}seat {seat}", fill=colour, font_weight=weight,
+        _text(lx, y + CARD_H + 16, f"{mark}{_seat_name(seat, locale)}", fill=colour,
+              font_weight=weight,
               text_anchor=anchor)
     )  # fmt: skip
     body.append(_text(lx, y + CARD_H + 30, label, size=10, fill="#d8e8dc", text_anchor=anchor))
     return body
 
 
-def _scores_body(view: View, cx: float, y: float) -> list[str]:
+def _scores_body(view: View, cx: float, y: float, locale: str = DEFAULT_LOCALE) -> list[str]:
     """The seat scores and Team Totals between deals and at the end (R-MATCH-7, R-MATCH-8)."""
     seats, teams = view.score.seats, view.score.teams
-    lines = [f"seat {s}: {seats[s]}" for s in range(4)]
+    lines = [f"{_seat_name(s, locale)}: {seats[s]}" for s in range(4)]
     if _ruleset(view).partnership:  # individual games have no teams (R-IND-1, R-CL-1)
-        lines += [f"team 0 (seats 0, 2): {teams[0]}", f"team 1 (seats 1, 3): {teams[1]}"]
+        lines += [
+            translate("team 0 (seats 0, 2): {points}", locale, points=teams[0]),
+            translate("team 1 (seats 1, 3): {points}", locale, points=teams[1]),
+        ]
     body = [
         _text(cx, y + 18 * i + (8 if i >= 4 else 0), line, size=13, text_anchor="middle",
               font_weight="bold" if i >= 4 else "normal")
         for i, line in enumerate(lines)
     ]  # fmt: skip
     if view.phase is Phase.OVER:
-        result = _status(view).removeprefix("Match over: ")
+        result = _result(view, locale)
         body.append(_text(cx, y + 18 * 6 + 20, result, size=15, fill="#f2c14e",
                           text_anchor="middle", font_weight="bold"))  # fmt: skip
     return body
 
 
-def table_svg(view: View) -> str:
+def table_svg(view: View, *, locale: str = DEFAULT_LOCALE) -> str:
     """The table as ``view.seat`` sees it, as an SVG document (640 × 500).
 
     The viewer sits at the bottom with its hand face up (the cards it may
@@ -317,17 +352,21 @@ def table_svg(view: View) -> str:
     (``seat=None``) sees seat 0's place at the bottom, face down.  The centre
     shows the trick (or, between tricks, the last one, faded), the TRIX rows,
     the doubling window's state, or the scores between deals and at the end.
+    ``locale`` is the language of its words (``"en"``, the default, or ``"ar"``);
+    the drawing is the same (the seats keep their places round the table).
     """
+    locale = check_locale(locale)
     bottom = view.seat if view.seat is not None else 0
+    status = f"{_who(view, locale)} · {_status(view, locale)}"
     body = [
-        _text(16, 24, _headline(view), size=14, font_weight="bold"),
-        _text(16, 42, f"{_who(view)} · {_status(view)}", size=12, fill="#d8e8dc"),
+        _text(16, 24, _headline(view, locale), size=14, font_weight="bold"),
+        _text(16, 42, status, size=12, fill="#d8e8dc"),
     ]
     teams, seats = view.score.teams, view.score.seats
     totals = (
-        f"Team Totals {teams[0]} : {teams[1]}"
+        translate("Team Totals {first} : {second}", locale, first=teams[0], second=teams[1])
         if _ruleset(view).partnership
-        else "Seats " + " : ".join(str(s) for s in seats)
+        else translate("Seats {scores}", locale, scores=" : ".join(str(s) for s in seats))
     )
     body.append(_text(_TABLE_W - 16, 24, totals, size=12, text_anchor="end"))
     in_deal = view.deal_number > 0 and view.phase not in (Phase.DEAL, Phase.OVER)
@@ -340,21 +379,23 @@ def table_svg(view: View) -> str:
         for offset, (x, y) in spots.items():
             seat = (bottom + offset) % 4
             body += _stack_body(
-                seat, view.hand_sizes[seat], x, y, _seat_notes(view, seat), view.turn == seat,
-                right=offset == 1,
+                seat, view.hand_sizes[seat], x, y, _seat_notes(view, seat, locale),
+                view.turn == seat, right=offset == 1, locale=locale,
             )  # fmt: skip
     cx, cy = _TABLE_W / 2, _TABLE_H / 2 - 10
     if view.phase.plays_tricks:
         assert view.leader is not None
         if view.trick or view.last_trick is None:
             body += _trick_body(view.trick, view.leader, bottom, cx, cy)
-            caption = f"trick {len(view.tricks) + 1} of {TRICKS_PER_DEAL}"
+            caption = translate("trick {number} of {total}", locale,
+                                number=len(view.tricks) + 1, total=TRICKS_PER_DEAL)  # fmt: skip
         else:
             last = view.last_trick
             body.append('<g opacity="0.6">')
             body += _trick_body(last.cards, last.leader, bottom, cx, cy)
             body.append("</g>")
-            caption = f"trick {len(view.tricks)} taken by seat {last.taker}"
+            caption = translate("trick {number} taken by seat {seat}", locale,
+                                number=len(view.tricks), seat=last.taker)  # fmt: skip
         body.append(_text(cx, cy + CARD_H + 40, caption, size=11, text_anchor="middle"))
     elif view.phase is Phase.TRIX:
         scale = 0.62
@@ -365,25 +406,33 @@ def table_svg(view: View) -> str:
         body += _rows_body(_check_table(view.table), 0, 0)
         body.append("</g>")
     elif view.phase is Phase.DOUBLE:
-        body.append(_text(cx, cy, "the doubling window is open", size=13, text_anchor="middle"))
+        window = translate("the doubling window is open", locale)
+        body.append(_text(cx, cy, window, size=13, text_anchor="middle"))
         if view.doublable:
-            mine = "you may double " + " ".join(c.symbol for c in view.doublable)
+            cards = " ".join(c.symbol for c in view.doublable)
+            mine = translate("you may double {cards}", locale, cards=cards)
         elif view.my_answer is not None:
-            mine = "you doubled " + (" ".join(c.symbol for c in view.my_answer) or "nothing")
+            cards = " ".join(c.symbol for c in view.my_answer) or translate("nothing", locale)
+            mine = translate("you doubled {cards}", locale, cards=cards)
         else:
-            mine = "doubles are revealed when it closes"
+            mine = translate("doubles are revealed when it closes", locale)
         body.append(_text(cx, cy + 20, mine, size=11, text_anchor="middle", fill="#d8e8dc"))
     elif view.phase in (Phase.DEAL, Phase.OVER) and view.deal_number:
-        body += _scores_body(view, cx, cy - 60)
+        body += _scores_body(view, cx, cy - 60, locale)
     if view.doubled:
-        doubled = ", ".join(f"{card.symbol} by seat {seat}" for card, seat in view.doubled)
-        body.append(_text(16, _TABLE_H - 14, f"doubled: {doubled}", size=11))
+        doubled = translate(", ", locale).join(
+            translate("{card} by seat {seat}", locale, card=card.symbol, seat=seat)
+            for card, seat in view.doubled
+        )
+        body.append(
+            _text(16, _TABLE_H - 14, translate("doubled: {cards}", locale, cards=doubled), size=11)
+        )
     if in_deal:
         hand_y = _TABLE_H - CARD_H - 72
         if view.seat is None:
             body += _stack_body(
                 bottom, view.hand_sizes[bottom], cx - CARD_W / 2, hand_y,
-                _seat_notes(view, bottom), view.turn == bottom,
+                _seat_notes(view, bottom, locale), view.turn == bottom, locale=locale,
             )  # fmt: skip
         else:
             hand = _hand_order(view.hand)
@@ -393,10 +442,11 @@ def table_svg(view: View) -> str:
             body += _hand_body(hand, cx - _hand_width(len(hand)) / 2, hand_y, legal)
             turn = view.turn == view.seat
             colour = "#f2c14e" if turn else "#ffffff"
-            label = f"{'▸ ' if turn else ''}seat {view.seat} (you) · {_seat_notes(view, view.seat)}"
+            you = translate("seat {seat} (you)", locale, seat=view.seat)
+            label = f"{'▸ ' if turn else ''}{you} · {_seat_notes(view, view.seat, locale)}"
             body.append(
                 _text(cx, hand_y + CARD_H + 18, label, fill=colour, text_anchor="middle",
                       font_weight="bold" if turn else "normal")
             )  # fmt: skip
-    label = f"{_headline(view)}; {_who(view)}; {_status(view)}"
-    return _document(_TABLE_W, _TABLE_H, label, body, felt=True)
+    label = f"{_headline(view, locale)}; {_who(view, locale)}; {_status(view, locale)}"
+    return _document(_TABLE_W, _TABLE_H, label, body, felt=True, locale=locale)
