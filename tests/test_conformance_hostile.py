@@ -11,11 +11,14 @@ anything took.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
+import signal
 import subprocess
 import sys
+import threading
 import tracemalloc
 from collections.abc import Callable, Iterator
 from contextlib import redirect_stderr, redirect_stdout
@@ -212,6 +215,22 @@ def test_a_case_line_over_the_size_limit_is_refused_unparsed(
         read_cases(path)
 
 
+def test_an_endless_file_is_refused_at_the_file_limit(
+    case: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file of good cases (or blank lines) without end is read up to ``MAX_FILE_CHARS``
+    characters only (a small limit here: the reading never gets past it)."""
+    from trixcomplex.conformance import cases
+
+    line = dumps(case) + "\n"
+    monkeypatch.setattr(cases, "MAX_FILE_CHARS", 3 * len(line))
+    path = write_cases(tmp_path / "cases.jsonl", line * 3 + "\n" * 10)
+    with pytest.raises(CaseFormatError, match=rf":4: a file of more than {3 * len(line)} char"):
+        read_cases(path)
+    write_cases(path, line * 3)
+    assert len(read_cases(path)) == 3  # at the limit: read
+
+
 def test_the_error_is_structured(case: dict[str, Any], tmp_path: Path) -> None:
     """:class:`CaseFormatError` names the file, the line, the case and the field."""
     path = tmp_path / "cases.jsonl"
@@ -362,6 +381,9 @@ for line in sys.stdin:
 """
 
 
+WATCHDOG = 90.0
+"""Seconds after which every hostile engine of a test is killed, whatever happens."""
+
 PRELUDE = """
 import os, sys
 open(sys.argv[1], "a").write(f"{os.getpid()}\\n")
@@ -376,8 +398,17 @@ def pids(pid_file: Path) -> list[int]:
 @pytest.fixture
 def engine_script(tmp_path: Path) -> Iterator[Callable[[str], tuple[str, Path]]]:
     """Write a hostile engine; give its command and the file where it (and any child it
-    starts) writes its pid.  Whatever is still running at the end is killed."""
+    starts) writes its pid.  Whatever is still running at the end is killed, and after
+    ``WATCHDOG`` seconds at the latest: a read the checker would block in forever (the
+    bug these tests attack) then ends, so a regression fails the test, never hangs it."""
     made: list[Path] = []
+
+    def kill_all() -> None:
+        for pid_file in made:
+            for pid in pids(pid_file) if pid_file.exists() else []:
+                if alive(pid):
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, signal.SIGKILL)
 
     def make(source: str) -> tuple[str, Path]:
         script = tmp_path / f"engine{len(made)}.py"
@@ -386,11 +417,13 @@ def engine_script(tmp_path: Path) -> Iterator[Callable[[str], tuple[str, Path]]]
         made.append(pid_file)
         return f"{sys.executable} {script} {pid_file}", pid_file
 
-    yield make
-    for pid_file in made:
-        for pid in pids(pid_file) if pid_file.exists() else []:
-            if alive(pid):
-                os.kill(pid, 9)
+    watchdog = threading.Timer(WATCHDOG, kill_all)
+    watchdog.start()
+    try:
+        yield make
+    finally:
+        watchdog.cancel()
+        kill_all()
 
 
 def gone(pid_file: Path) -> bool:

@@ -25,8 +25,9 @@ positions of random matches (:func:`random_cases`).
 :func:`read_cases` reads a cases file strictly, as every loader of the library
 reads what a stranger may have written: each line is parsed by the bounded
 parser (:func:`trixcomplex.core.jsonio.loads`: at most :data:`MAX_CASE_CHARS`
-characters, nesting at most 32 deep, no integer too long to read, no key named
-twice) and every field a checker reads is checked (:func:`check_case`).
+characters a line and :data:`MAX_FILE_CHARS` a file, nesting at most 32 deep,
+no integer too long to read, no key named twice) and every field a checker
+reads is checked (:func:`check_case`).
 Anything else is a :class:`CaseFormatError`, a ``ValueError`` naming the file,
 the line, the case and the field:
 
@@ -70,6 +71,7 @@ __all__ = [
     "CLAUSES",
     "FORMAT",
     "MAX_CASE_CHARS",
+    "MAX_FILE_CHARS",
     "VERSION",
     "CaseFormatError",
     "case_at",
@@ -91,6 +93,9 @@ VIEWERS: tuple[int | None, ...] = (0, 1, 2, 3, None)
 MAX_CASE_CHARS = 4 * 1024 * 1024
 """Longest line of a cases file, in characters (4 Mi; the longest case written is some
 120 thousand): a longer one is refused before it is parsed."""
+MAX_FILE_CHARS = 256 * 1024 * 1024
+"""Longest cases file, in characters (256 Mi, some 25 thousand cases; 200 cases take about
+2 Mi): the reading stops there, so an endless file costs bounded time and memory."""
 
 
 class CaseFormatError(ValueError):
@@ -506,12 +511,16 @@ def read_cases(path: Path) -> list[Any]:
     out = []
     try:
         with path.open(encoding="utf-8", newline="") as lines:
-            number = 0
+            number = read = 0
             while True:
                 line = lines.readline(MAX_CASE_CHARS + 1)
                 if not line:
                     break
-                number += 1
+                number, read = number + 1, read + len(line)
+                if read > MAX_FILE_CHARS:
+                    raise CaseFormatError(
+                        f"a file of more than {MAX_FILE_CHARS} characters", path=name, line=number
+                    )
                 if len(line) > MAX_CASE_CHARS and not line.endswith("\n"):
                     raise CaseFormatError(
                         f"a line of more than {MAX_CASE_CHARS} characters", path=name, line=number

@@ -198,7 +198,7 @@ class SubprocessEngine:
         try:
             return str(self.process.wait(timeout=min(1.0, self.timeout)))
         except subprocess.TimeoutExpired:
-            return "unknown: it closed its output and did not exit"
+            return "unknown: it closed a pipe but did not exit"
 
     def _kill(self) -> None:
         """Kill the engine's process group and reap the engine."""
