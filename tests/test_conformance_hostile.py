@@ -15,6 +15,7 @@ import contextlib
 import io
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -532,6 +533,30 @@ def test_answers_of_the_wrong_shape_are_disagreements(
     assert " score (case " in done.stdout and " view (case " in done.stdout
     assert " legal-moves (case " in done.stdout
     assert gone(pid_file)
+
+
+class Padded(ReferenceEngine):
+    """Answers every view with 200,000 characters of padding."""
+
+    def handle(self, request: dict[str, Any]) -> dict[str, Any]:
+        answer = super().handle(request)
+        if request.get("cmd") == "view":
+            answer["view"] = {**answer["view"], "pad": "x" * 200_000}
+        return answer
+
+
+def test_a_report_keeps_bounded_answers() -> None:
+    """Attack: answers just under ``MAX_ANSWER``, each a disagreement, all kept whole in
+    the report (5 views a case).  A disagreement keeps at most ``MAX_KEPT`` characters
+    of an answer: the start of a longer one, as text."""
+    report = check_cases(random_cases(tc.CLASSIC, 2), LocalEngine(Padded()))
+    views = [d for d in report.disagreements if d.kind == "view"]
+    assert len(views) == 10
+    for found in views:
+        assert isinstance(found.got, str) and len(found.got) < 400, found.got[:400]
+        assert re.match(r'<an answer of 20\d{4} characters> \{"seat": ', found.got)
+        assert found.clause == "R-HID-1"  # a view with a field no view has
+    assert all(len(d.summary()) < 1000 for d in views)
 
 
 def test_the_engine_and_its_children_are_killed_and_reaped(

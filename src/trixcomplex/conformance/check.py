@@ -43,6 +43,7 @@ from .refusals import refusal_of
 
 __all__ = [
     "MAX_ANSWER",
+    "MAX_KEPT",
     "Disagreement",
     "Engine",
     "EngineError",
@@ -81,6 +82,19 @@ counted; the longest answer of the reference engine, a view late in a match, is 
 thousand): a longer one is the engine's failure, so an endless line costs bounded memory."""
 
 _CHUNK = 64 * 1024
+
+MAX_KEPT = 64 * 1024
+"""Longest answer a :class:`Disagreement` keeps as it came, in characters of compact JSON
+(the reference's answers are all far shorter): a longer one is kept as a one-line text
+of its start, so a report costs bounded memory whatever the engine sends."""
+
+
+def _kept(got: Any) -> Any:
+    """``got``, or the text of its start if its JSON is longer than :data:`MAX_KEPT`."""
+    text = json.dumps(got, separators=(",", ":"), ensure_ascii=False)
+    if len(text) <= MAX_KEPT:
+        return got
+    return f"<an answer of {len(text)} characters> {brief(got, 200)}"
 
 
 class SubprocessEngine:
@@ -450,7 +464,7 @@ class _Checker:
                 moves=tuple(case["moves"][:moves]),
                 request=request or {"cmd": "new_match", "ruleset": case["ruleset"]},
                 expected={"ok": True} if ok else expected,
-                got=got,
+                got=_kept(got),
             )
         )
 
