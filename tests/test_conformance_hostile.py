@@ -294,6 +294,15 @@ sys.stdout.flush()
 time.sleep(3600)
 """
 
+TRICKLE = """
+import sys, time
+sys.stdin.readline()
+while True:
+    sys.stdout.write("x")
+    sys.stdout.flush()
+    time.sleep(0.05)
+"""
+
 ENDLESS_LINE = """
 import sys
 sys.stdin.readline()
@@ -452,6 +461,21 @@ def test_an_engine_that_writes_half_a_line_hits_the_timeout(
     assert done.returncode == 2, done.stdout + done.stderr
     assert "no answer in 0.5 s" in one_line(done.stderr)
     assert "after 9 bytes of an unfinished line" in done.stderr
+    assert gone(pid_file)
+
+
+def test_a_trickle_of_bytes_does_not_extend_the_timeout(
+    engine_script: Callable[[str], tuple[str, Path]],
+) -> None:
+    """Attack: one byte every 50 ms, never a newline.  The deadline is the request's,
+    not each read's, so the trickle fails at ``timeout`` like silence does."""
+    command, pid_file = engine_script(TRICKLE)
+    engine = SubprocessEngine(command, timeout=0.5)
+    try:
+        with pytest.raises(EngineError, match=r"no answer in 0\.5 s .* unfinished line"):
+            engine.request({"cmd": "score"})
+    finally:
+        engine.close()
     assert gone(pid_file)
 
 

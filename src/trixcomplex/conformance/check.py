@@ -111,6 +111,9 @@ class SubprocessEngine:
     it started included) and reaps it: no process is left.  The engine's standard error
     is the checker's.  Nothing here is a sandbox: the engine runs with the checker's
     rights (run a stranger's engine in a sandbox of its own).
+
+    ``timeout`` must be a positive, finite number of seconds (``ValueError``); a command
+    that cannot be started is an :class:`EngineError`.
     """
 
     def __init__(
@@ -270,6 +273,8 @@ class Disagreement:
     request: Any
     expected: Any
     got: Any
+    """What came back: the answer's value, or, for one longer than :data:`MAX_KEPT`
+    characters of JSON, a one-line text of its length and start."""
 
     def reproduction(self) -> str:
         """The requests that show it, from a new match: one JSON line each."""

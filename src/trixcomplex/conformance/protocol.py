@@ -19,6 +19,11 @@ ruleset is named as records name it (``classic+doubling=False``).  An engine
 that does not support a ruleset answers ``{"ok": false, "unsupported": true}``
 to ``new_match``, and its cases are skipped.
 
+An answer is one line of at most
+:data:`~trixcomplex.conformance.check.MAX_ANSWER` bytes of UTF-8 JSON (nested at
+most 32 deep), sent whole within the checker's timeout of the request; an engine
+that breaks this, or stops reading its requests, has failed the check.
+
 >>> encode({"cmd": "score"})
 '{"cmd":"score"}\\n'
 >>> decode('{"ok": true}')
