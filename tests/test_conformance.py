@@ -107,7 +107,7 @@ def test_a_reproduction_replays_the_disagreement(bug: str, cases: list[Any]) -> 
 
 
 def test_the_cli_exports_cases_and_checks_the_reference_engine(tmp_path: Path) -> None:
-    done = cli("export", str(tmp_path), "--cases", "6", "--ruleset", " Classic")
+    done = cli("export", str(tmp_path), "--cases", str(len(CLAUSES) + 6), "--ruleset", " Classic")
     assert done.returncode == 0, done.stderr
     path = tmp_path / "cases.jsonl"
     assert done.stdout.strip() == f"wrote {len(read_cases(path))} cases to {path}"

@@ -1,13 +1,23 @@
 """The ``trixcomplex conformance`` command: export the cases, check another engine.
 
 - ``trixcomplex conformance export DIR [--cases N] [--ruleset R]``: write
-  ``DIR/cases.jsonl``, the clause cases and ``N`` random-match cases;
+  ``DIR/cases.jsonl``, ``N`` cases: every clause case, then random-match cases
+  up to ``N`` (every clause case even when ``N`` is fewer, and the line printed
+  says so);
 - ``trixcomplex conformance check --engine "CMD" [--cases-file FILE] [--cases N]
-  [--ruleset R]``: run ``CMD`` and check it over the protocol against the cases
-  of ``FILE`` (or against freshly built ones); exit status 1 when it disagrees.
+  [--ruleset R] [--timeout S]``: run ``CMD`` and check it over the protocol
+  against the cases of ``FILE`` (or against freshly built ones: the clause cases
+  and ``N`` random-match cases); exit status 1 when it disagrees.
 
-Bad input (an unreadable cases file, an engine that cannot start or breaks the
-protocol) gets one line on standard error and exit status 2.
+Exit status 0: the engine agrees with every case; 1: it disagrees with some;
+2, with one line on standard error: bad arguments, a bad cases file
+(``bad cases file: FILE:LINE: ...``: unreadable, empty, not JSON, over the
+limits, a case missing a field or of the wrong type, a position the rules
+refuse), or an engine that cannot start or breaks the protocol (exits, answers
+something that is not a JSON object, sends no whole answer within ``--timeout``
+seconds, or an answer longer than
+:data:`~trixcomplex.conformance.check.MAX_ANSWER` bytes).  The engine is killed
+and reaped, its children with it, before the command exits.
 """
 
 from __future__ import annotations
@@ -41,7 +51,8 @@ def add_conformance(sub: Any, ruleset_help: str) -> None:
     out = steps.add_parser("export", help="write DIR/cases.jsonl")
     out.add_argument("dir", metavar="DIR", help="the directory to write the cases to")
     out.add_argument("--cases", type=_count, default=200,
-                     help="random-match cases besides the clause cases (default 200)")  # fmt: skip
+                     help="the cases to write: every clause case, then random-match cases "
+                          "up to N (default 200)")  # fmt: skip
     out.add_argument("--ruleset", type=_ruleset, default=None, help=ruleset_help)
     out.set_defaults(func=_export)
     chk = steps.add_parser("check", help="check an engine speaking the conformance protocol")
@@ -61,13 +72,17 @@ def _export(args: argparse.Namespace) -> int:
     from ..conformance.cases import export
 
     try:
-        path = export(Path(args.dir), args.cases, args.ruleset)
+        path = export(Path(args.dir), args.cases, args.ruleset, total=True)
     except OSError as exc:
         print(f"trixcomplex conformance export: cannot write {args.dir}: {exc.strerror}",
               file=sys.stderr)  # fmt: skip
         return 2
-    count = sum(1 for _ in path.open(encoding="utf-8"))
-    print(f"wrote {count} cases to {path}")
+    with path.open(encoding="utf-8") as lines:
+        count = sum(1 for _ in lines)
+    why = ""
+    if count != args.cases:  # only ever more: every clause keeps its case
+        why = f", not {args.cases}: every clause has its case ({count} clauses)"
+    print(f"wrote {count} cases to {path}{why}")
     return 0
 
 
@@ -90,6 +105,10 @@ def _check(args: argparse.Namespace) -> int:
     from ..conformance.cases import CaseFormatError, clause_cases, random_cases, read_cases
     from ..conformance.check import EngineError, SubprocessEngine, check_cases
 
+    def fail(message: str) -> int:
+        print(f"trixcomplex conformance check: {message}", file=sys.stderr)
+        return 2
+
     try:
         if args.cases_file is not None:
             cases = read_cases(Path(args.cases_file))
@@ -100,13 +119,17 @@ def _check(args: argparse.Namespace) -> int:
                 cases += random_cases(ruleset, args.cases // (1 if args.ruleset else 2))
         if args.ruleset is not None:
             cases = [c for c in cases if c["ruleset"] == args.ruleset.name]
+            if not cases:
+                return fail(f"no case of the ruleset {args.ruleset.name} in {args.cases_file}")
         engine = SubprocessEngine(args.engine, timeout=args.timeout)
         try:
             report = check_cases(cases, engine)
         finally:
             engine.close()
-    except (CaseFormatError, EngineError) as exc:
-        print(f"trixcomplex conformance check: {exc}", file=sys.stderr)
-        return 2
+    except CaseFormatError as exc:  # the file is named even when a case's move is illegal
+        named = f"{args.cases_file}: " if exc.path is None and args.cases_file else ""
+        return fail(f"bad cases file: {named}{exc}")
+    except EngineError as exc:
+        return fail(str(exc))
     print(format_report(report))
     return 1 if report.disagreements else 0

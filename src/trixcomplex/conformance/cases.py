@@ -21,6 +21,21 @@ positions of random matches (:func:`random_cases`).
 >>> case = random_cases(tc.PARTNERSHIP, 2, seed=1)[1]
 >>> case["format"], case["version"], len(case["views"])
 ('trixcomplex-conformance', 1, 5)
+
+:func:`read_cases` reads a cases file strictly, as every loader of the library
+reads what a stranger may have written: each line is parsed by the bounded
+parser (:func:`trixcomplex.core.jsonio.loads`: at most :data:`MAX_CASE_CHARS`
+characters a line and :data:`MAX_FILE_CHARS` a file, nesting at most 32 deep,
+no integer too long to read, no key named twice) and every field a checker
+reads is checked (:func:`check_case`).
+Anything else is a :class:`CaseFormatError`, a ``ValueError`` naming the file,
+the line, the case and the field:
+
+>>> try:
+...     check_case({**case, "legal": case["legal"][:3]})
+... except CaseFormatError as exc:
+...     print(exc.field, "-", exc)
+legal - case 'partnership/1/480': legal is not a list of 4 lists of moves
 """
 
 from __future__ import annotations
@@ -31,9 +46,23 @@ from pathlib import Path
 from typing import Any
 
 from ..core.engine import MatchState, Phase, legal_moves, score
-from ..core.moves import Choose, Contract, Double, Move, Pass, Play, Redeal, Timeout, move_to_json
+from ..core.errors import TrixError, one_line
+from ..core.jsonio import brief, loads
+from ..core.moves import (
+    Choose,
+    Contract,
+    Double,
+    Move,
+    Pass,
+    Play,
+    Redeal,
+    Timeout,
+    move_from_json,
+    move_to_json,
+)
 from ..core.rulesets import RULESETS, Ruleset
 from ..host.randomplay import random_match
+from ..io.records import ruleset_of
 from ..io.serialize import to_json
 from ..knowledge.views import view
 from .refusals import refusal_of, refusals
@@ -41,9 +70,12 @@ from .refusals import refusal_of, refusals
 __all__ = [
     "CLAUSES",
     "FORMAT",
+    "MAX_CASE_CHARS",
+    "MAX_FILE_CHARS",
     "VERSION",
     "CaseFormatError",
     "case_at",
+    "check_case",
     "clause_cases",
     "export",
     "random_cases",
@@ -58,8 +90,122 @@ REFUSED_PER_CASE = 8
 VIEWERS: tuple[int | None, ...] = (0, 1, 2, 3, None)
 
 
+MAX_CASE_CHARS = 4 * 1024 * 1024
+"""Longest line of a cases file, in characters (4 Mi; the longest case written is some
+120 thousand): a longer one is refused before it is parsed."""
+MAX_FILE_CHARS = 256 * 1024 * 1024
+"""Longest cases file, in characters (256 Mi, some 25 thousand cases; 200 cases take about
+2 Mi): the reading stops there, so an endless file costs bounded time and memory."""
+
+
 class CaseFormatError(ValueError):
-    """A cases file that is not conformance cases of a known version."""
+    """A cases file, or a case, that is not conformance cases of a known version.
+
+    One line, at most :data:`~trixcomplex.core.errors.MAX_MESSAGE` characters, built
+    from bounded prefixes of the bad values.  ``path`` is the file (``None`` for a case
+    given as a value), ``line`` its 1-based line, ``case`` the case's id and ``field``
+    where in the case the fault is (``"legal[2]"``, ``"moves[0]"``): each ``None`` when
+    unknown.  ``reason`` is the message without the place.
+    """
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        path: str | None = None,
+        line: int | None = None,
+        case: str | None = None,
+        field: str | None = None,
+    ) -> None:
+        self.reason, self.path, self.line, self.case, self.field = reason, path, line, case, field
+        where = ":".join(str(p) for p in (path, line) if p is not None)
+        named = f"case {case!r}: " if case is not None else ""
+        super().__init__(one_line(f"{where + ': ' if where else ''}{named}{reason}"))
+
+    def at(self, path: str, line: int) -> CaseFormatError:
+        """The same error, placed at line ``line`` of the file ``path``."""
+        return CaseFormatError(self.reason, path=path, line=line, case=self.case, field=self.field)
+
+
+def _is_move(value: Any) -> bool:
+    try:
+        move_from_json(value)
+    except TrixError:
+        return False
+    return True
+
+
+def _moves(value: Any) -> bool:
+    return isinstance(value, list) and all(_is_move(m) for m in value)
+
+
+def _score(value: Any) -> bool:
+    """A score a checker can compare with: the keys it reads, of the types it reads."""
+    return (
+        isinstance(value, dict)
+        and {"deals", "current", "seats", "teams"} <= value.keys()
+        and isinstance(value["deals"], list)
+        and all(isinstance(d, dict) and {"contract", "doubled"} <= d.keys() for d in value["deals"])
+    )
+
+
+def _view(value: Any) -> bool:
+    return isinstance(value, dict) and ("score" not in value or _score(value["score"]))
+
+
+_FIELDS: tuple[tuple[str, Callable[[Any], bool], str], ...] = (
+    ("id", lambda v: isinstance(v, str), "a string"),
+    ("clause", lambda v: v is None or isinstance(v, str), "a clause name or null"),
+    ("ruleset", lambda v: isinstance(v, str), "a ruleset name"),
+    ("moves", _moves, "a list of moves"),
+    ("legal", lambda v: isinstance(v, list) and len(v) == 4, "a list of 4 lists of moves"),
+    ("host", lambda v: isinstance(v, list) and all(isinstance(h, str) for h in v),
+     "a list of host move names"),
+    ("refused", lambda v: isinstance(v, list), "a list of refused moves"),
+    ("next", lambda v: v is None or _is_move(v), "a move or null"),
+    ("score", _score, "a score (deals, current, seats, teams)"),
+    ("views", lambda v: isinstance(v, list) and len(v) == len(VIEWERS) and all(map(_view, v)),
+     f"a list of {len(VIEWERS)} views"),
+)  # fmt: skip
+"""Each field of a case, what it must be, and the words for it."""
+
+
+def check_case(value: Any) -> dict[str, Any]:
+    """``value`` if it is a conformance case of this version with every field a checker
+    reads, of the type it reads; else :class:`CaseFormatError` naming the field.
+
+    The moves are read as a record's are (:func:`~trixcomplex.move_from_json`); whether
+    they are legal is found when the case is checked (the reference replays them)."""
+    if not isinstance(value, dict) or value.get("format") != FORMAT:
+        raise CaseFormatError(f"not a {FORMAT} case: {brief(value, 60)}")
+    if value.get("version") != VERSION:
+        raise CaseFormatError(f"version {brief(value.get('version'), 40)} unknown")
+    case = value.get("id") if isinstance(value.get("id"), str) else None
+    for name, good, words in _FIELDS:
+        if name not in value:
+            raise CaseFormatError(f"{name} is missing", case=case, field=name)
+        if not good(value[name]):
+            raise CaseFormatError(f"{name} is not {words}", case=case, field=name)
+    try:
+        ruleset_of(value["ruleset"])
+    except TrixError as exc:
+        raise CaseFormatError(str(exc), case=case, field="ruleset") from None
+    for seat, moves in enumerate(value["legal"]):
+        if not _moves(moves):
+            raise CaseFormatError(
+                f"legal[{seat}] is not a list of moves", case=case, field=f"legal[{seat}]"
+            )
+    for i, refused in enumerate(value["refused"]):
+        if not (
+            isinstance(refused, dict)
+            and _is_move(refused.get("move"))
+            and isinstance(refused.get("rule"), str)
+        ):
+            raise CaseFormatError(
+                f"refused[{i}] is not a move and the rule it breaks",
+                case=case, field=f"refused[{i}]",
+            )  # fmt: skip
+    return value
 
 
 def _refused(state: MatchState) -> list[dict[str, Any]]:
@@ -335,15 +481,22 @@ def clause_cases(clauses: Iterable[str] | None = None) -> list[Any]:
     ]
 
 
-def export(directory: Path, cases: int = 200, ruleset: Ruleset | None = None) -> Path:
+def export(
+    directory: Path, cases: int = 200, ruleset: Ruleset | None = None, *, total: bool = False
+) -> Path:
     """Write ``directory/cases.jsonl``: the clause cases, then ``cases`` random-match cases
-    (of ``ruleset``, or shared among the presets).  Returns the file written."""
+    (of ``ruleset``, or shared among the presets).  Returns the file written.
+
+    With ``total=True`` (the command line's ``--cases``), ``cases`` counts every case of
+    the file: the clause cases, then random-match cases up to ``cases``; never fewer
+    than the clause cases, as every clause keeps its case."""
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / "cases.jsonl"
     chosen = [ruleset] if ruleset is not None else list(RULESETS.values())
     every = clause_cases()
+    randoms = max(0, cases - len(every)) if total else cases
     for i, rs in enumerate(chosen):
-        share = cases // len(chosen) + (1 if i < cases % len(chosen) else 0)
+        share = randoms // len(chosen) + (1 if i < randoms % len(chosen) else 0)
         every += random_cases(rs, share)
     with path.open("w", encoding="utf-8") as out:
         for case in every:
@@ -352,22 +505,43 @@ def export(directory: Path, cases: int = 200, ruleset: Ruleset | None = None) ->
 
 
 def read_cases(path: Path) -> list[Any]:
-    """The cases of a ``cases.jsonl`` file (:class:`CaseFormatError` for anything else)."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CaseFormatError(f"cannot read {path}: {exc.__class__.__name__}") from None
+    """The cases of a ``cases.jsonl`` file, each checked (:func:`check_case`);
+    :class:`CaseFormatError` for anything else, an empty file included."""
+    name = str(path)
     out = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            case = json.loads(line)
-        except json.JSONDecodeError:
-            raise CaseFormatError(f"{path}:{number}: not JSON") from None
-        if not isinstance(case, dict) or case.get("format") != FORMAT:
-            raise CaseFormatError(f"{path}:{number}: not a {FORMAT} case")
-        if case.get("version") != VERSION:
-            raise CaseFormatError(f"{path}:{number}: version {case.get('version')!r} unknown")
-        out.append(case)
+    try:
+        with path.open(encoding="utf-8", newline="") as lines:
+            number = read = 0
+            while True:
+                line = lines.readline(MAX_CASE_CHARS + 1)
+                if not line:
+                    break
+                number, read = number + 1, read + len(line)
+                if read > MAX_FILE_CHARS:
+                    raise CaseFormatError(
+                        f"a file of more than {MAX_FILE_CHARS} characters", path=name, line=number
+                    )
+                if len(line) > MAX_CASE_CHARS and not line.endswith("\n"):
+                    raise CaseFormatError(
+                        f"a line of more than {MAX_CASE_CHARS} characters", path=name, line=number
+                    )
+                if line.strip():
+                    out.append(_case_of(line, name, number))
+    except UnicodeDecodeError as exc:
+        raise CaseFormatError(f"not UTF-8 ({exc.reason})", path=name) from None
+    except OSError as exc:
+        raise CaseFormatError(f"cannot read ({exc.strerror or exc})", path=name) from None
+    if not out:
+        raise CaseFormatError("no cases: the file is empty", path=name)
     return out
+
+
+def _case_of(line: str, path: str, number: int) -> dict[str, Any]:
+    try:
+        value = loads(line, max_length=MAX_CASE_CHARS)
+    except TrixError as exc:
+        raise CaseFormatError(f"not JSON: {exc}", path=path, line=number) from None
+    try:
+        return check_case(value)
+    except CaseFormatError as exc:
+        raise exc.at(path, number) from None

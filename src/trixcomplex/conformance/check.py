@@ -18,22 +18,32 @@ the reproduction shown is the shortest.
 
 from __future__ import annotations
 
+import contextlib
 import json
-import select
+import math
+import os
+import selectors
 import shlex
+import signal
 import subprocess
+import time
 from collections.abc import Iterable
 from typing import Any, Protocol
 
 import attrs
 
 from ..core.engine import MatchState, Phase, apply, new_match
+from ..core.errors import TrixError
+from ..core.jsonio import brief
 from ..core.moves import Double, Move, Pass, Play, Timeout, move_from_json
 from ..io.records import ruleset_of
+from .cases import CaseFormatError, check_case
 from .protocol import ProtocolError, decode, encode
 from .refusals import refusal_of
 
 __all__ = [
+    "MAX_ANSWER",
+    "MAX_KEPT",
     "Disagreement",
     "Engine",
     "EngineError",
@@ -66,52 +76,187 @@ class LocalEngine:
         return travelled
 
 
-class SubprocessEngine:
-    """An engine run as a command, spoken to over its standard input and output."""
+MAX_ANSWER = 1024 * 1024
+"""Longest answer line :class:`SubprocessEngine` reads, in bytes (1 Mi, the newline not
+counted; the longest answer of the reference engine, a view late in a match, is some 20
+thousand): a longer one is the engine's failure, so an endless line costs bounded memory."""
 
-    def __init__(self, command: str, timeout: float = 30.0) -> None:
+_CHUNK = 64 * 1024
+
+MAX_KEPT = 64 * 1024
+"""Longest answer a :class:`Disagreement` keeps as it came, in characters of compact JSON
+(the reference's answers are all far shorter): a longer one is kept as a one-line text
+of its start, so a report costs bounded memory whatever the engine sends."""
+
+
+def _kept(got: Any) -> Any:
+    """``got``, or the text of its start if its JSON is longer than :data:`MAX_KEPT`."""
+    text = json.dumps(got, separators=(",", ":"), ensure_ascii=False)
+    if len(text) <= MAX_KEPT:
+        return got
+    return f"<an answer of {len(text)} characters> {brief(got, 200)}"
+
+
+class SubprocessEngine:
+    """An engine run as a command, spoken to over its standard input and output.
+
+    Every read and write is non-blocking and has a deadline: each request, its answer
+    included, must be done within ``timeout`` seconds, or the engine has failed; half a
+    line followed by silence fails at the deadline, an answer longer than ``max_line``
+    bytes fails when that many have come (memory stays bounded), and so does an engine
+    that stops reading its requests.  On a failure the engine is killed at once.
+
+    The engine runs in a process group of its own; :meth:`close` asks it to ``quit``,
+    waits up to ``grace`` seconds for it to exit, then kills the whole group (children
+    it started included) and reaps it: no process is left.  The engine's standard error
+    is the checker's.  Nothing here is a sandbox: the engine runs with the checker's
+    rights (run a stranger's engine in a sandbox of its own).
+
+    ``timeout`` must be a positive, finite number of seconds (``ValueError``); a command
+    that cannot be started is an :class:`EngineError`.
+    """
+
+    def __init__(
+        self,
+        command: str,
+        timeout: float = 30.0,
+        *,
+        max_line: int = MAX_ANSWER,
+        grace: float = 5.0,
+    ) -> None:
+        if not (timeout > 0 and math.isfinite(timeout)):
+            raise ValueError(f"the timeout is a positive number of seconds, not {timeout!r}")
         self.command = command
         self.timeout = timeout
+        self.max_line = max_line
+        self.grace = grace
+        self._buffer = bytearray()
+        self._failure: str | None = None
         try:
+            args = shlex.split(command)
+            if not args:
+                raise ValueError("no command")
             self.process = subprocess.Popen(
-                shlex.split(command),
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                text=True,
-                encoding="utf-8",
+                args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True
             )
         except (OSError, ValueError) as exc:
             raise EngineError(f"cannot start {command!r}: {exc}") from None
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self._in, self._out = self.process.stdin.fileno(), self.process.stdout.fileno()
+        os.set_blocking(self._in, False)
+        os.set_blocking(self._out, False)
 
     def request(self, message: dict[str, Any]) -> dict[str, Any]:
-        process = self.process
-        assert process.stdin is not None and process.stdout is not None
+        """The engine's answer to ``message``; :class:`EngineError` (and the engine
+        killed) if it fails to give one in time."""
+        if self._failure is not None:
+            raise EngineError(f"the engine already failed: {self._failure}")
+        deadline = time.monotonic() + self.timeout
         try:
-            process.stdin.write(encode(message))
-            process.stdin.flush()
-        except (BrokenPipeError, OSError):
-            raise EngineError(f"the engine exited (status {process.poll()})") from None
-        ready, _, _ = select.select([process.stdout], [], [], self.timeout)
-        if not ready:
-            raise EngineError(f"no answer in {self.timeout:g} s to {encode(message)[:80]}")
-        line = process.stdout.readline()
-        if not line:
-            raise EngineError(f"the engine exited (status {process.wait()})")
+            self._send(encode(message).encode("utf-8"), deadline, message)
+            line = self._line(deadline, message)
+            try:
+                return decode(line)
+            except ProtocolError as exc:
+                raise EngineError(f"the engine answered {exc}") from None
+        except EngineError as exc:
+            self._failure = str(exc)
+            self._kill()
+            raise
+
+    def _wait(self, fd: int, event: int, deadline: float) -> bool:
+        """Whether ``fd`` became ready for ``event`` before ``deadline``."""
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False
+        with selectors.DefaultSelector() as selector:
+            selector.register(fd, event)
+            return bool(selector.select(left))
+
+    def _send(self, data: bytes, deadline: float, message: dict[str, Any]) -> None:
+        view = memoryview(data)
+        while view:
+            try:
+                view = view[os.write(self._in, view) :]
+            except BlockingIOError:
+                if not self._wait(self._in, selectors.EVENT_WRITE, deadline):
+                    raise EngineError(
+                        f"the engine does not read its requests: none taken in "
+                        f"{self.timeout:g} s of {brief(message, 60)}"
+                    ) from None
+            except OSError:  # BrokenPipeError: it has gone
+                raise EngineError(f"the engine exited (status {self._status()})") from None
+
+    def _line(self, deadline: float, message: dict[str, Any]) -> bytes:
+        buffer = self._buffer
+        while True:
+            end = buffer.find(b"\n")
+            if end > self.max_line or (end < 0 and len(buffer) > self.max_line):
+                raise EngineError(f"the engine sent an answer longer than {self.max_line} bytes")
+            if end >= 0:
+                line = bytes(buffer[:end])
+                del buffer[: end + 1]
+                return line
+            if not self._wait(self._out, selectors.EVENT_READ, deadline):
+                partial = f" (after {len(buffer)} bytes of an unfinished line)" if buffer else ""
+                raise EngineError(
+                    f"no answer in {self.timeout:g} s to {brief(message, 60)}{partial}"
+                )
+            try:
+                chunk = os.read(self._out, _CHUNK)
+            except BlockingIOError:
+                continue
+            if not chunk:
+                raise EngineError(f"the engine exited (status {self._status()})")
+            buffer += chunk
+
+    def _status(self) -> str:
+        """The engine's exit status, once it has closed its output (waiting a little)."""
         try:
-            return decode(line)
-        except ProtocolError as exc:
-            raise EngineError(f"the engine answered {exc}") from None
+            return str(self.process.wait(timeout=min(1.0, self.timeout)))
+        except subprocess.TimeoutExpired:
+            return "unknown: it closed a pipe but did not exit"
+
+    def _kill(self) -> None:
+        """Kill the engine's process group and reap the engine."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):  # the group is gone
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait()
 
     def close(self) -> None:
-        """Ask the engine to quit, and make sure it has."""
-        try:
-            if self.process.stdin is not None:
-                self.process.stdin.write(encode({"cmd": "quit"}))
-                self.process.stdin.close()
-            self.process.wait(timeout=5)
-        except (OSError, subprocess.TimeoutExpired):
-            self.process.kill()
-            self.process.wait()
+        """Ask the engine to quit, wait ``grace`` seconds at most, then kill whatever is left
+        of its process group and reap it."""
+        if self._failure is None and self.process.poll() is None:
+            deadline = time.monotonic() + self.grace
+            with contextlib.suppress(EngineError):  # it has gone, or stopped reading
+                self._send(encode({"cmd": "quit"}).encode("utf-8"), deadline, {"cmd": "quit"})
+            _exited(self.process.pid, max(0.0, deadline - time.monotonic()))
+        self._failure = self._failure or "closed"
+        self._kill()
+        for pipe in (self.process.stdin, self.process.stdout):
+            if pipe is not None:
+                pipe.close()
+
+    def __enter__(self) -> SubprocessEngine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _exited(pid: int, timeout: float) -> None:
+    """Wait up to ``timeout`` seconds for process ``pid`` to exit, without reaping it (so
+    that its process group can still be killed by its number)."""
+    try:
+        pidfd = os.pidfd_open(pid)
+    except (AttributeError, OSError):  # not Linux: the kill follows at once
+        return
+    try:
+        with selectors.DefaultSelector() as selector:
+            selector.register(pidfd, selectors.EVENT_READ)
+            selector.select(timeout)
+    finally:
+        os.close(pidfd)
 
 
 @attrs.frozen
@@ -128,6 +273,8 @@ class Disagreement:
     request: Any
     expected: Any
     got: Any
+    """What came back: the answer's value, or, for one longer than :data:`MAX_KEPT`
+    characters of JSON, a one-line text of its length and start."""
 
     def reproduction(self) -> str:
         """The requests that show it, from a new match: one JSON line each."""
@@ -221,7 +368,10 @@ def _score_clause(expected: Any, got: Any, state: MatchState) -> str:
     """The clause of the first part of a score that differs."""
     if not isinstance(got, dict):
         return "R-MATCH-7"
-    for deal, theirs in zip(expected["deals"], got.get("deals") or [], strict=False):
+    their_deals = got.get("deals")
+    for deal, theirs in zip(
+        expected["deals"], their_deals if isinstance(their_deals, list) else [], strict=False
+    ):
         if deal != theirs:
             if deal["contract"] == "TRIX":
                 return "R-TX-4"
@@ -250,7 +400,7 @@ def _view_clause(expected: Any, got: Any, before: MatchState, move: Move | None)
         if got.get(name) != value:
             if isinstance(move, Timeout) and name in _TIMEOUT_DECIDES:
                 return "R-MATCH-6" if before.phase is Phase.CHOOSE else "R-DBL-3"
-            if name in ("score", "points"):
+            if name in ("score", "points") and "score" in expected:
                 return _score_clause(expected["score"], got.get("score"), before)
             return _VIEW_CLAUSES.get(name, "R-HID-1")
     return "R-HID-1"  # the engine's view has fields no view has
@@ -278,22 +428,23 @@ class _Checker:
         if here is not None and here[0] == case["ruleset"] and moves[: len(here[1])] == here[1]:
             done, state = len(here[1]), here[2]
         else:
+            state = new_match(ruleset_of(case["ruleset"]))
             answer = self.engine.request({"cmd": "new_match", "ruleset": case["ruleset"]})
             if not answer.get("ok"):
                 if not answer.get("unsupported"):
                     self.found(case, "refuses-legal", "R-SET-1", 0, answer, ok=True)
                 return None
-            done, state = 0, new_match(ruleset_of(case["ruleset"]))
+            done = 0
         for index in range(done, len(moves)):
             raw = moves[index]
             move = move_from_json(raw)
+            before, state = state, _reference(state, move, case, f"moves[{index}]")
             answer = self.engine.request({"cmd": "apply", "move": raw})
             if not answer.get("ok"):
                 request = {"cmd": "apply", "move": raw}
-                clause = _move_clause(state, move)
+                clause = _move_clause(before, move)
                 self.found(case, "refuses-legal", clause, index, answer, ok=True, request=request)
                 return None
-            state = apply(state, move)
         self.here = (case["ruleset"], list(moves), state)
         return state
 
@@ -318,7 +469,7 @@ class _Checker:
                 moves=tuple(case["moves"][:moves]),
                 request=request or {"cmd": "new_match", "ruleset": case["ruleset"]},
                 expected={"ok": True} if ok else expected,
-                got=got,
+                got=_kept(got),
             )
         )
 
@@ -358,6 +509,7 @@ class _Checker:
             self.compare_after(case, state, None, count)
             return
         move = move_from_json(case["next"])
+        after = _reference(state, move, case, "next")
         request = {"cmd": "apply", "move": case["next"]}
         answer = self.engine.request(request)
         if not answer.get("ok"):
@@ -368,7 +520,7 @@ class _Checker:
             )  # fmt: skip
             return
         if self.here is not None:
-            self.here = (case["ruleset"], [*case["moves"], case["next"]], apply(state, move))
+            self.here = (case["ruleset"], [*case["moves"], case["next"]], after)
         self.compare_after(case, state, move, count + 1)
 
     def legal_clause(self, state: MatchState, expected: list[Any], got: Any) -> str:
@@ -404,10 +556,23 @@ class _Checker:
                 )  # fmt: skip
 
 
+def _reference(state: MatchState, move: Move, case: Any, field: str) -> MatchState:
+    """The reference's state after ``move`` of a case: :class:`CaseFormatError` if the
+    rules refuse it (the case is wrong, not the engine under test)."""
+    try:
+        return apply(state, move)
+    except TrixError as exc:
+        raise CaseFormatError(
+            f"{field} is illegal there: {exc}", case=case["id"], field=field
+        ) from None
+
+
 def check_cases(cases: Iterable[Any], engine: Engine) -> Report:
-    """Check ``engine`` against every case; :class:`EngineError` if it breaks the protocol."""
+    """Check ``engine`` against every case; :class:`EngineError` if it breaks the protocol,
+    :class:`~trixcomplex.conformance.cases.CaseFormatError` for a case that is not one
+    (:func:`~trixcomplex.conformance.cases.check_case`) or whose moves the rules refuse."""
     report = Report()
     checker = _Checker(engine, report)
     for case in cases:
-        checker.check(case)
+        checker.check(check_case(case))
     return report

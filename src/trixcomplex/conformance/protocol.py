@@ -19,6 +19,11 @@ ruleset is named as records name it (``classic+doubling=False``).  An engine
 that does not support a ruleset answers ``{"ok": false, "unsupported": true}``
 to ``new_match``, and its cases are skipped.
 
+An answer is one line of at most
+:data:`~trixcomplex.conformance.check.MAX_ANSWER` bytes of UTF-8 JSON (nested at
+most 32 deep), sent whole within the checker's timeout of the request; an engine
+that breaks this, or stops reading its requests, has failed the check.
+
 >>> encode({"cmd": "score"})
 '{"cmd":"score"}\\n'
 >>> decode('{"ok": true}')
@@ -29,6 +34,9 @@ from __future__ import annotations
 
 import json
 from typing import Any
+
+from ..core.errors import TrixError
+from ..core.jsonio import brief, loads
 
 __all__ = ["COMMANDS", "ProtocolError", "decode", "encode"]
 
@@ -45,12 +53,24 @@ def encode(message: dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False) + "\n"
 
 
-def decode(line: str) -> dict[str, Any]:
-    """The JSON object of one protocol line (:class:`ProtocolError` for anything else)."""
+def decode(line: str | bytes) -> dict[str, Any]:
+    """The JSON object of one protocol line (:class:`ProtocolError` for anything else).
+
+    The line is parsed by the bounded parser (:func:`trixcomplex.core.jsonio.loads`):
+    nesting deeper than 32, an integer too long to read, ``NaN``, a key named twice and
+    bytes that are not UTF-8 are refused, as is a line that is not a JSON object.
+
+    >>> try:
+    ...     decode("[" * 300_000 + "]" * 300_000)
+    ... except ProtocolError as exc:
+    ...     print(exc)
+    not JSON (invalid JSON: nested deeper than 32 levels): "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[…
+    """
     try:
-        value = json.loads(line)
-    except json.JSONDecodeError:
-        raise ProtocolError(f"not JSON: {line[:80]!r}") from None
+        value = loads(line)
+    except TrixError as exc:
+        start = line[:80].decode("utf-8", "replace") if isinstance(line, bytes) else line[:80]
+        raise ProtocolError(f"not JSON ({exc}): {brief(start, 40)}") from None
     if not isinstance(value, dict):
-        raise ProtocolError(f"not a JSON object: {line[:80]!r}")
+        raise ProtocolError(f"not a JSON object: {brief(value, 60)}")
     return value
