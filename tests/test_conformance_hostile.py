@@ -20,6 +20,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 import tracemalloc
 from collections.abc import Callable, Iterator
 from contextlib import redirect_stderr, redirect_stdout
@@ -436,9 +437,26 @@ def engine_script(tmp_path: Path) -> Iterator[Callable[[str], tuple[str, Path]]]
         kill_all()
 
 
+def started(pid_file: Path, count: int) -> None:
+    """Wait (a minute at most) until ``count`` processes have written their pids: an
+    event, not a guess at how fast the machine starts a Python."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if pid_file.exists() and len(pids(pid_file)) >= count:
+            return
+        time.sleep(0.02)
+
+
 def gone(pid_file: Path) -> bool:
-    """Whether nothing the engine started is still running."""
-    return not any(alive(pid) for pid in pids(pid_file))
+    """Whether nothing the engine started is still running, waiting (30 s at most) for
+    the kernel to finish killing what was sent SIGKILL (a loaded machine takes a
+    moment): only a process that outlives that is left behind."""
+    deadline = time.monotonic() + 30
+    while any(alive(pid) for pid in pids(pid_file)):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
 
 
 def alive(pid: int) -> bool:
@@ -590,6 +608,7 @@ def test_the_engine_and_its_children_are_killed_and_reaped(
     whole process group is killed and the engine reaped: nothing is left running."""
     command, pid_file = engine_script(WITH_A_CHILD)
     engine = SubprocessEngine(command, timeout=0.5)
+    started(pid_file, 2)  # the child exists before the timeout can run (a slow machine)
     try:
         with pytest.raises(EngineError, match=r"no answer in 0\.5 s"):
             engine.request({"cmd": "new_match", "ruleset": "classic"})
@@ -604,8 +623,9 @@ def test_the_command_leaves_no_engine_process(
     few: str,
 ) -> None:
     command, pid_file = engine_script(WITH_A_CHILD)
-    done = cli("check", "--engine", command, "--cases-file", few, "--timeout", "0.5")
-    assert done.returncode == 2 and "no answer in 0.5 s" in one_line(done.stderr)
+    # 5 s: room for the engine to start its child on a loaded machine before the timeout
+    done = cli("check", "--engine", command, "--cases-file", few, "--timeout", "5")
+    assert done.returncode == 2 and "no answer in 5 s" in one_line(done.stderr)
     assert len(pids(pid_file)) == 2 and gone(pid_file)
 
 
