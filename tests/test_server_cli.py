@@ -51,7 +51,7 @@ def test_serve_with_a_database_it_cannot_open_says_so_in_one_line(tmp_path: Path
     for db in (tmp_path / "missing" / "dir" / "x.sqlite3", garbage):
         done = _python(
             "import sys; from trixcomplex.cli import main; sys.exit(main(sys.argv[1:]))",
-            "serve", "--port", "1", "--db", str(db),
+            "serve", "--port", "0", "--db", str(db),
         )  # fmt: skip
         assert done.returncode == 1
         lines = done.stderr.splitlines()
@@ -75,8 +75,31 @@ def test_serve_help_names_every_limit_and_a_bad_one_is_one_line() -> None:
     for bad in (["--hello-timeout", "-1"], ["--retention", "nan"], ["--max-tables", "0"]):
         done = _python(
             "import sys; from trixcomplex.cli import main; sys.exit(main(sys.argv[1:]))",
-            "serve", "--port", "1", *bad,
+            "serve", "--port", "0", *bad,
         )  # fmt: skip
         assert done.returncode == 2
         errors = [line for line in done.stderr.splitlines() if "error:" in line]
         assert len(errors) == 1 and bad[0] in errors[0], done.stderr
+
+
+def test_serve_on_an_address_it_cannot_use_says_so_in_one_line(tmp_path: Path) -> None:
+    """A host that does not resolve, and a port another program holds: one line and
+    exit 2, before the server (and its log) starts."""
+    import socket
+
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        for host, port_text, said in (
+            ("999.1.1.1", "8000", "--host '999.1.1.1' does not resolve"),
+            ("127.0.0.1", str(port), f"cannot listen on 127.0.0.1:{port}"),
+        ):
+            done = _python(
+                "import sys; from trixcomplex.cli import main; sys.exit(main(sys.argv[1:]))",
+                "serve", "--host", host, "--port", port_text, "--db", str(tmp_path / "t.db"),
+            )  # fmt: skip
+            assert done.returncode == 2, done.stderr
+            lines = done.stderr.splitlines()
+            assert len(lines) == 1 and said in lines[0], done.stderr
+            assert not (tmp_path / "t.db").exists()  # refused before anything started
