@@ -205,10 +205,25 @@ class Table:
         return evolve(self, redeal_seat=seat + 1 if seat < 3 else None, steps=())
 
     def _after(self, state: MatchState, steps: tuple[CardStep, ...] = ()) -> Table:
+        return Table.at(state, self.deals, steps)
+
+    @staticmethod
+    def at(state: MatchState, deals: int = 0, steps: tuple[CardStep, ...] = ()) -> Table:
+        """The table as a move to ``state`` leaves it (``steps``: the runner's step of that
+        move, if a card or pass): the doubling window's or the redeal round's first seat
+        asked if one opens, ``deals`` as :meth:`new`'s.  A table in a deal's card play,
+        with no window or round open, is ``Table.at(state, deals)``: what
+        :class:`~trixcomplex.rl.vector.TablesEnv` keeps of it between card steps.
+
+        >>> import random, trixcomplex as tc
+        >>> table = Table.new(tc.PARTNERSHIP).deal(random.Random(7))
+        >>> Table.at(table.state) == table
+        True
+        """
         window = 0 if state.phase is Phase.DOUBLE else None
         redeal = 0 if redeal_window(state) else None
         # Table(...) in field order: evolve() reads every field by name (a card step's cost).
-        return Table(state, (), window, None, self.deals, redeal, steps)
+        return Table(state, (), window, None, deals, redeal, steps)
 
     def bot_action(self, bot: Bot, rng: random.Random, seen: View | None = None) -> int:
         """The action ``bot`` picks for the seat to act, from that seat's view (``seen``,
