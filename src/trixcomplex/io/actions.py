@@ -225,10 +225,7 @@ def action_to_move(state_or_view: MatchState | View, seat: int, action: int) -> 
 
 
 def _actions_of(moves: tuple[PlayerMove, ...]) -> tuple[int, ...]:
-    # A Play's id is its card (move_to_action's first case), read without the call: the
-    # RL adapters list the actions at every step, and a listing of cards measured 1.5 µs
-    # through move_to_action, 1.0 µs so (the vector environment, issue 44).
-    return tuple(sorted([m.card if type(m) is Play else move_to_action(m) for m in moves]))
+    return tuple(sorted(move_to_action(m) for m in moves))
 
 
 def legal_actions(state_or_view: MatchState | View, seat: int) -> tuple[int, ...]:
