@@ -58,7 +58,7 @@ from ..io.actions import (
 )
 from ..knowledge.views import View, view
 
-__all__ = ["CHANCE", "TERMINAL", "Table"]
+__all__ = ["CHANCE", "TERMINAL", "Table", "totals"]
 
 CHANCE = -1
 """``Table.to_act`` while a card is to be dealt."""
@@ -268,13 +268,8 @@ class Table:
         return self._after(apply(self.state, Deal.shuffled(rng)))
 
     def totals(self) -> tuple[int, int, int, int]:
-        """Each seat's running total, the deal in progress included: its team's
-        in a partnership ruleset (R-MATCH-7), else its own; negated under
-        ``reversed_scores`` (R-OPT-6), so that higher is always better
-        (:func:`~trixcomplex.core.rules.standings`)."""
-        s = score(self.state)
-        seats = [a + b for a, b in zip(s.seats, s.current, strict=True)]
-        return standings(seats, self.state.ruleset)
+        """Each seat's running total (:func:`totals` of the table's state)."""
+        return totals(self.state)
 
     def __deepcopy__(self, memo: dict[int, object]) -> Table:
         """A table is a frozen value all the way down (the engine's states are), so it
@@ -287,3 +282,18 @@ class Table:
         True
         """
         return self
+
+
+def totals(state: MatchState) -> tuple[int, int, int, int]:
+    """Each seat's running total, the deal in progress included: its team's in a
+    partnership ruleset (R-MATCH-7), else its own; negated under ``reversed_scores``
+    (R-OPT-6), so that higher is always better
+    (:func:`~trixcomplex.core.rules.standings`).  What the adapters reward.
+
+    >>> import trixcomplex as tc
+    >>> totals(tc.new_match())
+    (0, 0, 0, 0)
+    """
+    s = score(state)
+    seats = [a + b for a, b in zip(s.seats, s.current, strict=True)]
+    return standings(seats, state.ruleset)

@@ -83,6 +83,7 @@ from ..io.actions import NUM_ACTIONS, PASS, ActionError, legal_actions
 from .observation import OBSERVATION_SHAPE, SeatsTracker
 from .pettingzoo import _ruleset, observation_space
 from .table import CHANCE, TERMINAL, Table
+from .table import totals as totals_of
 
 __all__ = ["TablesEnv"]
 
@@ -254,7 +255,7 @@ class TablesEnv(VectorEnv[_Obs, _Actions, npt.NDArray[Any]]):
             # The totals change only with a trick's points or a deal's end (the runner's
             # CardStep says), else with a move that is not a card (rare): read then only.
             if not steps or steps[-1].deal_over or (steps[-1].points or _NO_CHANGE) != _NO_CHANGE:
-                before, after = totals[i], Table.at(states[i]).totals()
+                before, after = totals[i], totals_of(states[i])
                 if after != before:
                     totals[i] = after
                     changes[i] = (after[0] - before[0], after[1] - before[1],
