@@ -100,6 +100,7 @@ def check_actions_agree(state: tc.MatchState) -> None:
         actions = legal_actions(state, seat)
         assert sorted(move_to_action(m) for m in moves) == list(actions)
         assert len(set(actions)) == len(actions)
+        assert all(type(a) is int for a in actions)  # plain ints, never Cards (an int subclass)
         assert {action_to_move(state, seat, a) for a in actions} == set(moves)
         seen = tc.view(state, seat)
         assert legal_actions(seen, seat) == actions

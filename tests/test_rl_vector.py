@@ -312,6 +312,43 @@ def test_the_table_asks_the_seat_the_engine_asks(ruleset: str) -> None:
     assert checked > 500
 
 
+@pytest.mark.parametrize(("ruleset", "deals"), RULESETS[:3])
+def test_every_table_is_the_single_table_played_with_the_same_actions(
+    ruleset: str, deals: int
+) -> None:
+    """Between card steps the vector loop keeps a table as its state alone and builds it
+    again with ``Table.at`` only when asked: at every step of two matches a table of
+    ``TablesEnv.tables`` equals (doubling window, held answer, redeal round and all,
+    R-DBL-2, R-OPT-8) the single :class:`Table` that ``act`` and ``deal`` made of the
+    same actions and the same seeded deals, and holds the deal runner's same step of
+    the last move (what its tracker reads)."""
+    n, seed, rng = 2, 3, np.random.default_rng(2)
+    tables = TablesEnv(n, ruleset, deals=deals)
+    observations, _ = tables.reset(seed=seed)
+    rngs = [random.Random(seed + i) for i in range(n)]
+    singles = [Table.new(tc.Ruleset.from_name(ruleset), deals) for _ in range(n)]
+    ended, restart, steps = [0] * n, [False] * n, 0
+    while min(ended) < 2:
+        for i in range(n):
+            if restart[i]:
+                singles[i], restart[i] = Table.new(tc.Ruleset.from_name(ruleset), deals), False
+            while singles[i].to_act == CHANCE:
+                singles[i] = singles[i].deal(rngs[i])
+            got = tables.tables[i]
+            assert got == singles[i], (i, steps)
+            assert got.steps == singles[i].steps, (i, steps)
+        actions = legal_choices(observations["action_mask"], rng)
+        observations, _, terminated, _, _ = tables.step(actions)
+        for i in range(n):
+            if singles[i].is_over:  # the autoreset step: the action ignored
+                restart[i] = True
+                continue
+            singles[i] = singles[i].act(int(actions[i]))
+            ended[i] += bool(terminated[i])
+        steps += 1
+    assert steps > 100
+
+
 def test_the_benchmark_counts_agent_steps_not_autoresets() -> None:
     """``benchmarks/rl_overhead.py --vector`` counts one agent step per table whose action
     was played: a table's autoreset step (its action ignored) is none."""

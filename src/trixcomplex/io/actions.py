@@ -224,8 +224,16 @@ def action_to_move(state_or_view: MatchState | View, seat: int, action: int) -> 
     return move
 
 
+_CARD_IDS = tuple(range(52))
+"""A card's action id, a plain ``int`` (a :class:`~trixcomplex.Card` is an ``int`` subclass)."""
+
+
 def _actions_of(moves: tuple[PlayerMove, ...]) -> tuple[int, ...]:
-    return tuple(sorted(move_to_action(m) for m in moves))
+    # A Play's id is its card as a plain int (move_to_action's first case), looked up
+    # without the call: the RL adapters list the actions at every step, and a listing
+    # measured 20-30% faster so (the vector environment, issue 44).
+    return tuple(sorted([_CARD_IDS[m.card] if type(m) is Play else move_to_action(m)
+                         for m in moves]))  # fmt: skip
 
 
 def legal_actions(state_or_view: MatchState | View, seat: int) -> tuple[int, ...]:

@@ -58,7 +58,7 @@ from ..io.actions import (
 )
 from ..knowledge.views import View, view
 
-__all__ = ["CHANCE", "TERMINAL", "Table"]
+__all__ = ["CHANCE", "TERMINAL", "Table", "totals"]
 
 CHANCE = -1
 """``Table.to_act`` while a card is to be dealt."""
@@ -205,10 +205,25 @@ class Table:
         return evolve(self, redeal_seat=seat + 1 if seat < 3 else None, steps=())
 
     def _after(self, state: MatchState, steps: tuple[CardStep, ...] = ()) -> Table:
+        return Table.at(state, self.deals, steps)
+
+    @staticmethod
+    def at(state: MatchState, deals: int = 0, steps: tuple[CardStep, ...] = ()) -> Table:
+        """The table as a move to ``state`` leaves it (``steps``: the runner's step of that
+        move, if a card or pass): the doubling window's or the redeal round's first seat
+        asked if one opens, ``deals`` as :meth:`new`'s.  A table in a deal's card play,
+        with no window or round open, is ``Table.at(state, deals)``: what
+        :class:`~trixcomplex.rl.vector.TablesEnv` keeps of it between card steps.
+
+        >>> import random, trixcomplex as tc
+        >>> table = Table.new(tc.PARTNERSHIP).deal(random.Random(7))
+        >>> Table.at(table.state) == table
+        True
+        """
         window = 0 if state.phase is Phase.DOUBLE else None
         redeal = 0 if redeal_window(state) else None
         # Table(...) in field order: evolve() reads every field by name (a card step's cost).
-        return Table(state, (), window, None, self.deals, redeal, steps)
+        return Table(state, (), window, None, deals, redeal, steps)
 
     def bot_action(self, bot: Bot, rng: random.Random, seen: View | None = None) -> int:
         """The action ``bot`` picks for the seat to act, from that seat's view (``seen``,
@@ -253,13 +268,8 @@ class Table:
         return self._after(apply(self.state, Deal.shuffled(rng)))
 
     def totals(self) -> tuple[int, int, int, int]:
-        """Each seat's running total, the deal in progress included: its team's
-        in a partnership ruleset (R-MATCH-7), else its own; negated under
-        ``reversed_scores`` (R-OPT-6), so that higher is always better
-        (:func:`~trixcomplex.core.rules.standings`)."""
-        s = score(self.state)
-        seats = [a + b for a, b in zip(s.seats, s.current, strict=True)]
-        return standings(seats, self.state.ruleset)
+        """Each seat's running total (:func:`totals` of the table's state)."""
+        return totals(self.state)
 
     def __deepcopy__(self, memo: dict[int, object]) -> Table:
         """A table is a frozen value all the way down (the engine's states are), so it
@@ -272,3 +282,18 @@ class Table:
         True
         """
         return self
+
+
+def totals(state: MatchState) -> tuple[int, int, int, int]:
+    """Each seat's running total, the deal in progress included: its team's in a
+    partnership ruleset (R-MATCH-7), else its own; negated under ``reversed_scores``
+    (R-OPT-6), so that higher is always better
+    (:func:`~trixcomplex.core.rules.standings`).  What the adapters reward.
+
+    >>> import trixcomplex as tc
+    >>> totals(tc.new_match())
+    (0, 0, 0, 0)
+    """
+    s = score(state)
+    seats = [a + b for a, b in zip(s.seats, s.current, strict=True)]
+    return standings(seats, state.ruleset)

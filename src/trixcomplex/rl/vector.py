@@ -75,11 +75,15 @@ import numpy.typing as npt
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from ..core.engine import MatchState, apply_step
+from ..core.moves import PASSES, PLAYS
 from ..core.rulesets import Ruleset
-from ..io.actions import NUM_ACTIONS, ActionError
+from ..core.runner import CardStep
+from ..io.actions import NUM_ACTIONS, PASS, ActionError, legal_actions
 from .observation import OBSERVATION_SHAPE, SeatsTracker
 from .pettingzoo import _ruleset, observation_space
 from .table import CHANCE, TERMINAL, Table
+from .table import totals as totals_of
 
 __all__ = ["TablesEnv"]
 
@@ -127,7 +131,9 @@ class TablesEnv(VectorEnv[_Obs, _Actions, npt.NDArray[Any]]):
         self._everywhere = np.ones(n, np.bool_)  # the info masks: every table has each key
         # Each table's match: the table, its RNG, its tracker, the seats' totals, the seat
         # to act (its last mover once over) and its legal actions:
-        self._tables: list[Table] = []
+        self._tables: list[Table | None] = []  # None: Table.at(the state) (see step)
+        self._states: list[MatchState] = []
+        self._last: list[tuple[CardStep, ...]] = []  # the runner's step of the last move
         self._rngs: list[random.Random] = []
         self._trackers: list[SeatsTracker] = []
         self._totals: list[tuple[int, int, int, int]] = []
@@ -155,11 +161,14 @@ class TablesEnv(VectorEnv[_Obs, _Actions, npt.NDArray[Any]]):
             if len(seeds) != n:
                 raise ValueError(f"{len(seeds)} seeds for {n} tables: one seed per table")
         self._rngs = [random.Random(s) for s in seeds]
-        self._tables = [self._new_table(self._rngs[i]) for i in range(n)]
+        tables = [self._new_table(self._rngs[i]) for i in range(n)]
+        self._tables = list[Table | None](tables)
+        self._states = [table.state for table in tables]
+        self._last = [table.steps for table in tables]
         self._trackers = [SeatsTracker() for _ in range(n)]
-        self._totals = [table.totals() for table in self._tables]
-        self._seats = [table.to_act for table in self._tables]
-        self._legal = [table.legal_actions() for table in self._tables]
+        self._totals = [table.totals() for table in tables]
+        self._seats = [table.to_act for table in tables]
+        self._legal = [table.legal_actions() for table in tables]
         self._over = [False] * n
         self._observe()
         return self._observations(), self._info(np.zeros((n, 4)))
@@ -192,28 +201,64 @@ class TablesEnv(VectorEnv[_Obs, _Actions, npt.NDArray[Any]]):
         changes = np.zeros((n, 4))
         rewards = np.zeros(n)
         terminated = np.zeros(n, np.bool_)
-        rngs, totals = self._rngs, self._totals
+        rngs, totals, states, last, deals = (
+            self._rngs,
+            self._totals,
+            self._states,
+            self._last,
+            self.deals,
+        )
+        table: Table | None
+        steps: tuple[CardStep, ...]
         for i in range(n):
             if over[i]:  # NEXT_STEP autoreset
                 table = tables[i] = self._new_table(rngs[i])
+                states[i], last[i] = table.state, table.steps
                 self._trackers[i] = SeatsTracker()
                 totals[i] = table.totals()
                 seats[i], over[i] = table.to_act, False
                 continue
-            seat = seats[i]
-            table = tables[i].act(moves[i])
-            to_act = table.to_act
+            seat, action, table = seats[i], moves[i], tables[i]
+            if action <= PASS and (
+                table is None or (table.window_seat is None and table.redeal_seat is None)
+            ):
+                # A card or a TRIX pass in a deal's card play (no window or redeal round
+                # open): Table.act's card branch, the runner's step applied
+                # without a Table built around it.  While the deal goes on, no window or
+                # round opens (Table.at) and the runner's step names the seat to play
+                # next, so the table is kept as its state alone (tables[i] None: it is
+                # Table.at(state, deals)), built only when the deal ends or asked for.
+                # Measured (rl_overhead.py --vector, seven runs alternating with the
+                # loop through Table.act, docs/interop.rst): 3.7-4.1 raw steps a vector
+                # step against 4.3-4.9, with the listing below.
+                move = PLAYS[seat][action] if action < PASS else PASSES[seat][0]
+                state, card_step = apply_step(states[i], move)
+                assert card_step is not None  # a card or a pass: the runner's step
+                states[i] = state
+                steps = last[i] = (card_step,)
+                if not card_step.deal_over:
+                    tables[i] = None
+                    to_act: int = card_step.turn  # type: ignore[assignment]
+                else:
+                    table = tables[i] = Table.at(state, deals, steps)
+                    to_act = table.to_act
+            else:
+                table = (table or Table.at(states[i], deals)).act(action)
+                tables[i], states[i] = table, table.state
+                steps = last[i] = table.steps
+                to_act = table.to_act
             if to_act == CHANCE:
+                assert table is not None
                 rng = rngs[i]
                 while to_act == CHANCE:
                     table = table.deal(rng)
                     to_act = table.to_act
-            tables[i] = table
+                tables[i], states[i] = table, table.state
+                steps = last[i] = table.steps
             # The totals change only with a trick's points or a deal's end (the runner's
             # CardStep says), else with a move that is not a card (rare): read then only.
-            steps = table.steps
             if not steps or steps[-1].deal_over or (steps[-1].points or _NO_CHANGE) != _NO_CHANGE:
-                before, after = totals[i], table.totals()
+                before, after = totals[i], totals_of(states[i])
                 if after != before:
                     totals[i] = after
                     changes[i] = (after[0] - before[0], after[1] - before[1],
@@ -228,16 +273,20 @@ class TablesEnv(VectorEnv[_Obs, _Actions, npt.NDArray[Any]]):
         # (benchmarks/rl_overhead.py --vector, alternating), the interpreter's caches
         # kept on one path at a time.
         for i, table in enumerate(tables):
-            legal[i] = table.legal_actions()  # () once over: the last mover's observation
+            # The legal actions of a table kept as its state alone: Table.legal_actions's
+            # own (no window or round open: the seat to act's legal_actions).
+            legal[i] = (legal_actions(states[i], seats[i]) if table is None
+                        else table.legal_actions())  # fmt: skip
         self._observe()
         return (self._observations(), rewards, terminated, np.zeros(n, np.bool_),
                 self._info(changes))  # fmt: skip
 
     def _observe(self) -> None:
         """Write every table's observation into the batch arrays."""
-        tensors, trackers, tables, seats = self._rows, self._trackers, self._tables, self._seats
-        for i, table in enumerate(tables):
-            trackers[i].tensor(table.state, seats[i], table.steps, out=tensors[i])
+        tensors, trackers, states, seats, last = (
+            self._rows, self._trackers, self._states, self._seats, self._last)  # fmt: skip
+        for i, state in enumerate(states):
+            trackers[i].tensor(state, seats[i], last[i], out=tensors[i])
         masks = self._masks
         masks.fill(0)
         width = NUM_ACTIONS
@@ -259,4 +308,7 @@ class TablesEnv(VectorEnv[_Obs, _Actions, npt.NDArray[Any]]):
     @property
     def tables(self) -> tuple[Table, ...]:
         """The tables, as they stand (their matches' states)."""
-        return tuple(self._tables)
+        deals = self.deals
+        return tuple(table or Table.at(state, deals, steps)
+                     for table, state, steps in zip(self._tables, self._states, self._last,
+                                                    strict=True))  # fmt: skip
