@@ -24,9 +24,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # benchmarks/: bench.py
 
-import bench  # noqa: E402
+import bench
 
-import trixcomplex as tc  # noqa: E402
+import trixcomplex as tc
 
 SEEDS = range(1, 5)
 

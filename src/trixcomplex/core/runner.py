@@ -186,8 +186,13 @@ def run_deal(
     """
     deal = state.deal
     turn = state.turn
-    played: list[Move] | None = None if source is None else []
-    record = None if played is None else played.append
+    played: list[Move] | None
+    record: Callable[[Move], None] | None
+    if source is None:  # one test for both (issue 44: every bytecode of a single apply counts)
+        played = record = None
+    else:
+        played = []
+        record = played.append
     index, count = start, len(moves)
     hands = [*state.hands]  # list(...) is a call: 250 machine instructions more per apply
     over = False
@@ -196,7 +201,7 @@ def run_deal(
         contract = state.contract
         assert contract is not None and turn is not None
         rules = state.ruleset.trick_rules(contract)
-        plays, deck, after = PLAYS, ALL_CARDS, _NEXT_SEAT
+        after = _NEXT_SEAT  # PLAYS and ALL_CARDS stay globals: only a source reads them
         trick, leader, tricks, doubled = deal.trick, deal.leader, deal.tricks, deal.doubled
         if live is not None:
             live[:] = (hands, trick, leader, len(tricks), deal.points, deal.doubled)
@@ -208,8 +213,8 @@ def run_deal(
                 bit = source(turn, legal)
                 if bit <= 0:  # STOP (a trick deal has no pass)
                     break
-                card = deck[bit.bit_length() - 1]
-                record(plays[turn][card])  # type: ignore[misc]
+                card = ALL_CARDS[bit.bit_length() - 1]
+                record(PLAYS[turn][card])  # type: ignore[misc]
             else:  # the next given move, if a legal card of the seat to play
                 move = moves[index]
                 if type(move) is not Play or move.seat != turn:
@@ -261,15 +266,18 @@ def run_deal(
                 leader, trick, tricks, doubled, _ZERO if total is None else total))  # fmt: skip
     elif type(deal) is TrixDeal:
         assert turn is not None
-        plays, passes, deck, after_lay = PLAYS, PASSES, ALL_CARDS, NEXT_TO_LAY
+        after_lay = NEXT_TO_LAY
         table, can, order = deal.table, deal.playable, deal.finishing_order
         if live is not None:
             live[:] = (hands, None, None, 0, None, order)
-        # after_lay[seat][holders]: next_to_lay(hands, seat), by the seats holding cards
-        h0, h1, h2, h3 = state.hands  # all four hold cards until the first goes out
-        holders = 15 if h0 and h1 and h2 and h3 else (
-            (h0 != 0) | (h1 != 0) << 1 | (h2 != 0) << 2 | (h3 != 0) << 3
-        )  # fmt: skip
+        # after_lay[seat][holders]: next_to_lay(hands, seat), by the seats holding cards;
+        # all four hold cards until the first goes out (R-TX-4: out means emptied, and
+        # listed in the finishing order), so the hands are read only once one is out
+        if order:
+            h0, h1, h2, h3 = state.hands
+            holders = (h0 != 0) | (h1 != 0) << 1 | (h2 != 0) << 2 | (h3 != 0) << 3
+        else:
+            holders = 15
         while source is not None or index < count:
             hand = hands[turn]
             legal = layable(hand, can)
@@ -277,8 +285,8 @@ def run_deal(
                 bit = source(turn, legal)
                 if bit < 0:
                     break
-                card = deck[bit.bit_length() - 1] if bit else None
-                record(passes[turn][0] if card is None else plays[turn][card])  # type: ignore[misc]
+                card = ALL_CARDS[bit.bit_length() - 1] if bit else None
+                record(PASSES[turn][0] if card is None else PLAYS[turn][card])  # type: ignore[misc]
             else:  # the next given move: a legal card, or the pass with none, of the seat to move
                 move = moves[index]
                 if type(move) is Play:
@@ -320,21 +328,25 @@ def run_deal(
             progress = _tnew(TrixDeal, (table, order, can))  # new_trix_deal(...)
     else:
         return state, 0
-    ran = index - start if played is None else len(played)
-    if not ran:
-        return state, 0
     history = state.history
-    if played is not None:
-        history = history.extend(played)
-    elif ran == 1:
-        history = _tnew(History, (history, moves[start], history._len + 1))  # .append()
+    if played is None:  # given moves
+        ran = index - start
+        if ran == 1:  # apply(): one move
+            history = _tnew(History, (history, moves[start], history._len + 1))  # .append()
+        elif ran:
+            history = history.extend(moves[start : start + ran])
+        else:
+            return state, 0
     else:
-        history = history.extend(moves[start : start + ran])
+        ran = len(played)
+        if not ran:
+            return state, 0
+        history = history.extend(played)
     if over:
         return end_deal(state, result, history), ran
     return _tnew(MatchState, (  # new_state(...)
         state.phase, state.deal_number, state.owner, state.contract,
-        (hands[0], hands[1], hands[2], hands[3]), turn, progress, state.scores, state.results,
+        tuple(hands), turn, progress, state.scores, state.results,  # tuple(): one C call
         history, state.ruleset)), ran  # fmt: skip
 
 
