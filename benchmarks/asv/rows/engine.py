@@ -35,7 +35,8 @@ class Engine:
     """The engine rows; ``setup`` prepares the inputs outside the timing."""
 
     timer = time.process_time
-    repeat = (5, 15, 30.0)  # at least 5 samples, at most 15, 30 s a row
+    rounds = 4  # rounds per build, interleaved with the other build's (--interleave-rounds)
+    repeat = (10, 25, 20.0)  # per round: at least 10 samples, at most 25, 20 s
     number = 1
     warmup_time = 0.2
 
