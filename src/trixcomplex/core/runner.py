@@ -327,7 +327,8 @@ def run_deal(
                 steps.append(new_step(seat, card, None, None, None, True, True))
             result = _trix_result(state, order)
         else:
-            progress = _tnew(TrixDeal, (table, order, can))  # new_trix_deal(...)
+            # new_trix_deal(...), or the deal itself after passes only (nothing laid)
+            progress = _tnew(TrixDeal, (table, order, can)) if table != deal.table else deal  # type: ignore[union-attr, assignment]
     elif over:
         result = complex_result(
             state.deal_number, state.owner,  # type: ignore[arg-type]
