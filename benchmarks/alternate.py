@@ -66,14 +66,15 @@ def main(argv: list[str] | None = None) -> int:
             if name in head:
                 print(f"  {name:<44} base {base[name]:>8.3f}  head {head[name]:>8.3f}  "
                       f"head/base {head[name] / base[name]:.3f}", flush=True)  # fmt: skip
-    print(f"\nmedian of {args.runs} runs (each row a median of bench.py's passes)")
+    print(f"\nmedian of {args.runs} runs (each a median of bench.py's passes); head/base per run")
     for name in results[0][0]:
         if all(name in b and name in h for b, h in results):
             b = statistics.median(r[0][name] for r in results)
             h = statistics.median(r[1][name] for r in results)
-            each = ", ".join(f"{r[1][name] / r[0][name]:.3f}" for r in results)
-            print(f"  {name:<44} base {b:>8.3f}  head {h:>8.3f}  head/base {h / b:.3f}  "
-                  f"(runs: {each})")  # fmt: skip
+            ratios = [r[1][name] / r[0][name] for r in results]
+            each = ", ".join(f"{x:.3f}" for x in ratios)
+            print(f"  {name:<44} base {b:>8.3f}  head {h:>8.3f}  "
+                  f"head/base: median {statistics.median(ratios):.3f} (runs: {each})")  # fmt: skip
     return 0
 
 

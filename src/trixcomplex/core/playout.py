@@ -385,9 +385,11 @@ def _asked(
             a, b, c, d = hands
             seen.hands = (a, b, c, d)
             seen.turn = turn
-            if live[1] is not None:  # a trick deal
-                seen.trick = live[1]
-                seen.leader, seen.tricks, seen.points = live[2], live[3], live[4]
+            trick = live[1]
+            if trick is not None:  # a trick deal
+                seen.trick = trick
+                if live[3] != seen.tricks:  # a trick ended since the last card asked
+                    seen.leader, seen.tricks, seen.points = live[2], live[3], live[4]
             else:  # TRIX: every card no longer held is on the table
                 seen.table = ALL_MASK ^ (a | b | c | d)
                 seen.finishing_order = live[5]
