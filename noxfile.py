@@ -123,3 +123,28 @@ def scorekeeper(session: nox.Session) -> None:
         "python", "-m", "pytest", "tests/test_scorekeeper.py", "-n", "0", "-s", "-k", "agree",
         env={"TRIXCOMPLEX_SCOREKEEPER_MATCHES": "1000"},
     )  # fmt: skip
+
+
+@nox.session(python=PYTHON)
+def perf(session: nox.Session) -> None:
+    """Compare the hot path with a base commit: ``nox -s perf -- BASE [HEAD]``.
+
+    Runs the asv suite (benchmarks/asv: self-play, playout, a Monte Carlo
+    decision, sample_world) on BASE and on HEAD (default ``HEAD``, the last
+    commit: commit first) with ``asv continuous``, the two builds in
+    alternating rounds, and fails when a row is more than 5% slower (and the
+    difference is significant by asv's test).  Run it before merging a change
+    to ``src/trixcomplex/core/``; never in CI (the timings need a machine
+    that both builds share in the same minutes, not an idle one).  Not part
+    of the default sessions.
+    """
+    if not session.posargs or len(session.posargs) > 2:
+        session.error("usage: nox -s perf -- BASE [HEAD]  (two commits, branches or tags)")
+    base, head = session.posargs[0], session.posargs[1] if len(session.posargs) > 1 else "HEAD"
+    session.install("asv>=0.6", "virtualenv")
+    config = "benchmarks/asv/asv.conf.json"
+    session.run("asv", "machine", "--yes", "--config", config)
+    session.run(
+        "asv", "continuous", "--config", config, "--factor", "1.05",
+        "--interleave-rounds", "--show-stderr", base, head,
+    )  # fmt: skip

@@ -12,9 +12,11 @@ state:
   ``MatchState(**fields)`` against 0.25 µs, paid for every card applied).
   ``tests/test_speed.py`` pins each record's field order, so a field moved
   fails there rather than silently building a wrong record.
-- :func:`plain_bits`, :func:`below`, :func:`drawn`, :func:`shuffled_deck` —
-  the playout draws as :class:`random.Random` draws, calling its
-  ``getrandbits`` itself.
+- :func:`plain_bits`, :func:`below`, :func:`shuffled_deck` — the playout
+  draws as :class:`random.Random` draws, calling its ``getrandbits`` itself.
+  The card draw runs in the deal runner's one loop
+  (``runner.run_deal(..., draw=)``): the body of :func:`below`, then the
+  r-th card of the legal set, written once for both kinds of deal.
 
 .. rubric:: Drawing as random.Random draws
 
@@ -46,7 +48,7 @@ import attrs
 
 from .cards import ALL_CARDS, Card
 
-__all__ = ["below", "drawn", "plain_bits", "positional_builder", "shuffled_deck"]
+__all__ = ["below", "plain_bits", "positional_builder", "shuffled_deck"]
 
 T = TypeVar("T")
 
@@ -160,26 +162,3 @@ def shuffled_deck(rng: random.Random, bits: Callable[[int], int] | None = None) 
                 j = bits(k)
             deck[i], deck[j] = deck[j], deck[i]
     return tuple(deck)
-
-
-def drawn(draw: Callable[[int], int], least: int) -> Callable[[int, int], int]:
-    """The deal runner's move source (``source(turn, legal) -> bit``) that
-    ``rng.choice(legal_moves(state))`` is, for a plain generator (``draw`` its
-    ``getrandbits``, :func:`plain_bits`): ``r = below(draw, n)`` inline, then
-    the r-th card of the legal set in card order (the r-th move listed); an
-    empty TRIX set is the pass, the one move (R-TX-3).  A seat with ``least``
-    moves or fewer makes the first without a draw."""
-    k = _K
-
-    def source(turn: int, legal: int) -> int:
-        n = legal.bit_count() or 1
-        if n > least:
-            r = draw(k[n])
-            while r >= n:
-                r = draw(k[n])
-            while r:  # the r-th card of legal, in card order
-                legal &= legal - 1
-                r -= 1
-        return legal & -legal
-
-    return source

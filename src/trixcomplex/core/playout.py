@@ -57,7 +57,6 @@ from collections.abc import Callable
 from typing import Any, Literal, TypeVar
 
 from ._speed import below as _below
-from ._speed import drawn as _drawn
 from ._speed import plain_bits as _plain_bits
 from ._speed import shuffled_deck
 from .cards import ALL_MASK, Card, mask_of
@@ -349,13 +348,14 @@ def _cards(
 
     Every decision is the runner's (the engine's own rule functions); this
     module only chooses the moves: with ``draw`` (:func:`_plain_bits`, no
-    policy) the card is drawn as ``rng.choice`` of the listed moves draws it
-    (:func:`_drawn`), else by ``rng.choice`` or the policy (:func:`_asked`).
+    policy) the runner draws the card as ``rng.choice`` of the listed moves
+    draws it (``run_deal(..., draw=)``), else it is chosen by ``rng.choice``
+    or the policy (:func:`_asked`).
     A seat with ``least`` legal moves or fewer makes the first without a draw
     (``least`` is 0, or 1 for ``forced="play"``).
     """
     if draw is not None:
-        return run_deal(state, _drawn(draw, least), points=False)[0]
+        return run_deal(state, points=False, draw=draw, least=least)[0]
     if policy is None:
         return run_deal(state, _asked(None, rng, policy, least), points=False)[0]
     live: list[Any] = [None] * LIVE_SIZE
@@ -385,9 +385,11 @@ def _asked(
             a, b, c, d = hands
             seen.hands = (a, b, c, d)
             seen.turn = turn
-            if live[1] is not None:  # a trick deal
-                seen.trick = live[1]
-                seen.leader, seen.tricks, seen.points = live[2], live[3], live[4]
+            trick = live[1]
+            if trick is not None:  # a trick deal
+                seen.trick = trick
+                if live[3] != seen.tricks:  # a trick ended since the last card asked
+                    seen.leader, seen.tricks, seen.points = live[2], live[3], live[4]
             else:  # TRIX: every card no longer held is on the table
                 seen.table = ALL_MASK ^ (a | b | c | d)
                 seen.finishing_order = live[5]

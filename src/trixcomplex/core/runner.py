@@ -46,7 +46,7 @@ import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ._speed import positional_builder
+from ._speed import _K, positional_builder
 from .cards import ALL_CARDS, Card
 from .errors import IllegalMoveError
 from .kingdoms import match_finished, results_after
@@ -59,7 +59,6 @@ from .tricks import (
     TrickDeal,
     complex_result,
     legal_cards,
-    new_trick,
     new_trick_deal,
     trick_deal_over,
 )
@@ -157,6 +156,8 @@ def run_deal(
     steps: list[CardStep] | None = None,
     points: bool = True,
     live: list[Any] | None = None,
+    draw: Callable[[int], int] | None = None,
+    least: int = 0,
 ) -> tuple[MatchState, int]:
     """Step the deal in progress in ``state``: the state after, and how many
     moves were made (0: none, and ``state`` itself).  Not a card phase: ``(state, 0)``.
@@ -171,7 +172,14 @@ def run_deal(
     a source that must see the deal as it runs (a playout policy): the runner
     puts its ``hands`` list in it (changed in place, card by card) and keeps
     the rest up to date: the trick at each card, the rest at each trick's end
-    and each seat going out (see :data:`LIVE_SIZE`).
+    and each seat going out (see :data:`LIVE_SIZE`).  ``draw`` (a plain
+    generator's ``getrandbits``, :func:`~trixcomplex.core._speed.plain_bits`)
+    stands for the random playout's source: each move is ``rng.choice`` of the
+    listed moves, drawn in the loop (the body of
+    :func:`~trixcomplex.core._speed.below`, then the r-th card of the legal
+    set, the r-th move listed), a seat with ``least`` moves or fewer making
+    the first without a draw.  Drawn there, written once, it saves a call
+    per card: about 4% of a playout (issue 44, docs/performance.rst).
 
     The one step of a trick deal (COMPLEX, King of Hearts, Queens, Diamonds,
     Ltoosh, a combined contract): the legal cards (R-CX-2, R-CL-2, R-OPT-2,
@@ -185,115 +193,86 @@ def run_deal(
     the TRIX table and what may be laid on it (ints).
     """
     deal = state.deal
-    turn = state.turn
-    played: list[Move] | None = None if source is None else []
-    record = None if played is None else played.append
+    turn: int = state.turn  # type: ignore[assignment]  # a card phase always has a turn
+    kind = type(deal)
+    trix = kind is TrixDeal
+    if not trix and kind is not TrickDeal:
+        return state, 0
+    played: list[Move] | None
+    record: Callable[[Move], None] | None
+    if source is None and draw is None:  # given moves
+        played = record = None
+    else:
+        played = []
+        record = played.append
     index, count = start, len(moves)
     hands = [*state.hands]  # list(...) is a call: 250 machine instructions more per apply
     over = False
     card: Card | None
-    if type(deal) is TrickDeal:
-        contract = state.contract
-        assert contract is not None and turn is not None
-        rules = state.ruleset.trick_rules(contract)
-        plays, deck, after = PLAYS, ALL_CARDS, _NEXT_SEAT
-        trick, leader, tricks, doubled = deal.trick, deal.leader, deal.tricks, deal.doubled
+    if trix:
+        after_lay = NEXT_TO_LAY
+        table, can, order = deal.table, deal.playable, deal.finishing_order  # type: ignore[union-attr]
         if live is not None:
-            live[:] = (hands, trick, leader, len(tricks), deal.points, deal.doubled)
-        total = deal.points if points or steps is not None else None
-        while source is not None or index < count:
-            hand = hands[turn]
-            legal = legal_cards(hand, trick, rules)
-            if source is not None:
-                bit = source(turn, legal)
-                if bit <= 0:  # STOP (a trick deal has no pass)
+            live[:] = (hands, None, None, 0, None, order)
+        # after_lay[seat][holders]: next_to_lay(hands, seat), by the seats holding cards;
+        # all four hold cards until the first goes out (R-TX-4: out means emptied, and
+        # listed in the finishing order), so the hands are read only once one is out
+        if order:
+            h0, h1, h2, h3 = state.hands
+            holders = (h0 != 0) | (h1 != 0) << 1 | (h2 != 0) << 2 | (h3 != 0) << 3
+        else:
+            holders = 15
+    else:
+        contract = state.contract
+        rules = state.ruleset.trick_rules(contract)  # type: ignore[arg-type]
+        after = _NEXT_SEAT
+        trick, leader, tricks, doubled = deal.trick, deal.leader, deal.tricks, deal.doubled  # type: ignore[union-attr]
+        if live is not None:
+            live[:] = (hands, trick, leader, len(tricks), deal.points, deal.doubled)  # type: ignore[union-attr]
+        total = deal.points if points or steps is not None else None  # type: ignore[union-attr]
+    # One loop for both kinds of deal: the move is chosen (drawn, asked of the source
+    # or given) in one place, then stepped by the deal's kind.
+    while played is not None or index < count:
+        hand = hands[turn]
+        legal = layable(hand, can) if trix else legal_cards(hand, trick, rules)
+        if played is not None:
+            if draw is not None:  # rng.choice of the listed moves, inline (_speed.below)
+                n = legal.bit_count() or 1  # R-TX-3: no card to lay, the pass is the one move
+                if n > least:
+                    k = _K[n]
+                    r = draw(k)
+                    while r >= n:
+                        r = draw(k)
+                    while r:  # the r-th card of legal, in card order (the r-th move listed)
+                        legal &= legal - 1
+                        r -= 1
+                bit = legal & -legal
+            else:
+                bit = source(turn, legal)  # type: ignore[misc]
+                if bit < 0 or not (bit or trix):  # STOP (a trick deal has no pass)
                     break
-                card = deck[bit.bit_length() - 1]
-                record(plays[turn][card])  # type: ignore[misc]
-            else:  # the next given move, if a legal card of the seat to play
-                move = moves[index]
-                if type(move) is not Play or move.seat != turn:
+            if bit:
+                card = ALL_CARDS[bit.bit_length() - 1]
+                record(PLAYS[turn][card])  # type: ignore[misc]
+            else:
+                card = None
+                record(PASSES[turn][0])  # type: ignore[misc]
+        else:  # the next given move: a legal card, or the pass with none, of the seat to move
+            move = moves[index]
+            if type(move) is Play:
+                if move.seat != turn:
                     break
                 card = move.card
                 bit = 1 << card
                 if not legal & bit:  # not held, or not legal now
                     break
-                index += 1
-            hands[turn] = hand ^ bit
-            trick += (card,)
-            if live is not None:
-                live[1] = trick
-            seat = turn
-            if len(trick) < 4:
-                turn = after[turn]  # R-SEAT-1
-                if steps is not None:  # new_step(...), in place
-                    steps.append(_tnew(CardStep, (seat, card, turn, None, None, False, False)))
-                continue
-            cards = trick
-            taker = _trick_winner(leader, cards)
-            done = new_trick(leader, cards, taker)  # Trick(...)
-            tricks += (done,)
-            gained = None
-            if total is not None:
-                gained = trick_points(cards, leader, taker, doubled, rules)
-                a, b, c, d = gained
-                total = (total[0] + a, total[1] + b, total[2] + c, total[3] + d)
-            leader = turn = taker
-            if live is not None:
-                live[2], live[3], live[4] = leader, len(tricks), total
-            trick = ()
-            if live is not None:
-                live[1] = trick
-            over = trick_deal_over(len(tricks), hands[0] | hands[1] | hands[2] | hands[3], rules)
-            if steps is not None:
-                steps.append(_tnew(CardStep, (
-                    seat, card, None if over else taker, done, gained, False, over)))  # fmt: skip
-            if over:
+            elif type(move) is Pass and move.seat == turn and not legal:  # TRIX only (R-TX-3)
+                card, bit = None, 0
+            else:
                 break
-        if over:
-            result = complex_result(
-                state.deal_number, state.owner,  # type: ignore[arg-type]
-                new_trick_deal(leader, (), tricks, doubled, _ZERO),
-                contract=contract, kingdom=state.kingdom, rules=rules,
-            )  # fmt: skip
-        else:
-            progress: TrickDeal | TrixDeal = _tnew(TrickDeal, (  # new_trick_deal(...)
-                leader, trick, tricks, doubled, _ZERO if total is None else total))  # fmt: skip
-    elif type(deal) is TrixDeal:
-        assert turn is not None
-        plays, passes, deck, after_lay = PLAYS, PASSES, ALL_CARDS, NEXT_TO_LAY
-        table, can, order = deal.table, deal.playable, deal.finishing_order
-        if live is not None:
-            live[:] = (hands, None, None, 0, None, order)
-        # after_lay[seat][holders]: next_to_lay(hands, seat), by the seats holding cards
-        h0, h1, h2, h3 = state.hands  # all four hold cards until the first goes out
-        holders = 15 if h0 and h1 and h2 and h3 else (
-            (h0 != 0) | (h1 != 0) << 1 | (h2 != 0) << 2 | (h3 != 0) << 3
-        )  # fmt: skip
-        while source is not None or index < count:
-            hand = hands[turn]
-            legal = layable(hand, can)
-            if source is not None:
-                bit = source(turn, legal)
-                if bit < 0:
-                    break
-                card = deck[bit.bit_length() - 1] if bit else None
-                record(passes[turn][0] if card is None else plays[turn][card])  # type: ignore[misc]
-            else:  # the next given move: a legal card, or the pass with none, of the seat to move
-                move = moves[index]
-                if type(move) is Play:
-                    if move.seat != turn:
-                        break
-                    card = move.card
-                    bit = 1 << card
-                    if not legal & bit:  # not held, or not playable now
-                        break
-                elif type(move) is Pass and move.seat == turn and not legal:
-                    card, bit = None, 0
-                else:
-                    break
-                index += 1
-            seat = turn
+            index += 1
+        seat = turn
+        if trix:
             out = False
             if card is not None:
                 hand ^= bit
@@ -312,29 +291,72 @@ def run_deal(
             turn = after_lay[turn][holders]
             if steps is not None:
                 steps.append(_tnew(CardStep, (seat, card, turn, None, None, out, False)))
+            continue
+        hands[turn] = hand ^ bit
+        trick += (card,)  # a card: a trick deal has no pass
+        if live is not None:
+            live[1] = trick
+        if len(trick) < 4:
+            turn = after[turn]  # R-SEAT-1
+            if steps is not None:  # new_step(...), in place
+                steps.append(_tnew(CardStep, (seat, card, turn, None, None, False, False)))
+            continue
+        cards = trick
+        taker = _trick_winner(leader, cards)
+        done = _tnew(Trick, (leader, cards, taker))  # new_trick(...), in place
+        tricks += (done,)
+        gained = None
+        if total is not None:
+            gained = trick_points(cards, leader, taker, doubled, rules)
+            a, b, c, d = gained
+            total = (total[0] + a, total[1] + b, total[2] + c, total[3] + d)
+        leader = turn = taker
+        trick = ()
+        if live is not None:
+            live[1], live[2], live[3], live[4] = trick, leader, len(tricks), total
+        over = trick_deal_over(len(tricks), hands[0] | hands[1] | hands[2] | hands[3], rules)
+        if steps is not None:
+            steps.append(_tnew(CardStep, (
+                seat, card, None if over else taker, done, gained, False, over)))  # fmt: skip
+        if over:
+            break
+    progress: TrickDeal | TrixDeal
+    if trix:
         if over:
             if steps is not None:
                 steps.append(new_step(seat, card, None, None, None, True, True))
             result = _trix_result(state, order)
         else:
-            progress = _tnew(TrixDeal, (table, order, can))  # new_trix_deal(...)
+            # new_trix_deal(...), or the deal itself after passes only (nothing laid)
+            progress = _tnew(TrixDeal, (table, order, can)) if table != deal.table else deal  # type: ignore[union-attr, assignment]
+    elif over:
+        result = complex_result(
+            state.deal_number, state.owner,  # type: ignore[arg-type]
+            new_trick_deal(leader, (), tricks, doubled, _ZERO),
+            contract=contract, kingdom=state.kingdom, rules=rules,  # type: ignore[arg-type]
+        )  # fmt: skip
     else:
-        return state, 0
-    ran = index - start if played is None else len(played)
-    if not ran:
-        return state, 0
+        progress = _tnew(TrickDeal, (  # new_trick_deal(...)
+            leader, trick, tricks, doubled, _ZERO if total is None else total))  # fmt: skip
     history = state.history
-    if played is not None:
-        history = history.extend(played)
-    elif ran == 1:
-        history = _tnew(History, (history, moves[start], history._len + 1))  # .append()
+    if played is None:  # given moves
+        ran = index - start
+        if ran == 1:  # apply(): one move
+            history = _tnew(History, (history, moves[start], history._len + 1))  # .append()
+        elif ran:
+            history = history.extend(moves[start : start + ran])
+        else:
+            return state, 0
     else:
-        history = history.extend(moves[start : start + ran])
+        ran = len(played)
+        if not ran:
+            return state, 0
+        history = history.extend(played)
     if over:
         return end_deal(state, result, history), ran
     return _tnew(MatchState, (  # new_state(...)
         state.phase, state.deal_number, state.owner, state.contract,
-        (hands[0], hands[1], hands[2], hands[3]), turn, progress, state.scores, state.results,
+        tuple(hands), turn, progress, state.scores, state.results,  # tuple(): one C call
         history, state.ruleset)), ran  # fmt: skip
 
 
