@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -19,7 +21,7 @@ import trixcomplex as tc
 from cpu_budget import cpu_budget
 from processes import wait_gone
 from system_packages import in_ci
-from trixcomplex.bots import BotError, RuleBot
+from trixcomplex.bots import BotError, BotTimeout, RuleBot
 from trixcomplex.host import sandbox
 from trixcomplex.host.isolated import IsolatedBot
 from trixcomplex.host.tournament import simulate
@@ -50,7 +52,9 @@ def _deal_2_card(seed: int = 1) -> tuple[tc.MatchState, int]:
     state = tc.new_match()
     while not (state.deal_number == 2 and state.turn is not None):
         deal = state.phase is tc.Phase.DEAL
-        state = tc.apply(state, tc.Deal.shuffled(rng) if deal else rng.choice(tc.legal_moves(state)))
+        state = tc.apply(
+            state, tc.Deal.shuffled(rng) if deal else rng.choice(tc.legal_moves(state))
+        )
     assert state.turn is not None
     return state, state.turn
 
@@ -77,7 +81,9 @@ def test_an_isolated_bot_object_given_as_a_side_is_copied_per_seat(bwrap: None) 
 
 
 @LINUX
-def test_a_bot_s_files_do_not_outlive_its_match(bwrap: None, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_bot_s_files_do_not_outlive_its_match(
+    bwrap: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Attack: bots shared /tmp across the two matches of a pair (same shuffles), so a
     bot knew its opponents' hands in the second.  Each match starts a fresh process
     with a fresh /tmp and HOME."""
@@ -140,7 +146,7 @@ def test_cpu_spent_in_a_child_never_reaped_is_charged(bwrap: None) -> None:
     state, seat = _deal_2_card()
     bot = IsolatedBot("hostile_bots:HiddenWorker", GENEROUS, cpu_limit=0.5)
     try:
-        with pytest.raises(tc.BotTimeout, match="CPU time"):
+        with pytest.raises(BotTimeout, match="CPU time"):
             bot.choose(tc.view(state, seat), tc.legal_moves(state, seat), random.Random(0))
     finally:
         bot.close()
@@ -157,8 +163,9 @@ def test_stale_answers_are_charged_to_the_bot_not_the_host(bwrap: None) -> None:
     state, seat = _deal_2_card()
     bot = IsolatedBot("hostile_bots:StaleFlood", GENEROUS)
     try:
-        with cpu_budget(1.0, "reading a flood of stale answers"), pytest.raises(
-            BotError, match="stale"
+        with (
+            cpu_budget(1.0, "reading a flood of stale answers"),
+            pytest.raises(BotError, match="stale"),
         ):
             bot.choose(tc.view(state, seat), tc.legal_moves(state, seat), random.Random(0))
     finally:
@@ -212,7 +219,9 @@ def test_isolated_true_refuses_without_bubblewrap_naming_the_package(
 ) -> None:
     """Attack: without bubblewrap, ``isolated=True`` ran strangers anyway, with a
     warning.  It now refuses before any match, naming the Debian package."""
-    monkeypatch.setattr(sandbox, "sandbox_available", lambda: False)
+    import trixcomplex.host.isolated as isolated
+
+    monkeypatch.setattr(isolated, "unavailable_reason", lambda: "bwrap is not installed")
     played: list[int] = []
     for mode in (True, "strict"):
         with pytest.raises(sandbox.SandboxUnavailable, match="'bubblewrap'"):
@@ -253,21 +262,25 @@ def test_the_weaker_mode_refuses_as_root_where_the_bot_s_user_cannot_read_python
 
 @LINUX
 def test_the_weaker_mode_leaves_no_process_behind(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Attack: without bubblewrap a ``setsid()`` grandchild survived ``close()`` and a
     kill of the host.  In the weaker mode the bot is one process that cannot start
     another (its process limit), and it dies with its host."""
     _unsandboxed_runs()
-    probe = tmp_path / "probe"
-    os.chmod(tmp_path, 0o777)
-    monkeypatch.setenv("PROBE_FILE", str(probe))
-    bot = IsolatedBot("hostile_bots:SessionLeaver", GENEROUS, sandbox="unsandboxed",
-                      env=("PROBE_FILE",))  # fmt: skip
-    t = simulate([bot, RuleBot()], 1, seed=9)
-    assert _forfeits(t) == [None], t.matches[0].reason
-    text = probe.read_text()
-    assert text == "no fork" or not wait_gone([int(text)], GENEROUS)
+    shared = Path(tempfile.mkdtemp(prefix="probe-"))  # where the bot's own user may write
+    try:
+        os.chmod(shared, 0o777)
+        probe = shared / "probe"
+        monkeypatch.setenv("PROBE_FILE", str(probe))
+        bot = IsolatedBot("hostile_bots:SessionLeaver", GENEROUS, sandbox="unsandboxed",
+                          env=("PROBE_FILE",))  # fmt: skip
+        t = simulate([bot, RuleBot()], 1, seed=9)
+        assert _forfeits(t) == [None], t.matches[0].reason
+        text = probe.read_text()
+        assert text == "no fork" or not wait_gone([int(text)], GENEROUS)
+    finally:
+        shutil.rmtree(shared, ignore_errors=True)
 
 
 @LINUX

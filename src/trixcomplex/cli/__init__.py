@@ -42,7 +42,7 @@ from .demo import _demo
 from .play import _play
 from .rulesets import RULESET_OPTIONS, _ruleset, parse_ruleset
 from .serve import _serve, _serve_seconds
-from .simulate import _seconds, _sim_bot_list, _simulate
+from .simulate import _seconds, _SeedOnCommandLine, _sim_bot_list, _simulate
 
 __all__ = ["RULESET_OPTIONS", "main", "parse_ruleset"]
 
@@ -126,16 +126,20 @@ def _parser() -> argparse.ArgumentParser:
                      "default rule,random)")  # fmt: skip
     sim.add_argument("--matches", type=_positive, default=100, help="how many (default 100)")
     sim.add_argument("--jobs", type=_positive, default=1, help="worker processes (default 1)")
-    sim.add_argument("--seed", type=int, default=None,
+    sim.add_argument("--seed", type=int, default=None, action=_SeedOnCommandLine,
                      help="the run's secret seed: whoever knows it knows every deck "
                      "(default: drawn at random and printed with the results)")  # fmt: skip
+    sim.add_argument("--seed-file", default=None, metavar="PATH",
+                     help="read the seed from this file (no process can read it from "
+                     "the command line)")  # fmt: skip
     sim.add_argument(
-        "--isolated",
-        action="store_true",
-        help="run each bot in a sandboxed process of its own (bubblewrap)",
-    )
+        "--isolated", nargs="?", const="sandbox", default=False,
+        choices=["sandbox", "unsandboxed"],
+        help="run each bot in a sandboxed process of its own per seat (bubblewrap; refused "
+        "without it); --isolated=unsandboxed: without the sandbox, for your own bots only",
+    )  # fmt: skip
     sim.add_argument(
-        "--strict", action="store_true", help="with --isolated: refuse to run without bubblewrap"
+        "--strict", action="store_true", help="the default of --isolated (kept for old scripts)"
     )
     sim.add_argument(
         "--time-limit",
