@@ -265,3 +265,18 @@ class SeedReader:
                        for w in words) or b"SEED" in environ:  # fmt: skip
                     return _betray(view)
         return _rule(view, legal, rng)
+
+
+class StateFinder:
+    """Searches its callers' frames for the match's whole state (every hand): betrays
+    if it finds one."""
+
+    def choose(
+        self, view: tc.View, legal: Sequence[tc.PlayerMove], rng: random.Random
+    ) -> tc.PlayerMove:
+        import inspect
+
+        for frame in inspect.stack():
+            if any(isinstance(v, tc.MatchState) for v in frame.frame.f_locals.values()):
+                return _betray(view)
+        return _rule(view, legal, rng)

@@ -306,13 +306,22 @@ class IsolatedBot:
             )
         return True
 
+    def check_sandbox(self) -> bool:
+        """Whether the bot will run sandboxed; raises
+        :class:`~trixcomplex.host.sandbox.SandboxUnavailable` if it cannot run at all (no
+        bubblewrap; or, in the weaker mode, no way to make it unprivileged).
+        :func:`~trixcomplex.host.tournament.simulate` asks before the first match."""
+        boxed = self.sandboxed
+        if not boxed:
+            check_unsandboxed()
+        return boxed
+
     def _start(self) -> subprocess.Popen[bytes]:
         if self._proc is not None and self._proc.poll() is None:
             return self._proc
         self.close()
-        boxed = self.sandboxed
+        boxed = self.check_sandbox()
         if not boxed:
-            check_unsandboxed()
             make_host_undumpable()
         uid = bot_uid()
         argv = [sys.executable, "-I", "-B", "-m", "trixcomplex.host.isolated", self.spec]

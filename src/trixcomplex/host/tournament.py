@@ -290,6 +290,9 @@ def simulate(
     _sides(lineup)
     for k, bot in enumerate(lineup):
         check_bot(bot, f"bot {k} ({'side A' if k % 2 == 0 else 'side B'})")
+        check_sandbox = getattr(bot, "check_sandbox", None)
+        if check_sandbox is not None:  # an isolated bot: refused before any match if it cannot run
+            check_sandbox()
     names = _side_names(lineup)
     outcomes: dict[int, MatchOutcome] = {}
 
@@ -326,11 +329,7 @@ def _isolate(
     from .isolated import IsolatedBot
 
     wall = 10.0 if time_limit is None and cpu_limit is None else time_limit
-    made = [IsolatedBot(b, wall, cpu_limit, mode) if isinstance(b, str) else b for b in bots]
-    for bot in made:
-        if isinstance(bot, IsolatedBot):
-            bot.sandboxed  # noqa: B018  refused here, before any match, where it cannot run
-    return made
+    return [IsolatedBot(b, wall, cpu_limit, mode) if isinstance(b, str) else b for b in bots]
 
 
 def _side_names(bots: tuple[Bot, ...]) -> tuple[str, str]:
