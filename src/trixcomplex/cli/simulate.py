@@ -89,10 +89,13 @@ def _simulate(args: argparse.Namespace) -> int:
         except ValueError as exc:
             print(f"trixcomplex simulate: error: {exc}", file=sys.stderr)
             return 2
-    from ..host.isolated import load_bot  # the isolated-bot machinery only when simulating
+    from ..host.isolated import load_bot, locate_bot  # the isolated-bot machinery: here only
 
     try:
-        bots: list[Any] = list(args.bots) if isolated else [load_bot(n) for n in args.bots]
+        if isolated:  # found, not run, in this process: the sandbox binds each bot's own file
+            bots: list[Any] = [n for n in args.bots if locate_bot(n) or True]
+        else:
+            bots = [load_bot(n) for n in args.bots]
     except (ImportError, AttributeError, TypeError) as exc:
         print(f"trixcomplex simulate: error: cannot load a bot: {exc}", file=sys.stderr)
         return 2
