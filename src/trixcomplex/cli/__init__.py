@@ -6,10 +6,10 @@
   play a match in the terminal against three bots; Ctrl-C or Ctrl-D offers to save
   it (with its seed: ``--resume`` goes on with the deals that seed gives); a move the
   person has no choice about is played for them, the table shown first.
-- ``trixcomplex simulate --bots rule,random --matches 1000 [--jobs N] [--seed N]
-  [--records DIR] [--isolated [--strict]] [--time-limit S] [--cpu-limit S]``: a
-  tournament, with a progress bar and a summary table; ``--isolated`` runs each
-  bot in a bubblewrap sandbox (``--strict``: or not at all).
+- ``trixcomplex simulate --bots rule,random --matches 1000 [--jobs N] [--seed N |
+  --seed-file PATH] [--records DIR] [--isolated[=unsandboxed]] [--time-limit S]
+  [--cpu-limit S]``: a tournament, with a progress bar and a summary table;
+  ``--isolated`` runs each bot in a bubblewrap sandbox, or not at all.
 - ``trixcomplex replay FILE [--json] [--explain]``: check and score a game
   record; ``--explain`` traces every point to its rule clause.
 - ``trixcomplex serve``: the table server, to play in the browser (the
