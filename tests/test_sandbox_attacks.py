@@ -96,6 +96,7 @@ def test_a_bot_s_files_do_not_outlive_its_match(
 # -- 2. nothing of the stranger runs before the drop; limits of its own -------------------
 
 
+@pytest.mark.slow
 @LINUX
 def test_a_sitecustomize_beside_the_bot_never_runs_and_the_bot_holds_nothing(
     bwrap: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -116,6 +117,7 @@ def test_a_sitecustomize_beside_the_bot_never_runs_and_the_bot_holds_nothing(
     assert _forfeits(t) == [None], t.matches[0].reason
 
 
+@pytest.mark.slow
 @LINUX
 def test_a_bot_that_forks_to_its_limit_leaves_the_other_bots_their_own(bwrap: None) -> None:
     """Attack: every bot ran as the same user, so the process limit was one pool: a bot

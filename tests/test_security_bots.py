@@ -52,6 +52,7 @@ def _forfeits(t: tc.Tournament) -> list[str | None]:
 # -- 1. the sandbox: other processes, the host's memory, files, the network -------------
 
 
+@pytest.mark.slow
 @LINUX
 def test_a_bot_that_kills_the_host_and_the_other_bots_harms_no_one(bwrap: None) -> None:
     """Checks R-HID-1's sandbox: a bot that SIGKILLs its parent and its siblings (the
@@ -63,6 +64,7 @@ def test_a_bot_that_kills_the_host_and_the_other_bots_harms_no_one(bwrap: None) 
     assert all(len(m.record) > 100 for m in t.matches)
 
 
+@pytest.mark.slow
 @LINUX
 def test_a_bot_cannot_read_the_host_s_memory(bwrap: None) -> None:
     """Checks R-HID-1: a bot reading /proc/<ppid>/mem (or a sibling's) reads nothing;
@@ -72,6 +74,7 @@ def test_a_bot_cannot_read_the_host_s_memory(bwrap: None) -> None:
     assert _forfeits(t) == [None, None]
 
 
+@pytest.mark.slow
 @LINUX
 def test_a_bot_writes_nowhere_but_its_private_tmp_and_reaches_no_network(
     bwrap: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -92,6 +95,7 @@ def test_a_bot_writes_nowhere_but_its_private_tmp_and_reaches_no_network(
     assert not (tmp_path / "written-by-bot").exists()
 
 
+@pytest.mark.slow
 @LINUX
 def test_the_sandboxed_bot_sees_only_itself_and_runs_unprivileged(bwrap: None) -> None:
     """The bot's process is in PID, network, IPC and mount namespaces of its own, runs as
@@ -101,21 +105,15 @@ def test_the_sandboxed_bot_sees_only_itself_and_runs_unprivileged(bwrap: None) -
     state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(4)))
     assert state.owner is not None
     bot.choose(tc.view(state, state.owner), tc.legal_moves(state, state.owner), random.Random(0))
-    try:  # the bot's Python, looked at from the host: the process of its namespace running it
-        ns = os.readlink(f"/proc/{bot._pid}/ns/pid")
-        pythons = [
-            Path(f"/proc/{p}") for p in os.listdir("/proc") if p.isdigit() and int(p) != bot._pid
-            and _readlink(f"/proc/{p}/ns/pid") == ns
-            and b"trixcomplex.host.isolated" in _read(f"/proc/{p}/cmdline")
-        ]  # fmt: skip
-        assert len(pythons) == 1
-        proc = pythons[0]
+    try:  # the bot's Python, looked at from the host
+        proc = Path(f"/proc/{bot._pid}")
+        assert b"trixcomplex.host.isolated" in _read(str(proc / "cmdline"))
         for kind in ("pid", "net", "ipc", "mnt"):
             assert os.readlink(proc / "ns" / kind) != os.readlink(f"/proc/self/ns/{kind}")
         status = dict(line.split(":", 1) for line in (proc / "status").read_text().splitlines())
         assert status["Uid"].split()[0] != "0" and status["NoNewPrivs"].strip() == "1"
         assert int(status["CapEff"], 16) == 0 and int(status["CapBnd"], 16) == 0
-        assert status["NSpid"].split()[-1] != "1"  # bwrap's own init reaps under it
+        assert status["NSpid"].split()[-1] == "1"  # alone in its namespace
         limits = (proc / "limits").read_text()
         assert f"Max open files            {sandbox.Limits().open_files}" in limits
         assert f"Max cpu time              {sandbox.Limits().cpu_seconds}" in limits
@@ -127,13 +125,6 @@ def test_the_sandboxed_bot_sees_only_itself_and_runs_unprivileged(bwrap: None) -
     t = simulate(["faulty_bots:Cheat", "rule"], 1, seed=1, isolated="strict",  # type: ignore[list-item]
                  time_limit=GENEROUS)  # fmt: skip
     assert "chose a move that is not legal" in t.matches[0].reason  # loaded and played
-
-
-def _readlink(path: str) -> str:
-    try:
-        return os.readlink(path)
-    except OSError:
-        return ""
 
 
 def _read(path: str) -> bytes:
@@ -170,6 +161,7 @@ def test_strict_mode_refuses_to_run_without_bubblewrap(monkeypatch: pytest.Monke
     assert _forfeits(t) == [None] and undumpable
 
 
+@pytest.mark.slow
 @LINUX
 def test_strict_mode_runs_where_bubblewrap_does(bwrap: None) -> None:
     """With bubblewrap, strict mode plays, no warning."""
@@ -358,6 +350,7 @@ def test_a_bot_that_raises_or_ends_its_worker_with_jobs_2_forfeits_only_its_matc
     assert _forfeits(honest) == [None, None]
 
 
+@pytest.mark.slow
 @LINUX
 @pytest.mark.parametrize("spec", [f"faulty_bots:{n}" for n in ("Raises", "Exits", "HardExit")])
 def test_an_isolated_bot_that_raises_or_exits_forfeits_only_its_match(

@@ -363,8 +363,9 @@ class IsolatedBot:
         return self._proc
 
     def _child_pid(self, fd: int) -> int:
-        """The first process of the bot's PID namespace (outside it), from bubblewrap's
-        info pipe: killing it ends every process of the namespace."""
+        """The bot's own process (outside its namespace), from bubblewrap's info pipe: the
+        first process of its PID namespace (``--as-pid-1``: no process of bubblewrap's
+        beside it), so killing it ends every process of the namespace."""
         data = b""
         try:
             with selectors.DefaultSelector() as sel:
@@ -517,8 +518,10 @@ class IsolatedBot:
     def _kill_bot(self, proc: subprocess.Popen[bytes]) -> None:
         """Kill the bot and whatever it started, not only the process we launched.
 
-        In the sandbox ``self._pid`` is the first process of the bot's PID
-        namespace: killing it ends every process of the namespace.  In the
+        In the sandbox ``self._pid`` is the bot, the first process of its PID
+        namespace: killing it ends every process of the namespace (and it dies
+        with bubblewrap, which dies with the host: ``setpriv --pdeathsig`` re-arms
+        the parent-death signal its change of user cleared).  In the
         weaker mode the bot cannot start a process, so its own is all.
         """
         with contextlib.suppress(ProcessLookupError, PermissionError):

@@ -246,7 +246,7 @@ def bot_command(
     exe = bwrap or bwrap_path() or "bwrap"
     command = [
         exe, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
-        "--unshare-cgroup-try", "--new-session", "--die-with-parent",
+        "--unshare-cgroup-try", "--new-session", "--die-with-parent", "--as-pid-1",
         "--ro-bind", "/usr", "/usr", "--proc", "/proc", "--dev", "/dev",
         "--perms", "1777", "--size", str(limits.tmp_bytes), "--tmpfs", "/tmp",
         "--chdir", "/tmp", "--clearenv",
