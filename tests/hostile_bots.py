@@ -280,3 +280,31 @@ class StateFinder:
             if any(isinstance(v, tc.MatchState) for v in frame.frame.f_locals.values()):
                 return _betray(view)
         return _rule(view, legal, rng)
+
+
+class MemoryHog:
+    """At its first decision starts three children that each fill ``HOG_BYTES`` of memory
+    and wait: betrays if all three still live, holding three times that together."""
+
+    def choose(
+        self, view: tc.View, legal: Sequence[tc.PlayerMove], rng: random.Random
+    ) -> tc.PlayerMove:
+        if not _CHILDREN:
+            size = int(os.environ.get("HOG_BYTES", str(64 << 20)))
+            for _ in range(3):
+                pid = os.fork()
+                if pid == 0:
+                    hoard = bytearray(size)
+                    for k in range(0, size, 4096):
+                        hoard[k] = 1
+                    signal.pause()
+                    os._exit(0)
+                _CHILDREN.append(pid)
+            time.sleep(1.0)  # time to fill (the children, not this process, spend it)
+            alive = 0
+            for pid in _CHILDREN:
+                state = Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[0]
+                alive += state not in (b"Z", b"X")
+            if alive == 3:
+                return _betray(view)
+        return _rule(view, legal, rng)

@@ -154,6 +154,27 @@ def test_cpu_spent_in_a_child_never_reaped_is_charged(bwrap: None) -> None:
         bot.close()
 
 
+@pytest.mark.slow
+@LINUX
+def test_a_bot_s_processes_together_hold_no_more_memory_than_its_limit(
+    bwrap: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Attack: memory was limited per process only, so a bot with many processes held
+    many times its limit (and could starve the others).  Where a memory cgroup can be
+    made, the bot's processes together are held to ``Limits.memory``: three children of
+    96 MiB each under 160 MiB do not all survive."""
+    probe = sandbox.MemoryCgroup.create(f"trixcomplex-probe-{os.getpid()}", 1 << 30)
+    if probe is None:
+        pytest.skip("no writable cgroup v1 memory hierarchy here (the documented fallback: "
+                    "address_space per process)")  # fmt: skip
+    probe.remove()
+    monkeypatch.setenv("HOG_BYTES", str(96 << 20))
+    limits = sandbox.Limits(memory=160 << 20)
+    bot = IsolatedBot("hostile_bots:MemoryHog", GENEROUS, limits=limits, env=("HOG_BYTES",))
+    t = simulate([bot, RuleBot()], 1, seed=12)
+    assert "not legal" not in t.matches[0].reason, t.matches[0].reason
+
+
 # -- 3. the protocol charges the bot ------------------------------------------------------
 
 

@@ -74,6 +74,7 @@ from ..io.serialize import from_json, to_json
 from ..knowledge.views import View
 from .sandbox import (
     Limits,
+    MemoryCgroup,
     SandboxUnavailable,
     _root_mode,
     bot_command,
@@ -266,6 +267,7 @@ class IsolatedBot:
     _pid: int = field(default=0, init=False, repr=False)
     _boxed: bool = field(default=False, init=False, repr=False)
     _home: str | None = field(default=None, init=False, repr=False)
+    _cgroup: MemoryCgroup | None = field(default=None, init=False, repr=False)
     _buffer: bytearray = field(factory=bytearray, init=False, repr=False)
     _asked: int = field(default=0, init=False, repr=False)
     _stale: int = field(default=0, init=False, repr=False)
@@ -338,6 +340,7 @@ class IsolatedBot:
             if _root_mode():
                 os.chown(self._home, uid, uid)
             env = {"HOME": self._home, "TMPDIR": self._home, "PATH": "/usr/bin:/bin", **handed}
+        self._cgroup = MemoryCgroup.create(f"trixcomplex-bot-{uid}", self.limits.memory)
         pass_fds: tuple[int, ...] = ()
         info_r = info_w = -1
         command = bot_command(argv, use_bwrap=boxed, limits=self.limits, uid=uid, binds=binds,
@@ -349,7 +352,8 @@ class IsolatedBot:
         self._proc = subprocess.Popen(
             command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             env={"PATH": "/usr/bin:/bin"} if boxed else env, pass_fds=pass_fds,
-            preexec_fn=bot_preexec(self.limits, None if boxed else 1), start_new_session=True,
+            preexec_fn=bot_preexec(self.limits, None if boxed else 1, self._cgroup),
+            start_new_session=True,
         )  # fmt: skip
         self._pid = self._proc.pid
         self._boxed = boxed
@@ -500,7 +504,8 @@ class IsolatedBot:
 
     def close(self) -> None:
         """Stop the child process and every process it started (a new one starts at the
-        next decision), and remove its private HOME (the weaker mode)."""
+        next decision), and remove its private HOME (the weaker mode) and its memory
+        cgroup."""
         proc, self._proc = self._proc, None
         self._buffer.clear()
         if proc is not None:
@@ -514,6 +519,9 @@ class IsolatedBot:
         home, self._home = self._home, None
         if home is not None:
             shutil.rmtree(home, ignore_errors=True)
+        cgroup, self._cgroup = self._cgroup, None
+        if cgroup is not None:
+            cgroup.remove()
 
     def _kill_bot(self, proc: subprocess.Popen[bytes]) -> None:
         """Kill the bot and whatever it started, not only the process we launched.

@@ -57,6 +57,7 @@ from attrs import frozen
 __all__ = [
     "NOBODY",
     "Limits",
+    "MemoryCgroup",
     "SandboxUnavailable",
     "SandboxWarning",
     "bot_command",
@@ -112,6 +113,9 @@ class Limits:
       count is touched (the weaker mode allows one: no child at all).
     - ``file_size``: the largest file it may write (``RLIMIT_FSIZE``).
     - ``tmp_bytes``: the size of its private ``/tmp`` (a tmpfs, in memory).
+    - ``memory``: bytes of memory of all its processes together (its ``/tmp``
+      included), where the organizer can make it a memory cgroup
+      (:class:`MemoryCgroup`); elsewhere only ``address_space`` per process holds.
     """
 
     cpu_seconds: int = 3600
@@ -120,6 +124,86 @@ class Limits:
     processes: int = 256
     file_size: int = 64 << 20
     tmp_bytes: int = 64 << 20
+    memory: int = 1 << 30
+
+
+@frozen
+class MemoryCgroup:
+    """The memory cgroup of one bot process and all it starts (cgroup v1's ``memory``
+    hierarchy, below this process's own): ``memory.limit_in_bytes`` (and the same with
+    swap) caps them together, the kernel's OOM killer acting inside it alone.
+
+    :meth:`create` returns ``None`` where no such cgroup can be made (no v1 memory
+    hierarchy, or not writable: usually not root); the bot then has its per-process
+    ``address_space`` only (docs/security.rst says so).
+    """
+
+    path: str
+
+    @classmethod
+    def create(cls, name: str, limit: int) -> MemoryCgroup | None:
+        """A new cgroup ``name`` holding at most ``limit`` bytes, or ``None``."""
+        base = _own_cgroup("memory")
+        if base is None or not os.access(base, os.W_OK):
+            return None
+        path = os.path.join(base, name)
+        try:
+            os.mkdir(path)
+        except OSError:
+            return None
+        made = cls(path)
+        try:
+            made._write("memory.limit_in_bytes", str(limit))
+            if os.path.exists(os.path.join(path, "memory.memsw.limit_in_bytes")):
+                made._write("memory.memsw.limit_in_bytes", str(limit))  # no swap beyond it
+        except OSError:
+            made.remove()
+            return None
+        return made
+
+    def _write(self, name: str, text: str) -> None:
+        with open(os.path.join(self.path, name), "w", encoding="ascii") as file:
+            file.write(text)
+
+    def enter(self) -> None:
+        """Move the calling process into the cgroup (run before ``exec``: its children
+        are born in it)."""
+        self._write("cgroup.procs", str(os.getpid()))
+
+    def peak(self) -> int:
+        """The most memory the cgroup's processes held together, in bytes."""
+        with open(os.path.join(self.path, "memory.max_usage_in_bytes"), encoding="ascii") as f:
+            return int(f.read())
+
+    def remove(self) -> None:
+        """Remove the cgroup once its processes are gone (a killed process may take a
+        moment to leave it: tried for up to two seconds)."""
+        import time
+
+        for _ in range(40):
+            try:
+                os.rmdir(self.path)
+                return
+            except FileNotFoundError:
+                return
+            except OSError:
+                time.sleep(0.05)
+
+
+def _own_cgroup(controller: str) -> str | None:
+    """This process's directory in the cgroup v1 hierarchy of ``controller``, if mounted."""
+    try:
+        with open("/proc/self/cgroup", encoding="ascii") as file:
+            lines = file.read().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        _, names, path = line.split(":", 2)
+        if controller in names.split(","):
+            found = f"/sys/fs/cgroup/{controller}{path}".rstrip("/")
+            limit = os.path.join(found, "memory.limit_in_bytes")
+            return found if os.path.exists(limit) else None
+    return None
 
 
 def bwrap_path() -> str | None:
@@ -301,11 +385,16 @@ def check_unsandboxed() -> None:
         )
 
 
-def bot_preexec(limits: Limits, processes: int | None = None) -> Callable[[], None]:
-    """What the bot's process runs before ``exec``: death with its parent and, given
-    ``processes`` (the weaker mode, whose rlimits no ``prlimit`` sets), its rlimits."""
+def bot_preexec(
+    limits: Limits, processes: int | None = None, cgroup: MemoryCgroup | None = None
+) -> Callable[[], None]:
+    """What the bot's process runs before ``exec``: its memory ``cgroup`` (if any), death
+    with its parent and, given ``processes`` (the weaker mode, whose rlimits no
+    ``prlimit`` sets), its rlimits."""
 
     def preexec() -> None:
+        if cgroup is not None:
+            cgroup.enter()
         if processes is not None:
             _limit(resource.RLIMIT_CPU, limits.cpu_seconds)
             _limit(resource.RLIMIT_AS, limits.address_space)
