@@ -19,7 +19,9 @@ and per match, and nothing of the stranger runs before it is unprivileged:
   process) with no capability; run as another user, bubblewrap's own user
   namespace (``--unshare-user``, nested ones disabled) is the bot's.  Then
   ``prlimit`` sets the :class:`Limits` (processes counted for that uid or
-  that namespace alone, so no bot can use up another's), and the bot's Python
+  that namespace alone, so no bot can use up another's; where a memory
+  cgroup can be made, :class:`MemoryCgroup` holds all its processes together
+  to ``Limits.memory``), and the bot's Python
   starts isolated (``python -I -B``: no user site, no ``PYTHON*`` variable, no
   directory of the bot's run at start-up).
 - ``isolated="unsandboxed"`` (:func:`check_unsandboxed`), for your own bots
