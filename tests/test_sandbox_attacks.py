@@ -8,6 +8,7 @@ limits here are generous bounds a hung bot alone reaches.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import shutil
@@ -22,6 +23,7 @@ from cpu_budget import cpu_budget
 from processes import wait_gone
 from system_packages import in_ci
 from trixcomplex.bots import BotError, BotTimeout, RuleBot
+from trixcomplex.core.moves import move_to_json
 from trixcomplex.host import sandbox
 from trixcomplex.host.isolated import IsolatedBot
 from trixcomplex.host.tournament import simulate
@@ -227,11 +229,27 @@ def test_every_malformed_line_is_a_bot_error(line: bytes) -> None:
         bot._move(answer[0])
 
 
-def test_a_late_answer_is_not_taken() -> None:
-    """An answer found in the buffer after the question's time ran out is refused."""
-    bot = IsolatedBot("rule", sandbox="unsandboxed")
-    assert bot._in_time(started=0.0, now=5.0, wall=10.0)
-    assert not bot._in_time(started=0.0, now=10.5, wall=10.0)
+@LINUX
+def test_a_late_answer_is_not_taken(bwrap: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Attack: an answer the host read after the limit was still accepted.  The limit is
+    checked before any answer is taken: with the answer already in the buffer and the
+    host's clock past the limit (an injected clock), the bot gets its Timeout."""
+    import types
+
+    import trixcomplex.host.isolated as isolated
+
+    bot = IsolatedBot("rule", 5.0)
+    view, legal, rng = _first_question()
+    try:
+        move = bot.choose(view, legal, rng)  # its process started, on time
+        answer = {"id": bot._asked + 1, "answer": move_to_json(move)}  # the next question's
+        bot._buffer += json.dumps(answer).encode() + b"\n"
+        ticks = iter([0.0, 6.0, 6.0, 6.0, 6.0])
+        monkeypatch.setattr(isolated, "time", types.SimpleNamespace(monotonic=lambda: next(ticks)))
+        with pytest.raises(BotTimeout, match="within 5s"):
+            bot.choose(view, legal, rng)
+    finally:
+        bot.close()
 
 
 # -- 4. fail closed; the weaker mode by name only ------------------------------------------
