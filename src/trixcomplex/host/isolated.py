@@ -81,8 +81,8 @@ from .sandbox import (
     bot_preexec,
     bot_uid,
     check_unsandboxed,
+    isolated_sys_path,
     make_host_undumpable,
-    python_paths,
     unavailable_reason,
 )
 
@@ -141,7 +141,7 @@ def locate_bot(spec: str) -> str | None:
     top = _top(spec)
     if top is None:
         return None
-    if importlib.machinery.PathFinder.find_spec(top, python_paths()) is not None:
+    if importlib.machinery.PathFinder.find_spec(top, list(isolated_sys_path())) is not None:
         return None  # installed in the organizer's Python: the sandbox has it already
     found = importlib.machinery.PathFinder.find_spec(top, [os.getcwd(), *sys.path])
     if found is None:

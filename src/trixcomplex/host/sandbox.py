@@ -70,6 +70,7 @@ __all__ = [
     "die_with_parent",
     "drop_privileges",
     "fallback_warning",
+    "isolated_sys_path",
     "make_host_undumpable",
     "python_paths",
     "reachable_by_others",
@@ -246,24 +247,29 @@ def sandbox_available() -> bool:
 
 
 @functools.cache
-def python_paths() -> list[str]:
-    """The organizer's Python as its isolated interpreter sees it: the prefixes, the
-    interpreter's directory and every directory of ``python -I``'s ``sys.path``
-    (the standard library, site-packages and what their ``.pth`` files add), never
-    the directory of the run nor ``PYTHONPATH``."""
-    paths = [sys.prefix, sys.base_prefix, sys.exec_prefix]
+def isolated_sys_path() -> tuple[str, ...]:
+    """``sys.path`` of the organizer's interpreter started as ``python -I`` (the standard
+    library, site-packages and what their ``.pth`` files add): where a bot's Python
+    finds modules before the bot's own directory is added."""
     try:
         probe = subprocess.run(
             [sys.executable, "-I", "-c", "import sys, json; print(json.dumps(sys.path))"],
             capture_output=True, timeout=60, check=True, env={"PATH": "/usr/bin:/bin"},
         )  # fmt: skip
-        paths += json.loads(probe.stdout)
+        found: list[str] = json.loads(probe.stdout)
     except (OSError, subprocess.SubprocessError, ValueError):
-        paths += [p for p in sys.path if p and "site-packages" in p]
+        found = [p for p in sys.path if p and "-packages" in p]
+    return tuple(p for p in found if p)
+
+
+@functools.cache
+def python_paths() -> list[str]:
+    """The organizer's Python as its isolated interpreter sees it: the prefixes, the
+    interpreter's directory and every directory of :func:`isolated_sys_path`, never
+    the directory of the run nor ``PYTHONPATH``."""
+    paths = [sys.prefix, sys.base_prefix, sys.exec_prefix, *isolated_sys_path()]
     found: list[str] = []
     for path in paths:
-        if not path:
-            continue
         for p in (os.path.abspath(path), os.path.realpath(path)):
             if os.path.exists(p) and p not in found:
                 found.append(p)
