@@ -6,10 +6,10 @@
   play a match in the terminal against three bots; Ctrl-C or Ctrl-D offers to save
   it (with its seed: ``--resume`` goes on with the deals that seed gives); a move the
   person has no choice about is played for them, the table shown first.
-- ``trixcomplex simulate --bots rule,random --matches 1000 [--jobs N] [--seed N]
-  [--records DIR] [--isolated [--strict]] [--time-limit S] [--cpu-limit S]``: a
-  tournament, with a progress bar and a summary table; ``--isolated`` runs each
-  bot in a bubblewrap sandbox (``--strict``: or not at all).
+- ``trixcomplex simulate --bots rule,random --matches 1000 [--jobs N] [--seed N |
+  --seed-file PATH] [--records DIR] [--isolated[=unsandboxed]] [--time-limit S]
+  [--cpu-limit S]``: a tournament, with a progress bar and a summary table;
+  ``--isolated`` runs each bot in a bubblewrap sandbox, or not at all.
 - ``trixcomplex replay FILE [--json] [--explain]``: check and score a game
   record; ``--explain`` traces every point to its rule clause.
 - ``trixcomplex serve``: the table server, to play in the browser (the
@@ -42,7 +42,7 @@ from .demo import _demo
 from .play import _play
 from .rulesets import RULESET_OPTIONS, _ruleset, parse_ruleset
 from .serve import _serve, _serve_seconds
-from .simulate import _seconds, _sim_bot_list, _simulate
+from .simulate import _seconds, _SeedOnCommandLine, _sim_bot_list, _simulate
 
 __all__ = ["RULESET_OPTIONS", "main", "parse_ruleset"]
 
@@ -133,16 +133,20 @@ def _parser() -> argparse.ArgumentParser:
                      + ", or module:factory for a bot of your own")  # fmt: skip
     sim.add_argument("--matches", type=_positive, default=100, help="how many (default 100)")
     sim.add_argument("--jobs", type=processes, default=1, help="worker processes (default 1)")
-    sim.add_argument("--seed", type=int, default=None,
+    sim.add_argument("--seed", type=int, default=None, action=_SeedOnCommandLine,
                      help="the run's secret seed: whoever knows it knows every deck "
                      "(default: drawn at random and printed with the results)")  # fmt: skip
+    sim.add_argument("--seed-file", default=None, metavar="PATH",
+                     help="read the seed from this file (no process can read it from "
+                     "the command line)")  # fmt: skip
     sim.add_argument(
-        "--isolated",
-        action="store_true",
-        help="run each bot in a sandboxed process of its own (bubblewrap)",
-    )
+        "--isolated", nargs="?", const="sandbox", default=False,
+        choices=["sandbox", "unsandboxed"],
+        help="run each bot in a sandboxed process of its own per seat (bubblewrap; refused "
+        "without it); --isolated=unsandboxed: without the sandbox, for your own bots only",
+    )  # fmt: skip
     sim.add_argument(
-        "--strict", action="store_true", help="with --isolated: refuse to run without bubblewrap"
+        "--strict", action="store_true", help="the default of --isolated (kept for old scripts)"
     )
     sim.add_argument(
         "--time-limit",

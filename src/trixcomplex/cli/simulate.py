@@ -62,6 +62,27 @@ def _seconds(text: str) -> float:
     return seconds(text)
 
 
+class _SeedOnCommandLine(argparse.Action):
+    """``--seed N``: the seed, and a note that it is on the command line (which any
+    process of the machine may read: the unsandboxed bots among them)."""
+
+    def __call__(self, parser: Any, namespace: Any, values: Any, option: Any = None) -> None:
+        namespace.seed = values
+        namespace.seed_on_command_line = True
+
+
+def _read_seed(path: str) -> int:
+    """The seed written in the file ``path`` (an integer); ``ValueError`` saying what is wrong."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            text = file.read(1000)
+        return int(text.strip())
+    except (OSError, ValueError, UnicodeDecodeError) as exc:
+        raise ValueError(
+            f"--seed-file {path}: not a readable file holding an integer ({exc})"
+        ) from None
+
+
 def _simulate(args: argparse.Namespace) -> int:
     from ..host.tournament import seed_commitment, simulate
 
@@ -76,11 +97,31 @@ def _simulate(args: argparse.Namespace) -> int:
             print(f"trixcomplex simulate: error: --records: cannot make the directory "
                   f"{where}: {exc.strerror or exc}", file=sys.stderr)  # fmt: skip
             return 2
-    isolated: bool | str = "strict" if args.strict else args.isolated
-    from ..host.isolated import load_bot  # the isolated-bot machinery only when simulating
+    isolated: bool | str = args.isolated or ("sandbox" if args.strict else False)
+    on_line = getattr(args, "seed_on_command_line", False)
+    if on_line and (isolated == "unsandboxed" or args.seed_file is not None):
+        why = "both --seed and --seed-file" if args.seed_file else "--seed with unsandboxed bots"
+        print(f"trixcomplex simulate: error: {why}: the bots can read this command line; "
+              "give the seed with --seed-file", file=sys.stderr)  # fmt: skip
+        return 2
+    if args.seed_file is not None:
+        try:
+            args.seed = _read_seed(args.seed_file)
+        except ValueError as exc:
+            print(f"trixcomplex simulate: error: {exc}", file=sys.stderr)
+            return 2
+    from ..host.isolated import load_bot, locate_bot  # the isolated-bot machinery: here only
 
-    bots: list[Any] = list(args.bots)  # isolated: named, loaded in the sandbox only
-    for i, spec in enumerate(args.bots if not isolated else ()):
+    bots: list[Any] = list(args.bots)  # isolated: found, not run, in this process
+    for i, spec in enumerate(args.bots):
+        if isolated:  # the sandbox binds each bot's own file and loads it there
+            try:
+                locate_bot(spec)
+            except (ImportError, AttributeError, TypeError) as exc:
+                print(f"trixcomplex simulate: error: cannot load the bot {spec}: "
+                      f"{one_line(str(exc), 300)}", file=sys.stderr)  # fmt: skip
+                return 2
+            continue
         try:  # a bot of one's own runs its module's code: any error there is its own
             bots[i] = load_bot(spec)
         except Exception as exc:

@@ -114,6 +114,7 @@ def play_numbered_match(
     seats: list[Bot] = [side_a[0], side_b[0], side_a[1], side_b[1]]
     if a_team == 1:
         seats = [side_b[0], side_a[0], side_b[1], side_a[1]]
+    seats = _one_per_seat(seats)
     deals, redeals, rngs = match_generators(seed, index)
     note = None
     if _ASKED is not None:  # in a jobs=N worker: say who is asked, should the worker die
@@ -153,6 +154,16 @@ def play_numbered_match(
         seats=state.scores,
         winners=won,
     )
+
+
+def _one_per_seat(seats: list[Bot]) -> list[Bot]:
+    """The seats' bots, a bot that sits twice and can be copied (``for_another_seat``: an
+    isolated bot's process) copied for its second seat, so partners share no process."""
+    placed: list[Bot] = []
+    for bot in seats:
+        another = getattr(bot, "for_another_seat", None)
+        placed.append(another() if another is not None and any(b is bot for b in placed) else bot)
+    return placed
 
 
 def _forfeit(

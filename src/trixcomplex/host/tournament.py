@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import functools
 import io
-import os
 import secrets
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -259,11 +258,15 @@ def simulate(
     exception (``SystemExit`` too) or whose process dies forfeits too (see
     :attr:`MatchOutcome.forfeit`).  ``isolated=True`` runs every bot
     named by a string spec (``"rule"``, ``"mc:8"``, ``"module:factory"``) in
-    a sandboxed process of its own that sees only its view's JSON
-    (:class:`~trixcomplex.host.isolated.IsolatedBot`, with ``time_limit`` or 10
-    seconds per decision when neither limit is given); ``isolated="strict"``
-    refuses to run (:class:`~trixcomplex.host.sandbox.SandboxUnavailable`) where
-    bubblewrap cannot.
+    a sandboxed process of its own per seat and per match that sees only its
+    view's JSON (:class:`~trixcomplex.host.isolated.IsolatedBot`, with
+    ``time_limit`` or 10 seconds per decision when neither limit is given),
+    and refuses to run
+    (:class:`~trixcomplex.host.sandbox.SandboxUnavailable`, naming the package)
+    where bubblewrap cannot; ``"strict"`` is its older name.
+    ``isolated="unsandboxed"`` is the weaker mode, for your own bots only
+    (see :mod:`~trixcomplex.host.sandbox`).  Bots given as objects run in this
+    process whatever ``isolated`` says.
     """
     if isinstance(matches, bool) or not isinstance(matches, int) or matches < 1:
         raise ValueError(f"matches must be a positive integer, not {matches!r}")
@@ -274,10 +277,11 @@ def simulate(
     for name, limit in (("time_limit", time_limit), ("cpu_limit", cpu_limit)):
         if limit is not None and not limit > 0:
             raise ValueError(f"{name} must be a positive number of seconds, not {limit!r}")
-    if isolated not in (False, True, "strict"):
-        raise ValueError(f"isolated must be True, False or 'strict', not {isolated!r}")
+    if isolated not in (False, True, "strict", "sandbox", "unsandboxed"):
+        raise ValueError(f"isolated must be True, False or 'unsandboxed', not {isolated!r}")
     if isolated:
-        bots = _isolate(bots, isolated == "strict", time_limit, cpu_limit)
+        mode = "unsandboxed" if isolated == "unsandboxed" else "sandbox"
+        bots = _isolate(bots, mode, time_limit, cpu_limit)
     if seed is None:
         seed = secrets.randbits(128)
     if announce is not None:
@@ -286,6 +290,9 @@ def simulate(
     _sides(lineup)
     for k, bot in enumerate(lineup):
         check_bot(bot, f"bot {k} ({'side A' if k % 2 == 0 else 'side B'})")
+        check_sandbox = getattr(bot, "check_sandbox", None)
+        if check_sandbox is not None:  # an isolated bot: refused before any match if it cannot run
+            check_sandbox()
     names = _side_names(lineup)
     outcomes: dict[int, MatchOutcome] = {}
 
@@ -314,34 +321,14 @@ def simulate(
 
 
 def _isolate(
-    bots: Sequence[Bot | str], strict: bool, time_limit: float | None, cpu_limit: float | None
+    bots: Sequence[Bot | str], mode: str, time_limit: float | None, cpu_limit: float | None
 ) -> list[Bot]:
     """The bots named by strings, each made an :class:`~trixcomplex.host.isolated.IsolatedBot`
-    (sandboxed, or refused in ``strict`` mode where bubblewrap cannot run)."""
+    (``mode``: ``"sandbox"``, refused where bubblewrap cannot run, or ``"unsandboxed"``);
+    a side named once gets a process per seat when its matches are played."""
     from .isolated import IsolatedBot
-    from .sandbox import (
-        SandboxUnavailable,
-        bwrap_path,
-        fallback_warning,
-        make_host_undumpable,
-        python_paths,
-        reachable_by_others,
-        sandbox_available,
-    )
 
-    if not sandbox_available():
-        missing = "bwrap is not installed" if bwrap_path() is None else "bwrap cannot run here"
-        if strict:
-            raise SandboxUnavailable(
-                f"isolated='strict' needs bubblewrap (Debian package 'bubblewrap'): {missing}"
-            )
-        blocked = [p for p in python_paths() if not reachable_by_others(p)]
-        if os.name == "posix" and os.geteuid() == 0 and blocked:
-            missing += f"; the bots keep root: {blocked[0]} is not readable by 'nobody'"
-        fallback_warning(missing)
-        make_host_undumpable()
     wall = 10.0 if time_limit is None and cpu_limit is None else time_limit
-    mode = "strict" if strict else "auto"
     return [IsolatedBot(b, wall, cpu_limit, mode) if isinstance(b, str) else b for b in bots]
 
 
