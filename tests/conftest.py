@@ -26,6 +26,9 @@ multiplies them by twenty.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -97,3 +100,42 @@ def _scale_examples(items: list[pytest.Item]) -> None:
             setattr(
                 holder, name, settings(own, max_examples=max(1, round(own.max_examples * scale)))
             )
+
+
+# -- the server's two stores (issue 39) ------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[Any]:
+    """One throwaway PostgreSQL server for the session (:mod:`postgres_cluster`)."""
+    from postgres_cluster import Cluster
+
+    cluster = Cluster()
+    yield cluster
+    cluster.stop()
+
+
+STORES = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgresql)]
+"""The server's stores every store-using test runs against (``-m 'not postgresql'``:
+SQLite only)."""
+
+
+@pytest.fixture(params=STORES)
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new, empty database of each store: a SQLite file's path, a PostgreSQL URL."""
+    return _database(request, tmp_path)
+
+
+@pytest.fixture(scope="module", params=STORES)
+def module_database(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> str:
+    """As :func:`database`, shared by a module's tests (one server per module and store)."""
+    return _database(request, tmp_path_factory.mktemp("db"))
+
+
+def _database(request: pytest.FixtureRequest, where: Path) -> str:
+    if request.param == "sqlite":
+        return str(where / "tables.sqlite3")
+    cluster = request.getfixturevalue("postgres_cluster")
+    return str(cluster.database())

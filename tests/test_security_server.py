@@ -43,6 +43,7 @@ from trixcomplex.server.clock import LoopClock, ManualClock
 from trixcomplex.server.options import Options
 from trixcomplex.server.pool import BotPool
 from trixcomplex.server.store import APPLICATION_ID, Store
+from trixcomplex.server.store_sqlite import SqliteStore
 from trixcomplex.server.table import Refused, Seat, Settings, Table
 
 EVIL = "http://evil.example"
@@ -265,7 +266,7 @@ def test_retention_and_idle_times_survive_a_restart(tmp_path: Path) -> None:
     db = str(tmp_path / "t.sqlite3")
     options = Options(retention=100, idle_close=50)
     clock = ManualClock()
-    lobby = Lobby(Store(db), options, clock=clock, pool=InlinePool())
+    lobby = Lobby(SqliteStore(db), options, clock=clock, pool=InlinePool())
     idle = lobby.open_table({"seats": PEOPLE})
     watched = lobby.open_table({"seats": PEOPLE})
     bots = lobby.open_table({"seats": ["random"] * 4, **FAST_BOTS})
@@ -288,7 +289,7 @@ def test_retention_and_idle_times_survive_a_restart(tmp_path: Path) -> None:
     lobby.stop()
 
     later = ManualClock(start_wall=clock.wall() + 10)  # down 10 s, then started again
-    again = Lobby(Store(db), options, clock=later, pool=InlinePool())
+    again = Lobby(SqliteStore(db), options, clock=later, pool=InlinePool())
     again.restore()
     assert list(again.tables) == [watched.id]  # idle for 40 s of its 50
     later.advance(9.9)
@@ -318,7 +319,7 @@ def test_bots_never_think_on_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(RuleBot, "choose", spy)
 
     async def evening() -> tuple[int, Table]:
-        lobby = Lobby(Store(":memory:"), clock=LoopClock(), pool=BotPool(2, processes=False))
+        lobby = Lobby(SqliteStore(":memory:"), clock=LoopClock(), pool=BotPool(2, processes=False))
         table = lobby.open_table({"seats": ["rule"] * 4, **FAST_BOTS})
         while len(table.state.history) < 60:
             await asyncio.sleep(0.01)
@@ -578,7 +579,7 @@ def test_every_5xx_is_json_without_a_traceback() -> None:
 
 def _damage(db: Path) -> tuple[list[str], str]:
     """A database of four tables, three of them damaged by hand: (the damaged, the good)."""
-    lobby, _ = _lobby(Store(str(db)))
+    lobby, _ = _lobby(SqliteStore(str(db)))
     ids = [lobby.open_table({"seats": PEOPLE}).id for _ in range(4)]
     lobby.stop()
     with sqlite3.connect(db) as con:
@@ -640,7 +641,7 @@ def test_a_database_the_server_did_not_make_is_refused(tmp_path: Path) -> None:
     for path in (other, marked):
         before = path.read_bytes()
         with pytest.raises(ValueError, match="not a trixcomplex server database"):
-            Store(str(path))
+            SqliteStore(str(path))
         assert path.read_bytes() == before
     done = subprocess.run(
         [sys.executable, "-m", "trixcomplex", "serve", "--port", "1", "--db", str(other)],
@@ -660,7 +661,7 @@ def test_a_database_the_server_did_not_make_is_refused(tmp_path: Path) -> None:
             con.execute("INSERT INTO tables VALUES ('t1', '2026-01-01T00:00:00Z', '{}', ?, "
                         "'{\"moves\": []}', 0)", (seats,))  # fmt: skip
             con.execute(f"PRAGMA user_version = {version}")
-        store = Store(str(old))
+        store = SqliteStore(str(old))
         assert [row.id for row in store.load_all()] == ["t1"]
         store.close()
         with sqlite3.connect(old) as con:
@@ -673,7 +674,7 @@ def test_a_database_the_server_did_not_make_is_refused(tmp_path: Path) -> None:
 def test_a_spectator_does_not_keep_a_table_open() -> None:
     """Attack: one idle spectator per table, to hold --max-tables for good.  Before:
     any connection kept a table from idle-close.  Now only a seat's connection does."""
-    lobby, clock = _lobby(Store(":memory:"), idle_close=50)
+    lobby, clock = _lobby(SqliteStore(":memory:"), idle_close=50)
     tables = [lobby.open_table({"seats": PEOPLE}) for _ in range(3)]
     for table in tables:
         table.attach(_Viewer())

@@ -46,9 +46,18 @@ from .options import Options
 from .origin import OriginGuard
 from .pool import BotPool
 from .store import STORE_ERRORS, DamagedRow, Store, TableRow
+from .store_sqlite import SqliteStore
 from .table import Refused, Seat, Settings, Table
 
-__all__ = ["MAX_MESSAGE", "MAX_TABLES", "SLOW_CLIENT_CODE", "Connection", "Lobby", "create_app"]
+__all__ = [
+    "MAX_MESSAGE",
+    "MAX_TABLES",
+    "SLOW_CLIENT_CODE",
+    "Connection",
+    "Lobby",
+    "create_app",
+    "open_store",
+]
 
 log = logging.getLogger("trixcomplex.server")
 
@@ -621,8 +630,25 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return JSONResponse({"error": refused.to_json()}, exc.status_code, headers=exc.headers)
 
 
+def open_store(db: str) -> Store:
+    """The store ``--db`` names: a PostgreSQL database for a ``postgresql://`` (or
+    ``postgres://``) URL (the ``postgres`` extra, imported only then), else the SQLite
+    file ``db``.  :class:`ValueError` in one line for a database that is not ours, or
+    unreachable; :class:`ImportError` naming the extra if it is missing.
+
+    >>> type(open_store(":memory:")).__name__
+    'SqliteStore'
+    """
+    if db.startswith(("postgresql://", "postgres://")):
+        from .store_postgres import PostgresStore
+
+        return PostgresStore(db)
+    return SqliteStore(db)
+
+
 def create_app(db: str, options: Options | None = None, *, clock: Clock | None = None) -> Starlette:
-    """The server's ASGI application, storing its tables in the SQLite file ``db``.
+    """The server's ASGI application, storing its tables in ``db``: a SQLite file, or
+    a PostgreSQL database's ``postgresql://`` URL (:func:`open_store`).
 
     The database is opened (and checked) here; the stored tables come back,
     clocks restarted, when the application starts.  Bots think in worker
@@ -633,7 +659,7 @@ def create_app(db: str, options: Options | None = None, *, clock: Clock | None =
     ['/', '/api/tables', '/api/tables']
     """
     options = options or Options()
-    lobby = Lobby(Store(db), options, clock=clock, pool=BotPool(options.bot_workers))
+    lobby = Lobby(open_store(db), options, clock=clock, pool=BotPool(options.bot_workers))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

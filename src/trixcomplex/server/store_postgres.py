@@ -1,0 +1,169 @@
+"""The PostgreSQL store: ``trixcomplex serve --db postgresql://...`` (the ``postgres`` extra).
+
+The same tables as the SQLite store (:mod:`~trixcomplex.server.store`), in a
+PostgreSQL database, through ``psycopg`` 3 and a ``psycopg_pool`` connection
+pool (which checks a connection before lending it, so a restarted database
+server is reconnected to).  Several server processes may open one database:
+the schema is made under a PostgreSQL advisory lock, so two starting at once
+do not both make it, and a move is one ``INSERT`` keyed by (table, number),
+so of two processes storing a move at the same point exactly one gets in.
+
+The database is marked as the server's by a row in ``trixcomplex_store``
+(:data:`~trixcomplex.server.store.APPLICATION_ID` and the schema version): a
+database holding a ``tables`` table without that mark is refused, never
+adopted.  Every error of the driver or the pool is raised as
+:class:`~trixcomplex.server.store.StoreUnavailable`, so the server refuses
+or retries the step as it does for a full disk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from .store import APPLICATION_ID, SCHEMA_VERSION, Statement, Store, StoreUnavailable
+
+try:
+    import psycopg
+    import psycopg_pool
+except ImportError as exc:  # pragma: no cover - the extra is missing
+    raise ImportError(
+        f"--db postgresql://... needs {exc.name}: pip install 'trixcomplex[postgres]'"
+    ) from exc
+
+__all__ = ["PostgresStore"]
+
+_SCHEMA_LOCK: Final = APPLICATION_ID  # the advisory lock held while the schema is made
+
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS trixcomplex_store "
+    "(application_id BIGINT NOT NULL, version INTEGER NOT NULL)",
+    """CREATE TABLE IF NOT EXISTS tables (
+        id         TEXT PRIMARY KEY,
+        created    TEXT NOT NULL,
+        settings   TEXT NOT NULL,
+        seats      TEXT NOT NULL,
+        record     TEXT NOT NULL,
+        finished   INTEGER NOT NULL,
+        creator    TEXT NOT NULL DEFAULT '',
+        created_at DOUBLE PRECISION NOT NULL DEFAULT 0,
+        ended_at   DOUBLE PRECISION,
+        idle_since DOUBLE PRECISION,
+        closed     INTEGER NOT NULL DEFAULT 0,
+        archived   INTEGER NOT NULL DEFAULT 0
+    )""",
+    "CREATE INDEX IF NOT EXISTS tables_creator ON tables (creator, created_at)",
+    """CREATE TABLE IF NOT EXISTS moves (
+        table_id TEXT NOT NULL,
+        number   INTEGER NOT NULL,
+        move     TEXT NOT NULL,
+        PRIMARY KEY (table_id, number)
+    )""",
+)
+
+
+def _sql(text: str) -> str:
+    """This module's SQL with psycopg's placeholders (the shared SQL uses ``?``)."""
+    return text.replace("?", "%s")
+
+
+class PostgresStore(Store):
+    """The tables in the PostgreSQL database of ``url`` (``postgresql://user@host/db``).
+
+    ``size``: the most connections this process opens; ``timeout``: seconds a step
+    waits for one before it is refused (:class:`StoreUnavailable`).
+    """
+
+    def __init__(self, url: str, size: int = 4, timeout: float = 10.0) -> None:
+        self._url = url
+        self._pool = psycopg_pool.ConnectionPool(
+            url,
+            min_size=1,
+            max_size=size,
+            timeout=timeout,
+            kwargs={"autocommit": True},
+            check=psycopg_pool.ConnectionPool.check_connection,
+            open=False,
+        )
+        try:
+            self._pool.open(wait=True, timeout=timeout)
+            self._make_schema()
+        except psycopg_pool.PoolTimeout:
+            self._pool.close()
+            raise ValueError(f"{_shown(url)}: cannot connect to PostgreSQL") from None
+        except BaseException:
+            self._pool.close()
+            raise
+
+    def _make_schema(self) -> None:
+        with self._pool.connection() as conn, conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+            names = {
+                str(r[0])
+                for r in conn.execute(
+                    "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
+                )
+            }
+            marks: list[tuple[Any, ...]] = []
+            if "trixcomplex_store" in names:
+                marks = conn.execute(
+                    "SELECT application_id, version FROM trixcomplex_store"
+                ).fetchall()
+            if names and (not marks or marks[0][0] != APPLICATION_ID or "tables" not in names):
+                shown = ", ".join(sorted(names)[:5])
+                raise ValueError(
+                    f"{_shown(self._url)}: not a trixcomplex server database (it holds "
+                    f"{shown}); give --db an empty database"
+                )
+            if marks and marks[0][1] != SCHEMA_VERSION:
+                raise ValueError(
+                    f"{_shown(self._url)}: database schema version {marks[0][1]}, this "
+                    f"server reads {SCHEMA_VERSION}"
+                )
+            for statement in _SCHEMA:
+                conn.execute(statement)
+            if not marks:
+                conn.execute(
+                    "INSERT INTO trixcomplex_store VALUES (%s, %s)",
+                    (APPLICATION_ID, SCHEMA_VERSION),
+                )
+
+    def _run(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        try:
+            with self._pool.connection() as conn:
+                cursor = conn.execute(_sql(sql), params)
+                return cursor.fetchall() if cursor.description is not None else []
+        except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
+            raise StoreUnavailable(str(exc).strip()[:200]) from None
+
+    def _atomic(self, first: Statement, then: list[Statement]) -> bool:
+        try:
+            with self._pool.connection() as conn, conn.transaction():
+                try:
+                    conn.execute(_sql(first[0]), first[1])
+                except psycopg.errors.UniqueViolation as exc:
+                    raise _Taken from exc  # leaves the transaction: rolled back
+                for sql, params in then:
+                    conn.execute(_sql(sql), params)
+        except _Taken:
+            return False
+        except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
+            raise StoreUnavailable(str(exc).strip()[:200]) from None
+        return True
+
+    def close(self) -> None:
+        """Close every connection of the pool."""
+        self._pool.close()
+
+
+class _Taken(Exception):
+    """The first statement of :meth:`PostgresStore._atomic` hit a row of its key."""
+
+
+def _shown(url: str) -> str:
+    """``url`` without its password, for messages and logs."""
+    try:
+        info = psycopg.conninfo.conninfo_to_dict(url)
+    except psycopg.Error:
+        return "the PostgreSQL database"
+    return f"postgresql database {info.get('dbname', '')!s} on {info.get('host', 'localhost')!s}"
