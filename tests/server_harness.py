@@ -30,7 +30,7 @@ from websockets.sync.client import ClientConnection, connect
 import trixcomplex as tc
 from trixcomplex.server import pool
 from trixcomplex.server.clock import ManualClock
-from trixcomplex.server.store import TableRow
+from trixcomplex.server.store import Store, StoreUnavailable, TableRow
 from trixcomplex.server.store_sqlite import SqliteStore
 
 SRC = Path(__file__).resolve().parent.parent / "src"
@@ -378,19 +378,18 @@ def run_until(clock: ManualClock, until: Any, limit: float = 600.0) -> None:
         assert clock.now() <= limit, f"not done after {limit} s"
 
 
-class FaultyStore(SqliteStore):
-    """A store whose writes fail while ``full`` is set, as SQLite's do on a full disk
-    (``sqlite3.OperationalError``); ``failed`` counts the writes refused."""
+class _Faulty(Store):
+    """A store whose writes fail while ``full`` is set, as its database's do on a full
+    disk; ``failed`` counts the writes refused."""
 
-    def __init__(self, path: str = ":memory:") -> None:
-        super().__init__(path)
-        self.full = False
-        self.failed = 0
+    full = False
+    failed = 0
+    error: type[Exception] = sqlite3.OperationalError
 
     def _write(self) -> None:
         if self.full:
             self.failed += 1
-            raise sqlite3.OperationalError("database or disk is full")
+            raise self.error("database or disk is full")
 
     def save(self, row: TableRow) -> None:
         self._write()
@@ -409,6 +408,28 @@ class FaultyStore(SqliteStore):
     def set_idle(self, table_id: str, since: float | None) -> None:
         self._write()
         super().set_idle(table_id, since)
+
+
+class FaultyStore(_Faulty, SqliteStore):
+    """A SQLite store (in memory unless given a path) whose writes fail while ``full``
+    is set, as SQLite's do on a full disk (``sqlite3.OperationalError``)."""
+
+    def __init__(self, path: str = ":memory:") -> None:
+        super().__init__(path)
+
+
+def faulty_store(db: str) -> Any:
+    """A store of ``db`` (a SQLite path, a PostgreSQL URL) whose writes fail while its
+    ``full`` is set: SQLite's ``OperationalError``, or what the PostgreSQL store raises
+    for a server that refuses to write (``StoreUnavailable``)."""
+    if not db.startswith("postgresql://"):
+        return FaultyStore(db)
+    from trixcomplex.server.store_postgres import PostgresStore
+
+    class FaultyPostgresStore(_Faulty, PostgresStore):
+        error = StoreUnavailable
+
+    return FaultyPostgresStore(db)
 
 
 async def asgi_request(

@@ -36,7 +36,7 @@ import websockets  # noqa: F401  (uvicorn's WebSocket protocol: a missing extra 
 
 from .app import create_app
 from .options import Options
-from .store import StoreUnavailable
+from .store import StoreUnavailable, shown
 from .table import Settings
 
 __all__ = ["DEFAULT_DB", "Options", "Settings", "create_app", "serve"]
@@ -55,7 +55,7 @@ def serve(
     try:
         app = create_app(db, options)
     except (sqlite3.Error, ValueError, ImportError, StoreUnavailable) as exc:
-        print(f"trixcomplex serve: cannot open the database {db}: {exc}", file=sys.stderr)
+        print(f"trixcomplex serve: cannot open the database {shown(db)}: {exc}", file=sys.stderr)
         return 1
     config = uvicorn.Config(app, host=host, port=port, ws_max_size=65536, log_level="info")
     server = uvicorn.Server(config)

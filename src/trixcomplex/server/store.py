@@ -31,6 +31,7 @@ from __future__ import annotations
 import abc
 import json
 import sqlite3
+import urllib.parse
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -45,6 +46,7 @@ __all__ = [
     "Store",
     "StoreUnavailable",
     "TableRow",
+    "shown",
 ]
 
 SCHEMA_VERSION: Final = 3
@@ -56,6 +58,19 @@ APPLICATION_ID: Final = 0x54524958
 """The mark of a database this server made (``TRIX`` in ASCII): SQLite's ``PRAGMA
 application_id``, PostgreSQL's row in ``trixcomplex_store``.  A database with
 another mark, or with tables that are not ours, is refused, never adopted."""
+
+
+def shown(db: str) -> str:
+    """``db`` as messages and logs may show it: a URL without its password.
+
+    >>> shown("postgresql://trix:secret@db.example/tables"), shown("t.sqlite3")
+    ('postgresql://trix@db.example/tables', 't.sqlite3')
+    """
+    parts = urllib.parse.urlsplit(db)
+    if not parts.scheme.startswith("postgres") or parts.password is None:
+        return db
+    host = parts.netloc.rpartition("@")[2]
+    return urllib.parse.urlunsplit(parts._replace(netloc=f"{parts.username or ''}@{host}"))
 
 
 class StoreUnavailable(Exception):

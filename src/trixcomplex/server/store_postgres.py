@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from .store import APPLICATION_ID, SCHEMA_VERSION, Statement, Store, StoreUnavailable
+from .store import APPLICATION_ID, SCHEMA_VERSION, Statement, Store, StoreUnavailable, shown
 
 try:
     import psycopg
@@ -162,8 +162,4 @@ class _Taken(Exception):
 
 def _shown(url: str) -> str:
     """``url`` without its password, for messages and logs."""
-    try:
-        info = psycopg.conninfo.conninfo_to_dict(url)
-    except psycopg.Error:
-        return "the PostgreSQL database"
-    return f"postgresql database {info.get('dbname', '')!s} on {info.get('host', 'localhost')!s}"
+    return shown(url)
