@@ -809,3 +809,28 @@ def test_a_connection_that_never_reads_holds_a_bounded_outbox() -> None:
     conn, socket, most = asyncio.run(attack())
     assert conn.dropped and socket.closed_with == SLOW_CLIENT_CODE == 4413
     assert most * 5000 <= 64 * 1024 and conn._outbox.qsize() == 0
+
+
+def test_readiness_says_when_the_tables_or_the_database_are_not_there(database: str) -> None:
+    """Issue 39: ``/healthz`` answers while the process lives; ``/readyz`` answers 200
+    only once the stored tables are loaded and while the database answers, else 503
+    ``server.unavailable`` in JSON (a load balancer sends nobody to such a process)."""
+
+    async def probe() -> list[tuple[int, Any]]:
+        app = create_app(database)
+        lobby: Lobby = app.state.lobby
+        answers = [await asgi_request(app, "GET", "/readyz")]  # before the tables are loaded
+        lobby.restore()
+        lobby.open_table({"seats": PEOPLE})
+        answers.append(await asgi_request(app, "GET", "/readyz"))
+        lobby.store.close()  # the database gone
+        answers.append(await asgi_request(app, "GET", "/readyz"))
+        answers.append(await asgi_request(app, "GET", "/healthz"))
+        lobby.stop()
+        return [(status, json.loads(body)) for status, body in answers]
+
+    early, ready, gone, alive = asyncio.run(probe())
+    assert early == (503, early[1]) and early[1]["error"]["code"] == "server.unavailable"
+    assert ready == (200, {"status": "ready", "tables": 1})
+    assert gone[0] == 503 and gone[1]["error"]["code"] == "server.unavailable"
+    assert alive == (200, {"status": "alive"})

@@ -8,6 +8,8 @@ import json
 import multiprocessing
 import random
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -213,3 +215,26 @@ def test_an_old_sqlite_file_is_upgraded_and_its_matches_go_on(tmp_path: Path, ve
         head = json.loads(con.execute("SELECT record FROM tables").fetchone()[0])
     con.close()
     assert "moves" not in head and head["meta"] == {"event": "old"}
+
+
+def test_postgresql_is_an_extra_imported_only_when_asked_for() -> None:
+    """``import trixcomplex.server`` and a SQLite store need neither psycopg nor
+    psycopg_pool; ``--db postgresql://...`` without them names the missing package and
+    the extra to install, in one line (exit 1, no traceback)."""
+    hide = (
+        "import sys; sys.modules['psycopg'] = None; sys.modules['psycopg_pool'] = None; "
+        "import trixcomplex.server, trixcomplex.server.app as app; "
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", hide + "app.open_store(':memory:').close(); print('ok')"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+    serve = "sys.exit(trixcomplex.server.serve(port=1, db='postgresql://u:pw@nowhere/db'))"
+    done = subprocess.run(
+        [sys.executable, "-c", hide + serve], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "needs psycopg: pip install 'trixcomplex[postgres]'" in done.stderr
+    assert "pw" not in done.stderr  # the URL's password is never shown

@@ -106,6 +106,7 @@ class Lobby:
         self._expiry: dict[str, Timer] = {}
         self._joins: dict[str, deque[float]] = {}  # per address: when it joined seats
         self._watchers: Counter[str] = Counter()  # per address: its spectator connections
+        self.ready = False  # the stored tables are loaded (restore ran)
 
     def _kwargs(self) -> dict[str, Any]:
         return {"clock": self.clock, "pool": self.pool, "options": self.options}
@@ -140,6 +141,7 @@ class Lobby:
             table.idle_since = idle_since
             self._add(table)
         log.info("restored %d tables, %d damaged set aside", len(self.tables), len(self.damaged))
+        self.ready = True
 
     def _set_aside(self, table_id: str, reason: str) -> None:
         self.damaged[table_id] = reason
@@ -510,6 +512,25 @@ def _json_error(exc: tc.TrixError, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": exc.to_json()}, status_code=status)
 
 
+async def _healthz(request: Request) -> Response:
+    """Alive: the process answers (a load balancer's liveness probe)."""
+    return JSONResponse({"status": "alive"})
+
+
+async def _readyz(request: Request) -> Response:
+    """Ready to serve (a load balancer's readiness probe): the stored tables are loaded
+    and the database answers; 503 ``server.unavailable`` otherwise, in JSON."""
+    lobby: Lobby = request.app.state.lobby
+    if not lobby.ready:
+        return _json_error(Refused("the tables are not loaded yet", "unavailable"), 503)
+    try:
+        lobby.store.ping()
+    except STORE_ERRORS as exc:
+        log.warning("/readyz: cannot reach the store: %s", exc)
+        return _json_error(Refused("the database cannot be reached", "unavailable"), 503)
+    return JSONResponse({"status": "ready", "tables": len(lobby.tables)})
+
+
 async def _list_tables(request: Request) -> Response:
     lobby: Lobby = request.app.state.lobby
     listed: dict[str, Any] = {"tables": [t.summary() for t in lobby.tables.values()]}
@@ -671,6 +692,8 @@ def create_app(db: str, options: Options | None = None, *, clock: Clock | None =
         routes=[
             Route("/", _page),
             Route("/app.js", _script),
+            Route("/healthz", _healthz),
+            Route("/readyz", _readyz),
             Route("/api/tables", _list_tables, methods=["GET"]),
             Route("/api/tables", _create_table, methods=["POST"]),
             Route("/api/tables/{table_id}", _table),

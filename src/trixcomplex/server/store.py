@@ -236,6 +236,11 @@ class Store(abc.ABC):
                 damaged[str(values[0])] = str(exc)
         return rows, damaged
 
+    def ping(self) -> None:
+        """Reach the database with the cheapest query (``/readyz``); one of
+        :data:`STORE_ERRORS` if it cannot be reached."""
+        self._run("SELECT 1")
+
     def load_all(self) -> list[TableRow]:
         """Every stored table not archived that can be read, oldest first (:meth:`scan`)."""
         return self.scan()[0]
