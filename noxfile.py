@@ -34,7 +34,8 @@ def postgres(session: nox.Session) -> None:
     session.install("-e", ".[test]")
     args = session.posargs or ["-m", "postgresql", "tests/test_server_store.py",
                                "tests/test_server_protocol.py", "tests/test_security_server.py",
-                               "tests/test_server_cli.py", "tests/test_server_page.py",
+                               "tests/test_server_cli.py", "tests/test_server_processes.py",
+                               "tests/test_server_page.py",
                                "tests/test_server_browser.py"]  # fmt: skip
     session.run("python", "-m", "pytest", "--server-stores=all", *args)
 

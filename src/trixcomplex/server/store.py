@@ -142,6 +142,29 @@ class Store(abc.ABC):
     def close(self) -> None:
         """Close the database."""
 
+    shared: bool = False
+    """Whether several server processes may open this store at once (PostgreSQL): then
+    each table is driven by the one process that :meth:`claim` ed it."""
+
+    def claim(self, table_ids: list[str]) -> list[str]:
+        """The tables of ``table_ids`` this process now owns (drives: clocks, bots,
+        doubling window), in order.  A store of one process owns every table."""
+        return list(table_ids)
+
+    def release(self, table_id: str) -> None:
+        """Give up owning ``table_id`` (archived, or handed over)."""
+        del table_id  # one process owns every table: nothing to give up
+
+    def owns(self) -> bool:
+        """Whether this process still holds what it claimed (a shared store's session
+        can be lost; then every table it drove may be another's already)."""
+        return True
+
+    def unowned(self, known: set[str]) -> list[str]:
+        """Tables not archived, not in ``known``, that no live process owns now (a shared
+        store's dead owner's, to take over), oldest first."""
+        return []
+
     def save(self, row: TableRow) -> None:
         """Insert ``row`` or update its table (settings, seats, record head, end), and
         add the moves of its record the store does not have yet, in one transaction.

@@ -34,6 +34,7 @@ except ImportError as exc:  # pragma: no cover - the extra is missing
 __all__ = ["PostgresStore"]
 
 _SCHEMA_LOCK: Final = APPLICATION_ID  # the advisory lock held while the schema is made
+_TABLE_LOCKS: Final = 0x54524958  # a table's lock: (this, hashtext(its id)), two int4 keys
 
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS trixcomplex_store "
@@ -76,6 +77,8 @@ class PostgresStore(Store):
 
     def __init__(self, url: str, size: int = 4, timeout: float = 10.0) -> None:
         self._url = url
+        self._session: psycopg.Connection[Any] | None = None
+        self._owned: set[str] = set()
         self._pool = psycopg_pool.ConnectionPool(
             url,
             min_size=1,
@@ -128,6 +131,65 @@ class PostgresStore(Store):
                     (APPLICATION_ID, SCHEMA_VERSION),
                 )
 
+    shared = True
+
+    def _owner(self) -> psycopg.Connection[Any]:
+        """The connection whose session holds this process's tables' advisory locks
+        (its own: PostgreSQL frees them when the process dies and the session ends)."""
+        if self._session is None or self._session.closed:
+            self._owned.clear()  # a new session holds nothing
+            self._session = psycopg.connect(self._url, autocommit=True, connect_timeout=10)
+        return self._session
+
+    def claim(self, table_ids: list[str]) -> list[str]:
+        """Take each table's PostgreSQL advisory lock (session-level, not waiting): the
+        ones this process gets are its own until it releases them or dies."""
+        wanted = [t for t in table_ids if t not in self._owned]
+        try:
+            got = {
+                str(r[0])
+                for r in self._owner().execute(
+                    "SELECT id FROM unnest(%s::text[]) AS id "
+                    "WHERE pg_try_advisory_lock(%s, hashtext(id))",
+                    (wanted, _TABLE_LOCKS),
+                )
+            }
+        except psycopg.Error as exc:
+            raise StoreUnavailable(str(exc).strip()[:200]) from None
+        self._owned |= got
+        return [t for t in table_ids if t in self._owned]
+
+    def release(self, table_id: str) -> None:
+        if table_id in self._owned:
+            self._owned.discard(table_id)
+            try:
+                self._owner().execute(
+                    "SELECT pg_advisory_unlock(%s, hashtext(%s))", (_TABLE_LOCKS, table_id)
+                )
+            except psycopg.Error as exc:
+                raise StoreUnavailable(str(exc).strip()[:200]) from None
+
+    def owns(self) -> bool:
+        if self._session is None:
+            return True  # nothing claimed yet
+        try:
+            self._session.execute("SELECT 1")
+        except psycopg.Error:
+            self._session.close()
+            self._owned.clear()
+            return False
+        return True
+
+    def unowned(self, known: set[str]) -> list[str]:
+        """Tables no session holds the lock of (its owner died), by ``pg_locks``."""
+        rows = self._run(
+            "SELECT id FROM tables WHERE archived = 0 AND NOT EXISTS (SELECT 1 FROM pg_locks "
+            "WHERE locktype = 'advisory' AND classid = ?::oid AND objid = hashtext(id)::oid "
+            "AND granted) ORDER BY created, id",
+            (_TABLE_LOCKS,),
+        )
+        return [str(r[0]) for r in rows if str(r[0]) not in known]
+
     def _run(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         try:
             with self._pool.connection() as conn:
@@ -152,8 +214,11 @@ class PostgresStore(Store):
         return True
 
     def close(self) -> None:
-        """Close every connection of the pool."""
+        """Close every connection of the pool, and the owner's session (its tables' locks
+        are freed: another process may take them over)."""
         self._pool.close()
+        if self._session is not None:
+            self._session.close()
 
 
 class _Taken(Exception):
