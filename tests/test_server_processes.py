@@ -53,7 +53,12 @@ def test_one_owner_per_table_and_a_killed_owner_is_taken_over(postgres_cluster: 
         person = first.client(people)
         person.join(0, "Ann")
         rng = random.Random(5)
-        play_people([person], rng, until=lambda v: len(v[0]["hand"]) <= 10)
+
+        def ann_to_play(views: list[Any]) -> bool:  # then the table waits for her alone
+            v = views[0]
+            return len(v["hand"]) <= 10 and v["turn"] == 0 and not v["doubling_open"]
+
+        play_people([person], rng, until=ann_to_play)
         person.sync()
         had, token = person.view, person.token
         assert had is not None and token is not None
@@ -75,3 +80,19 @@ def test_one_owner_per_table_and_a_killed_owner_is_taken_over(postgres_cluster: 
         status, record = second.request(f"/api/tables/{bots}/record")
         assert status == 200
         assert replay(record).is_over
+
+
+def test_a_stopped_owner_leaves_its_tables_to_the_others(postgres_cluster: Any) -> None:
+    """SIGTERM (a deploy, a scale-down): the owner stops, its every move already stored,
+    its session and locks closed with it, and another process drives its tables on
+    within seconds, the match where it was."""
+    db = postgres_cluster.database()
+    with Server(db) as first, Server(db) as second:
+        bots = first.create(["rule"] * 4, bot_delay=0.05, deal_pause=0)
+        _until(lambda: first.get(f"/api/tables/{bots}")["deal_number"] >= 1)
+        first.stop()  # SIGTERM, waited for (uvicorn shuts down, then exits by the signal)
+        assert first.process.returncode is not None
+        assert _until(lambda: _listed(second) == {bots})
+        _until(lambda: second.get(f"/api/tables/{bots}")["finished"], timeout=240)
+        status, record = second.request(f"/api/tables/{bots}/record")
+        assert status == 200 and replay(record).is_over
