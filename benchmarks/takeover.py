@@ -90,10 +90,12 @@ def run(db: str, processes: int, tables: int, kill_after: float, limit: float) -
         killed_at = time.monotonic()
         survivors = bases[1:]
         taken = finished = None
+        spread: list[int] = []
         while time.monotonic() - killed_at < limit:
             listed = _listed(survivors)
             if taken is None and doomed <= set(listed):
                 taken = time.monotonic() - killed_at
+                spread = [len(doomed & set(_listed([base]))) for base in survivors]
             if set(ids) <= set(listed) and all(listed[t] for t in ids):
                 finished = time.monotonic() - killed_at
                 break
@@ -114,6 +116,7 @@ def run(db: str, processes: int, tables: int, kill_after: float, limit: float) -
     print(f"tables                {tables} of four rule bots ({len(doomed)} on the killed one)")
     print(f"killed                the first process (SIGKILL) after {kill_after:g} s")
     print(f"all taken over after  {'never' if taken is None else f'{taken:.1f} s'}")
+    print(f"taken over by each    {spread} (the survivors' shares of the dead one's)")
     print(f"all finished after    {'never' if finished is None else f'{finished:.1f} s'}")
     print(f"records that replay to a finished match: {tables - len(bad)} of {tables}")
     print(f"damaged               {len(damaged)}")

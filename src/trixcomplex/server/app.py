@@ -23,6 +23,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import random
 import secrets
 from collections import Counter, deque
 from collections.abc import AsyncIterator
@@ -171,8 +172,14 @@ class Lobby:
                 timer = self._expiry.pop(table.id, None)
                 if timer is not None:
                     timer.cancel()
+        free = self.store.unowned(set(self.tables) | set(self.damaged))
+        if not free:
+            return []
+        # This process's share of them, the others' left to their next look: the dead
+        # one's tables spread over the survivors (a random share, so they rarely collide).
+        share = -(-len(free) // self.store.servers())
         taken = []
-        for table_id in self.store.claim(self.store.unowned(set(self.tables) | set(self.damaged))):
+        for table_id in self.store.claim(random.sample(free, share)):
             try:
                 row = self.store.load(table_id)
             except DamagedRow as exc:

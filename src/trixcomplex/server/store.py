@@ -160,6 +160,10 @@ class Store(abc.ABC):
         can be lost; then every table it drove may be another's already)."""
         return True
 
+    def servers(self) -> int:
+        """How many server processes use this store now (this one included)."""
+        return 1
+
     def unowned(self, known: set[str]) -> list[str]:
         """Tables not archived, not in ``known``, that no live process owns now (a shared
         store's dead owner's, to take over), oldest first."""

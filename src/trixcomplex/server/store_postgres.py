@@ -35,6 +35,7 @@ __all__ = ["PostgresStore"]
 
 _SCHEMA_LOCK: Final = APPLICATION_ID  # the advisory lock held while the schema is made
 _TABLE_LOCKS: Final = 0x54524958  # a table's lock: (this, hashtext(its id)), two int4 keys
+_SERVERS: Final = _TABLE_LOCKS + 1  # (this, 0) held shared by every live server process
 
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS trixcomplex_store "
@@ -139,6 +140,7 @@ class PostgresStore(Store):
         if self._session is None or self._session.closed:
             self._owned.clear()  # a new session holds nothing
             self._session = psycopg.connect(self._url, autocommit=True, connect_timeout=10)
+            self._session.execute("SELECT pg_advisory_lock_shared(%s, 0)", (_SERVERS,))
         return self._session
 
     def claim(self, table_ids: list[str]) -> list[str]:
@@ -179,6 +181,20 @@ class PostgresStore(Store):
             self._owned.clear()
             return False
         return True
+
+    def servers(self) -> int:
+        """The live server processes on this database: the sessions holding the servers'
+        shared advisory lock (this one's taken here if it is not yet)."""
+        try:
+            self._owner()
+        except psycopg.Error as exc:
+            raise StoreUnavailable(str(exc).strip()[:200]) from None
+        rows = self._run(
+            "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = ?::oid "
+            "AND objid = 0 AND objsubid = 2 AND granted",
+            (_SERVERS,),
+        )
+        return max(1, int(rows[0][0]))
 
     def unowned(self, known: set[str]) -> list[str]:
         """Tables no session holds the lock of (its owner died), by ``pg_locks``."""
