@@ -28,6 +28,19 @@ def tests(session: nox.Session) -> None:
 
 
 @nox.session(python=PYTHON)
+def postgres(session: nox.Session) -> None:
+    """Run every server test on PostgreSQL too, whole servers included (Debian's
+    ``postgresql-15`` started by the tests; the default suite runs those on SQLite only)."""
+    session.install("-e", ".[test]")
+    args = session.posargs or ["-m", "postgresql", "tests/test_server_store.py",
+                               "tests/test_server_protocol.py", "tests/test_security_server.py",
+                               "tests/test_server_cli.py", "tests/test_server_processes.py",
+                               "tests/test_server_page.py",
+                               "tests/test_server_browser.py"]  # fmt: skip
+    session.run("python", "-m", "pytest", "--server-stores=all", *args)
+
+
+@nox.session(python=PYTHON)
 def stress(session: nox.Session) -> None:
     """Run two copies of the whole suite at the same time, each spread over every core.
 

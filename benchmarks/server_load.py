@@ -27,6 +27,12 @@ the answer.  The row passes when that round trip has a median of at most
 20 ms and a p99 of at most 100 ms (exit status 1 otherwise): bots that
 thought on the event loop would hold every message up for whole decisions.
 
+**Stores and processes** (``--db postgresql://... --processes N``): the
+tables go to an empty PostgreSQL database, and ``N`` server processes share
+it, table ``i`` opened on (and so driven by) process ``i mod N``, its clients
+connected there.  Without ``--db`` the one process uses a new SQLite file.
+The check of lost moves reads the records back through the store.
+
 Every client connects from 127.0.0.1, so the per-address quotas on creating
 tables and joining seats are raised out of the way (they are still counted);
 the other limits (watches, each connection's unsent updates, the seat timeout)
@@ -42,7 +48,6 @@ import os
 import random
 import resource
 import socket
-import sqlite3
 import statistics
 import subprocess
 import sys
@@ -55,6 +60,7 @@ from typing import Any
 from websockets.asyncio.client import connect
 
 import trixcomplex as tc
+from trixcomplex.server.app import open_store
 
 
 def _port() -> int:
@@ -191,15 +197,18 @@ async def _table_loop(base: str, stats: Stats, stop: asyncio.Event, pictures: bo
         stats.finished += all(done)
 
 
-async def _run(base: str, tables: int, seconds: float, pictures: bool, seed: int,
+async def _run(bases: list[str], tables: int, seconds: float, pictures: bool, seed: int,
                mc_tables: int = 0) -> Stats:  # fmt: skip
+    """Play for ``seconds``; table ``i`` is opened on (and driven by) process ``i mod N``."""
     stats = Stats()
     stop = asyncio.Event()
     rng = random.Random(seed)
-    loops = [
-        asyncio.create_task(_table_loop(base, stats, stop, pictures, random.Random(rng.random())))
-        for _ in range(tables)
-    ]
+    base = bases[0]
+    loops = []
+    for i in range(tables):
+        table_rng = random.Random(rng.random())
+        loop = _table_loop(bases[i % len(bases)], stats, stop, pictures, table_rng)
+        loops.append(asyncio.create_task(loop))
     if mc_tables:
         loops.append(asyncio.create_task(_mc_tables(base, mc_tables, stats, stop)))
         loops.append(asyncio.create_task(_probe(base, stats, stop, warmup=min(5.0, seconds / 4))))
@@ -209,15 +218,19 @@ async def _run(base: str, tables: int, seconds: float, pictures: bool, seed: int
     return stats
 
 
-def _check_db(db: Path, stats: Stats) -> tuple[int, int]:
-    """(tables checked, lost or extra moves) comparing the database with what was acked."""
+def _check_db(db: str, stats: Stats) -> tuple[int, int]:
+    """(tables checked, lost or extra moves) comparing the database with what was acked
+    (the tables not archived: a run ends long before any finished table's retention)."""
     lost = 0
     checked = 0
-    with sqlite3.connect(db) as con:
-        rows = con.execute("SELECT id, record FROM tables").fetchall()
+    store = open_store(db)
+    rows, damaged = store.scan()
+    store.close()
+    for table in damaged:
+        stats.errors.append(f"{table}: damaged in the database: {damaged[table]}")
     played = {table for table, _ in stats.acked}
-    for table, text in rows:
-        record = json.loads(text)
+    for row in rows:
+        table, record = row.id, row.record
         tc.replay(tc.Record.from_json(record))  # every stored record replays
         if table not in played:  # the bots' tables, and the person timing round trips
             stats.bot_moves += sum(m["move"] != "deal" for m in record["moves"])
@@ -243,34 +256,45 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--mc-tables", type=int, default=0,
                         help="also play this many tables of mc bots; time a person")  # fmt: skip
+    parser.add_argument("--db", help="an empty PostgreSQL database's URL (default: a new "
+                        "SQLite file)")  # fmt: skip
+    parser.add_argument("--processes", type=int, default=1,
+                        help="server processes on the one database (PostgreSQL only)")  # fmt: skip
     args = parser.parse_args(argv)
+    if args.processes > 1 and not (args.db or "").startswith("postgresql://"):
+        parser.error("--processes above 1 needs --db postgresql://...")
 
     machine = _cpus()
-    port = _port()
-    base = f"http://127.0.0.1:{port}"
+    ports = [_port() for _ in range(args.processes)]
+    bases = [f"http://127.0.0.1:{port}" for port in ports]
     with tempfile.TemporaryDirectory() as scratch:
-        db = Path(scratch) / "load.sqlite3"
+        db = args.db or str(Path(scratch) / "load.sqlite3")
         env = dict(os.environ)
         src = str(Path(__file__).resolve().parent.parent / "src")
         env["PYTHONPATH"] = os.pathsep.join([src, env.get("PYTHONPATH", "")])
-        server = subprocess.Popen(
-            [sys.executable, "-m", "trixcomplex", "serve", "--port", str(port), "--db", str(db),
-             "--create-limit", "1000000", "--join-limit", "1000000"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
-        )  # fmt: skip
+        command = [sys.executable, "-m", "trixcomplex", "serve", "--db", db,
+                   "--create-limit", "1000000", "--join-limit", "1000000"]  # fmt: skip
+        out = subprocess.DEVNULL
+        servers = [
+            subprocess.Popen([*command, "--port", str(port)], stdout=out, stderr=out, env=env)
+            for port in ports
+        ]
         try:
-            for _ in range(200):
-                try:
-                    urllib.request.urlopen(base + "/api/tables", timeout=5)
-                    break
-                except OSError:
-                    time.sleep(0.1)
+            for base in bases:
+                for _ in range(200):
+                    try:
+                        urllib.request.urlopen(base + "/api/tables", timeout=5)
+                        break
+                    except OSError:
+                        time.sleep(0.1)
             stats = asyncio.run(
-                _run(base, args.tables, args.seconds, args.pictures, args.seed, args.mc_tables)
+                _run(bases, args.tables, args.seconds, args.pictures, args.seed, args.mc_tables)
             )
         finally:
-            server.terminate()
-            server.wait(30)
+            for server in servers:
+                server.terminate()
+            for server in servers:
+                server.wait(30)
         cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
         checked, lost = _check_db(db, stats)
 
@@ -278,6 +302,8 @@ def main(argv: list[str] | None = None) -> int:
     lat = sorted(stats.latencies) or [0.0]
     p99 = lat[min(len(lat) - 1, int(0.99 * len(lat)))]
     print(f"machine               {machine}")
+    print(f"store                 {'PostgreSQL' if args.db else 'SQLite'}, "
+          f"{args.processes} server process{'es' if args.processes > 1 else ''}")  # fmt: skip
     print(f"tables at once        {args.tables} ({args.tables * 4} WebSocket clients)")
     print(f"pictures              {'yes' if args.pictures else 'no'}")
     print(f"played for            {args.seconds:g} s")

@@ -26,6 +26,9 @@ multiplies them by twenty.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -59,9 +62,11 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
         config.option.dist = "worksteal"
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Run the ``slow`` and ``tooling`` tests first, and scale each property's own
-    ``max_examples`` by the loaded profile's size."""
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Run the ``slow`` and ``tooling`` tests first, scale each property's own
+    ``max_examples`` by the loaded profile's size, and leave out the PostgreSQL half of
+    whole-server tests unless asked (:data:`SERVER_STORES`)."""
+    _deselect_server_stores(config, items)
     _slow_first(items)
     _scale_examples(items)
 
@@ -97,3 +102,77 @@ def _scale_examples(items: list[pytest.Item]) -> None:
             setattr(
                 holder, name, settings(own, max_examples=max(1, round(own.max_examples * scale)))
             )
+
+
+# -- the server's two stores (issue 39) ------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[Any]:
+    """One throwaway PostgreSQL server for the session (:mod:`postgres_cluster`)."""
+    from postgres_cluster import Cluster
+
+    cluster = Cluster()
+    yield cluster
+    cluster.stop()
+
+
+STORES = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgresql)]
+"""The server's stores every store-using test runs against (``-m 'not postgresql'``:
+SQLite only)."""
+
+SERVER_STORES = [
+    "sqlite",
+    pytest.param("postgresql", marks=[pytest.mark.postgresql, pytest.mark.postgresql_server]),
+]
+"""As :data:`STORES`, for tests that run whole servers: their PostgreSQL half doubles
+seconds-long tests, so it runs with ``--server-stores=all`` (``nox -s postgres``,
+which CI runs), not in the default suite."""
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--server-stores",
+        choices=("sqlite", "all"),
+        default="sqlite",
+        help="the stores tests running whole servers use: sqlite (default) or all "
+        "(PostgreSQL too: nox -s postgres)",
+    )
+
+
+def _deselect_server_stores(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Leave out the PostgreSQL half of whole-server tests unless ``--server-stores=all``."""
+    if config.getoption("--server-stores") == "all":
+        return
+    left = [item for item in items if item.get_closest_marker("postgresql_server")]
+    if left:
+        config.hook.pytest_deselected(items=left)
+        items[:] = [item for item in items if not item.get_closest_marker("postgresql_server")]
+
+
+@pytest.fixture(params=STORES)
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new, empty database of each store: a SQLite file's path, a PostgreSQL URL."""
+    return _database(request, tmp_path)
+
+
+@pytest.fixture(params=SERVER_STORES)
+def server_database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """As :func:`database`, for a test that runs whole servers (:data:`SERVER_STORES`)."""
+    return _database(request, tmp_path)
+
+
+@pytest.fixture(scope="module", params=SERVER_STORES)
+def module_database(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> str:
+    """As :func:`server_database`, shared by a module's tests (one server per module and
+    store)."""
+    return _database(request, tmp_path_factory.mktemp("db"))
+
+
+def _database(request: pytest.FixtureRequest, where: Path) -> str:
+    if request.param == "sqlite":
+        return str(where / "tables.sqlite3")
+    cluster = request.getfixturevalue("postgres_cluster")
+    return str(cluster.database())

@@ -16,6 +16,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -29,7 +30,8 @@ from websockets.sync.client import ClientConnection, connect
 import trixcomplex as tc
 from trixcomplex.server import pool
 from trixcomplex.server.clock import ManualClock
-from trixcomplex.server.store import Store, TableRow
+from trixcomplex.server.store import Store, StoreUnavailable, TableRow
+from trixcomplex.server.store_sqlite import SqliteStore
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 
@@ -48,14 +50,22 @@ class Server:
     """Options for the protocol tests: no per-address quota in the way; the doubling
     window's answers applied soon (a bot not ready by then doubles nothing)."""
 
-    def __init__(self, db: Path, port: int | None = None, *options: str) -> None:
+    def __init__(self, db: Path | str, port: int | None = None, *options: str) -> None:
+        """``db``: a SQLite file, or a PostgreSQL database's URL (the log goes to a
+        temporary file then)."""
         self.db = db
         self.port = port or free_port()
+        if isinstance(db, str) and db.startswith("postgresql://"):
+            handle, name = tempfile.mkstemp(suffix=f".{self.port}.log")
+            os.close(handle)
+            self.log_path = Path(name)
+        else:
+            self.log_path = Path(db).with_suffix(f".{self.port}.log")
         self.base = f"http://127.0.0.1:{self.port}"
         env = dict(
             os.environ, PYTHONPATH=os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])
         )
-        self.log = db.with_suffix(f".{self.port}.log").open("w")
+        self.log = self.log_path.open("w")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "trixcomplex", "serve", "--host", "127.0.0.1",
              "--port", str(self.port), "--db", str(db), *(options or self.FAST)],
@@ -74,7 +84,7 @@ class Server:
 
     def read_log(self) -> str:
         self.log.flush()
-        return self.db.with_suffix(f".{self.port}.log").read_text()
+        return self.log_path.read_text()
 
     def kill(self) -> None:
         """SIGKILL: the process dies at once, mid-whatever (a crash)."""
@@ -91,6 +101,8 @@ class Server:
                 self.process.kill()
                 self.process.wait(10)
         self.log.close()
+        if self.log_path.parent == Path(tempfile.gettempdir()):  # a PostgreSQL server's log
+            self.log_path.unlink(missing_ok=True)
 
     def __enter__(self) -> Server:
         return self
@@ -335,7 +347,7 @@ def _done(value: Any) -> Future[Any]:
     return future
 
 
-class TimedStore(Store):
+class TimedStore(SqliteStore):
     """An in-memory store that notes when (on ``clock``) each move was stored: a
     table stores each move as it makes it, so these are the times of its moves."""
 
@@ -351,6 +363,13 @@ class TimedStore(Store):
         self.moves += [(self.clock.now(), tc.move_from_json(m)) for m in moves[self._count :]]
         self._count = len(moves)
 
+    def add_move(
+        self, table_id: str, number: int, move: dict[str, Any], end: TableRow | None = None
+    ) -> None:
+        super().add_move(table_id, number, move, end)
+        self.moves.append((self.clock.now(), tc.move_from_json(move)))
+        self._count = number + 1
+
 
 def run_until(clock: ManualClock, until: Any, limit: float = 600.0) -> None:
     """Fire ``clock``'s timers, one by one, until ``until()`` holds."""
@@ -359,23 +378,28 @@ def run_until(clock: ManualClock, until: Any, limit: float = 600.0) -> None:
         assert clock.now() <= limit, f"not done after {limit} s"
 
 
-class FaultyStore(Store):
-    """A store whose writes fail while ``full`` is set, as SQLite's do on a full disk
-    (``sqlite3.OperationalError``); ``failed`` counts the writes refused."""
+class _Faulty(Store):
+    """A store whose writes fail while ``full`` is set, as its database's do on a full
+    disk; ``failed`` counts the writes refused."""
 
-    def __init__(self, path: str = ":memory:") -> None:
-        super().__init__(path)
-        self.full = False
-        self.failed = 0
+    full = False
+    failed = 0
+    error: type[Exception] = sqlite3.OperationalError
 
     def _write(self) -> None:
         if self.full:
             self.failed += 1
-            raise sqlite3.OperationalError("database or disk is full")
+            raise self.error("database or disk is full")
 
     def save(self, row: TableRow) -> None:
         self._write()
         super().save(row)
+
+    def add_move(
+        self, table_id: str, number: int, move: dict[str, Any], end: TableRow | None = None
+    ) -> None:
+        self._write()
+        super().add_move(table_id, number, move, end)
 
     def archive(self, table_id: str, ended_at: float | None = None, closed: bool = False) -> None:
         self._write()
@@ -384,6 +408,28 @@ class FaultyStore(Store):
     def set_idle(self, table_id: str, since: float | None) -> None:
         self._write()
         super().set_idle(table_id, since)
+
+
+class FaultyStore(_Faulty, SqliteStore):
+    """A SQLite store (in memory unless given a path) whose writes fail while ``full``
+    is set, as SQLite's do on a full disk (``sqlite3.OperationalError``)."""
+
+    def __init__(self, path: str = ":memory:") -> None:
+        super().__init__(path)
+
+
+def faulty_store(db: str) -> Any:
+    """A store of ``db`` (a SQLite path, a PostgreSQL URL) whose writes fail while its
+    ``full`` is set: SQLite's ``OperationalError``, or what the PostgreSQL store raises
+    for a server that refuses to write (``StoreUnavailable``)."""
+    if not db.startswith("postgresql://"):
+        return FaultyStore(db)
+    from trixcomplex.server.store_postgres import PostgresStore
+
+    class FaultyPostgresStore(_Faulty, PostgresStore):
+        error = StoreUnavailable
+
+    return FaultyPostgresStore(db)
 
 
 async def asgi_request(

@@ -28,6 +28,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 import trixcomplex as tc
 from builders import deal_of
+from postgres_cluster import execute
 from processes import wait_gone
 from server_harness import (
     FaultyStore,
@@ -36,13 +37,15 @@ from server_harness import (
     StuckPool,
     TimedStore,
     asgi_request,
+    faulty_store,
     run_until,
 )
-from trixcomplex.server.app import SLOW_CLIENT_CODE, Connection, Lobby, create_app
+from trixcomplex.server.app import SLOW_CLIENT_CODE, Connection, Lobby, create_app, open_store
 from trixcomplex.server.clock import LoopClock, ManualClock
 from trixcomplex.server.options import Options
 from trixcomplex.server.pool import BotPool
 from trixcomplex.server.store import APPLICATION_ID, Store
+from trixcomplex.server.store_sqlite import SqliteStore
 from trixcomplex.server.table import Refused, Seat, Settings, Table
 
 EVIL = "http://evil.example"
@@ -52,8 +55,8 @@ FAST_BOTS = {"bot_delay": 0, "deal_pause": 0, "forced_delay": 0}
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    db = tmp_path_factory.mktemp("security") / "tables.sqlite3"
+def server(module_database: str) -> Iterator[Server]:
+    db = module_database
     with Server(db, None, *Server.FAST, "--allow-origin", FRIEND) as running:
         yield running
 
@@ -158,10 +161,10 @@ def test_malformed_bodies_are_refused_with_a_code_never_a_500(server: Server) ->
 # -- idle connections ----------------------------------------------------------------
 
 
-def test_a_connection_that_never_says_hello_is_closed(tmp_path: Path) -> None:
+def test_a_connection_that_never_says_hello_is_closed(server_database: str) -> None:
     """A connection that sends no join, resume or watch is closed (code 4408) once the
     hello timeout (--hello-timeout, here 0.5 s) is out; one that said hello stays."""
-    with Server(tmp_path / "t.sqlite3", None, *Server.FAST, "--hello-timeout", "0.5") as server:
+    with Server(server_database, None, *Server.FAST, "--hello-timeout", "0.5") as server:
         table = server.create(PEOPLE)
         player = server.client(table)
         player.join(0, "Ann")  # its hello is in before the silent one even connects
@@ -191,11 +194,11 @@ def _wait_finished(server: Server, tables: list[str], limit: float = 300) -> Non
 
 
 @pytest.mark.slow
-def test_finished_tables_are_archived_and_free_their_place(tmp_path: Path) -> None:
+def test_finished_tables_are_archived_and_free_their_place(server_database: str) -> None:
     """With room for two live tables, a third is refused (503) while two are played;
     once they are over they are archived (out of the lobby, their records still
     downloadable) and new tables open, before and after a restart."""
-    db = tmp_path / "t.sqlite3"
+    db = server_database
     options = (*Server.FAST, "--max-tables", "2", "--retention", "0")
     with Server(db, None, *options) as server:
         bots = [server.create(["random"] * 4, **FAST_BOTS) for _ in range(2)]
@@ -217,11 +220,11 @@ def test_finished_tables_are_archived_and_free_their_place(tmp_path: Path) -> No
             assert status == 200 and record["moves"]
 
 
-def test_one_address_cannot_open_tables_without_end(tmp_path: Path) -> None:
+def test_one_address_cannot_open_tables_without_end(server_database: str) -> None:
     """At most --create-limit tables per client address in --create-window seconds
     (429 after), counted in the database, so a restart does not reset it; a refused
     request does not count."""
-    db = tmp_path / "t.sqlite3"
+    db = server_database
     options = ("--create-limit", "3", "--create-window", "86400")
     with Server(db, None, *options) as server:
         status, _ = server.request("/api/tables", {"seats": ["god"] * 4})
@@ -236,10 +239,10 @@ def test_one_address_cannot_open_tables_without_end(tmp_path: Path) -> None:
         assert len(_tables(again)) == 3
 
 
-def test_a_table_nobody_comes_to_is_closed(tmp_path: Path) -> None:
+def test_a_table_nobody_comes_to_is_closed(server_database: str) -> None:
     """A table with nobody connected for --idle-close seconds (here 0.5) is closed and
     archived; the record of where it stopped stays downloadable."""
-    with Server(tmp_path / "t.sqlite3", None, *Server.FAST, "--idle-close", "0.5") as server:
+    with Server(server_database, None, *Server.FAST, "--idle-close", "0.5") as server:
         table = server.create(PEOPLE)
         deadline = time.monotonic() + 60
         while not server.get(f"/api/tables/{table}")["archived"]:
@@ -259,13 +262,13 @@ class _Viewer:
         self.sent.append(message)
 
 
-def test_retention_and_idle_times_survive_a_restart(tmp_path: Path) -> None:
+def test_retention_and_idle_times_survive_a_restart(database: str) -> None:
     """The idle time and the retention are counted from times stored in the database:
     a restart neither resets nor forgets them (injected clocks, no waiting)."""
-    db = str(tmp_path / "t.sqlite3")
+    db = database
     options = Options(retention=100, idle_close=50)
     clock = ManualClock()
-    lobby = Lobby(Store(db), options, clock=clock, pool=InlinePool())
+    lobby = Lobby(open_store(db), options, clock=clock, pool=InlinePool())
     idle = lobby.open_table({"seats": PEOPLE})
     watched = lobby.open_table({"seats": PEOPLE})
     bots = lobby.open_table({"seats": ["random"] * 4, **FAST_BOTS})
@@ -288,7 +291,7 @@ def test_retention_and_idle_times_survive_a_restart(tmp_path: Path) -> None:
     lobby.stop()
 
     later = ManualClock(start_wall=clock.wall() + 10)  # down 10 s, then started again
-    again = Lobby(Store(db), options, clock=later, pool=InlinePool())
+    again = Lobby(open_store(db), options, clock=later, pool=InlinePool())
     again.restore()
     assert list(again.tables) == [watched.id]  # idle for 40 s of its 50
     later.advance(9.9)
@@ -318,7 +321,7 @@ def test_bots_never_think_on_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(RuleBot, "choose", spy)
 
     async def evening() -> tuple[int, Table]:
-        lobby = Lobby(Store(":memory:"), clock=LoopClock(), pool=BotPool(2, processes=False))
+        lobby = Lobby(SqliteStore(":memory:"), clock=LoopClock(), pool=BotPool(2, processes=False))
         table = lobby.open_table({"seats": ["rule"] * 4, **FAST_BOTS})
         while len(table.state.history) < 60:
             await asyncio.sleep(0.01)
@@ -492,12 +495,12 @@ def _lobby(store: Store, **options: Any) -> tuple[Lobby, ManualClock]:
     return Lobby(store, Options(**options), clock=clock, pool=InlinePool()), clock
 
 
-def test_a_short_disk_full_never_freezes_a_table() -> None:
+def test_a_short_disk_full_never_freezes_a_table(database: str) -> None:
     """Attack: the disk is full for 20 s while three bot tables play.  A host move that
     could not be stored is tried again, backing off (at most 30 s), so every table goes
     on once the store is back, and what is stored is what was played (before: a failed
     host move was logged and never rescheduled, 3/3 tables never moved again)."""
-    store = FaultyStore()
+    store = faulty_store(database)
     lobby, clock = _lobby(store)
     tables = [lobby.open_table({"seats": ["random"] * 4, **SLOW_BOTS}) for _ in range(3)]
     clock.advance(2.0)
@@ -516,11 +519,11 @@ def test_a_short_disk_full_never_freezes_a_table() -> None:
     lobby.stop()
 
 
-def test_a_move_that_cannot_be_stored_is_refused_never_acknowledged() -> None:
+def test_a_move_that_cannot_be_stored_is_refused_never_acknowledged(database: str) -> None:
     """Attack: a person moves while the disk is full.  The move is refused with
     ``server.unavailable`` (a structured refusal, not a crash of the message), nobody is
     told of it, the table is as it was; once the store is back the same move is taken."""
-    store = FaultyStore()
+    store = faulty_store(database)
     lobby, clock = _lobby(store)
     table = lobby.open_table({"seats": PEOPLE, "deal_pause": 0})
     viewers = [_Viewer(seat) for seat in range(4)]
@@ -576,27 +579,26 @@ def test_every_5xx_is_json_without_a_traceback() -> None:
     assert (full[0], failed[0], wrong[0]) == (503, 500, 405)
 
 
-def _damage(db: Path) -> tuple[list[str], str]:
+def _damage(db: str) -> tuple[list[str], str]:
     """A database of four tables, three of them damaged by hand: (the damaged, the good)."""
-    lobby, _ = _lobby(Store(str(db)))
+    lobby, _ = _lobby(open_store(db))
     ids = [lobby.open_table({"seats": PEOPLE}).id for _ in range(4)]
     lobby.stop()
-    with sqlite3.connect(db) as con:
-        con.execute("UPDATE tables SET record = 'not json' WHERE id = ?", (ids[0],))
-        deep = "[" * 100_000 + "]" * 100_000
-        con.execute("UPDATE tables SET record = ? WHERE id = ?", (deep, ids[1]))
-        con.execute("UPDATE tables SET seats = '[1, 2]', archived = 1 WHERE id = ?", (ids[2],))
+    execute(db, "UPDATE tables SET record = 'not json' WHERE id = ?", (ids[0],))
+    deep = "[" * 100_000 + "]" * 100_000
+    execute(db, "UPDATE tables SET record = ? WHERE id = ?", (deep, ids[1]))
+    execute(db, "UPDATE tables SET seats = '[1, 2]', archived = 1 WHERE id = ?", (ids[2],))
     return ids[:3], ids[3]
 
 
 def test_a_damaged_row_sets_aside_its_table_only(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    database: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Attack: rows damaged by hand (a record not JSON, one nested 100,000 deep, an
     archived row with bad seats).  Before: the server did not start, or answered 500.
     Now each damaged table is set aside with one log line, listed as damaged, its
     pages answer 409 ``server.damaged`` in JSON, and the other tables serve."""
-    db = tmp_path / "t.sqlite3"
+    db = database
     damaged, good = _damage(db)
 
     async def restart() -> list[tuple[int, bytes]]:
@@ -640,7 +642,7 @@ def test_a_database_the_server_did_not_make_is_refused(tmp_path: Path) -> None:
     for path in (other, marked):
         before = path.read_bytes()
         with pytest.raises(ValueError, match="not a trixcomplex server database"):
-            Store(str(path))
+            SqliteStore(str(path))
         assert path.read_bytes() == before
     done = subprocess.run(
         [sys.executable, "-m", "trixcomplex", "serve", "--port", "1", "--db", str(other)],
@@ -660,11 +662,35 @@ def test_a_database_the_server_did_not_make_is_refused(tmp_path: Path) -> None:
             con.execute("INSERT INTO tables VALUES ('t1', '2026-01-01T00:00:00Z', '{}', ?, "
                         "'{\"moves\": []}', 0)", (seats,))  # fmt: skip
             con.execute(f"PRAGMA user_version = {version}")
-        store = Store(str(old))
+        store = SqliteStore(str(old))
         assert [row.id for row in store.load_all()] == ["t1"]
         store.close()
         with sqlite3.connect(old) as con:
             assert con.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+
+
+@pytest.mark.postgresql
+def test_a_postgresql_database_the_server_did_not_make_is_refused(postgres_cluster: Any) -> None:
+    """Attack: ``--db`` names another program's PostgreSQL database.  Refused, unchanged,
+    in one line: it holds tables and not our mark (``trixcomplex_store``); the server
+    exits 1 with that line, no traceback.  An empty database is made ours and marked."""
+    other = postgres_cluster.database()
+    execute(other, "CREATE TABLE users (name TEXT)")
+    with pytest.raises(ValueError, match="not a trixcomplex server database"):
+        open_store(other)
+    execute(other, "CREATE TABLE tables (id TEXT)")  # our table's name, not our mark
+    with pytest.raises(ValueError, match=r"not a trixcomplex server database .*tables, users"):
+        open_store(other)
+    done = subprocess.run(
+        [sys.executable, "-m", "trixcomplex", "serve", "--port", "1", "--db", other],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "not a trixcomplex server database" in done.stderr
+    empty = postgres_cluster.database()
+    open_store(empty).close()
+    open_store(empty).close()  # marked: opened again as ours
 
 
 # -- shared resources have owners (issue 38) --------------------------------------------
@@ -673,7 +699,7 @@ def test_a_database_the_server_did_not_make_is_refused(tmp_path: Path) -> None:
 def test_a_spectator_does_not_keep_a_table_open() -> None:
     """Attack: one idle spectator per table, to hold --max-tables for good.  Before:
     any connection kept a table from idle-close.  Now only a seat's connection does."""
-    lobby, clock = _lobby(Store(":memory:"), idle_close=50)
+    lobby, clock = _lobby(SqliteStore(":memory:"), idle_close=50)
     tables = [lobby.open_table({"seats": PEOPLE}) for _ in range(3)]
     for table in tables:
         table.attach(_Viewer())
@@ -685,14 +711,14 @@ def test_a_spectator_does_not_keep_a_table_open() -> None:
     lobby.stop()
 
 
-def test_one_address_cannot_take_every_seat_nor_watch_without_end(tmp_path: Path) -> None:
+def test_one_address_cannot_take_every_seat_nor_watch_without_end(server_database: str) -> None:
     """Attack: one client joins every free person seat (before: 45 seats of 15 tables
     in 0.4 s) and opens spectator connections without end.  Now at most --join-limit
     joins per address in --join-window (``server.rate-limited``; a refused join does
     not count) and --watch-limit spectator connections at once
     (``server.too-many-watchers``; a closed one frees its place)."""
     options = ("--join-limit", "3", "--watch-limit", "2", "--bot-window", "0.05")
-    with Server(tmp_path / "t.sqlite3", None, *options) as server:
+    with Server(server_database, None, *options) as server:
         table = server.create(PEOPLE)
         clients = [server.client(table) for _ in range(4)]
         clients[0].join(0, "P0")
@@ -783,3 +809,28 @@ def test_a_connection_that_never_reads_holds_a_bounded_outbox() -> None:
     conn, socket, most = asyncio.run(attack())
     assert conn.dropped and socket.closed_with == SLOW_CLIENT_CODE == 4413
     assert most * 5000 <= 64 * 1024 and conn._outbox.qsize() == 0
+
+
+def test_readiness_says_when_the_tables_or_the_database_are_not_there(database: str) -> None:
+    """Issue 39: ``/healthz`` answers while the process lives; ``/readyz`` answers 200
+    only once the stored tables are loaded and while the database answers, else 503
+    ``server.unavailable`` in JSON (a load balancer sends nobody to such a process)."""
+
+    async def probe() -> list[tuple[int, Any]]:
+        app = create_app(database)
+        lobby: Lobby = app.state.lobby
+        answers = [await asgi_request(app, "GET", "/readyz")]  # before the tables are loaded
+        lobby.restore()
+        lobby.open_table({"seats": PEOPLE})
+        answers.append(await asgi_request(app, "GET", "/readyz"))
+        lobby.store.close()  # the database gone
+        answers.append(await asgi_request(app, "GET", "/readyz"))
+        answers.append(await asgi_request(app, "GET", "/healthz"))
+        lobby.stop()
+        return [(status, json.loads(body)) for status, body in answers]
+
+    early, ready, gone, alive = asyncio.run(probe())
+    assert early == (503, early[1]) and early[1]["error"]["code"] == "server.unavailable"
+    assert ready == (200, {"status": "ready", "tables": 1})
+    assert gone[0] == 503 and gone[1]["error"]["code"] == "server.unavailable"
+    assert alive == (200, {"status": "alive"})

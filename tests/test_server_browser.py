@@ -27,9 +27,9 @@ CHROMIUM_ARGS = [
 
 
 @pytest.fixture
-def pages(tmp_path: Path) -> Iterator[tuple[Server, list[Page]]]:
+def pages(tmp_path: Path, server_database: str) -> Iterator[tuple[Server, list[Page]]]:
     chromium = require("chromium", CHROMIUM)  # skipped without it; in CI, failed
-    with Server(tmp_path / "tables.sqlite3") as server, sync_playwright() as playwright:
+    with Server(server_database) as server, sync_playwright() as playwright:
         browser = playwright.chromium.launch_persistent_context(
             str(tmp_path / "profile"), executable_path=chromium, headless=True,
             args=CHROMIUM_ARGS, viewport={"width": 1080, "height": 760},

@@ -17,7 +17,7 @@ import pytest
 
 import trixcomplex as tc
 from builders import PLAYING, VIEW_RULESETS, VIEWERS, random_match
-from trixcomplex.server.store import Store
+from trixcomplex.server.store_sqlite import SqliteStore
 from trixcomplex.server.table import Seat, Settings, Table
 
 
@@ -34,7 +34,7 @@ class Viewer:
 def _message(state: tc.MatchState, viewer: int | None) -> dict[str, Any]:
     seats = [Seat("person", f"p{s}", "0" * 64) for s in range(4)]
     table = Table("t", "2026-01-01T00:00:00Z", Settings(state.ruleset.name), seats, state,
-                  Store(":memory:"))  # fmt: skip
+                  SqliteStore(":memory:"))  # fmt: skip
     message = table.update_message(Viewer(viewer), tc.view(state, viewer), [])
     del message["clock"]  # time, not the match
     return message

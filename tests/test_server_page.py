@@ -63,9 +63,9 @@ def browser(chromium: Browser) -> Iterator[BrowserContext]:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """One server for the module's tests; each plays at its own table."""
-    with Server(tmp_path_factory.mktemp("server") / "tables.sqlite3") as running:
+def server(module_database: str) -> Iterator[Server]:
+    """One server for the module's tests (per store); each plays at its own table."""
+    with Server(module_database) as running:
         yield running
 
 
@@ -219,12 +219,12 @@ def _next_in_deal(page: Page) -> str:
 
 @pytest.mark.slow
 def test_server_killed_mid_trick_stops_the_clock_and_refuses_the_lost_move(
-    browser: BrowserContext, tmp_path: Path
+    browser: BrowserContext, tmp_path: Path, server_database: str
 ) -> None:
     """While the server is down: a banner, the clock stopped, the hand disabled; a card sent
     into the dead connection is refused clearly after the reconnect, and play goes on."""
     page = browser.new_page()
-    with Server(tmp_path / "tables.sqlite3") as server:
+    with Server(server_database) as server:
         table = _bots_table(server, move_time=600)
         _sit(page, server, table)
         while not (action := _next_in_deal(page)).startswith("card:"):

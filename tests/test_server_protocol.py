@@ -11,7 +11,6 @@ import random
 import re
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,8 +24,9 @@ CARD = re.compile(r"^(?:[2-9TJQKA]|10)[SHDC♠♥♦♣]$")
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with Server(tmp_path_factory.mktemp("server") / "tables.sqlite3") as running:
+def server(module_database: str) -> Iterator[Server]:
+    """One server per store (SQLite, PostgreSQL) for the module's tests."""
+    with Server(module_database) as running:
         yield running
 
 
@@ -240,11 +240,11 @@ def test_a_spectator_never_sees_a_hidden_card(server: Server, ruleset: str) -> N
 
 
 @pytest.mark.slow
-def test_kill_the_server_mid_trick_and_restart(tmp_path: Path) -> None:
+def test_kill_the_server_mid_trick_and_restart(server_database: str) -> None:
     """Nothing lost: killed (SIGKILL) in the middle of a trick and started again on the
     same database, the server gives every seat, with its old token, exactly the view it
     had; the clocks restart; play goes on to the end of the match."""
-    db = tmp_path / "tables.sqlite3"
+    db = server_database
     rng = random.Random(21)
     with Server(db) as first:
         table = first.create(PEOPLE, **{**SLOW, "move_time": 900})

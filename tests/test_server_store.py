@@ -1,21 +1,32 @@
-"""The server's database: what a restart reads back, and what it refuses."""
+"""The server's database, on both stores (SQLite, PostgreSQL): what a restart reads
+back, what it refuses, append-only moves, two writers of one move, old files upgraded."""
 
 from __future__ import annotations
 
 import asyncio
+import json
+import multiprocessing
+import random
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import trixcomplex as tc
-from trixcomplex.server.app import Lobby
-from trixcomplex.server.store import Store
+from postgres_cluster import execute
+from trixcomplex.server.app import Lobby, open_store
+from trixcomplex.server.store import SCHEMA_VERSION, MoveTaken, TableRow
+from trixcomplex.server.store_sqlite import SqliteStore
+
+SEATS = [{"kind": "bot", "name": "rule", "token_sha256": None}] * 4
 
 
-def _tables(db: Path, n: int = 2) -> list[str]:
+def _tables(db: str, n: int = 2) -> list[str]:
     async def open_two() -> list[str]:
-        lobby = Lobby(Store(str(db)))
+        lobby = Lobby(open_store(db))
         tables = [lobby.open_table({"seats": ["rule"] * 4, "bot_delay": 0}) for _ in range(n)]
         while any(len(t.state.history) < 3 for t in tables):  # the bots play a little
             await asyncio.sleep(0.01)
@@ -25,16 +36,15 @@ def _tables(db: Path, n: int = 2) -> list[str]:
     return asyncio.run(open_two())
 
 
-def test_a_restart_brings_back_every_table_as_stored(tmp_path: Path) -> None:
+def test_a_restart_brings_back_every_table_as_stored(database: str) -> None:
     """R-MATCH-2: the stored record is replayed, so the state is the one stored, hands included."""
-    db = tmp_path / "tables.sqlite3"
-    ids = _tables(db)
-    stored = {
-        row.id: tc.replay(tc.Record.from_json(row.record)) for row in Store(str(db)).load_all()
-    }
+    ids = _tables(database)
+    store = open_store(database)
+    stored = {row.id: tc.replay(tc.Record.from_json(row.record)) for row in store.load_all()}
+    store.close()
 
     async def restart() -> dict[str, tc.MatchState]:
-        lobby = Lobby(Store(str(db)))
+        lobby = Lobby(open_store(database))
         lobby.restore()
         states = {table_id: table.state for table_id, table in lobby.tables.items()}
         lobby.stop()
@@ -46,17 +56,15 @@ def test_a_restart_brings_back_every_table_as_stored(tmp_path: Path) -> None:
     assert states == stored
 
 
-def test_a_damaged_row_is_skipped_and_the_others_served(tmp_path: Path) -> None:
-    db = tmp_path / "tables.sqlite3"
-    good, bad, worse = _tables(db, 3)
-    with sqlite3.connect(db) as con:  # a move nobody may make, as a tampered row would hold
-        record = '{"format":"trixcomplex-record","version":1,"ruleset":"partnership",'
-        record += '"moves":[{"move":"pass","seat":1}]}'
-        con.execute("UPDATE tables SET record = ? WHERE id = ?", (record, bad))
-        con.execute("UPDATE tables SET seats = '[{}]' WHERE id = ?", (worse,))
+def test_a_damaged_row_is_skipped_and_the_others_served(database: str) -> None:
+    good, bad, worse = _tables(database, 3)
+    # a move nobody may make, as a tampered row would hold; seats that are no seats
+    execute(database, "UPDATE moves SET move = ? WHERE table_id = ? AND number = 0",
+            ('{"move":"pass","seat":1}', bad))  # fmt: skip
+    execute(database, "UPDATE tables SET seats = '[{}]' WHERE id = ?", (worse,))
 
     async def restart() -> list[str]:
-        lobby = Lobby(Store(str(db)))
+        lobby = Lobby(open_store(database))
         lobby.restore()
         lobby.stop()
         return list(lobby.tables)
@@ -64,9 +72,169 @@ def test_a_damaged_row_is_skipped_and_the_others_served(tmp_path: Path) -> None:
     assert asyncio.run(restart()) == [good]
 
 
+def test_a_gap_in_the_moves_is_a_damaged_row(database: str) -> None:
+    """A move deleted from the middle (a tampered database): the row is damaged, never
+    replayed as a shorter match."""
+    good, bad = _tables(database, 2)
+    execute(database, "DELETE FROM moves WHERE table_id = ? AND number = 1", (bad,))
+    store = open_store(database)
+    rows, damaged = store.scan()
+    store.close()
+    assert [row.id for row in rows] == [good]
+    assert damaged == {bad: "its move 1 is missing"}
+
+
 def test_a_database_of_another_schema_version_is_refused(tmp_path: Path) -> None:
     db = tmp_path / "other.sqlite3"
     with sqlite3.connect(db) as con:
         con.execute("PRAGMA user_version = 99")
     with pytest.raises(ValueError, match="schema version 99"):
-        Store(str(db))
+        SqliteStore(str(db))
+
+
+# -- append-only moves (issue 39) ---------------------------------------------------------
+
+
+def _row(table_id: str, moves: list[dict[str, Any]]) -> TableRow:
+    record = {"format": "trixcomplex-record", "version": 1, "ruleset": "partnership"}
+    return TableRow(table_id, "2026-01-01T00:00:00Z", {}, SEATS, {**record, "moves": moves}, False)
+
+
+def test_a_move_is_one_row_and_the_record_is_read_back_from_the_moves(database: str) -> None:
+    """Each move is its own row keyed by (table, number): adding one leaves the stored
+    rows of the others as they were, and the record read back holds them in order."""
+    store = open_store(database)
+    store.save(_row("t1", [{"move": "deal"}]))
+    store.add_move("t1", 1, {"move": "pass", "seat": 1})
+    store.add_move("t1", 2, {"move": "pass", "seat": 2})
+    row = store.load("t1")
+    assert row is not None
+    assert row.record["moves"] == [{"move": "deal"}, {"move": "pass", "seat": 1},
+                                   {"move": "pass", "seat": 2}]  # fmt: skip
+    assert list(row.record)[:4] == ["format", "version", "ruleset", "moves"]
+    store.save(_row("t1", row.record["moves"]))  # a join: the head only, no move rewritten
+    assert store.moves("t1") == row.record["moves"]
+    store.close()
+
+
+def test_a_move_stored_already_is_refused_by_the_database(database: str) -> None:
+    """A second move at the same number is refused (:class:`MoveTaken`) and changes
+    nothing, even one that would end the match (its end is not written either)."""
+    store = open_store(database)
+    store.save(_row("t1", [{"move": "deal"}]))
+    store.add_move("t1", 1, {"move": "pass", "seat": 1})
+    end = _row("t1", [])
+    end = TableRow(end.id, end.created, end.settings, end.seats, end.record, True, ended_at=9.0)
+    with pytest.raises(MoveTaken, match="move 1 is stored already"):
+        store.add_move("t1", 1, {"move": "pass", "seat": 2}, end)
+    row = store.load("t1")
+    assert row is not None and not row.finished and row.ended_at is None
+    assert row.record["moves"][1] == {"move": "pass", "seat": 1}
+    store.close()
+
+
+def _writer(db: str, w: int, rounds: int, barrier: Any, outcomes: Any) -> None:
+    """One server process's side of the race: its own store, each move at the barrier."""
+    store = open_store(db)
+    for n in range(1, rounds + 1):
+        barrier.wait(timeout=60)
+        try:
+            store.add_move("t1", n, {"move": "pass", "seat": w})
+            outcomes.put((w, n, "stored"))
+        except MoveTaken:
+            outcomes.put((w, n, "taken"))
+    store.close()
+
+
+def test_two_writers_of_the_same_move_at_the_same_moment_apply_it_once(database: str) -> None:
+    """Issue 39: two server processes receive a move at the same point at the same moment
+    (each its own process and connection, released together by a barrier), 20 times
+    over.  The database lets exactly one in each time; the other is told
+    :class:`MoveTaken`, and the stored moves are exactly the winners'."""
+    first = open_store(database)
+    first.save(_row("t1", [{"move": "deal"}]))
+    first.close()  # nothing open across the fork
+    rounds = 20
+    context = multiprocessing.get_context("fork")
+    barrier, outcomes = context.Barrier(2), context.Queue()
+    writers = [context.Process(target=_writer, args=(database, w, rounds, barrier, outcomes))
+               for w in (0, 1)]  # fmt: skip
+    for process in writers:
+        process.start()
+    got = [outcomes.get(timeout=120) for _ in range(2 * rounds)]
+    for process in writers:
+        process.join(60)
+        assert process.exitcode == 0
+    store = open_store(database)
+    stored = store.moves("t1")[1:]
+    store.close()
+    assert len(stored) == rounds
+    for n in range(1, rounds + 1):
+        won = [w for w, m, outcome in got if m == n and outcome == "stored"]
+        assert len(won) == 1, (n, got)
+        assert stored[n - 1] == {"move": "pass", "seat": won[0]}
+
+
+# -- old SQLite files are upgraded ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_an_old_sqlite_file_is_upgraded_and_its_matches_go_on(tmp_path: Path, version: int) -> None:
+    """A file of schema version 1 or 2 (each table's whole record in its row) opens: its
+    moves go to one row each, the state replays to the same one, the file is marked
+    version 3, and the match goes on by appending."""
+    state = tc.playout(tc.new_match(), random.Random(version))  # one deal, played out
+    record = tc.Record.of(state, meta={"event": "old"}).to_json()
+    db = tmp_path / f"v{version}.sqlite3"
+    with sqlite3.connect(db) as con:
+        con.execute("CREATE TABLE tables (id TEXT PRIMARY KEY, created TEXT NOT NULL, "
+                    "settings TEXT NOT NULL, seats TEXT NOT NULL, record TEXT NOT NULL, "
+                    "finished INTEGER NOT NULL)")  # fmt: skip
+        if version == 2:
+            for column in ("creator TEXT NOT NULL DEFAULT ''", "ended_at REAL",
+                           "created_at REAL NOT NULL DEFAULT 0", "idle_since REAL",
+                           "closed INTEGER NOT NULL DEFAULT 0",
+                           "archived INTEGER NOT NULL DEFAULT 0"):  # fmt: skip
+                con.execute(f"ALTER TABLE tables ADD COLUMN {column}")
+        con.execute("INSERT INTO tables (id, created, settings, seats, record, finished) "
+                    "VALUES ('old', '2026-01-01T00:00:00Z', '{}', ?, ?, 0)",
+                    (json.dumps(SEATS), json.dumps(record)))  # fmt: skip
+        con.execute(f"PRAGMA user_version = {version}")
+    con.close()
+    store = SqliteStore(str(db))
+    row = store.load("old")
+    assert row is not None and row.record == record
+    assert tc.replay(tc.Record.from_json(row.record)) == state
+    count = len(state.history)
+    after = tc.playout(state, random.Random(0))  # the next deal starts with one move
+    store.add_move("old", count, tc.move_to_json(after.history.moves()[count]))
+    store.close()
+    with sqlite3.connect(db) as con:
+        assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+        assert con.execute("SELECT COUNT(*) FROM moves").fetchone()[0] == count + 1
+        head = json.loads(con.execute("SELECT record FROM tables").fetchone()[0])
+    con.close()
+    assert "moves" not in head and head["meta"] == {"event": "old"}
+
+
+def test_postgresql_is_an_extra_imported_only_when_asked_for() -> None:
+    """``import trixcomplex.server`` and a SQLite store need neither psycopg nor
+    psycopg_pool; ``--db postgresql://...`` without them names the missing package and
+    the extra to install, in one line (exit 1, no traceback)."""
+    hide = (
+        "import sys; sys.modules['psycopg'] = None; sys.modules['psycopg_pool'] = None; "
+        "import trixcomplex.server, trixcomplex.server.app as app; "
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", hide + "app.open_store(':memory:').close(); print('ok')"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+    serve = "sys.exit(trixcomplex.server.serve(port=1, db='postgresql://u:pw@nowhere/db'))"
+    done = subprocess.run(
+        [sys.executable, "-c", hide + serve], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "needs psycopg: pip install 'trixcomplex[postgres]'" in done.stderr
+    assert "pw" not in done.stderr  # the URL's password is never shown

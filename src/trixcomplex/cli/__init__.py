@@ -179,8 +179,9 @@ def _parser() -> argparse.ArgumentParser:
     srv = sub.add_parser("serve", help="run the table server: play in the browser")
     srv.add_argument("--host", default="127.0.0.1", help="the address (default 127.0.0.1)")
     srv.add_argument("--port", type=port, default=8000, help="the port (default 8000)")
-    srv.add_argument("--db", default="trixcomplex.sqlite3", metavar="PATH",
-                     help="the tables' SQLite file (default ./trixcomplex.sqlite3)")  # fmt: skip
+    srv.add_argument("--db", default="trixcomplex.sqlite3", metavar="PATH|URL",
+                     help="the tables' SQLite file (default ./trixcomplex.sqlite3), or a "
+                     "PostgreSQL database's postgresql://... URL (the postgres extra)")  # fmt: skip
     srv.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                      help="also accept requests from pages of ORIGIN (https://example.org); "
                      "repeatable (default: none; the server's own origin is always "

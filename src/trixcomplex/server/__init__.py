@@ -2,8 +2,9 @@
 
 A small, complete host built only on the library's public hosting API: a
 Starlette application under uvicorn, one WebSocket per player or spectator
-carrying the library's JSON (views, moves, events, errors), and every table
-stored in SQLite after every move.  Install it with the ``server`` extra
+carrying the library's JSON (views, moves, events, errors), and every move
+stored as it is made: in SQLite (the default, one file) or PostgreSQL
+(``--db postgresql://...``, the ``postgres`` extra).  Install it with the ``server`` extra
 (from a checkout; ``"trixcomplex[server]"`` once published on an index)::
 
     python -m pip install ".[server]"
@@ -11,7 +12,9 @@ stored in SQLite after every move.  Install it with the ``server`` extra
 
 The modules, from the bottom up (see :doc:`/server-code`):
 
-- :mod:`~trixcomplex.server.store`: the SQLite database of tables.
+- :mod:`~trixcomplex.server.store`: the database of tables: the interface, append-only moves.
+- :mod:`~trixcomplex.server.store_sqlite`, :mod:`~trixcomplex.server.store_postgres`: its
+  two stores (SQLite, the default; PostgreSQL).
 - :mod:`~trixcomplex.server.clock`: time and timers (the event loop's, or a test's).
 - :mod:`~trixcomplex.server.options`: the server's limits and times.
 - :mod:`~trixcomplex.server.pool`: the worker processes bots think in.
@@ -36,6 +39,7 @@ with needs_extra("server", "trixcomplex.server"):  # a missing package names the
 
     from .app import create_app
     from .options import Options
+    from .store import StoreUnavailable, shown
     from .table import Settings
 
 __all__ = ["DEFAULT_DB", "Options", "Settings", "create_app", "serve"]
@@ -53,8 +57,8 @@ def serve(
     """
     try:
         app = create_app(db, options)
-    except (sqlite3.Error, ValueError) as exc:
-        print(f"trixcomplex serve: cannot open the database {db}: {exc}", file=sys.stderr)
+    except (sqlite3.Error, ValueError, ImportError, StoreUnavailable) as exc:
+        print(f"trixcomplex serve: cannot open the database {shown(db)}: {exc}", file=sys.stderr)
         return 1
     config = uvicorn.Config(app, host=host, port=port, ws_max_size=65536, log_level="info")
     server = uvicorn.Server(config)

@@ -23,6 +23,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import random
 import secrets
 from collections import Counter, deque
 from collections.abc import AsyncIterator
@@ -46,9 +47,18 @@ from .options import Options
 from .origin import OriginGuard
 from .pool import BotPool
 from .store import STORE_ERRORS, DamagedRow, Store, TableRow
+from .store_sqlite import SqliteStore
 from .table import Refused, Seat, Settings, Table
 
-__all__ = ["MAX_MESSAGE", "MAX_TABLES", "SLOW_CLIENT_CODE", "Connection", "Lobby", "create_app"]
+__all__ = [
+    "MAX_MESSAGE",
+    "MAX_TABLES",
+    "SLOW_CLIENT_CODE",
+    "Connection",
+    "Lobby",
+    "create_app",
+    "open_store",
+]
 
 log = logging.getLogger("trixcomplex.server")
 
@@ -56,6 +66,7 @@ MAX_MESSAGE = 4096
 """The longest message (characters) a client may send; longer ones are refused unread."""
 MAX_TABLES = Options().max_tables
 """The most tables a server plays at once unless told otherwise (finished ones not counted)."""
+_TAKEOVER_EVERY = 1.0  # seconds: how often a shared store's free tables are looked for
 _ARCHIVE_RETRY = 30.0  # seconds: an archive the store refused is tried again
 _ADDRESSES = 10_000  # addresses whose joins are remembered before the old ones are pruned
 _CREATE_KEYS = frozenset({"seats", *Settings().to_json()})
@@ -97,6 +108,7 @@ class Lobby:
         self._expiry: dict[str, Timer] = {}
         self._joins: dict[str, deque[float]] = {}  # per address: when it joined seats
         self._watchers: Counter[str] = Counter()  # per address: its spectator connections
+        self.ready = False  # the stored tables are loaded (restore ran)
 
     def _kwargs(self) -> dict[str, Any]:
         return {"clock": self.clock, "pool": self.pool, "options": self.options}
@@ -106,31 +118,79 @@ class Lobby:
         event loop); archive those whose retention or idle time ran out meanwhile.
 
         A row that cannot be read or replayed is set aside (:attr:`damaged`, one log
-        line each): the other tables serve."""
-        wall = self.clock.wall()
+        line each): the other tables serve.  On a shared store (several processes on
+        one PostgreSQL database) only the tables this process :meth:`~Store.claim` s
+        are brought back here; the others are driven by their owners."""
         rows, damaged = self.store.scan()
         for table_id, reason in damaged.items():
             self._set_aside(table_id, reason)
+        owned = set(self.store.claim([row.id for row in rows]))
         for row in rows:
-            idle_since = wall if row.idle_since is None else row.idle_since
-            try:
-                if row.finished and (row.ended_at or 0.0) + self.options.retention <= wall:
-                    self.store.archive(row.id)
-                    continue
-                if not row.finished and idle_since + self.options.idle_close <= wall:
-                    self.store.archive(row.id, wall, closed=True)
-                    continue
-            except STORE_ERRORS as exc:  # archived at the next start
-                log.warning("table %s: cannot archive it now: %s", row.id, exc)
-                continue
-            try:
-                table = Table.restore(row, self.store, **self._kwargs())
-            except Exception as exc:  # a damaged row: keep serving the others
-                self._set_aside(row.id, f"it cannot be replayed: {str(exc)[:200]}")
-                continue
-            table.idle_since = idle_since
-            self._add(table)
+            if row.id in owned:
+                self._bring_back(row)
         log.info("restored %d tables, %d damaged set aside", len(self.tables), len(self.damaged))
+        self.ready = True
+
+    def _bring_back(self, row: TableRow) -> None:
+        """Drive the stored table of ``row`` here, its clocks restarted (the time it was
+        not driven is charged to nobody), or archive it if its time ran out meanwhile."""
+        wall = self.clock.wall()
+        idle_since = wall if row.idle_since is None else row.idle_since
+        try:
+            if row.finished and (row.ended_at or 0.0) + self.options.retention <= wall:
+                self.store.archive(row.id)
+                self.store.release(row.id)
+                return
+            if not row.finished and idle_since + self.options.idle_close <= wall:
+                self.store.archive(row.id, wall, closed=True)
+                self.store.release(row.id)
+                return
+        except STORE_ERRORS as exc:  # archived at the next start
+            log.warning("table %s: cannot archive it now: %s", row.id, exc)
+            return
+        try:
+            table = Table.restore(row, self.store, **self._kwargs())
+        except Exception as exc:  # a damaged row: keep serving the others
+            self._set_aside(row.id, f"it cannot be replayed: {str(exc)[:200]}")
+            return
+        table.idle_since = idle_since
+        self._add(table)
+
+    def take_over(self) -> list[str]:
+        """On a shared store: drive here the tables whose owner died (its PostgreSQL
+        session ended, so its locks are free), replayed from their moves; returns their
+        ids.  If this process lost its own session, its tables may be another's now:
+        it stops driving them first (it never drives a table it does not own)."""
+        if not self.store.shared:
+            return []
+        if not self.store.owns():
+            log.error("lost the database session owning %d tables: left to others",
+                      len(self.tables))  # fmt: skip
+            for table in list(self.tables.values()):
+                table.stop()
+                self.tables.pop(table.id, None)
+                timer = self._expiry.pop(table.id, None)
+                if timer is not None:
+                    timer.cancel()
+        free = self.store.unowned(set(self.tables) | set(self.damaged))
+        if not free:
+            return []
+        # This process's share of them, the others' left to their next look: the dead
+        # one's tables spread over the survivors (a random share, so they rarely collide).
+        share = -(-len(free) // self.store.servers())
+        taken = []
+        for table_id in self.store.claim(random.sample(free, share)):
+            try:
+                row = self.store.load(table_id)
+            except DamagedRow as exc:
+                self._set_aside(table_id, str(exc))
+                continue
+            if row is not None and not row.archived:
+                self._bring_back(row)
+                taken.append(table_id)
+        if taken:
+            log.info("took over %d tables whose owner is gone", len(taken))
+        return taken
 
     def _set_aside(self, table_id: str, reason: str) -> None:
         self.damaged[table_id] = reason
@@ -188,6 +248,10 @@ class Lobby:
         table.stop()
         self.tables.pop(table.id, None)
         log.info("table %s %s", table.id, "closed: nobody came" if closed else "archived")
+        try:
+            self.store.release(table.id)
+        except STORE_ERRORS as exc:  # freed with the session anyway
+            log.warning("table %s: cannot release it: %s", table.id, exc)
 
     def open_table(self, request: object, client: str = "") -> Table:
         """A new table from a create request's JSON, for the client at address ``client``;
@@ -220,7 +284,11 @@ class Lobby:
                     "rate-limited",
                 )
             table_id = secrets.token_hex(4)
-            while table_id in self.tables or self.store.exists(table_id):
+            while (
+                table_id in self.tables
+                or self.store.exists(table_id)
+                or not self.store.claim([table_id])  # owned here before it is stored
+            ):
                 table_id = secrets.token_hex(4)
         except STORE_ERRORS as exc:
             log.warning("cannot open a table: %s", exc)
@@ -501,6 +569,37 @@ def _json_error(exc: tc.TrixError, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": exc.to_json()}, status_code=status)
 
 
+async def _take_over_every(lobby: Lobby, seconds: float) -> None:
+    """Look for tables whose owner died every ``seconds``, for as long as the server runs."""
+    while True:
+        await asyncio.sleep(seconds)
+        try:
+            lobby.take_over()
+        except STORE_ERRORS as exc:
+            log.warning("cannot look for tables to take over: %s", exc)
+        except Exception:  # a bug: keep serving, look again
+            log.exception("taking tables over failed")
+
+
+async def _healthz(request: Request) -> Response:
+    """Alive: the process answers (a load balancer's liveness probe)."""
+    return JSONResponse({"status": "alive"})
+
+
+async def _readyz(request: Request) -> Response:
+    """Ready to serve (a load balancer's readiness probe): the stored tables are loaded
+    and the database answers; 503 ``server.unavailable`` otherwise, in JSON."""
+    lobby: Lobby = request.app.state.lobby
+    if not lobby.ready:
+        return _json_error(Refused("the tables are not loaded yet", "unavailable"), 503)
+    try:
+        lobby.store.ping()
+    except STORE_ERRORS as exc:
+        log.warning("/readyz: cannot reach the store: %s", exc)
+        return _json_error(Refused("the database cannot be reached", "unavailable"), 503)
+    return JSONResponse({"status": "ready", "tables": len(lobby.tables)})
+
+
 async def _list_tables(request: Request) -> Response:
     lobby: Lobby = request.app.state.lobby
     listed: dict[str, Any] = {"tables": [t.summary() for t in lobby.tables.values()]}
@@ -621,8 +720,25 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return JSONResponse({"error": refused.to_json()}, exc.status_code, headers=exc.headers)
 
 
+def open_store(db: str) -> Store:
+    """The store ``--db`` names: a PostgreSQL database for a ``postgresql://`` (or
+    ``postgres://``) URL (the ``postgres`` extra, imported only then), else the SQLite
+    file ``db``.  :class:`ValueError` in one line for a database that is not ours, or
+    unreachable; :class:`ImportError` naming the extra if it is missing.
+
+    >>> type(open_store(":memory:")).__name__
+    'SqliteStore'
+    """
+    if db.startswith(("postgresql://", "postgres://")):
+        from .store_postgres import PostgresStore
+
+        return PostgresStore(db)
+    return SqliteStore(db)
+
+
 def create_app(db: str, options: Options | None = None, *, clock: Clock | None = None) -> Starlette:
-    """The server's ASGI application, storing its tables in the SQLite file ``db``.
+    """The server's ASGI application, storing its tables in ``db``: a SQLite file, or
+    a PostgreSQL database's ``postgresql://`` URL (:func:`open_store`).
 
     The database is opened (and checked) here; the stored tables come back,
     clocks restarted, when the application starts.  Bots think in worker
@@ -633,18 +749,24 @@ def create_app(db: str, options: Options | None = None, *, clock: Clock | None =
     ['/', '/api/tables', '/api/tables']
     """
     options = options or Options()
-    lobby = Lobby(Store(db), options, clock=clock, pool=BotPool(options.bot_workers))
+    lobby = Lobby(open_store(db), options, clock=clock, pool=BotPool(options.bot_workers))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         lobby.restore()
+        if lobby.store.shared:  # several processes on one database: take over the dead's
+            watch = asyncio.create_task(_take_over_every(lobby, _TAKEOVER_EVERY))
         yield
+        if lobby.store.shared:
+            watch.cancel()
         lobby.stop()
 
     app = Starlette(
         routes=[
             Route("/", _page),
             Route("/app.js", _script),
+            Route("/healthz", _healthz),
+            Route("/readyz", _readyz),
             Route("/api/tables", _list_tables, methods=["GET"]),
             Route("/api/tables", _create_table, methods=["POST"]),
             Route("/api/tables/{table_id}", _table),

@@ -1,86 +1,103 @@
-"""The database: one row per table, rewritten after every move (SQLite, stdlib ``sqlite3``).
+"""The database of tables: the interface every store keeps, and what they share.
 
-A row holds everything needed to bring a table back after a crash: its
-settings, its four seats (kind, name and the SHA-256 of the seat's secret
-token, never the token itself), and its game record with metadata, exactly
-as :meth:`trixcomplex.Record.to_json` writes it.  The record is the truth:
-on restart the state is rebuilt by replaying it, so nothing is reshuffled.
+A table is stored as one row and its moves.  The row holds its settings, its
+four seats (kind, name and the SHA-256 of the seat's secret token, never the
+token itself), the head of its game record (format, ruleset, metadata) and
+what the lobby's quotas and retention need to survive a restart (times are
+seconds since the epoch): who opened the table (a SHA-256 of the client's
+address, never the address), when, when its match ended or the table was
+closed, since when nobody has been connected to it, and whether it is
+archived (out of the server's memory; its record stays, downloadable).
 
-It also holds what the lobby's quotas and retention need to survive a
-restart (times are seconds since the epoch): who opened the table (a
-SHA-256 of the client's address, never the address), when, when its match
-ended or the table was closed, since when nobody has been connected to it,
-and whether it is archived (out of the server's memory; its record stays
-here, downloadable).
+The moves are **append-only**: move number ``n`` of a table is one short
+``INSERT`` keyed by ``(table, n)``, the primary key, so writing a move costs
+the same at the thousandth move as at the tenth, and when two writers store
+a move at the same point the database itself lets exactly one of them in
+(the other gets :class:`MoveTaken`).  The record is read back from the moves
+(:meth:`Store.load`); it is the truth: a table's state is rebuilt by replaying
+it, so nothing is reshuffled.
 
-The file is marked as the server's (SQLite's ``PRAGMA application_id``,
-:data:`APPLICATION_ID`): a database some other program made is refused, never
-adopted.  A row that cannot be read (not JSON, nested too deep, seats that are
-not four seats) is *damaged*: :meth:`Store.scan` sets it aside with the reason,
-and the other rows are read as usual.
-
->>> store = Store(":memory:")
->>> seats = [{"kind": "bot", "name": "rule", "token_sha256": None}] * 4
->>> row = TableRow("t1", "2026-01-01T00:00:00Z", {"move_time": 60}, seats, {"moves": []}, False)
->>> store.save(row)
->>> [r.id for r in store.load_all()], store.load("t1") == row, store.load("t2")
-(['t1'], True, None)
->>> store.archive("t1", ended_at=5.0, closed=True)
->>> store.load_all(), store.load("t1").archived
-([], True)
->>> store.close()
+Two stores keep this interface: :class:`~trixcomplex.server.store_sqlite.SqliteStore`
+(the embedded default, one file, nothing to install) and
+:class:`~trixcomplex.server.store_postgres.PostgresStore` (``postgresql://...``,
+the ``postgres`` extra).  The SQL they run is this module's; each says how to
+run it.  A row or move that cannot be read (not JSON, nested too deep, seats
+that are not four seats, a gap in the moves) is *damaged*: :meth:`Store.scan`
+sets it aside with the reason, and the other rows are read as usual.
 """
 
 from __future__ import annotations
 
+import abc
 import json
 import sqlite3
+import urllib.parse
+from collections.abc import Sequence
 from typing import Any, Final
 
 from attrs import frozen
 
-__all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "STORE_ERRORS", "DamagedRow", "Store", "TableRow"]
+__all__ = [
+    "APPLICATION_ID",
+    "SCHEMA_VERSION",
+    "STORE_ERRORS",
+    "DamagedRow",
+    "MoveTaken",
+    "Store",
+    "StoreUnavailable",
+    "TableRow",
+    "shown",
+]
 
-SCHEMA_VERSION = 2
-"""``PRAGMA user_version`` of a database this module writes; it upgrades version 1
-(adding the quota and retention columns) and refuses others."""
+SCHEMA_VERSION: Final = 3
+"""The schema version a store writes: 3 keeps the moves in a table of their own
+(one row per move); SQLite files of versions 1 and 2 (the whole record in the
+table's row) are upgraded when opened."""
 
 APPLICATION_ID: Final = 0x54524958
-"""``PRAGMA application_id`` of a database this module writes (``TRIX`` in ASCII).
-Versions 1 and 2 of this module did not set it: a file without it is taken as
-ours only if its one table is ``tables`` with our columns."""
+"""The mark of a database this server made (``TRIX`` in ASCII): SQLite's ``PRAGMA
+application_id``, PostgreSQL's row in ``trixcomplex_store``.  A database with
+another mark, or with tables that are not ours, is refused, never adopted."""
 
-STORE_ERRORS: Final = (sqlite3.Error, OSError)
-"""What a failing disk raises from a :class:`Store` (full, read-only, gone): the
-step that wanted to store is not taken, and is tried again or refused."""
 
-_OURS = frozenset({"tables", "tables_creator"})  # what versions 1 and 2 created
+def shown(db: str) -> str:
+    """``db`` as messages and logs may show it: a URL without its password.
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (
-    id       TEXT PRIMARY KEY,
-    created  TEXT NOT NULL,
-    settings TEXT NOT NULL,
-    seats    TEXT NOT NULL,
-    record   TEXT NOT NULL,
-    finished INTEGER NOT NULL
-)
-"""
-_COLUMNS_2 = (  # added by version 2: quotas and retention
-    ("creator", "TEXT NOT NULL DEFAULT ''"),
-    ("created_at", "REAL NOT NULL DEFAULT 0"),
-    ("ended_at", "REAL"),
-    ("idle_since", "REAL"),
-    ("closed", "INTEGER NOT NULL DEFAULT 0"),
-    ("archived", "INTEGER NOT NULL DEFAULT 0"),
-)
-_FIELDS = "id, created, settings, seats, record, finished, creator, created_at, ended_at, "
-_FIELDS += "idle_since, closed, archived"
+    >>> shown("postgresql://trix:secret@db.example/tables"), shown("t.sqlite3")
+    ('postgresql://trix@db.example/tables', 't.sqlite3')
+    """
+    parts = urllib.parse.urlsplit(db)
+    if not parts.scheme.startswith("postgres") or parts.password is None:
+        return db
+    host = parts.netloc.rpartition("@")[2]
+    return urllib.parse.urlunsplit(parts._replace(netloc=f"{parts.username or ''}@{host}"))
+
+
+class StoreUnavailable(Exception):
+    """The database cannot be reached or refused to write (a PostgreSQL server gone,
+    a pool with no connection left): the step is not taken, and is tried again or refused."""
+
+
+STORE_ERRORS: Final = (sqlite3.Error, OSError, StoreUnavailable)
+"""What a failing database raises from a :class:`Store` (a full disk, a lost server):
+the step that wanted to store is not taken, and is tried again or refused."""
+
+
+class DamagedRow(ValueError):
+    """A stored row that cannot be read: its table is set aside, the others serve."""
+
+
+class MoveTaken(ValueError):
+    """The move at this point of the table is stored already (another writer's): the
+    database let the first one in, and this one is not applied."""
 
 
 @frozen
 class TableRow:
-    """One table as stored: plain JSON-able values (the table builds and reads them)."""
+    """One table as stored: plain JSON-able values (the table builds and reads them).
+
+    ``record`` is the whole game record (:meth:`trixcomplex.Record.to_json`), moves
+    included, as read back; a store keeps its moves one per row."""
 
     id: str
     created: str
@@ -96,76 +113,70 @@ class TableRow:
     archived: bool = False
 
 
-class DamagedRow(ValueError):
-    """A stored row that cannot be read: its table is set aside, the others serve."""
+_FIELDS = "id, created, settings, seats, record, finished, creator, created_at, ended_at, "
+_FIELDS += "idle_since, closed, archived"
+
+Statement = tuple[str, Sequence[Any]]
+"""One SQL statement with ``?`` placeholders, and its parameters."""
 
 
-class Store:
-    """The tables of one server in one SQLite file (``":memory:"`` for tests).
+class Store(abc.ABC):
+    """The tables of a server: what a table and the lobby store and read back.
 
-    Every :meth:`save` is its own committed transaction, in WAL mode: once
-    it returns, the row survives the server process being killed.
+    Every write is its own committed transaction: once it returns, what it wrote
+    survives the server process being killed.  A failing database raises one of
+    :data:`STORE_ERRORS`.  A backend runs this class's SQL (``?`` placeholders) by
+    :meth:`_run` and :meth:`_atomic`.
     """
 
-    def __init__(self, path: str) -> None:
-        self._db = sqlite3.connect(path, isolation_level=None)
-        try:
-            version = self._check(path)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute(_SCHEMA)
-            have = {r[1] for r in self._db.execute("PRAGMA table_info(tables)")}
-            for name, kind in _COLUMNS_2:  # a version 1 database: add them
-                if name not in have:
-                    self._db.execute(f"ALTER TABLE tables ADD COLUMN {name} {kind}")
-            if version < SCHEMA_VERSION:  # version 1's finished tables: archived at once
-                self._db.execute(
-                    "UPDATE tables SET ended_at = 0 WHERE finished AND ended_at IS NULL"
-                )
-            self._db.execute(
-                "CREATE INDEX IF NOT EXISTS tables_creator ON tables (creator, created_at)"
-            )
-            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            self._db.execute(f"PRAGMA application_id={APPLICATION_ID}")
-        except BaseException:
-            self._db.close()
-            raise
+    @abc.abstractmethod
+    def _run(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """The rows of one statement, run in a transaction of its own."""
 
-    def _check(self, path: str) -> int:
-        """The file's schema version (0: a new file); :class:`ValueError` in one line
-        for a database this server did not make, or of a version it does not read."""
-        application = self._db.execute("PRAGMA application_id").fetchone()[0]
-        version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
-        names = {
-            str(r[0])
-            for r in self._db.execute("SELECT name FROM sqlite_master")
-            if not str(r[0]).startswith("sqlite_")
-        }
-        if application not in (0, APPLICATION_ID):
-            raise ValueError(
-                f"{path}: not a trixcomplex server database (SQLite application_id "
-                f"{application:#x}, ours is {APPLICATION_ID:#x}); give --db a new file"
-            )
-        if application == 0 and names:  # made before the mark, or by another program
-            columns = {r[1] for r in self._db.execute("PRAGMA table_info(tables)")}
-            base = {"id", "created", "settings", "seats", "record", "finished"}
-            if not names <= _OURS or not base <= columns or version not in (0, 1, 2):
-                shown = ", ".join(sorted(names)[:5])
-                raise ValueError(
-                    f"{path}: not a trixcomplex server database (it holds {shown}); "
-                    "give --db a new file"
-                )
-        if version not in (0, 1, SCHEMA_VERSION):
-            raise ValueError(
-                f"{path}: database schema version {version}, this server reads {SCHEMA_VERSION}"
-            )
-        return version
+    @abc.abstractmethod
+    def _atomic(self, first: Statement, then: list[Statement]) -> bool:
+        """Run ``first`` and ``then`` in one transaction; ``False`` (nothing written)
+        if ``first``, an ``INSERT``, hit a row of the same key."""
+
+    @abc.abstractmethod
+    def close(self) -> None:
+        """Close the database."""
+
+    shared: bool = False
+    """Whether several server processes may open this store at once (PostgreSQL): then
+    each table is driven by the one process that :meth:`claim` ed it."""
+
+    def claim(self, table_ids: list[str]) -> list[str]:
+        """The tables of ``table_ids`` this process now owns (drives: clocks, bots,
+        doubling window), in order.  A store of one process owns every table."""
+        return list(table_ids)
+
+    def release(self, table_id: str) -> None:
+        """Give up owning ``table_id`` (archived, or handed over)."""
+        del table_id  # one process owns every table: nothing to give up
+
+    def owns(self) -> bool:
+        """Whether this process still holds what it claimed (a shared store's session
+        can be lost; then every table it drove may be another's already)."""
+        return True
+
+    def servers(self) -> int:
+        """How many server processes use this store now (this one included)."""
+        return 1
+
+    def unowned(self, known: set[str]) -> list[str]:
+        """Tables not archived, not in ``known``, that no live process owns now (a shared
+        store's dead owner's, to take over), oldest first."""
+        return []
 
     def save(self, row: TableRow) -> None:
-        """Insert ``row`` or update its table's game (settings, seats, record, end),
-        committed before returning.  Who opened it and when are kept from the insert;
-        whether it is archived or idle is the lobby's (:meth:`archive`, :meth:`set_idle`)."""
-        self._db.execute(
+        """Insert ``row`` or update its table (settings, seats, record head, end), and
+        add the moves of its record the store does not have yet, in one transaction.
+        Who opened it and when are kept from the insert; whether it is archived or idle
+        is the lobby's (:meth:`archive`, :meth:`set_idle`).  Moves already stored are
+        never rewritten (append-only)."""
+        head = {k: v for k, v in row.record.items() if k != "moves"}
+        upsert = (
             f"INSERT INTO tables ({_FIELDS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (id) DO UPDATE SET settings = excluded.settings, "
             "seats = excluded.seats, record = excluded.record, finished = excluded.finished, "
@@ -175,7 +186,7 @@ class Store:
                 row.created,
                 json.dumps(row.settings),
                 json.dumps(row.seats),
-                json.dumps(row.record, separators=(",", ":")),
+                json.dumps(head, separators=(",", ":")),
                 int(row.finished),
                 row.creator,
                 row.created_at,
@@ -185,58 +196,121 @@ class Store:
                 int(row.archived),
             ),
         )
+        moves = row.record.get("moves", [])
+        stored = self._count(row.id) if moves else 0
+        inserts = [_insert_move(row.id, n, moves[n]) for n in range(stored, len(moves))]
+        self._atomic(upsert, inserts)
+
+    def add_move(
+        self, table_id: str, number: int, move: dict[str, Any], end: TableRow | None = None
+    ) -> None:
+        """Store move ``number`` (counted from 0) of ``table_id``: one ``INSERT``.
+
+        :class:`MoveTaken` if a move is stored at that number already (another
+        writer's came first; nothing is written).  ``end``: the move ended the match,
+        and the row's head, ``finished`` and ``ended_at`` are updated with it."""
+        then: list[Statement] = []
+        if end is not None:
+            head = {k: v for k, v in end.record.items() if k != "moves"}
+            text = json.dumps(head, separators=(",", ":"))
+            sql = "UPDATE tables SET record = ?, finished = ?, ended_at = ? WHERE id = ?"
+            then.append((sql, (text, int(end.finished), end.ended_at, table_id)))
+        if not self._atomic(_insert_move(table_id, number, move), then):
+            raise MoveTaken(f"table {table_id}: move {number} is stored already")
+
+    def _count(self, table_id: str) -> int:
+        found = self._run("SELECT COUNT(*) FROM moves WHERE table_id = ?", (table_id,))
+        return int(found[0][0])
 
     def archive(self, table_id: str, ended_at: float | None = None, closed: bool = False) -> None:
         """Mark a table archived (out of memory, record kept); ``closed``: ended unfinished."""
-        self._db.execute(
-            "UPDATE tables SET archived = 1, closed = closed OR ?, "
+        self._run(
+            "UPDATE tables SET archived = 1, closed = CASE WHEN ? = 1 THEN 1 ELSE closed END, "
             "ended_at = COALESCE(ended_at, ?) WHERE id = ?",
             (int(closed), ended_at, table_id),
         )
 
     def set_idle(self, table_id: str, since: float | None) -> None:
         """Since when nobody is connected to the table (``None``: someone is)."""
-        self._db.execute("UPDATE tables SET idle_since = ? WHERE id = ?", (since, table_id))
+        self._run("UPDATE tables SET idle_since = ? WHERE id = ?", (since, table_id))
 
     def created_since(self, creator: str, since: float) -> int:
         """How many tables ``creator`` opened at ``since`` or later."""
-        found = self._db.execute(
+        found = self._run(
             "SELECT COUNT(*) FROM tables WHERE creator = ? AND created_at >= ?", (creator, since)
-        ).fetchone()
-        return int(found[0])
+        )
+        return int(found[0][0])
 
     def load(self, table_id: str) -> TableRow | None:
         """The stored row of ``table_id``, or ``None``; :class:`DamagedRow` if it
         cannot be read."""
-        found = self._db.execute(
-            f"SELECT {_FIELDS} FROM tables WHERE id = ?", (table_id,)
-        ).fetchone()
-        return _row(found) if found else None
+        found = self._run(f"SELECT {_FIELDS} FROM tables WHERE id = ?", (table_id,))
+        return self._row(found[0]) if found else None
 
     def exists(self, table_id: str) -> bool:
         """Whether a row (readable or not) is stored for ``table_id``."""
-        found = self._db.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone()
-        return found is not None
+        return bool(self._run("SELECT 1 FROM tables WHERE id = ?", (table_id,)))
 
     def scan(self) -> tuple[list[TableRow], dict[str, str]]:
         """Every stored table not archived, oldest first, and the damaged ones set
         aside: their ids and why each cannot be read."""
         rows, damaged = [], {}
-        query = f"SELECT {_FIELDS} FROM tables WHERE NOT archived ORDER BY created, id"
-        for values in self._db.execute(query):
+        query = f"SELECT {_FIELDS} FROM tables WHERE archived = 0 ORDER BY created, id"
+        for values in self._run(query):
             try:
-                rows.append(_row(values))
+                rows.append(self._row(values))
             except DamagedRow as exc:
                 damaged[str(values[0])] = str(exc)
         return rows, damaged
+
+    def ping(self) -> None:
+        """Reach the database with the cheapest query (``/readyz``); one of
+        :data:`STORE_ERRORS` if it cannot be reached."""
+        self._run("SELECT 1")
 
     def load_all(self) -> list[TableRow]:
         """Every stored table not archived that can be read, oldest first (:meth:`scan`)."""
         return self.scan()[0]
 
-    def close(self) -> None:
-        """Close the database."""
-        self._db.close()
+    def moves(self, table_id: str) -> list[dict[str, Any]]:
+        """The stored moves of ``table_id``, in order; :class:`DamagedRow` if one is
+        not a JSON object or a number is missing."""
+        found = self._run(
+            "SELECT number, move FROM moves WHERE table_id = ? ORDER BY number", (table_id,)
+        )
+        moves = []
+        for n, (number, text) in enumerate(found):
+            if number != n:
+                raise DamagedRow(f"its move {n} is missing")
+            moves.append(_json(text, dict, f"move {n}"))
+        return moves
+
+    def _row(self, values: tuple[Any, ...]) -> TableRow:
+        table_id, created, settings, seats, record, finished, *lobby = values
+        creator, created_at, ended_at, idle_since, closed, archived = lobby
+        head = _json(record, dict, "record")
+        if "moves" in head:
+            raise DamagedRow("its record's head holds moves (they are kept one per row)")
+        first = {k: head[k] for k in ("format", "version", "ruleset") if k in head}
+        return TableRow(
+            table_id,
+            created,
+            _json(settings, dict, "settings"),
+            _seats(_json(seats, list, "seats")),
+            {**first, "moves": self.moves(table_id), **head},
+            bool(finished),
+            creator,
+            float(created_at),
+            None if ended_at is None else float(ended_at),
+            None if idle_since is None else float(idle_since),
+            bool(closed),
+            bool(archived),
+        )
+
+
+def _insert_move(table_id: str, number: int, move: object) -> Statement:
+    text = json.dumps(move, separators=(",", ":"))
+    return "INSERT INTO moves (table_id, number, move) VALUES (?, ?, ?)", (table_id, number, text)
 
 
 def _json(text: object, kind: type, what: str) -> Any:
@@ -266,22 +340,3 @@ def _seats(seats: list[Any]) -> list[dict[str, Any]]:
     if len(seats) != 4:
         raise DamagedRow("its seats are not four seats as the server writes them")
     return seats
-
-
-def _row(values: tuple[Any, ...]) -> TableRow:
-    table_id, created, settings, seats, record, finished, *lobby = values
-    creator, created_at, ended_at, idle_since, closed, archived = lobby
-    return TableRow(
-        table_id,
-        created,
-        _json(settings, dict, "settings"),
-        _seats(_json(seats, list, "seats")),
-        _json(record, dict, "record"),
-        bool(finished),
-        creator,
-        created_at,
-        ended_at,
-        idle_since,
-        bool(closed),
-        bool(archived),
-    )

@@ -32,7 +32,7 @@ from .messages import TableMessages, Viewer
 from .options import Options
 from .pool import BotPool
 from .seats import SERVER_ERROR_CODES, Refused, Seat, Settings, token_hash
-from .store import STORE_ERRORS, Store, TableRow
+from .store import STORE_ERRORS, MoveTaken, Store, TableRow
 from .table_host import TableHost
 
 __all__ = ["SERVER_ERROR_CODES", "Refused", "Seat", "Settings", "Table", "Viewer"]
@@ -148,6 +148,29 @@ class Table(TableHost, TableMessages):
             log.warning("table %s: cannot store: %s", self.id, exc)
             raise Refused(
                 "the server cannot store now; nothing was changed: try again", "unavailable"
+            ) from None
+
+    def _add_move(
+        self, before: tc.MatchState, move: tc.Move, after: tc.MatchState, end: bool
+    ) -> None:
+        """Store the one ``move`` from ``before`` to ``after``: one short row, whatever the
+        match's length (``end``: with the row's new end); as :meth:`_save` when it fails.
+        Another writer's move stored at this point first is refused the same way."""
+        if len(after.history) != len(before.history) + 1:  # not one move: the whole row
+            self._save(self._row(after, self.seats))
+            return
+        try:
+            self._store.add_move(self.id, len(before.history), tc.move_to_json(move),
+                                 self._row(after, self.seats) if end else None)  # fmt: skip
+        except STORE_ERRORS as exc:
+            log.warning("table %s: cannot store: %s", self.id, exc)
+            raise Refused(
+                "the server cannot store now; nothing was changed: try again", "unavailable"
+            ) from None
+        except MoveTaken as exc:
+            log.error("table %s: %s by another writer; this one is not applied", self.id, exc)
+            raise Refused(
+                "another server stored a move here first; nothing was changed", "unavailable"
             ) from None
 
     def _row(self, state: tc.MatchState, seats: list[Seat]) -> TableRow:
@@ -283,7 +306,7 @@ class Table(TableHost, TableMessages):
         if ended:
             self.ended_at = self._time.wall()
         try:
-            self._save(self._row(after, self.seats))
+            self._add_move(before, move, after, ended)
         except BaseException:
             if ended:
                 self.ended_at = None

@@ -1,0 +1,98 @@
+"""Several ``trixcomplex serve`` processes on one PostgreSQL database (issue 39).
+
+Each table is driven by exactly one process, the one holding its PostgreSQL
+advisory lock; when that process dies (``kill -9``) PostgreSQL frees its locks
+with its session, and another process takes its tables over from their stored
+moves.  These tests start real processes on a throwaway PostgreSQL
+(:mod:`postgres_cluster`); they run with ``--server-stores=all`` (``nox -s
+postgres``).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import pytest
+
+from server_harness import Server, play_people, replay
+from trixcomplex.server.app import _TAKEOVER_EVERY
+
+pytestmark = [pytest.mark.postgresql, pytest.mark.postgresql_server, pytest.mark.slow]
+
+SLOW = {"move_time": 3600, "forced_delay": 60, "bot_delay": 0, "deal_pause": 0}
+
+
+def _listed(server: Server) -> set[str]:
+    return {t["id"] for t in server.get("/api/tables")["tables"]}
+
+
+def _until(what: Any, timeout: float = 60.0) -> Any:
+    """``what()`` once it is true (polled; the bound is for a loaded machine only)."""
+    deadline = time.monotonic() + timeout
+    while not (got := what()):
+        assert time.monotonic() < deadline, "not within the bound"
+        time.sleep(0.05)
+    return got
+
+
+def test_one_owner_per_table_and_a_killed_owner_is_taken_over(postgres_cluster: Any) -> None:
+    """Two processes on one database: each table is driven by one of them only (the
+    other neither lists nor drives it).  The owner is killed (``kill -9``) in the middle
+    of a person's deal: the other process takes the table over from its stored moves;
+    the person resumes there with the same token and sees exactly the view of their
+    last acknowledged move (nothing lost, nothing reshuffled), their clock restarted
+    (the outage charged to nobody), and a table of bots plays on to the end, its
+    record replaying to the state the new owner shows."""
+    db = postgres_cluster.database()
+    with Server(db) as first, Server(db) as second:
+        people = first.create(["person", "rule", "rule", "rule"], **SLOW)
+        bots = first.create(["rule"] * 4, bot_delay=0.02, deal_pause=0)
+        assert _listed(first) == {people, bots} and _listed(second) == set()
+        person = first.client(people)
+        person.join(0, "Ann")
+        rng = random.Random(5)
+
+        def ann_to_play(views: list[Any]) -> bool:  # then the table waits for her alone
+            v = views[0]
+            return len(v["hand"]) <= 10 and v["turn"] == 0 and not v["doubling_open"]
+
+        play_people([person], rng, until=ann_to_play)
+        person.sync()
+        had, token = person.view, person.token
+        assert had is not None and token is not None
+        # The other process looks for tables without a live owner every second: given
+        # time to look a few times, it still leaves the first's tables alone.
+        time.sleep(3 * _TAKEOVER_EVERY)
+        assert _listed(second) == set()  # still the first's: never driven twice
+        first.kill()
+
+        assert _until(lambda: _listed(second) == {people, bots})
+        again = second.client(people)
+        update = again.resume(token)
+        assert update["view"] == had
+        assert update["clock"]["seconds_left"] > 3590
+        play_people([again], rng, until=lambda v: len(v[0]["hand"]) <= 8)
+        again.close()
+
+        _until(lambda: second.get(f"/api/tables/{bots}")["finished"], timeout=240)
+        status, record = second.request(f"/api/tables/{bots}/record")
+        assert status == 200
+        assert replay(record).is_over
+
+
+def test_a_stopped_owner_leaves_its_tables_to_the_others(postgres_cluster: Any) -> None:
+    """SIGTERM (a deploy, a scale-down): the owner stops, its every move already stored,
+    its session and locks closed with it, and another process drives its tables on
+    within seconds, the match where it was."""
+    db = postgres_cluster.database()
+    with Server(db) as first, Server(db) as second:
+        bots = first.create(["rule"] * 4, bot_delay=0.05, deal_pause=0)
+        _until(lambda: first.get(f"/api/tables/{bots}")["deal_number"] >= 1)
+        first.stop()  # SIGTERM, waited for (uvicorn shuts down, then exits by the signal)
+        assert first.process.returncode is not None
+        assert _until(lambda: _listed(second) == {bots})
+        _until(lambda: second.get(f"/api/tables/{bots}")["finished"], timeout=240)
+        status, record = second.request(f"/api/tables/{bots}/record")
+        assert status == 200 and replay(record).is_over
