@@ -236,5 +236,6 @@ def test_postgresql_is_an_extra_imported_only_when_asked_for() -> None:
     )
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
-    assert "needs psycopg: pip install 'trixcomplex[postgres]'" in done.stderr
+    assert "needs the postgres extra (psycopg is not installed)" in done.stderr
+    assert 'python -m pip install "trixcomplex[postgres]"' in done.stderr
     assert "pw" not in done.stderr  # the URL's password is never shown

@@ -23,6 +23,7 @@ __all__ = ["EXTRAS", "MissingExtraError", "needs_extra"]
 EXTRAS: dict[str, tuple[str, ...]] = {
     "cli": ("rich",),
     "server": ("starlette", "uvicorn", "websockets"),
+    "postgres": ("psycopg", "psycopg_pool"),
     "dask": ("dask", "distributed"),
     "rl": ("numpy", "pettingzoo", "gymnasium"),
     "openspiel": ("pyspiel", "open_spiel"),

@@ -21,15 +21,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
+from ..core.extras import needs_extra
 from .store import APPLICATION_ID, SCHEMA_VERSION, Statement, Store, StoreUnavailable, shown
 
-try:
+with needs_extra("postgres", "--db postgresql://..."):  # a missing package names the extra
     import psycopg
     import psycopg_pool
-except ImportError as exc:  # pragma: no cover - the extra is missing
-    raise ImportError(
-        f"--db postgresql://... needs {exc.name}: pip install 'trixcomplex[postgres]'"
-    ) from exc
 
 __all__ = ["PostgresStore"]
 
