@@ -361,14 +361,29 @@ def run_until(clock: ManualClock, until: Any, limit: float = 600.0) -> None:
 
 class FaultyStore(Store):
     """A store whose writes fail while ``full`` is set, as SQLite's do on a full disk
-    (``sqlite3.OperationalError``); ``failed`` counts the writes refused."""
+    (``sqlite3.OperationalError``); ``failed`` counts the writes refused.  While
+    ``down`` is set its queries fail too, as a database that cannot be reached."""
 
     def __init__(self, path: str = ":memory:") -> None:
         super().__init__(path)
         self.full = False
+        self.down = False
         self.failed = 0
 
+    def _read(self) -> None:
+        if self.down:
+            raise sqlite3.OperationalError("unable to open database file")
+
+    def exists(self, table_id: str) -> bool:
+        self._read()
+        return super().exists(table_id)
+
+    def load(self, table_id: str) -> TableRow | None:
+        self._read()
+        return super().load(table_id)
+
     def _write(self) -> None:
+        self._read()
         if self.full:
             self.failed += 1
             raise sqlite3.OperationalError("database or disk is full")

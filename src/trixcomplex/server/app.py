@@ -42,13 +42,23 @@ import trixcomplex as tc
 from trixcomplex.host.submit import MAX_SUBMIT_LENGTH, read_input
 
 from .clock import Clock, LoopClock, Timer
+from .health import routes as health_routes
+from .metrics import Metrics
 from .options import Options
 from .origin import OriginGuard
 from .pool import BotPool
 from .store import STORE_ERRORS, DamagedRow, Store, TableRow
 from .table import Refused, Seat, Settings, Table
 
-__all__ = ["MAX_MESSAGE", "MAX_TABLES", "SLOW_CLIENT_CODE", "Connection", "Lobby", "create_app"]
+__all__ = [
+    "GOING_AWAY_CODE",
+    "MAX_MESSAGE",
+    "MAX_TABLES",
+    "SLOW_CLIENT_CODE",
+    "Connection",
+    "Lobby",
+    "create_app",
+]
 
 log = logging.getLogger("trixcomplex.server")
 
@@ -87,6 +97,7 @@ class Lobby:
         *,
         clock: Clock | None = None,
         pool: BotPool | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.store = store
         self.options = options or Options()
@@ -97,6 +108,15 @@ class Lobby:
         self._expiry: dict[str, Timer] = {}
         self._joins: dict[str, deque[float]] = {}  # per address: when it joined seats
         self._watchers: Counter[str] = Counter()  # per address: its spectator connections
+        self.metrics = metrics or Metrics()
+        self.connections: set[Connection] = set()  # every open WebSocket
+        self.loaded = False  # the stored tables are restored (readiness)
+        self.draining = False  # SIGTERM: no new tables or connections (see .drain)
+        self.metrics.watch(self._live, self._live, lambda: len(self.connections))
+
+    def _live(self) -> int:
+        # One process drives every table it has: the tables it owns are its live ones.
+        return sum(1 for table in self.tables.values() if not table.state.is_over)
 
     def _kwargs(self) -> dict[str, Any]:
         return {"clock": self.clock, "pool": self.pool, "options": self.options}
@@ -121,6 +141,7 @@ class Lobby:
                     self.store.archive(row.id, wall, closed=True)
                     continue
             except STORE_ERRORS as exc:  # archived at the next start
+                self.metrics.store_failed("archive")
                 log.warning("table %s: cannot archive it now: %s", row.id, exc)
                 continue
             try:
@@ -130,6 +151,7 @@ class Lobby:
                 continue
             table.idle_since = idle_since
             self._add(table)
+        self.loaded = True
         log.info("restored %d tables, %d damaged set aside", len(self.tables), len(self.damaged))
 
     def _set_aside(self, table_id: str, reason: str) -> None:
@@ -139,6 +161,7 @@ class Lobby:
     def _add(self, table: Table) -> None:
         self.tables[table.id] = table
         table.on_change = self._review
+        table.metrics = self.metrics
         table.start()
         self._review(table)
 
@@ -171,6 +194,7 @@ class Lobby:
         try:  # kept in memory anyway; only a restart needs it stored
             self.store.set_idle(table_id, since)
         except STORE_ERRORS as exc:
+            self.metrics.store_failed("set_idle")
             log.warning("table %s: cannot store its idle time: %s", table_id, exc)
 
     def _archive(self, table: Table, closed: bool) -> None:
@@ -180,6 +204,7 @@ class Lobby:
         try:
             self.store.archive(table.id, self.clock.wall(), closed=closed)
         except STORE_ERRORS as exc:
+            self.metrics.store_failed("archive")
             log.warning("table %s: cannot archive it now: %s", table.id, exc)
             self._expiry[table.id] = self.clock.call_later(
                 _ARCHIVE_RETRY, partial(self._archive, table, closed)
@@ -192,6 +217,8 @@ class Lobby:
     def open_table(self, request: object, client: str = "") -> Table:
         """A new table from a create request's JSON, for the client at address ``client``;
         :class:`Refused` names what is wrong, or the quota it would exceed."""
+        if self.draining:
+            raise Refused("the server is going away: open the table on another", "unavailable")
         if not isinstance(request, dict):
             raise Refused("send a JSON object", "bad-request")
         unknown = sorted(str(k) for k in request if k not in _CREATE_KEYS)
@@ -223,6 +250,7 @@ class Lobby:
             while table_id in self.tables or self.store.exists(table_id):
                 table_id = secrets.token_hex(4)
         except STORE_ERRORS as exc:
+            self.metrics.store_failed("query")
             log.warning("cannot open a table: %s", exc)
             raise Refused("the server cannot store now; try again later", "unavailable") from None
         table = Table.create(table_id, settings, seats, self.store, creator=creator,
@@ -305,6 +333,11 @@ class Lobby:
 SLOW_CLIENT_CODE = 4413
 """The WebSocket close code for a connection that left more unsent updates than
 ``options.outbox_bytes``: the client reconnects and resumes (a fresh update)."""
+GOING_AWAY_CODE = 1001
+"""The WebSocket close code (RFC 6455 "going away") of every connection when the
+server drains (SIGTERM): the client reconnects, to this server once restarted or
+to another behind the same address."""
+_GOING_AWAY = ""  # in an outbox: close after what was queued before it (never a message)
 
 
 class Connection:
@@ -360,11 +393,20 @@ class Connection:
         return self._pump
 
     async def pump(self) -> None:
-        """Send the queued messages, in order, until cancelled."""
+        """Send the queued messages, in order, until cancelled or told to go away."""
         while True:
             text = await self._outbox.get()
+            if text == _GOING_AWAY:
+                await self.socket.close(GOING_AWAY_CODE, "the server is going away: reconnect")
+                return
             self._queued -= len(text)
             await self.socket.send_text(text)
+
+    def going_away(self) -> None:
+        """Close with :data:`GOING_AWAY_CODE` once every message queued so far is sent
+        (the server drains: each client keeps the last update it was told)."""
+        if not self.dropped:
+            self._outbox.put_nowait(_GOING_AWAY)
 
     def refuse(self, exc: tc.TrixError) -> None:
         """Tell the client its message was refused, and why (the library's error JSON)."""
@@ -422,7 +464,10 @@ def _hello(
 
 
 def handle(table: Table, conn: Connection, text: str, lobby: Lobby | None = None) -> None:
-    """One message from a client: a hello, or a move for the connection's seat."""
+    """One message from a client: a hello, or a move for the connection's seat; none
+    while the ``lobby`` drains (what a client sees then is what is stored)."""
+    if lobby is not None and lobby.draining:
+        raise Refused("the server is going away: reconnect and send it again", "unavailable")
     if len(text) > MAX_MESSAGE:
         raise Refused(f"a message is at most {MAX_MESSAGE} characters", "too-long")
     try:  # the one parse of the message, by the library's strict reader
@@ -453,14 +498,19 @@ async def _socket(socket: WebSocket) -> None:
     lobby: Lobby = socket.app.state.lobby
     hello_by = asyncio.get_running_loop().time() + lobby.options.hello_timeout
     await socket.accept()
+    if lobby.draining:  # accepted as the listening socket closed: reconnect elsewhere
+        await socket.close(GOING_AWAY_CODE, "the server is going away: reconnect")
+        return
     client = socket.client.host if socket.client is not None else ""
     conn = Connection(socket, client, lobby.options.outbox_bytes)
     pump = conn.start()
+    lobby.connections.add(conn)
     table: Table | None = None
     try:
         table = lobby.table(socket.path_params["table_id"])
         while True:
             message = await _receive(socket, conn, hello_by)
+            received, moves = lobby.clock.now(), len(table.state.history)
             if message is None:  # no join, resume or watch in time: a connection held idle
                 await socket.close(HELLO_TIMEOUT_CODE, "send join, resume or watch first")
                 break
@@ -477,6 +527,9 @@ async def _socket(socket: WebSocket) -> None:
             except Exception:  # a bug: say so, keep the connection and the table as they were
                 log.exception("table %s: a message failed", table.id)
                 conn.refuse(Refused("the server failed; nothing was changed", "internal"))
+            else:
+                if len(table.state.history) > moves:  # a move applied, its updates queued
+                    lobby.metrics.move_latency(lobby.clock.now() - received)
     except Refused as exc:  # no such table
         conn.refuse(exc)
         conn.send({"type": "bye"})
@@ -484,6 +537,7 @@ async def _socket(socket: WebSocket) -> None:
     except (WebSocketDisconnect, RuntimeError):
         pass  # the client went away
     finally:
+        lobby.connections.discard(conn)
         if table is not None:
             table.detach(conn)
         if conn.watching:
@@ -605,6 +659,7 @@ async def _script(request: Request) -> Response:
 
 async def _unavailable(request: Request, exc: Exception) -> Response:
     """A store that fails under a request (a full disk): 503, JSON, one log line."""
+    request.app.state.lobby.metrics.store_failed("query")
     log.warning("%s %s: cannot reach the store: %s", request.method, request.url.path, exc)
     return _json_error(Refused("the server cannot store now; try again later", "unavailable"), 503)
 
@@ -650,6 +705,7 @@ def create_app(db: str, options: Options | None = None, *, clock: Clock | None =
             Route("/api/tables/{table_id}", _table),
             Route("/api/tables/{table_id}/record", _record),
             WebSocketRoute("/ws/{table_id}", _socket),
+            *health_routes(),
         ],
         lifespan=lifespan,
         middleware=[Middleware(OriginGuard, allow=options.allow_origins)],
