@@ -17,6 +17,7 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -33,12 +34,12 @@ from server_harness import (
     play_people,
     run_until,
 )
-from trixcomplex.server.app import GOING_AWAY_CODE, Lobby, create_app
+from trixcomplex.server.app import GOING_AWAY_CODE, Lobby, create_app, handle
 from trixcomplex.server.clock import ManualClock
 from trixcomplex.server.logs import JsonFormatter, log_config
 from trixcomplex.server.options import Options
 from trixcomplex.server.store import Store
-from trixcomplex.server.table import Seat, Settings, Table
+from trixcomplex.server.table import Refused, Seat, Settings, Table
 
 PEOPLE = ["person"] * 4
 SLOW_BOTS = {"bot_delay": 0.1, "deal_pause": 1, "forced_delay": 0.1}
@@ -221,6 +222,30 @@ def test_drain_applies_and_stores_a_held_doubling_answer() -> None:
     stored = len(store.moves)
     clock.advance(600.0)
     assert len(store.moves) == stored
+
+
+def test_a_draining_server_takes_no_move() -> None:
+    """Once draining, a move on an open connection is refused (``server.unavailable``)
+    and not applied: what is stored stays what every client was told before its
+    connection closes with 1001; the client sends it again after reconnecting."""
+    lobby, clock, _ = _lobby(Store(":memory:"))
+    table = lobby.open_table({"seats": PEOPLE, "deal_pause": 0})
+    for seat in range(4):
+        table.join(seat, f"P{seat}")
+    clock.advance(0.1)
+    state = table.state
+    seat = min(state.to_act)
+    move = json.dumps(tc.move_to_json(tc.legal_moves(state, seat)[0]))
+    conn = SimpleNamespace(attached=True, seat=seat)
+    lobby.draining = True
+    with pytest.raises(Refused) as refused:
+        handle(table, conn, move, lobby)  # type: ignore[arg-type]
+    assert refused.value.to_json()["code"] == "server.unavailable"
+    assert table.state is state
+    lobby.draining = False
+    handle(table, conn, move, lobby)  # type: ignore[arg-type]
+    assert len(table.state.history) == len(state.history) + 1
+    lobby.stop()
 
 
 # -- JSON logs --------------------------------------------------------------------------
