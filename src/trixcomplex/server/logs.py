@@ -58,7 +58,7 @@ class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         entry: dict[str, Any] = {
             "time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
-            + f".{int(record.msecs):03d}Z",
+            + f".{int(record.created * 1000) % 1000:03d}Z",
             "level": record.levelname,
             "logger": record.name,
             "message": record.getMessage(),
