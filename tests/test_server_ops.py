@@ -31,6 +31,7 @@ from server_harness import (
     StuckPool,
     TimedStore,
     asgi_request,
+    free_port,
     play_people,
     run_until,
 )
@@ -370,14 +371,58 @@ def test_sigterm_drains_mid_match_and_a_restart_resumes(tmp_path: Path) -> None:
         assert person.view == _plain(tc.to_json(tc.view(state, seat))), f"seat {seat}"
     assert watcher.view == _plain(tc.to_json(tc.view(state, None)))
 
-    with Server(db, None, *Server.FAST) as again:
+    with Server(db, None, *Server.FAST) as again:  # its bots may move before we resume
         back = [again.client(table) for _ in people]
-        views = [c.resume(str(p.token))["view"] for c, p in zip(back, people, strict=True)]
-        assert views == [p.view for p in people]
+        for seat, (client, person) in enumerate(zip(back, people, strict=True)):
+            assert client.resume(str(person.token))["view"]["seat"] == seat
         play_people(back, random.Random(8),
                     until=lambda _: _sample(again, "trixcomplex_moves_total") > 4)  # fmt: skip
         for client in back:
             client.close()
+    stored = Store(str(db))
+    row = stored.load(table)
+    stored.close()
+    assert row is not None
+    moves = row.record["moves"]  # the match went on from where it was drained
+    assert len(moves) > len(state.history) + 4
+    assert tc.replay(tc.Record(moves=tuple(tc.move_from_json(m) for m in moves[: len(
+        state.history)]))) == state  # fmt: skip
+
+
+@pytest.mark.slow
+def test_an_exit_held_up_past_the_drain_bound_is_ended_in_time(tmp_path: Path) -> None:
+    """Attack on the bound: something holds the process after the drain (here an exit
+    handler sleeping ten minutes, as a bot's worker deep in a decision would): the
+    watchdog ends it one second past --drain-seconds, status 1, with one log line."""
+    port = free_port()
+    hold = ("import atexit, sys, time; atexit.register(time.sleep, 600); "
+            "from trixcomplex.cli import main; sys.exit(main(sys.argv[1:]))")  # fmt: skip
+    logged = tmp_path / "serve.log"
+    with logged.open("w") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-c", hold, "serve", "--host", "127.0.0.1", "--port", str(port),
+             "--db", str(tmp_path / "t.sqlite3"), "--drain-seconds", "1", "--log-format",
+             "json"],
+            stdout=log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5).close()
+                    break
+                except OSError:
+                    assert process.poll() is None and time.monotonic() < deadline, "no server"
+                    time.sleep(0.05)
+            process.send_signal(signal.SIGTERM)
+            process.wait(1 + 1 + MARGIN)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait(10)
+    assert process.returncode == 1
+    lines = [json.loads(line) for line in logged.read_text().splitlines()]
+    assert any(e["message"].startswith("the drain took more than 1 s") for e in lines)
 
 
 def test_a_bad_drain_time_or_log_format_is_one_line(tmp_path: Path) -> None:
