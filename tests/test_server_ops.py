@@ -70,7 +70,7 @@ def test_healthz_answers_alive_and_readyz_waits_for_the_tables() -> None:
     alive, loading, ready = asyncio.run(probe())
     assert alive == (200, {"status": "alive"})
     assert loading[0] == 503 and loading[1]["error"]["code"] == "server.unavailable"
-    assert "loading" in loading[1]["error"]["message"]
+    assert "not loaded" in loading[1]["error"]["message"]
     assert ready == (200, {"status": "ready", "tables": 1})
 
 

@@ -110,7 +110,7 @@ class Lobby:
         self._watchers: Counter[str] = Counter()  # per address: its spectator connections
         self.metrics = metrics or Metrics()
         self.connections: set[Connection] = set()  # every open WebSocket
-        self.loaded = False  # the stored tables are restored (readiness)
+        self.ready = False  # the stored tables are loaded (restore ran)
         self.draining = False  # SIGTERM: no new tables or connections (see .drain)
         self.metrics.watch(self._live, self._live, lambda: len(self.connections))
 
@@ -151,7 +151,7 @@ class Lobby:
                 continue
             table.idle_since = idle_since
             self._add(table)
-        self.loaded = True
+        self.ready = True
         log.info("restored %d tables, %d damaged set aside", len(self.tables), len(self.damaged))
 
     def _set_aside(self, table_id: str, reason: str) -> None:

@@ -9,7 +9,7 @@
 - ``GET /metrics``: the Prometheus metrics (:mod:`~trixcomplex.server.metrics`).
 
 They read the application's lobby (``app.state.lobby``): its ``store``,
-``loaded``, ``draining``, ``tables`` and ``metrics``.  Like every route they
+``ready``, ``draining``, ``tables`` and ``metrics``.  Like every route they
 pass the origin check (a monitoring probe sends no ``Origin``).
 """
 
@@ -47,14 +47,14 @@ async def _readyz(request: Request) -> Response:
     lobby: Any = request.app.state.lobby
     if lobby.draining:
         return _unready("the server is going away: use another")
-    if not lobby.loaded:
-        return _unready("the server is loading its tables")
+    if not lobby.ready:
+        return _unready("the tables are not loaded yet")
     try:
         lobby.store.exists(PROBE_ID)  # the cheapest query every store answers
     except STORE_ERRORS as exc:
         lobby.metrics.store_failed("query")
         log.warning("not ready: the store does not answer: %s", exc)
-        return _unready("the server cannot reach its database")
+        return _unready("the database cannot be reached")
     body = {"status": "ready", "tables": len(lobby.tables)}
     return JSONResponse(body, headers={"Cache-Control": "no-store"})
 
