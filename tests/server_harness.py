@@ -380,13 +380,32 @@ def run_until(clock: ManualClock, until: Any, limit: float = 600.0) -> None:
 
 class _Faulty(Store):
     """A store whose writes fail while ``full`` is set, as its database's do on a full
-    disk; ``failed`` counts the writes refused."""
+    disk; ``failed`` counts the writes refused.  While ``down`` is set its queries fail
+    too, as a database that cannot be reached."""
 
     full = False
+    down = False
     failed = 0
     error: type[Exception] = sqlite3.OperationalError
 
+    def _read(self) -> None:
+        if self.down:
+            raise self.error("unable to open database file")
+
+    def ping(self) -> None:
+        self._read()
+        super().ping()
+
+    def exists(self, table_id: str) -> bool:
+        self._read()
+        return super().exists(table_id)
+
+    def load(self, table_id: str) -> TableRow | None:
+        self._read()
+        return super().load(table_id)
+
     def _write(self) -> None:
+        self._read()
         if self.full:
             self.failed += 1
             raise self.error("database or disk is full")

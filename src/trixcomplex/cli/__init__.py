@@ -41,7 +41,7 @@ from .conformance import add_conformance
 from .demo import _demo
 from .play import _play
 from .rulesets import RULESET_OPTIONS, _ruleset, parse_ruleset
-from .serve import _serve, _serve_seconds
+from .serve import _drain_seconds, _serve, _serve_seconds
 from .simulate import _seconds, _SeedOnCommandLine, _sim_bot_list, _simulate
 
 __all__ = ["RULESET_OPTIONS", "main", "parse_ruleset"]
@@ -225,6 +225,12 @@ def _parser() -> argparse.ArgumentParser:
     srv.add_argument("--outbox-bytes", type=_positive, default=1 << 20, metavar="N",
                      help="the most unsent update bytes one connection holds; beyond, it is "
                      "closed (code 4413) and the client resumes (default 1048576)")  # fmt: skip
+    srv.add_argument("--drain-seconds", type=_drain_seconds, default=10.0, metavar="S",
+                     help="on SIGTERM: stop taking players, close every WebSocket with 1001 "
+                     "and exit within S seconds (at least 1; default 10)")  # fmt: skip
+    srv.add_argument("--log-format", choices=("text", "json"), default="text",
+                     help="text (default) or json: one JSON object per line (time, level, "
+                     "logger, message, table)")  # fmt: skip
     srv.set_defaults(func=_serve)
 
     add_conformance(sub, ruleset_help)

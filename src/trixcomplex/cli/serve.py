@@ -14,6 +14,13 @@ def _serve_seconds(text: str) -> float:
     return seconds(text, zero=True)
 
 
+def _drain_seconds(text: str) -> float:
+    value = seconds(text)
+    if value < 1.0:
+        raise argparse.ArgumentTypeError(f"give at least 1 second, not {text[:40]!r}")
+    return value
+
+
 def unusable_address(host: str, port: int) -> str | None:
     """Why the server could not listen on ``host``:``port`` (a name that does not resolve,
     an address of no interface here, a port in use or not allowed), or ``None``.
@@ -58,6 +65,7 @@ def _serve(args: argparse.Namespace) -> int:
         bot_window=args.bot_window, bot_workers=args.bot_workers,
         join_limit=args.join_limit, join_window=args.join_window,
         watch_limit=args.watch_limit, seat_timeout=args.seat_timeout,
-        outbox_bytes=max(1024, args.outbox_bytes),
+        outbox_bytes=max(1024, args.outbox_bytes), drain_seconds=args.drain_seconds,
     )  # fmt: skip
-    return serve(host=args.host, port=args.port, db=args.db, options=options)
+    return serve(host=args.host, port=args.port, db=args.db, options=options,
+                 log_format=args.log_format)  # fmt: skip

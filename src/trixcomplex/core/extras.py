@@ -22,7 +22,7 @@ __all__ = ["EXTRAS", "MissingExtraError", "needs_extra"]
 
 EXTRAS: dict[str, tuple[str, ...]] = {
     "cli": ("rich",),
-    "server": ("starlette", "uvicorn", "websockets"),
+    "server": ("starlette", "uvicorn", "websockets", "prometheus_client"),
     "postgres": ("psycopg", "psycopg_pool"),
     "dask": ("dask", "distributed"),
     "rl": ("numpy", "pettingzoo", "gymnasium"),

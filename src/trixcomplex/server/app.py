@@ -43,6 +43,8 @@ import trixcomplex as tc
 from trixcomplex.host.submit import MAX_SUBMIT_LENGTH, read_input
 
 from .clock import Clock, LoopClock, Timer
+from .health import routes as health_routes
+from .metrics import Metrics
 from .options import Options
 from .origin import OriginGuard
 from .pool import BotPool
@@ -51,6 +53,7 @@ from .store_sqlite import SqliteStore
 from .table import Refused, Seat, Settings, Table
 
 __all__ = [
+    "GOING_AWAY_CODE",
     "MAX_MESSAGE",
     "MAX_TABLES",
     "SLOW_CLIENT_CODE",
@@ -98,6 +101,7 @@ class Lobby:
         *,
         clock: Clock | None = None,
         pool: BotPool | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.store = store
         self.options = options or Options()
@@ -108,7 +112,15 @@ class Lobby:
         self._expiry: dict[str, Timer] = {}
         self._joins: dict[str, deque[float]] = {}  # per address: when it joined seats
         self._watchers: Counter[str] = Counter()  # per address: its spectator connections
+        self.metrics = metrics or Metrics()
+        self.connections: set[Connection] = set()  # every open WebSocket
         self.ready = False  # the stored tables are loaded (restore ran)
+        self.draining = False  # SIGTERM: no new tables or connections (see .drain)
+        self.metrics.watch(self._live, self._live, lambda: len(self.connections))
+
+    def _live(self) -> int:
+        # One process drives every table it has: the tables it owns are its live ones.
+        return sum(1 for table in self.tables.values() if not table.state.is_over)
 
     def _kwargs(self) -> dict[str, Any]:
         return {"clock": self.clock, "pool": self.pool, "options": self.options}
@@ -146,6 +158,7 @@ class Lobby:
                 self.store.release(row.id)
                 return
         except STORE_ERRORS as exc:  # archived at the next start
+            self.metrics.store_failed("archive")
             log.warning("table %s: cannot archive it now: %s", row.id, exc)
             return
         try:
@@ -161,7 +174,7 @@ class Lobby:
         session ended, so its locks are free), replayed from their moves; returns their
         ids.  If this process lost its own session, its tables may be another's now:
         it stops driving them first (it never drives a table it does not own)."""
-        if not self.store.shared:
+        if not self.store.shared or self.draining:  # a draining process takes nothing
             return []
         if not self.store.owns():
             log.error("lost the database session owning %d tables: left to others",
@@ -199,6 +212,7 @@ class Lobby:
     def _add(self, table: Table) -> None:
         self.tables[table.id] = table
         table.on_change = self._review
+        table.metrics = self.metrics
         table.start()
         self._review(table)
 
@@ -231,6 +245,7 @@ class Lobby:
         try:  # kept in memory anyway; only a restart needs it stored
             self.store.set_idle(table_id, since)
         except STORE_ERRORS as exc:
+            self.metrics.store_failed("set_idle")
             log.warning("table %s: cannot store its idle time: %s", table_id, exc)
 
     def _archive(self, table: Table, closed: bool) -> None:
@@ -240,6 +255,7 @@ class Lobby:
         try:
             self.store.archive(table.id, self.clock.wall(), closed=closed)
         except STORE_ERRORS as exc:
+            self.metrics.store_failed("archive")
             log.warning("table %s: cannot archive it now: %s", table.id, exc)
             self._expiry[table.id] = self.clock.call_later(
                 _ARCHIVE_RETRY, partial(self._archive, table, closed)
@@ -251,11 +267,14 @@ class Lobby:
         try:
             self.store.release(table.id)
         except STORE_ERRORS as exc:  # freed with the session anyway
+            self.metrics.store_failed("release")
             log.warning("table %s: cannot release it: %s", table.id, exc)
 
     def open_table(self, request: object, client: str = "") -> Table:
         """A new table from a create request's JSON, for the client at address ``client``;
         :class:`Refused` names what is wrong, or the quota it would exceed."""
+        if self.draining:
+            raise Refused("the server is going away: open the table on another", "unavailable")
         if not isinstance(request, dict):
             raise Refused("send a JSON object", "bad-request")
         unknown = sorted(str(k) for k in request if k not in _CREATE_KEYS)
@@ -291,6 +310,7 @@ class Lobby:
             ):
                 table_id = secrets.token_hex(4)
         except STORE_ERRORS as exc:
+            self.metrics.store_failed("query")
             log.warning("cannot open a table: %s", exc)
             raise Refused("the server cannot store now; try again later", "unavailable") from None
         table = Table.create(table_id, settings, seats, self.store, creator=creator,
@@ -373,6 +393,11 @@ class Lobby:
 SLOW_CLIENT_CODE = 4413
 """The WebSocket close code for a connection that left more unsent updates than
 ``options.outbox_bytes``: the client reconnects and resumes (a fresh update)."""
+GOING_AWAY_CODE = 1001
+"""The WebSocket close code (RFC 6455 "going away") of every connection when the
+server drains (SIGTERM): the client reconnects, to this server once restarted or
+to another behind the same address."""
+_GOING_AWAY = ""  # in an outbox: close after what was queued before it (never a message)
 
 
 class Connection:
@@ -428,11 +453,20 @@ class Connection:
         return self._pump
 
     async def pump(self) -> None:
-        """Send the queued messages, in order, until cancelled."""
+        """Send the queued messages, in order, until cancelled or told to go away."""
         while True:
             text = await self._outbox.get()
+            if text == _GOING_AWAY:
+                await self.socket.close(GOING_AWAY_CODE, "the server is going away: reconnect")
+                return
             self._queued -= len(text)
             await self.socket.send_text(text)
+
+    def going_away(self) -> None:
+        """Close with :data:`GOING_AWAY_CODE` once every message queued so far is sent
+        (the server drains: each client keeps the last update it was told)."""
+        if not self.dropped:
+            self._outbox.put_nowait(_GOING_AWAY)
 
     def refuse(self, exc: tc.TrixError) -> None:
         """Tell the client its message was refused, and why (the library's error JSON)."""
@@ -490,7 +524,10 @@ def _hello(
 
 
 def handle(table: Table, conn: Connection, text: str, lobby: Lobby | None = None) -> None:
-    """One message from a client: a hello, or a move for the connection's seat."""
+    """One message from a client: a hello, or a move for the connection's seat; none
+    while the ``lobby`` drains (what a client sees then is what is stored)."""
+    if lobby is not None and lobby.draining:
+        raise Refused("the server is going away: reconnect and send it again", "unavailable")
     if len(text) > MAX_MESSAGE:
         raise Refused(f"a message is at most {MAX_MESSAGE} characters", "too-long")
     try:  # the one parse of the message, by the library's strict reader
@@ -521,14 +558,19 @@ async def _socket(socket: WebSocket) -> None:
     lobby: Lobby = socket.app.state.lobby
     hello_by = asyncio.get_running_loop().time() + lobby.options.hello_timeout
     await socket.accept()
+    if lobby.draining:  # accepted as the listening socket closed: reconnect elsewhere
+        await socket.close(GOING_AWAY_CODE, "the server is going away: reconnect")
+        return
     client = socket.client.host if socket.client is not None else ""
     conn = Connection(socket, client, lobby.options.outbox_bytes)
     pump = conn.start()
+    lobby.connections.add(conn)
     table: Table | None = None
     try:
         table = lobby.table(socket.path_params["table_id"])
         while True:
             message = await _receive(socket, conn, hello_by)
+            received, moves = lobby.clock.now(), len(table.state.history)
             if message is None:  # no join, resume or watch in time: a connection held idle
                 await socket.close(HELLO_TIMEOUT_CODE, "send join, resume or watch first")
                 break
@@ -545,6 +587,9 @@ async def _socket(socket: WebSocket) -> None:
             except Exception:  # a bug: say so, keep the connection and the table as they were
                 log.exception("table %s: a message failed", table.id)
                 conn.refuse(Refused("the server failed; nothing was changed", "internal"))
+            else:
+                if len(table.state.history) > moves:  # a move applied, its updates queued
+                    lobby.metrics.move_latency(lobby.clock.now() - received)
     except Refused as exc:  # no such table
         conn.refuse(exc)
         conn.send({"type": "bye"})
@@ -552,6 +597,7 @@ async def _socket(socket: WebSocket) -> None:
     except (WebSocketDisconnect, RuntimeError):
         pass  # the client went away
     finally:
+        lobby.connections.discard(conn)
         if table is not None:
             table.detach(conn)
         if conn.watching:
@@ -576,28 +622,10 @@ async def _take_over_every(lobby: Lobby, seconds: float) -> None:
         try:
             lobby.take_over()
         except STORE_ERRORS as exc:
+            lobby.metrics.store_failed("query")
             log.warning("cannot look for tables to take over: %s", exc)
         except Exception:  # a bug: keep serving, look again
             log.exception("taking tables over failed")
-
-
-async def _healthz(request: Request) -> Response:
-    """Alive: the process answers (a load balancer's liveness probe)."""
-    return JSONResponse({"status": "alive"})
-
-
-async def _readyz(request: Request) -> Response:
-    """Ready to serve (a load balancer's readiness probe): the stored tables are loaded
-    and the database answers; 503 ``server.unavailable`` otherwise, in JSON."""
-    lobby: Lobby = request.app.state.lobby
-    if not lobby.ready:
-        return _json_error(Refused("the tables are not loaded yet", "unavailable"), 503)
-    try:
-        lobby.store.ping()
-    except STORE_ERRORS as exc:
-        log.warning("/readyz: cannot reach the store: %s", exc)
-        return _json_error(Refused("the database cannot be reached", "unavailable"), 503)
-    return JSONResponse({"status": "ready", "tables": len(lobby.tables)})
 
 
 async def _list_tables(request: Request) -> Response:
@@ -704,6 +732,7 @@ async def _script(request: Request) -> Response:
 
 async def _unavailable(request: Request, exc: Exception) -> Response:
     """A store that fails under a request (a full disk): 503, JSON, one log line."""
+    request.app.state.lobby.metrics.store_failed("query")
     log.warning("%s %s: cannot reach the store: %s", request.method, request.url.path, exc)
     return _json_error(Refused("the server cannot store now; try again later", "unavailable"), 503)
 
@@ -765,13 +794,12 @@ def create_app(db: str, options: Options | None = None, *, clock: Clock | None =
         routes=[
             Route("/", _page),
             Route("/app.js", _script),
-            Route("/healthz", _healthz),
-            Route("/readyz", _readyz),
             Route("/api/tables", _list_tables, methods=["GET"]),
             Route("/api/tables", _create_table, methods=["POST"]),
             Route("/api/tables/{table_id}", _table),
             Route("/api/tables/{table_id}/record", _record),
             WebSocketRoute("/ws/{table_id}", _socket),
+            *health_routes(),
         ],
         lifespan=lifespan,
         middleware=[Middleware(OriginGuard, allow=options.allow_origins)],

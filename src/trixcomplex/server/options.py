@@ -41,6 +41,8 @@ class Options:
       is played by a stand-in bot (``stand_in``) until its token comes back.
     - ``outbox_bytes``: the most unsent update text one connection may hold; beyond
       it the connection is closed (code 4413) and the client resumes to catch up.
+    - ``drain_seconds``: on SIGTERM the server stops taking connections and tables,
+      closes its WebSockets (code 1001) and exits within this time (see :doc:`/server`).
     """
 
     allow_origins: tuple[str, ...] = ()
@@ -59,3 +61,4 @@ class Options:
     seat_timeout: float = field(default=60.0, validator=ge(0.0))
     stand_in: str = "rule"
     outbox_bytes: int = field(default=1 << 20, validator=ge(1024))
+    drain_seconds: float = field(default=10.0, validator=ge(1.0))

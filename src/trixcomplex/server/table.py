@@ -29,6 +29,7 @@ import trixcomplex as tc
 
 from .clock import Clock, LoopClock
 from .messages import TableMessages, Viewer
+from .metrics import Metrics
 from .options import Options
 from .pool import BotPool
 from .seats import SERVER_ERROR_CODES, Refused, Seat, Settings, token_hash
@@ -73,6 +74,7 @@ class Table(TableHost, TableMessages):
         self.ended_at = ended_at
         self.idle_since: float | None = None  # wall time since nobody is connected
         self.on_change: Callable[[Table], None] = lambda table: None
+        self.metrics: Metrics | None = None  # the lobby's, once it has the table
         self._store = store
         self._time: Clock = clock or LoopClock()
         self._pool = pool
@@ -145,6 +147,8 @@ class Table(TableHost, TableMessages):
         try:
             self._store.save(row)
         except STORE_ERRORS as exc:
+            if self.metrics is not None:
+                self.metrics.store_failed("save")
             log.warning("table %s: cannot store: %s", self.id, exc)
             raise Refused(
                 "the server cannot store now; nothing was changed: try again", "unavailable"
@@ -163,6 +167,8 @@ class Table(TableHost, TableMessages):
             self._store.add_move(self.id, len(before.history), tc.move_to_json(move),
                                  self._row(after, self.seats) if end else None)  # fmt: skip
         except STORE_ERRORS as exc:
+            if self.metrics is not None:
+                self.metrics.store_failed("add_move")
             log.warning("table %s: cannot store: %s", self.id, exc)
             raise Refused(
                 "the server cannot store now; nothing was changed: try again", "unavailable"
@@ -312,6 +318,8 @@ class Table(TableHost, TableMessages):
                 self.ended_at = None
             raise
         self.state = after
+        if self.metrics is not None:
+            self.metrics.moved()
         now = self._time.now()
         self._last_move_at = now
         if not (before.phase is tc.Phase.DOUBLE and after.phase is tc.Phase.DOUBLE):

@@ -26,6 +26,7 @@ from attrs import frozen
 import trixcomplex as tc
 
 from .clock import Clock, Timer
+from .metrics import Metrics
 from .options import Options
 from .pool import BotPool
 from .seats import Refused, Seat, Settings
@@ -75,6 +76,7 @@ class TableHost:
     _retry: float
     _away: dict[int, float]
     _stand_ins: set[int]
+    metrics: Metrics | None
 
     def _apply(self, move: tc.Move) -> None:
         """Apply the host's ``move`` as one step of the table (the table's own)."""
@@ -114,6 +116,14 @@ class TableHost:
             answer = pool.decide(name, seen, seed)
         self._asked[key] = _Asked(position, self._time.now(), answer)
         answer.add_done_callback(lambda _: self._time.call_soon_threadsafe(self._wake))
+        if self.metrics is not None:
+            at = self._asked[key].at
+            answer.add_done_callback(partial(self._decided, self.metrics, name, at))
+
+    def _decided(self, metrics: Metrics, name: str, asked_at: float, answer: Future[Any]) -> None:
+        """Count the bot's decision time (on the pool's thread: the metrics are safe there)."""
+        if not answer.cancelled() and answer.exception() is None:
+            metrics.bot_decided(name, self._time.now() - asked_at)
 
     def _wake(self) -> None:
         if not self._stopped:
@@ -311,6 +321,18 @@ class TableHost:
                 if seat.kind == "person" and seat.token_sha256 is not None
             }
         self._schedule()
+
+    def settle(self) -> None:
+        """Apply what was given but not yet applied, then :meth:`stop` (the server
+        drains): the people's doubling answers held for the window's answer time are
+        applied now, with the bots' answers ready by now (a bot not ready doubles
+        nothing, R-DBL-3), so that no acknowledged answer is lost.  Everything else
+        the host would do next follows from the stored record again on restart."""
+        try:
+            if self._held and self.state.phase is tc.Phase.DOUBLE:
+                self._window_answers()
+        finally:
+            self.stop()
 
     def stop(self) -> None:
         """Stop the table's timer (the server is shutting down, or the table is archived)."""
