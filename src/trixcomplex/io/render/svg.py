@@ -28,9 +28,9 @@ from .layout import (
     _seat,
     _seat_notes,
     _status,
-    position,
     _trick,
     _who,
+    position,
 )
 
 if TYPE_CHECKING:
