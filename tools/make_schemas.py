@@ -526,6 +526,12 @@ def wire_defs() -> dict[str, Any]:
                 "seats": four(ref("seat_info")),
                 "phase": {"enum": PHASES},
                 "deal_number": {"type": "integer", "minimum": 0},
+                "deals": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "description": "The deals of a match in the table's ruleset",
+                },
+                "contract": nullable({"type": "string"}),
                 "finished": {"type": "boolean"},
                 "archived": {
                     "type": "boolean",

@@ -858,6 +858,11 @@ export interface TableSummary {
   seats: [SeatInfo, SeatInfo, SeatInfo, SeatInfo];
   phase: "DEAL" | "CHOOSE" | "DOUBLE" | "COMPLEX" | "TRICKS" | "TRIX" | "OVER";
   deal_number: number;
+  /**
+   * The deals of a match in the table's ruleset
+   */
+  deals?: number;
+  contract?: string | null;
   finished: boolean;
   /**
    * Finished and past its retention: out of the lobby and of memory, its record still downloadable

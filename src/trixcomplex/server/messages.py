@@ -145,6 +145,8 @@ class TableMessages:
             "seats": self.public_seats(),
             "phase": self.state.phase.value,
             "deal_number": self.state.deal_number,
+            "deals": self.state.ruleset.deals_per_match,
+            "contract": None if self.state.contract is None else self.state.contract.value,
             "finished": self.state.is_over,
             "archived": False,
         }
