@@ -691,7 +691,7 @@ function trickItems(list, tricks) {
     const parts = [t("history.trick", { n: n + 1 }) + ": "];
     trick.cards.forEach((code, i) => {
       const seat = (trick.leader + i) % 4;
-      parts.push((i ? ", " : "") + seatName(seat) + " ", face(code, seat));
+      parts.push((i ? ", " : "") + who(seat) + " ", face(code, seat));
     });
     parts.push(" — " + t("history.takes", { who: Who(trick.taker) }));
     list.appendChild(historyItem(parts, "trick"));
