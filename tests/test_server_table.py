@@ -16,6 +16,7 @@ Screenshots go to ``docs/_static/page-*.png`` when
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import shutil
@@ -146,7 +147,8 @@ def _axe(page: Page, script: str) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = page.evaluate(
         """async () => (await axe.run(document)).violations
             .filter(v => v.impact === 'serious' || v.impact === 'critical')
-            .map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' '))}))"""
+            .map(v => ({id: v.id, impact: v.impact,
+                          nodes: v.nodes.map(n => n.target.join(' '))}))"""
     )
     return found
 
@@ -211,7 +213,7 @@ def test_play_goes_round_counter_clockwise_and_the_last_trick_stays(
                 x, y = _centre(page, f"#centre .face[data-seat='{seat}']")
                 cx, cy = _centre(page, "#centre")
                 angles.append(math.degrees(math.atan2(cy - y, x - cx)))
-            turns = [(b - a) % 360 for a, b in zip(angles, angles[1:], strict=False)]
+            turns = [(b - a) % 360 for a, b in itertools.pairwise(angles)]
             assert all(80 < turn < 100 for turn in turns), angles
             checked += 1
         if view["turn"] == 0 and view["phase"] != "CHOOSE":
@@ -243,7 +245,7 @@ def test_play_goes_round_counter_clockwise_and_the_last_trick_stays(
                   [0, 1, 2, 3].map(s => document.querySelector(
                     `#summary li[data-seat='${s}']`).firstChild.textContent)]"""
     )
-    assert faces == deal["tricks"][-1]["cards"], page.evaluate("[last.view.phase, last.view.trick, last.view.last_trick, document.getElementById('centre').innerHTML]")
+    assert faces == deal["tricks"][-1]["cards"], deal
     assert tricks == len(deal["tricks"]) == 13
     for line, points in zip(lines, deal["points"], strict=True):
         assert line.endswith(f"{points:+d}" if points else "0"), line
@@ -314,7 +316,11 @@ def test_trix_is_drawn_as_cards_from_the_jacks(
                     f"#rows .row[data-suit='{suit}'] .face", "fs => fs.map(f => f.dataset.card)"
                 )
                 ranks = "23456789TJQKA"
-                want = [] if row is None else [f"{ranks[r - 2]}{suit}" for r in range(row[0], row[1] + 1)]
+                want = (
+                    []
+                    if row is None
+                    else [f"{ranks[r - 2]}{suit}" for r in range(row[0], row[1] + 1)]
+                )
                 assert cards == want
                 if row is not None:
                     x, _ = _centre(page, f"#rows .face[data-card='J{suit}']")
@@ -352,7 +358,7 @@ def test_the_scoresheet_fits_and_adds_up(
         "#scoresheet th, #scoresheet td",
         "cs => cs.map(c => { const r = c.getBoundingClientRect(); return [r.left, r.right]; })",
     )
-    assert all(0 <= left and right <= width for left, right in cells), cells
+    assert all(left >= 0 and right <= width for left, right in cells), cells
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     sheet = page.evaluate(
         """() => [...document.querySelectorAll('#scoresheet tbody tr')].map(r =>
@@ -386,3 +392,33 @@ def test_one_naming_and_one_notation(browser: BrowserContext, server: Server) ->
     lobby.goto(server.base + "/")
     row = lobby.locator(f"tr:has-text('{table}')").inner_text()
     assert "Deal 1 of 8 — " in row and "seat " not in row.lower(), row
+
+
+@pytest.mark.slow
+def test_a_right_to_left_page_keeps_the_games_geometry(
+    browser: BrowserContext, server: Server, tmp_path: Path, axe: str
+) -> None:
+    """With the page's language written right to left (dir="rtl", as the message table
+    will say for Arabic) the page mirrors, but the table keeps the game's geometry
+    (R-SEAT-1: the next seat on your right), the scoresheet still fits at 360 px, and
+    the lobby and the page have no serious or critical axe-core violation."""
+    lobby = browser.new_page()
+    lobby.goto(server.base + "/")
+    lobby.wait_for_selector("#create")
+    violations = _axe(lobby, axe)
+    assert violations == [], violations
+    page = browser.new_page()
+    page.set_viewport_size({"width": 360, "height": 800})
+    table = _table(server)
+    _sit(page, server, table)
+    page.evaluate("MSG.dir = 'rtl'; document.documentElement.dir = 'rtl'; draw(last)")
+    me = _centre(page, "#place-bottom")
+    after = _centre(page, "[data-seat='1'].seat")
+    before = _centre(page, "[data-seat='3'].seat")
+    assert after[0] > me[0] > before[0], "right to left moved the next seat to the left"
+    hand = page.locator("#hand").bounding_box()
+    assert hand is not None and hand["x"] + hand["width"] <= 360
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    violations = _axe(page, axe)
+    assert violations == [], violations
+    _shot(page, "rtl-360", tmp_path)
