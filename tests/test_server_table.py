@@ -422,3 +422,51 @@ def test_a_right_to_left_page_keeps_the_games_geometry(
     violations = _axe(page, axe)
     assert violations == [], violations
     _shot(page, "rtl-360", tmp_path)
+
+
+def _tab_to(page: Page, selector: str) -> None:
+    """Press Tab (only the keyboard) until the focus is on an element matching ``selector``."""
+    for _ in range(80):
+        if page.evaluate(f"document.activeElement.matches({selector!r})"):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+@pytest.mark.slow
+def test_a_whole_deal_with_the_keyboard_only(
+    browser: BrowserContext, server: Server, tmp_path: Path, axe: str
+) -> None:
+    """Everything from the keyboard: Tab to the contract buttons, the doubling window's
+    boxes and Answer, the hand (arrows to a playable card, Enter to play it), Pass, and
+    the last-trick button; no mouse and no scripted focus for a whole deal."""
+    page = browser.new_page()
+    table = _table(server)
+    _sit(page, server, table)
+    page.keyboard.press("Tab")
+    while True:
+        action = _next(page)
+        if page.evaluate("last.view.deal_number > 1 || last.view.phase === 'DEAL'"):
+            break
+        if action.startswith("card:"):
+            _tab_to(page, "#hand button.card")
+            for _ in range(14):
+                if page.evaluate("document.activeElement.classList.contains('legal')"):
+                    break
+                page.keyboard.press("ArrowRight")
+            card = page.evaluate("document.activeElement.dataset.card")
+            page.keyboard.press("Enter")
+            page.wait_for_function(
+                f"!document.querySelector(\"#hand button[data-card='{card}']\")"
+                " || (pending === null && last.view.hand.includes('" + card + "'))"
+            )
+            continue
+        if action == "#double":
+            for box in range(page.locator("#actions input[type=checkbox]").count()):
+                _tab_to(page, f"#actions label:nth-of-type({box + 1}) input")
+                page.keyboard.press("Space")
+        _tab_to(page, "#choose-COMPLEX, #choose-TRIX" if action.startswith("#actions") else action)
+        page.keyboard.press("Enter")
+    assert page.evaluate("last.view.score.deals.length") >= 1  # the deal was played out
+    violations = _axe(page, axe)
+    assert violations == [], violations
