@@ -380,11 +380,25 @@ def test_one_naming_and_one_notation(browser: BrowserContext, server: Server) ->
     page = browser.new_page()
     table = _table(server)
     _sit(page, server, table)
-    while not page.evaluate("last.view.tricks.length >= 1 || last.view.laid.length >= 4"):
-        _act(page, _next(page))
+    played = "last.view.tricks.length >= 1 || last.view.laid.length >= 4"
+    while True:
+        action = _next(page)
+        if action.startswith("card:") and page.evaluate(
+            f"({played}) && Object.keys(last.illegal || {{}}).length > 0"
+        ):
+            break
+        _act(page, action)
+    # A refusal in the page's words: a move out of turn, sent by hand.
+    page.evaluate("send({move: 'play', seat: me.seat, card: Object.keys(last.illegal)[0]})")
+    page.wait_for_selector("#refusal", state="visible")
+    refusal = page.inner_text("#refusal")
+    assert "seat " not in refusal.lower() and "(R-" in refusal, refusal
+    assert "you plays" not in refusal, refusal
     page.reload()
     page.wait_for_function("last !== null && me.online")
     text = page.inner_text("#play")
+    first = page.locator("#history li").first.inner_text()
+    assert first.startswith(("Trick 1:", "You ", "Your partner ", "rule bot")), first
     assert "seat " not in text.lower()
     assert not __import__("re").search(r"\b(10|[2-9TJQKA])[SHDC]\b", text), text
     assert page.locator("#events li").count() > 0

@@ -64,7 +64,6 @@ const SUIT_ORDER = ["S", "H", "D", "C"];
 const RANKS = { T: "10" };
 const RANK_CODES = ["", "", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"];
 const BOTS = ["rule", "random", "mc"];
-const PLACE_AREAS = ["bottom", "right", "top", "left"];
 const CONTRACTS = {};
 const $ = (id) => document.getElementById(id);
 let socket = null;
@@ -86,8 +85,12 @@ const cardSpoken = (code) => t("card.spoken", { rank: t("rank." + code.slice(0, 
 // One notation on the page: codes in the engine's words ("7D", "TH") become 7♦, 10♥,
 // and "seat N" becomes the seat's name, so a refusal reads like the rest of the page.
 function inPageWords(text) {
+  const yours = { plays: "play", has: "have", is: "are", holds: "hold", leads: "lead", takes: "take",
+    passes: "pass", doubles: "double", lays: "lay", was: "were" };
   return String(text)
-    .replace(/\bseat (\d)'s\b/g, (_, s) => possessive(Number(s)))
+    .replace(/\bseat (\d) (\w+)\b/g, (m, s, word) => isMe(Number(s)) && yours[word] ? t("you") + " " + yours[word] : m)
+    .replace(/\bseat (\d)'s\b( \w)?/g, (_, s, next) => next ? possessive(Number(s)) + next
+      : isMe(Number(s)) ? "yours" : possessive(Number(s)))
     .replace(/\bseat (\d)\b/g, (_, s) => who(Number(s)))
     .replace(/\b(10|[2-9TJQKA])([SHDC])\b/g, (m, r, u) => cardText((r === "10" ? "T" : r) + u));
 }
@@ -403,7 +406,7 @@ function legalOf(view, kind) { return view.legal_moves.filter((m) => m.move === 
 // Where a seat sits on the screen: the server says (places, from the library's
 // trixcomplex.io.render.position): this page's seat at the bottom, the next seat to
 // play on its right (R-SEAT-1), the partner opposite.
-function place(s) { return last && last.places ? last.places[s] : PLACE_AREAS[s]; }
+function place(s) { return last.places[s]; }
 
 // A card face (in the trick, the TRIX rows, the history): an image with a spoken name.
 function face(code, by) {
