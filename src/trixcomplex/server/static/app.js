@@ -837,7 +837,7 @@ function describe(e) {
     case "double": return verb(e.seat, "doubled", "doubled") + " " + cards(e.cards);
     case "timeout": return "The doubling window timed out";
     case "doubles_revealed": return "Doubles: " + (e.doubled.map((d) => cardText(d.card) + " by " + who(d.seat)).join(", ") || "none");
-    case "play": return verb(e.seat, "played", "played") + " " + cardText(e.card);
+    case "play": return Who(e.seat) + (last && last.view.phase === "TRIX" ? " laid " : " played ") + cardText(e.card);
     case "pass": return verb(e.seat, "passed", "passed");
     case "redeal": return verb(e.seat, "demanded", "demanded") + " a redeal";
     case "trick": return "Trick " + e.number + ": " + verb(e.taker, "take", "takes") + " it" + points(e.points);
