@@ -724,7 +724,7 @@ function drawHistory(view) {
   const list = $("history");
   list.textContent = "";
   const lastDeal = last.last_deal;
-  if (view.phase === "TRIX" || view.laid.length || view.passes.length) {
+  if (view.laid.length || view.passes.length) {
     trixItems(list, view.laid, view.passes, view.finishing_order);
   } else if (view.tricks.length) {
     trickItems(list, view.tricks);
