@@ -487,3 +487,24 @@ def test_a_whole_deal_with_the_keyboard_only(
     assert page.evaluate("last.view.score.deals.length") >= 1  # the deal was played out
     violations = _axe(page, axe)
     assert violations == [], violations
+
+
+def test_every_message_id_the_page_uses_is_in_its_table() -> None:
+    """The page's words come from one table (MSG in app.js), to be fed from the library's
+    catalog: every id the page asks t() for is in it, and so is every card's spoken name
+    and every contract's name (a missing one shows its id, so it fails here first)."""
+    import re
+
+    import trixcomplex as tc
+
+    source = (Path(tc.__file__).parent / "server" / "static" / "app.js").read_text("utf-8")
+    table = source[source.index("const MSG = {") : source.index("};", source.index("const MSG"))]
+    ids = set(re.findall(r'"([\w.]+)":', table))
+    used = set(re.findall(r'\bt\("([\w.]+)"[,)]', source))  # not t("rank." + code)
+    assert used, "no t() call found"
+    assert used <= ids, sorted(used - ids)
+    dynamic = {f"rank.{r}" for r in "23456789TJQKA"} | {f"suit.{s}" for s in "SHDC"}
+    dynamic |= {f"place.{n}" for n in range(1, 5)}
+    # A combined contract (R-OPT-9) is named by its parts: "King of Hearts + Queens".
+    dynamic |= {f"contract.{part}" for c in tc.Contract for part in c.value.split("+")}
+    assert dynamic <= ids, sorted(dynamic - ids)
