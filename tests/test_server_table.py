@@ -271,8 +271,11 @@ def test_doubles_stay_in_sight_after_a_reload(
         action = _next(page)
         if action == "over":
             break
-        if page.evaluate("last.view.doubled.length > 0 && last.view.tricks.length > 0"):
-            break
+        if page.evaluate(
+            "last.view.doubled.some(([card]) => [...last.view.hand, ...last.view.trick,"
+            " ...last.view.tricks.flatMap(t => t.cards)].includes(card))"
+        ):
+            break  # a doubled card is in sight: in the hand, the trick or the history
         _act(page, action, double_all=True)
     doubled = dict(page.evaluate("last.view.doubled"))
     assert doubled, "no card was doubled in the deals played"
