@@ -538,3 +538,36 @@ def test_r_opt_7_r_opt_8_shown_twos_and_redeals_are_drawn() -> None:
     for s in range(4):
         if seen.shown_twos[s]:
             assert "2s shown " + " ".join(c.symbol for c in seen.shown_twos[s]) in text
+
+
+def test_the_seat_that_plays_next_sits_on_the_right() -> None:
+    """R-SEAT-1: for every viewer, the engine's next seat (tc.next_seat) is drawn on its
+    right, its partner (tc.partner) at the top, the seat before it on its left; the
+    spectator sees seat 0's table.  position() is what the SVG trick and the server's
+    page (its ``places``) both use."""
+    from trixcomplex.io.render import PLACES, position
+
+    for viewer in (0, 1, 2, 3):
+        assert position(viewer, viewer) == "bottom"
+        assert position(tc.next_seat(viewer), viewer) == "right"
+        assert position(tc.partner(viewer), viewer) == "top"
+        assert position(tc.next_seat(tc.partner(viewer)), viewer) == "left"
+        assert sorted(position(s, viewer) for s in range(4)) == sorted(PLACES)
+    assert [position(s, None) for s in range(4)] == [position(s, 0) for s in range(4)]
+    with pytest.raises(ValueError, match="seat number"):
+        position(4, 0)
+
+
+def test_the_svg_trick_puts_each_card_at_its_seats_place() -> None:
+    """The trick picture follows position(): the card of the seat after the bottom one
+    lies right of the centre, its partner's above, the seat before's left (R-SEAT-1)."""
+    svg = ET.fromstring(tc.io.render.trick_svg("2C 3C 4C 5C", leader=0, bottom=2))
+    spots: dict[str | None, tuple[float, float]] = {}
+    for g in svg.iter("{http://www.w3.org/2000/svg}g"):
+        title = g.find("{http://www.w3.org/2000/svg}title")
+        if title is not None and g.get("transform", "").startswith("translate("):
+            x, y = (float(v) for v in g.get("transform", "")[10:-1].split())
+            spots[title.text] = (x, y)
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = (spots[c] for c in ("2♣", "3♣", "4♣", "5♣"))
+    # bottom = seat 2: seat 3 on its right, seat 0 at the top, seat 1 on its left
+    assert x3 > x2 > x1 and x1 < x0 < x3 and y0 < y1 < y2 and y0 < y3 < y2

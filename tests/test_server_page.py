@@ -137,9 +137,10 @@ def test_a_person_plays_a_whole_deal_with_the_mouse(
     table = _bots_table(server)
     _sit(page, server, table)
     # Names on the seats, the partner marked, no "seat N" left on the table.
-    assert page.inner_text("#pos-0 .name") == "Ann"
-    assert "your partner" in page.inner_text("#pos-2")
-    assert [page.inner_text(f"#pos-{p} .name") for p in (1, 2, 3)] == [
+    # R-SEAT-1: the seat after yours on your right, your partner opposite.
+    assert page.inner_text("#place-bottom .name") == "Ann"
+    assert "your partner" in page.inner_text("#place-top")
+    assert [page.inner_text(f"#place-{p} .name") for p in ("right", "top", "left")] == [
         "rule bot #2",
         "rule bot #3",
         "rule bot #4",
@@ -148,7 +149,7 @@ def test_a_person_plays_a_whole_deal_with_the_mouse(
     while (action := _next(page)) != "done":
         if action.startswith("card:"):
             card = action[5:]
-            assert page.locator("#pos-0.turn").count() == 1, "whose turn is not marked"
+            assert page.locator("#place-bottom.turn").count() == 1, "whose turn is not marked"
             raised = page.eval_on_selector(
                 f"#hand button[data-card='{card}']", "b => getComputedStyle(b).transform"
             )
@@ -201,7 +202,7 @@ def test_a_person_plays_a_whole_deal_with_the_keyboard_and_reloads(
     _next_in_deal(page)  # the person's turn: the table waits for Kim, nothing else moves
     history = page.inner_text("#history")
     sheet = page.inner_text("#scoresheet")
-    assert "Kim" in sheet
+    assert "You\t" in sheet and "Your partner" in sheet  # one naming: you, your partner
     page.reload()
     page.wait_for_function("me.online && last !== null")
     page.wait_for_function("document.querySelectorAll('#history li').length >= 2")

@@ -204,9 +204,12 @@ def sees_only_its_own_views(client: Client, record: dict[str, Any]) -> int:
         hidden = {str(c) for s in others for c in state.hand(s)} - public
         # Finished deals (in the score) name cards of earlier deals, and cannot_hold
         # the cards a seat showed it lacks (R-TX-3): public facts, not holdings.
+        # The last finished deal (last_deal) too: every card of it was played face up
+        # (test_server_hidden.py::test_the_last_deal_is_what_a_spectator_saw_played).
         current = {
             **message,
             "svg": None,
+            "last_deal": None,
             "view": {**message["view"], "score": None, "cannot_hold": None},
         }
         shown = _cards_in(current, set())

@@ -403,6 +403,7 @@ def wire_defs() -> dict[str, Any]:
         ),
     }
     seat_kind = {"enum": ["person", *BOT_NAMES]}
+    pair = {"type": "array", "minItems": 2, "maxItems": 2}
     messages = {
         "welcome": obj(
             {
@@ -431,6 +432,13 @@ def wire_defs() -> dict[str, Any]:
                 "scoresheet": {"type": "string"},
                 "svg": {"type": "string", "description": "The view's picture (unless no pictures)"},
                 "record": {"type": "string", "description": "The record's URL, once it is over"},
+                "places": {
+                    **four({"enum": ["bottom", "right", "top", "left"]}),
+                    "description": "Where each seat sits on this viewer's picture of the table "
+                    "(trixcomplex.io.render.position: the viewer at the bottom, the next seat "
+                    "on its right, R-SEAT-1)",
+                },
+                "last_deal": nullable(ref("finished_deal")),
                 "illegal": {
                     "type": "object",
                     "propertyNames": CARD,
@@ -484,6 +492,26 @@ def wire_defs() -> dict[str, Any]:
             },
             description="The clock of the seat(s) to act; seconds_left is null between deals.",
         ),
+        "finished_deal": obj(  # the pairs as in a view
+            {
+                "deal_number": {"type": "integer", "minimum": 1},
+                "contract": {"enum": CONTRACTS},
+                "owner": SEAT,
+                "points": four({"type": "integer"}),
+                "tricks": {"type": "array", "items": ref("trick"), "maxItems": 13},
+                "doubled": {"type": "array", "items": {**pair, "prefixItems": [CARD, SEAT]}},
+                "laid": {"type": "array", "items": {**pair, "prefixItems": [SEAT, CARD]}},
+                "passes": {
+                    "type": "array",
+                    "items": {**pair, "prefixItems": [SEAT, {"type": "integer", "minimum": 0}]},
+                },
+                "finishing_order": {"type": "array", "items": SEAT, "maxItems": 4},
+                "ledger": {"type": "array", "items": {"type": "object"}},
+            },
+            description="The last finished deal as it was played (all of it public once "
+            "played): its tricks, doubles (card, doubler), TRIX lays and passes, points and "
+            "ledger lines (trixcomplex.ledger); sent while nothing of the next deal is played.",
+        ),
         "create_table": obj(
             {"seats": four(seat_kind), "ruleset": RULESET, **seconds},
             [],
@@ -498,6 +526,12 @@ def wire_defs() -> dict[str, Any]:
                 "seats": four(ref("seat_info")),
                 "phase": {"enum": PHASES},
                 "deal_number": {"type": "integer", "minimum": 0},
+                "deals": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "description": "The deals of a match in the table's ruleset",
+                },
+                "contract": nullable({"type": "string"}),
                 "finished": {"type": "boolean"},
                 "archived": {
                     "type": "boolean",

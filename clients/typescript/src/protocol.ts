@@ -717,6 +717,19 @@ export interface MessageUpdate {
    */
   record?: string;
   /**
+   * Where each seat sits on this viewer's picture of the table (trixcomplex.io.render.position: the viewer at the bottom, the next seat on its right, R-SEAT-1)
+   *
+   * @minItems 4
+   * @maxItems 4
+   */
+  places?: [
+    "bottom" | "right" | "top" | "left",
+    "bottom" | "right" | "top" | "left",
+    "bottom" | "right" | "top" | "left",
+    "bottom" | "right" | "top" | "left"
+  ];
+  last_deal?: FinishedDeal | null;
+  /**
    * A seat's own update only: why each card of its hand it may not play now (trixcomplex.why_illegal); playable cards are left out
    */
   illegal?: {
@@ -738,6 +751,48 @@ export interface SeatInfo {
   name: string | null;
   taken: boolean;
   connected: boolean;
+}
+/**
+ * The last finished deal as it was played (all of it public once played): its tricks, doubles (card, doubler), TRIX lays and passes, points and ledger lines (trixcomplex.ledger); sent while nothing of the next deal is played.
+ */
+export interface FinishedDeal {
+  deal_number: number;
+  contract:
+    | "COMPLEX"
+    | "TRIX"
+    | "KING_OF_HEARTS"
+    | "QUEENS"
+    | "DIAMONDS"
+    | "LTOOSH"
+    | "KING_OF_HEARTS+QUEENS"
+    | "KING_OF_HEARTS+DIAMONDS"
+    | "QUEENS+DIAMONDS"
+    | "KING_OF_HEARTS+LTOOSH"
+    | "QUEENS+LTOOSH"
+    | "DIAMONDS+LTOOSH"
+    | "KING_OF_HEARTS+QUEENS+DIAMONDS"
+    | "KING_OF_HEARTS+QUEENS+LTOOSH"
+    | "KING_OF_HEARTS+DIAMONDS+LTOOSH"
+    | "QUEENS+DIAMONDS+LTOOSH"
+    | "KING_OF_HEARTS+QUEENS+DIAMONDS+LTOOSH";
+  owner: number;
+  /**
+   * @minItems 4
+   * @maxItems 4
+   */
+  points: [number, number, number, number];
+  /**
+   * @maxItems 13
+   */
+  tricks: Trick[];
+  doubled: [string, number][];
+  laid: [number, string][];
+  passes: [number, number][];
+  /**
+   * @maxItems 4
+   */
+  finishing_order: [] | [number] | [number, number] | [number, number, number] | [number, number, number, number];
+  ledger: {}[];
 }
 /**
  * Someone joined, connected or left.
@@ -803,6 +858,11 @@ export interface TableSummary {
   seats: [SeatInfo, SeatInfo, SeatInfo, SeatInfo];
   phase: "DEAL" | "CHOOSE" | "DOUBLE" | "COMPLEX" | "TRICKS" | "TRIX" | "OVER";
   deal_number: number;
+  /**
+   * The deals of a match in the table's ruleset
+   */
+  deals?: number;
+  contract?: string | null;
   finished: boolean;
   /**
    * Finished and past its retention: out of the lobby and of memory, its record still downloadable

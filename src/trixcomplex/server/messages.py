@@ -13,10 +13,11 @@ from typing import Any, Protocol
 
 import trixcomplex as tc
 
+from ..io.render import position
 from .clock import Clock
 from .seats import Refused, Seat, Settings
 
-__all__ = ["TableMessages", "Viewer"]
+__all__ = ["TableMessages", "Viewer", "finished_deal"]
 
 
 class Viewer(Protocol):
@@ -28,6 +29,74 @@ class Viewer(Protocol):
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue ``message``; never blocks."""
+
+
+def finished_deal(state: tc.MatchState) -> dict[str, Any] | None:
+    """The match's last finished deal as the table saw it played, or ``None`` before
+    the first one ends: the ``last_deal`` field of an update.
+
+    Everything in it was public when it happened (cards played face up, the
+    doubles revealed when the window closed, the passes, the ledger of the
+    scoresheet), so every viewer gets the same (R-HID-2).  A page shows the
+    deal's last trick and its summary from it after the deal is over, when the
+    view has already moved on.  Rebuilt by replaying the match's moves
+    (:func:`trixcomplex.apply`, :func:`trixcomplex.events`): nothing is decided here.
+    A state whose history does not hold its deals (a world sampled for a bot,
+    :func:`trixcomplex.sample_world`) has none to show: ``None``.
+
+    >>> import random
+    >>> import trixcomplex as tc
+    >>> state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(4)))
+    >>> finished_deal(state) is None
+    True
+    >>> state = tc.playout(state, random.Random(4), until="deal")
+    >>> deal = finished_deal(state)
+    >>> deal["deal_number"], len(deal["tricks"]) + len(deal["laid"]) > 0
+    (1, True)
+    >>> sum(line["points"] for line in deal["ledger"]) == sum(deal["points"])
+    True
+    """
+    done = len(state.results)
+    if not done:
+        return None
+    before = tc.new_match(state.ruleset)
+    try:
+        for move in state.history:
+            after = tc.apply(before, move)
+            if len(after.results) == done:
+                break
+            before = after
+        else:
+            return None  # a history without the deals (a sampled world's): nothing to show
+    except tc.TrixError:
+        return None
+    if after.results[-1] != state.results[done - 1]:
+        return None
+    seen = tc.view(before, None)
+    events = tc.events(before, move, after, None)
+    tricks = [tc.to_json(trick) for trick in seen.tricks]
+    laid = [[seat, str(card)] for seat, card in seen.laid]
+    passes = [[seat, index] for seat, index in seen.passes]
+    for event in events:
+        if event["type"] == "trick":
+            tricks.append({k: event[k] for k in ("leader", "cards", "taker")})
+        elif event["type"] == "play" and seen.phase is tc.Phase.TRIX:
+            laid.append([event["seat"], event["card"]])
+        elif event["type"] == "pass":
+            passes.append([event["seat"], len(laid)])
+    result = after.results[-1]
+    return {
+        "deal_number": result.number,
+        "contract": result.contract.value,
+        "owner": result.owner,
+        "points": list(result.points),
+        "tricks": tricks,
+        "doubled": [[str(d.card), d.doubler] for d in result.doubled],
+        "laid": laid,
+        "passes": passes,
+        "finishing_order": list(result.finishing_order),
+        "ledger": [tc.to_json(line) for line in tc.ledger(after) if line.deal == result.number],
+    }
 
 
 class TableMessages:
@@ -44,6 +113,7 @@ class TableMessages:
     _scoresheet: str
     _deadline: float
     _time: Clock
+    _finished: tuple[int, dict[str, Any] | None] = (0, None)  # finished_deal, by deals done
 
     def meta(self, state: tc.MatchState, seats: list[Seat]) -> dict[str, Any]:
         """The record's metadata: who played, where, when, the time control, the result."""
@@ -75,6 +145,8 @@ class TableMessages:
             "seats": self.public_seats(),
             "phase": self.state.phase.value,
             "deal_number": self.state.deal_number,
+            "deals": self.state.ruleset.deals_per_match,
+            "contract": None if self.state.contract is None else self.state.contract.value,
             "finished": self.state.is_over,
             "archived": False,
         }
@@ -120,7 +192,11 @@ class TableMessages:
             "clock": self._clock(),
             "seats": self.public_seats(),
             "scoresheet": self._scoresheet,
+            "places": [position(seat, viewer.seat) for seat in range(4)],
         }
+        if self.state.results and not (seen.trick or seen.tricks or seen.laid or seen.passes):
+            # Nothing of this deal is on the table yet: the last deal's tricks stay reviewable.
+            message["last_deal"] = self.last_deal()
         if viewer.seat is not None and seen.hand:
             message["illegal"] = self.illegal_cards(viewer.seat, seen)
         if viewer.pictures:
@@ -128,6 +204,13 @@ class TableMessages:
         if self.state.is_over:
             message["record"] = f"/api/tables/{self.id}/record"
         return message
+
+    def last_deal(self) -> dict[str, Any] | None:
+        """:func:`finished_deal` of the table's match, replayed once per finished deal."""
+        done = len(self.state.results)
+        if self._finished[0] != done:
+            self._finished = (done, finished_deal(self.state))
+        return self._finished[1]
 
     def illegal_cards(self, seat: int, seen: tc.View) -> dict[str, str]:
         """Why each card of ``seat``'s hand may not be played now (the ``illegal`` field),

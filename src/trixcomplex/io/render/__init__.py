@@ -20,7 +20,9 @@ fetched), ♥ and ♦ in red, ♠ and ♣ in black.
 The package keeps one job per module: :mod:`~trixcomplex.io.render.text`
 writes the text forms, :mod:`~trixcomplex.io.render.svg` draws the SVG
 documents, and :mod:`~trixcomplex.io.render.layout` holds what both share
-(reading the cards asked for, the words for a view's table).  Every name
+(reading the cards asked for, the words for a view's table, and
+:func:`position`, where each seat sits: the one layout decision the pictures
+and the server's page share).  Every name
 is imported from here.
 
 >>> print(hand_text("AS 7S QH TH 2H JC"))
@@ -50,6 +52,7 @@ from typing import TYPE_CHECKING, TypeAlias
 from attrs import field, frozen
 
 from ...core.catalog import DEFAULT_LOCALE
+from .layout import PLACES, position
 from .layout import CardsLike as _CardsLike
 from .svg import escape as escape
 from .svg import hand_svg, rows_svg, table_svg, trick_svg
@@ -60,6 +63,7 @@ if TYPE_CHECKING:
     from ...knowledge.views import View
 
 __all__ = [
+    "PLACES",
     "CardsLike",
     "Picture",
     "hand_picture",
@@ -67,6 +71,7 @@ __all__ = [
     "hand_text",
     "move_text",
     "picture",
+    "position",
     "rows_picture",
     "rows_svg",
     "rows_text",

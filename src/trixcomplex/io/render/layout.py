@@ -20,10 +20,35 @@ from ..scoresheet import contract_name
 if TYPE_CHECKING:
     from ...knowledge.views import View
 
-__all__ = ["CardsLike"]
+__all__ = ["PLACES", "CardsLike", "position"]
 
 CardsLike: TypeAlias = int | str | Iterable[Card | str]
 """Cards to draw (:data:`trixcomplex.io.render.CardsLike`)."""
+
+
+# -- where each seat sits ---------------------------------------------------------
+
+PLACES = ("bottom", "right", "top", "left")
+"""The four places round the table, from the viewer's own place on."""
+
+
+def position(seat: int, viewer: int | None) -> str:
+    """Where ``seat`` sits on a picture of the table drawn for ``viewer``: one of
+    :data:`PLACES`.  The one layout decision the pictures and the server's page share.
+
+    The viewer sits at the bottom (the spectator, ``None``, sees seat 0 there).
+    The turn passes counter-clockwise (R-SEAT-1), so the seat that plays after
+    the viewer sits on its right, its partner opposite, the seat before it on
+    its left: a trick is drawn going round bottom, right, top, left.
+
+    >>> [position(s, 0) for s in range(4)]
+    ['bottom', 'right', 'top', 'left']
+    >>> position(1, 2), position(3, 2), position(0, None)
+    ('left', 'right', 'bottom')
+    """
+    _seat(seat, "seat")
+    bottom = 0 if viewer is None else _seat(viewer, "viewer")
+    return PLACES[(seat - bottom) % 4]
 
 
 # -- input --------------------------------------------------------------------

@@ -33,6 +33,7 @@ from .layout import (
     _status,
     _trick,
     _who,
+    position,
 )
 
 if TYPE_CHECKING:
@@ -195,8 +196,8 @@ def hand_svg(cards: CardsLike, *, highlight: CardsLike = (), locale: str = DEFAU
     return _document(width, CARD_H + 24, label, body, felt=False, locale=locale)
 
 
-# Where each seat's card lies in the trick picture, relative to the seat at the bottom.
-_TRICK_SPOTS = ((0, 1), (1, 0), (0, -1), (-1, 0))  # bottom, right, top, left (R-SEAT-1)
+# Where a seat's card lies in the trick picture, by its place (layout.position, R-SEAT-1).
+_TRICK_SPOTS = {"bottom": (0, 1), "right": (1, 0), "top": (0, -1), "left": (-1, 0)}
 
 
 def _trick_body(
@@ -206,7 +207,7 @@ def _trick_body(
     body = []
     for i, card in enumerate(played):
         seat = (leader + i) % 4
-        dx, dy = _TRICK_SPOTS[(seat - bottom) % 4]
+        dx, dy = _TRICK_SPOTS[position(seat, bottom)]
         x = cx - CARD_W / 2 + dx * (CARD_W + 6)
         y = cy - CARD_H / 2 + dy * (CARD_H / 2 + 6)
         body.append(_card_svg(card, x, y, raised=seat == taker))
@@ -232,7 +233,7 @@ def trick_svg(
     height = 2 * CARD_H + CARD_H + 12 + 40
     body = _trick_body(played, leader, bottom, size / 2, height / 2)
     for seat in range(4):
-        dx, dy = _TRICK_SPOTS[(seat - bottom) % 4]
+        dx, dy = _TRICK_SPOTS[position(seat, bottom)]
         x = size / 2 + dx * (size / 2 - 28)
         y = height / 2 + dy * (height / 2 - 10) + (4 if dy <= 0 else 0)
         mark = " ▸" if seat == leader else ""
@@ -370,17 +371,20 @@ def table_svg(view: View, *, locale: str = DEFAULT_LOCALE) -> str:
     )
     body.append(_text(_TABLE_W - 16, 24, totals, size=12, text_anchor="end"))
     in_deal = view.deal_number > 0 and view.phase not in (Phase.DEAL, Phase.OVER)
-    spots = {  # seat offset from the viewer -> top-left corner of its hidden stack
-        1: (_TABLE_W - CARD_W - 40, _TABLE_H / 2 - CARD_H / 2 - 20),
-        2: (_TABLE_W / 2 - CARD_W / 2, 58),
-        3: (28, _TABLE_H / 2 - CARD_H / 2 - 20),
+    spots = {  # a seat's place (layout.position) -> top-left corner of its hidden stack
+        "right": (_TABLE_W - CARD_W - 40, _TABLE_H / 2 - CARD_H / 2 - 20),
+        "top": (_TABLE_W / 2 - CARD_W / 2, 58),
+        "left": (28, _TABLE_H / 2 - CARD_H / 2 - 20),
     }
     if in_deal:
-        for offset, (x, y) in spots.items():
-            seat = (bottom + offset) % 4
+        for seat in range(4):
+            place = position(seat, bottom)
+            if place == "bottom":
+                continue
+            x, y = spots[place]
             body += _stack_body(
                 seat, view.hand_sizes[seat], x, y, _seat_notes(view, seat, locale),
-                view.turn == seat, right=offset == 1, locale=locale,
+                view.turn == seat, right=place == "right", locale=locale,
             )  # fmt: skip
     cx, cy = _TABLE_W / 2, _TABLE_H / 2 - 10
     if view.phase.plays_tricks:

@@ -4,16 +4,67 @@
 // so a reload or a reconnect shows the same table, tricks and scoresheet.
 "use strict";
 
+// Every player-facing string of the page, by message id: one table, English now,
+// ready to be replaced by the library's catalog for another language (fed as JSON
+// by the server), with "{name}" placeholders filled by t().  DIR is the writing
+// direction of the language; the page lays out with CSS logical properties.
+const MSG = {
+  "dir": "ltr",
+  "suit.S": "spades", "suit.H": "hearts", "suit.D": "diamonds", "suit.C": "clubs",
+  "rank.2": "two", "rank.3": "three", "rank.4": "four", "rank.5": "five", "rank.6": "six",
+  "rank.7": "seven", "rank.8": "eight", "rank.9": "nine", "rank.T": "ten", "rank.J": "jack",
+  "rank.Q": "queen", "rank.K": "king", "rank.A": "ace",
+  "card.spoken": "{rank} of {suit}",
+  "card.doubled": "doubled by {who}",
+  "card.played_by": "played by {who}",
+  "card.playable": "playable",
+  "card.not_playable": "not playable: {why}",
+  "contract.KING_OF_HEARTS": "King of Hearts", "contract.QUEENS": "Queens",
+  "contract.DIAMONDS": "Diamonds", "contract.LTOOSH": "Ltoosh", "contract.TRIX": "TRIX",
+  "contract.COMPLEX": "COMPLEX",
+  "place.1": "1st", "place.2": "2nd", "place.3": "3rd", "place.4": "4th",
+  "you": "you", "You": "You", "your_partner": "your partner", "Your_partner": "Your partner",
+  "bot": "{kind} bot #{number}", "empty_seat": "empty place #{number}", "player": "player #{number}",
+  "seat.owner": "Kingdom owner", "seat.away": "away", "seat.waiting": "waiting for a player",
+  "seat.cards": "{n} cards", "seat.points": "{points} pts", "seat.team": "team {n}",
+  "seat.passed": "passed", "seat.out": "out {place}", "seat.to_play": "to play",
+  "lobby.sit": "sit here ({who})", "lobby.watch": "watch", "lobby.record": "record",
+  "lobby.finished": "finished", "lobby.waiting": "Waiting for the first deal",
+  "lobby.between": "Between deals: {done} of {deals} played",
+  "lobby.choosing": "Deal {n} of {deals} — choosing the contract",
+  "lobby.deal": "Deal {n} of {deals} — {contract}",
+  "status.over": "The match is over", "status.deal_over": "Deal {n} is over",
+  "status.waiting": "Waiting for players", "status.choose_mine": "your Kingdom: choose the contract",
+  "status.choosing": "{who} is choosing the contract", "status.window": "doubling window",
+  "status.window_mine": "your answer", "status.window_wait": "waiting for the answers",
+  "status.your_turn": "your turn", "status.to_play": "{who} to play",
+  "centre.last_trick": "last trick: {who} took it", "centre.last_of_deal": "deal {n}'s last trick: {who} took it",
+  "review.show": "Show the last trick", "review.hide": "Back to the trick",
+  "trix.rows": "TRIX rows", "trix.order": "Finishing order", "trix.row_empty": "no card yet",
+  "history.trick": "Trick {n}", "history.takes": "{who} took it", "history.laid": "{who} laid {card}",
+  "history.passed": "{who} passed", "history.out": "{who} went out {place}",
+  "history.last_deal": "Deal {n} ({contract}), over:",
+  "sheet.deal": "Deal", "sheet.contract": "Contract", "sheet.total": "Total",
+  "sheet.in_progress": "{contract} (in progress)",
+  "sheet.total_in_progress": "Total with deal {n} in progress",
+  "sheet.teams": "Teams: {a} & {b} {x} · {c} & {d} {y}",
+  "summary.title": "Deal {n} ({contract}): the points",
+  "summary.seat": "{who}: {points}", "summary.none": "no points",
+  "ledger.trick": "trick {n}: {cards}", "ledger.double": "{card} doubled by {doubler}",
+  "ledger.place": "went out {place}", "ledger.other": "{cards}",
+  "announce.played": "{who} played {card}", "announce.laid": "{who} laid {card}",
+  "announce.took": "{who} took the trick", "announce.your_turn": "Your turn",
+  "announce.to_play": "{who} to play",
+};
+const t = (id, params) => (MSG[id] === undefined ? id : MSG[id]).replace(/\{(\w+)\}/g,
+  (_, k) => (params && params[k] !== undefined ? String(params[k]) : "{" + k + "}"));
+
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const SUIT_ORDER = ["S", "H", "D", "C"];
 const RANKS = { T: "10" };
-const RANK_NAMES = ["", "", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
+const RANK_CODES = ["", "", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"];
 const BOTS = ["rule", "random", "mc"];
-const PLACES = ["", "1st", "2nd", "3rd", "4th"];
-const CONTRACTS = {
-  KING_OF_HEARTS: "King of Hearts", QUEENS: "Queens", DIAMONDS: "Diamonds", LTOOSH: "Ltoosh",
-};
-
+const CONTRACTS = {};
 const $ = (id) => document.getElementById(id);
 let socket = null;
 let me = { table: null, seat: null, hint: null, partnership: false, online: false, gone: false };
@@ -28,7 +79,21 @@ function cardText(code) {
   return (RANKS[rank] || rank) + SUITS[suit];
 }
 const isRed = (code) => "HD".includes(code.slice(-1));
-const contractName = (c) => c ? c.split("+").map((p) => CONTRACTS[p] || p).join(" + ") : "";
+const contractName = (c) => c ? c.split("+").map((p) => t("contract." + p)).join(" + ") : "";
+// What a screen reader says for a card: "queen of spades".
+const cardSpoken = (code) => t("card.spoken", { rank: t("rank." + code.slice(0, -1)), suit: t("suit." + code.slice(-1)) });
+// One notation on the page: codes in the engine's words ("7D", "TH") become 7♦, 10♥,
+// and "seat N" becomes the seat's name, so a refusal reads like the rest of the page.
+function inPageWords(text) {
+  const yours = { plays: "play", has: "have", is: "are", holds: "hold", leads: "lead", takes: "take",
+    passes: "pass", doubles: "double", lays: "lay", was: "were" };
+  return String(text)
+    .replace(/\bseat (\d) (\w+)\b/g, (m, s, word) => isMe(Number(s)) && yours[word] ? t("you") + " " + yours[word] : m)
+    .replace(/\bseat (\d)'s\b( \w)?/g, (_, s, next) => next ? possessive(Number(s)) + next
+      : isMe(Number(s)) ? "yours" : possessive(Number(s)))
+    .replace(/\bseat (\d)\b/g, (_, s) => who(Number(s)))
+    .replace(/\b(10|[2-9TJQKA])([SHDC])\b/g, (m, r, u) => cardText((r === "10" ? "T" : r) + u));
+}
 
 // One token per table and seat: a person may play two seats in two tabs.
 function tokenKey(table, seat) { return "trixcomplex-token-" + table + "-" + seat; }
@@ -37,16 +102,21 @@ function tokenKey(table, seat) { return "trixcomplex-token-" + table + "-" + sea
 
 function seatName(s) {
   const seat = seats[s];
-  if (!seat) return "seat " + s;
-  if (seat.kind === "bot") return seat.name + " bot #" + (s + 1);
-  return seat.name || "empty seat " + s;
+  if (!seat) return t("player", { number: s + 1 });
+  if (seat.kind === "bot") return t("bot", { kind: seat.name, number: s + 1 });
+  return seat.name || t("empty_seat", { number: s + 1 });
 }
 const partnerOf = (s) => me.partnership ? (s + 2) % 4 : null;
 const isMe = (s) => me.seat !== null && s === me.seat;
-// The subject of a sentence: "you" for this page's seat, else the name.
-const who = (s) => isMe(s) ? "you" : seatName(s);
-const Who = (s) => isMe(s) ? "You" : seatName(s);
+const isPartner = (s) => me.seat !== null && partnerOf(me.seat) === s;
+// One naming of the seats: "you", "your partner", else the name (seat numbers only in data-seat).
+const who = (s) => isMe(s) ? t("you") : isPartner(s) ? t("your_partner") : seatName(s);
+const Who = (s) => isMe(s) ? t("You") : isPartner(s) ? t("Your_partner") : seatName(s);
+const possessive = (s) => isMe(s) ? "your" : who(s) + "'s";
 const verb = (s, mine, theirs) => Who(s) + " " + (isMe(s) ? mine : theirs);
+// The doubled cards of what is shown: card -> the seat that doubled it (from the view).
+let doubledBy = new Map();
+const doubledNote = (code) => doubledBy.has(code) ? t("card.doubled", { who: who(doubledBy.get(code)) }) : "";
 
 // -- the lobby ------------------------------------------------------------------
 
@@ -63,7 +133,7 @@ function seatKinds() {
     }
     select.value = s === 0 ? "person" : "rule";
     const label = document.createElement("label");
-    label.textContent = "seat " + s + " ";
+    label.textContent = t("player", { number: s + 1 }) + " ";
     label.appendChild(select);
     box.appendChild(label);
   }
@@ -74,38 +144,50 @@ async function refreshLobby() {
   const { tables } = await reply.json();
   const body = $("tables");
   body.textContent = "";
-  for (const t of tables) {
+  for (const table of tables) {
     const row = body.insertRow();
-    row.insertCell().textContent = t.id;
-    row.insertCell().textContent = t.settings.ruleset;
+    row.insertCell().textContent = table.id;
+    row.insertCell().textContent = table.settings.ruleset;
     const cell = row.insertCell();
-    t.seats.forEach((seat, s) => {
-      if (seat.kind === "person" && !seat.taken && !t.finished) {
+    table.seats.forEach((seat, s) => {
+      if (seat.kind === "person" && !seat.taken && !table.finished) {
         const button = document.createElement("button");
-        button.textContent = "sit at seat " + s;
+        button.textContent = t("lobby.sit", { who: t("player", { number: s + 1 }) });
         button.dataset.seat = s;
         button.className = "sit";
-        button.onclick = () => join(t.id, s);
+        button.onclick = () => join(table.id, s);
         cell.appendChild(button);
       } else {
         const span = document.createElement("span");
-        span.textContent = "seat " + s + ": " + (seat.kind === "bot" ? seat.name + " bot" : seat.name || "empty");
+        span.textContent = seat.kind === "bot" ? t("bot", { kind: seat.name, number: s + 1 })
+          : seat.name || t("empty_seat", { number: s + 1 });
         cell.appendChild(span);
       }
     });
-    row.insertCell().textContent = t.finished ? "finished" : t.phase + " " + t.deal_number;
+    row.insertCell().textContent = phaseWords(table);
     const act = row.insertCell();
     const watch = document.createElement("button");
-    watch.textContent = "watch";
-    watch.onclick = () => connect(t.id, { type: "watch", pictures: false });
+    watch.textContent = t("lobby.watch");
+    watch.onclick = () => connect(table.id, { type: "watch", pictures: false });
     act.appendChild(watch);
-    if (t.finished) {
+    if (table.finished) {
       const link = document.createElement("a");
-      link.href = "/api/tables/" + t.id + "/record";
-      link.textContent = " record";
+      link.href = "/api/tables/" + table.id + "/record";
+      link.textContent = " " + t("lobby.record");
       act.appendChild(link);
     }
   }
+}
+
+// A table's phase in words: "Deal 1 of 20 — COMPLEX", not "COMPLEX 1".
+function phaseWords(table) {
+  if (table.finished) return t("lobby.finished");
+  const deals = table.deals || "?";
+  if (table.phase === "DEAL") {
+    return table.deal_number ? t("lobby.between", { done: table.deal_number, deals: deals }) : t("lobby.waiting");
+  }
+  if (table.phase === "CHOOSE" || !table.contract) return t("lobby.choosing", { n: table.deal_number, deals: deals });
+  return t("lobby.deal", { n: table.deal_number, deals: deals, contract: contractName(table.contract) });
 }
 
 let lobbyTimer = null;
@@ -205,7 +287,7 @@ function receive(message, hello) {
     const code = message.error.code;
     if (code === "server.seat-connected" && retries < 5) {
       retries += 1;  // a reloaded page: the old connection may still be closing
-      notice("Seat " + me.hint + " of table " + me.table + " is open in another tab or window; " +
+      notice("The place of " + t("player", { number: Number(me.hint) + 1 }) + " at table " + me.table + " is open in another tab or window; " +
         "trying again (" + retries + " of 5)…");
       me.gone = true;
       setTimeout(() => connect(me.table, hello, me.hint), 1000);
@@ -215,7 +297,7 @@ function receive(message, hello) {
     if (code === "server.seat-connected") {
       me.gone = true;
       $("banner").style.display = "none";
-      refuse(message.error, "Seat " + me.hint + " of table " + me.table +
+      refuse(message.error, "The place of " + t("player", { number: Number(me.hint) + 1 }) + " at table " + me.table +
         " is already being played in another tab or window, so this page was refused. " +
         "Close the other one and reload this page, or pick another table.");
       showLobby();
@@ -252,15 +334,18 @@ function send(move) {
 function refuse(error, text) {
   const box = $("refusal");
   const rule = error.rule && !error.message.includes(error.rule) ? " (" + error.rule + ")" : "";
-  box.textContent = text || "Refused: " + error.message + rule;
+  box.textContent = text || "Refused: " + inPageWords(error.message) + rule;
   box.style.display = "block";
 }
 
 // -- drawing ------------------------------------------------------------------
 
+let reviewing = false;   // the last trick shown in the centre instead of the trick in play
+
 function draw(message) {
   const view = message.view;
   const reconnected = last === null || !me.online || $("hand").classList.contains("off");
+  const first = last === null;
   last = message;
   seats = message.seats;
   // A move sent just before the connection dropped: it was applied, or it is still to make.
@@ -273,6 +358,10 @@ function draw(message) {
       pending = null;
     }
   }
+  doubledBy = new Map(view.doubled.map(([code, seat]) => [code, seat]));
+  if (!view.doubled.length && message.last_deal && !view.tricks.length) {
+    doubledBy = new Map(message.last_deal.doubled.map(([code, seat]) => [code, seat]));
+  }
   $("status").textContent = statusLine(view);
   clock = { left: message.clock.seconds_left, at: Date.now() };
   tick();
@@ -282,7 +371,10 @@ function draw(message) {
   drawActions(view);
   drawHistory(view);
   drawScoresheet(view);
+  drawSummary(message.last_deal);
+  if (first) rebuildLog(view, message.last_deal);
   for (const event of message.events) logEvent(event);
+  announce(view, message.events);
   $("download").textContent = "";
   if (message.record) {
     const link = document.createElement("a");
@@ -294,93 +386,178 @@ function draw(message) {
 }
 
 function statusLine(view) {
-  if (view.phase === "OVER") return "The match is over";
-  if (view.phase === "DEAL") return view.deal_number ? "Deal " + view.deal_number + " is over" : "Waiting for players";
-  const head = "Deal " + view.deal_number + " · ";
+  if (view.phase === "OVER") return t("status.over");
+  if (view.phase === "DEAL") return view.deal_number ? t("status.deal_over", { n: view.deal_number }) : t("status.waiting");
+  const head = t("sheet.deal") + " " + view.deal_number + " · ";
   if (view.phase === "CHOOSE") {
-    return head + (isMe(view.turn) ? "your Kingdom: choose the contract" : seatName(view.turn) + " is choosing the contract");
+    return head + (isMe(view.turn) ? t("status.choose_mine") : t("status.choosing", { who: Who(view.turn) }));
   }
   const what = contractName(view.contract);
   if (view.phase === "DOUBLE") {
     const mine = view.legal_moves.some((m) => m.move === "double");
-    return head + what + " · doubling window · " + (mine ? "your answer" : "waiting for the answers");
+    return head + what + " · " + t("status.window") + " · " + (mine ? t("status.window_mine") : t("status.window_wait"));
   }
   if (view.turn === null) return head + what;
-  return head + what + " · " + (isMe(view.turn) ? "your turn" : seatName(view.turn) + " to play");
+  return head + what + " · " + (isMe(view.turn) ? t("status.your_turn") : t("status.to_play", { who: Who(view.turn) }));
 }
 
 function legalOf(view, kind) { return view.legal_moves.filter((m) => m.move === kind); }
 
-// Where a seat sits on the screen: this page's seat at the bottom (position 0), then clockwise.
-function position(s) {
-  const base = me.seat === null ? 0 : me.seat;
-  return (s - base + 4) % 4;
-}
+// Where a seat sits on the screen: the server says (places, from the library's
+// trixcomplex.io.render.position): this page's seat at the bottom, the next seat to
+// play on its right (R-SEAT-1), the partner opposite.
+function place(s) { return last.places[s]; }
 
-function face(code) {
+// A card face (in the trick, the TRIX rows, the history): an image with a spoken name.
+function face(code, by) {
   const span = document.createElement("span");
   span.className = "face" + (isRed(code) ? " red" : "");
   span.textContent = cardText(code);
   span.dataset.card = code;
+  span.setAttribute("role", "img");
+  const spoken = [cardSpoken(code)];
+  if (by !== undefined && by !== null) spoken.push(t("card.played_by", { who: who(by) }));
+  if (doubledBy.has(code)) {
+    span.classList.add("doubled");
+    span.dataset.doubler = doubledBy.get(code);
+    spoken.push(doubledNote(code));
+  }
+  span.setAttribute("aria-label", spoken.join(", "));
+  span.title = spoken.join(", ");
   return span;
+}
+
+// The TRIX facts of a seat: its place once out, "passed" if its last turn was a pass.
+function trixTags(view, s) {
+  const tags = [];
+  const out = view.finishing_order.indexOf(s);
+  if (out >= 0) tags.push(t("seat.out", { place: t("place." + (out + 1)) }));
+  else {
+    const lastLay = view.laid.map(([seat], i) => seat === s ? i + 1 : 0).reduce((a, b) => Math.max(a, b), 0);
+    const lastPass = view.passes.filter(([seat]) => seat === s).map(([, i]) => i + 1).reduce((a, b) => Math.max(a, b), 0);
+    if (lastPass && lastPass > lastLay) tags.push(t("seat.passed"));
+  }
+  return tags;
 }
 
 function drawTable(view) {
   for (let s = 0; s < 4; s++) {
-    const box = $("pos-" + position(s));
+    const box = $("place-" + place(s));
     box.textContent = "";
     box.dataset.seat = s;
-    box.className = "seat pos-" + position(s) + (view.turn === s || (view.phase === "DOUBLE" && view.legal_moves.length && isMe(s)) ? " turn" : "");
+    const turn = view.turn === s || (view.phase === "DOUBLE" && view.legal_moves.length && isMe(s));
+    box.className = "seat place-" + place(s) + (turn ? " turn" : "");
     const seat = seats[s];
     if (seat && seat.kind === "person" && seat.taken && !seat.connected) box.classList.add("away");
     const name = document.createElement("div");
     name.className = "name";
     name.textContent = seatName(s);
     const tags = [];
-    if (isMe(s)) tags.push("you");
-    else if (me.seat !== null && partnerOf(me.seat) === s) tags.push("your partner");
-    if (me.seat === null && me.partnership) tags.push("team " + (s % 2 + 1));
-    if (view.owner === s) tags.push("Kingdom owner");
-    if (seat && seat.kind === "person" && seat.taken && !seat.connected) tags.push("away");
-    if (seat && seat.kind === "person" && !seat.taken) tags.push("waiting for a player");
-    tags.push(view.hand_sizes[s] + " cards");
-    if (view.phase !== "DEAL" && view.phase !== "OVER") tags.push((view.points[s] > 0 ? "+" : "") + view.points[s] + " pts");
+    if (isMe(s)) tags.push(t("you"));
+    else if (isPartner(s)) tags.push(t("your_partner"));
+    if (me.seat === null && me.partnership) tags.push(t("seat.team", { n: s % 2 + 1 }));
+    if (view.owner === s) tags.push(t("seat.owner"));
+    if (seat && seat.kind === "person" && seat.taken && !seat.connected) tags.push(t("seat.away"));
+    if (seat && seat.kind === "person" && !seat.taken) tags.push(t("seat.waiting"));
+    tags.push(t("seat.cards", { n: view.hand_sizes[s] }));
+    if (view.phase !== "DEAL" && view.phase !== "OVER") tags.push(t("seat.points", { points: (view.points[s] > 0 ? "+" : "") + view.points[s] }));
+    if (view.phase === "TRIX") tags.push(...trixTags(view, s));
     const line = document.createElement("div");
     line.className = "tags";
     line.textContent = tags.join(" · ");
     box.append(name, line);
+    if (turn) {
+      const mark = document.createElement("div");
+      mark.className = "to-play";
+      mark.textContent = "▶ " + t("seat.to_play");
+      box.appendChild(mark);
+    }
   }
   drawCentre(view);
+}
+
+// The trick shown in the centre: the one in play, else (or while reviewing) the last
+// one taken: of this deal, or of the deal just over (last_deal) so it never vanishes.
+function shownTrick(view) {
+  const lastDeal = last.last_deal;
+  const previous = view.last_trick ? { trick: view.last_trick, note: "centre.last_trick" }
+    : lastDeal && lastDeal.tricks.length ? { trick: lastDeal.tricks[lastDeal.tricks.length - 1], note: "centre.last_of_deal", n: lastDeal.deal_number }
+    : null;
+  if (view.trick.length && !reviewing) return { cards: view.trick, leader: view.leader, previous: previous };
+  if (previous) return { cards: previous.trick.cards, leader: previous.trick.leader, last: previous, previous: previous };
+  return { cards: view.trick, leader: view.leader, previous: null };
 }
 
 function drawCentre(view) {
   const centre = $("centre");
   centre.textContent = "";
   centre.className = "";
-  if (view.phase === "TRIX") {
-    const rows = document.createElement("div");
-    rows.id = "rows";
-    rows.textContent = "TRIX rows: " + view.rows.map((row, i) =>
-      SUITS[SUIT_ORDER[i]] + " " + (row ? RANK_NAMES[row[0]] + "–" + RANK_NAMES[row[1]] : "·")).join("   ");
-    centre.appendChild(rows);
-    return;
-  }
-  let cards = view.trick, leader = view.leader;
-  if (!cards.length && view.last_trick) {
-    cards = view.last_trick.cards;
-    leader = view.last_trick.leader;
+  // TRIX rows once a card is laid; until then the last deal's last trick stays.
+  const rows = view.phase === "TRIX" && (view.laid.length || view.passes.length || !(last.last_deal && last.last_deal.tricks.length));
+  $("felt").classList.toggle("trix", rows);
+  // Shown or hidden once per drawing: hiding it for a moment would take its focus away.
+  const shown = rows ? null : shownTrick(view);
+  const review = Boolean(shown && shown.previous && view.trick.length);
+  if (!review) reviewing = false;
+  $("review").hidden = !review;
+  if (rows) { drawRows(view, centre); return; }
+  if (shown.last) {
     centre.className = "last";
     const note = document.createElement("div");
     note.className = "note";
-    note.textContent = "last trick: " + who(view.last_trick.taker);
+    note.textContent = t(shown.last.note, { who: who(shown.last.trick.taker), n: shown.last.n });
     centre.appendChild(note);
   }
-  cards.forEach((code, i) => {
-    const card = face(code);
-    card.classList.add("c-" + position((leader + i) % 4));
-    card.title = seatName((leader + i) % 4);
+  if (review) {
+    $("review").textContent = reviewing ? t("review.hide") : t("review.show");
+    $("review").setAttribute("aria-pressed", String(reviewing));
+  }
+  shown.cards.forEach((code, i) => {
+    const seat = (shown.leader + i) % 4;
+    const card = face(code, seat);
+    card.classList.add("c-" + place(seat));
+    card.dataset.seat = seat;
     centre.appendChild(card);
   });
+}
+
+// TRIX as cards: four rows, one per suit, each built out from its Jack (the J column
+// fixed, lower ranks towards the start, higher towards the end), and the finishing order.
+function drawRows(view, centre) {
+  const rows = document.createElement("div");
+  rows.id = "rows";
+  rows.setAttribute("role", "group");
+  rows.setAttribute("aria-label", t("trix.rows"));
+  view.rows.forEach((row, i) => {
+    const line = document.createElement("div");
+    line.className = "row";
+    line.dataset.suit = SUIT_ORDER[i];
+    const sign = document.createElement("span");
+    sign.className = "sign" + (i === 1 || i === 2 ? " red" : "");
+    sign.textContent = SUITS[SUIT_ORDER[i]];
+    sign.setAttribute("role", "img");
+    sign.setAttribute("aria-label", t("suit." + SUIT_ORDER[i]) + (row ? "" : ": " + t("trix.row_empty")));
+    line.appendChild(sign);
+    for (let rank = 2; rank <= 14; rank++) {
+      const cell = row && rank >= row[0] && rank <= row[1] ? face(RANK_CODES[rank] + SUIT_ORDER[i]) : document.createElement("span");
+      if (!cell.dataset.card) { cell.className = "gap" + (rank === 11 ? " jack" : ""); cell.setAttribute("aria-hidden", "true"); }
+      cell.style.gridColumn = String(rank);  // column 11 is the Jacks'
+      line.appendChild(cell);
+    }
+    rows.appendChild(line);
+  });
+  centre.appendChild(rows);
+  if (view.finishing_order.length) {
+    const order = document.createElement("ol");
+    order.id = "order";
+    order.setAttribute("aria-label", t("trix.order"));
+    view.finishing_order.forEach((s, i) => {
+      const item = document.createElement("li");
+      item.textContent = t("place." + (i + 1)) + " " + who(s);
+      order.appendChild(item);
+    });
+    centre.appendChild(order);
+  }
 }
 
 // The seat's one hand: each card a button; the legal ones raised, the others explain themselves.
@@ -395,19 +572,32 @@ function drawHand(view, illegal) {
     const b = document.createElement("button");
     b.type = "button";
     b.className = "card" + (isRed(code) ? " red" : "");
-    b.textContent = cardText(code);
+    // Its name is what a screen reader speaks ("queen of spades, doubled by your
+    // partner, playable"); the sign drawn on it is hidden from the reader.
+    const drawn = document.createElement("span");
+    drawn.textContent = cardText(code);
+    drawn.setAttribute("aria-hidden", "true");
+    const name = document.createElement("span");
+    name.className = "sr-only";
+    b.append(drawn, name);
     b.dataset.card = code;
     b.tabIndex = -1;
+    const spoken = [cardSpoken(code)];
+    if (doubledBy.has(code)) {
+      b.classList.add("doubled");
+      b.dataset.doubler = doubledBy.get(code);
+      spoken.push(doubledNote(code));
+    }
     const move = playable.get(code);
     if (move) {
       b.classList.add("legal");
-      b.setAttribute("aria-label", cardText(code) + ", playable");
+      name.textContent = [...spoken, t("card.playable")].join(", ");
       b.onclick = () => send(move);
     } else {
-      const why = illegal[code] || (view.phase === "DEAL" || view.phase === "OVER" ? "no card is played now" : "not a legal card now");
+      const why = inPageWords(illegal[code] || (view.phase === "DEAL" || view.phase === "OVER" ? "no card is played now" : "not a legal card now"));
       b.classList.add("illegal");
       b.setAttribute("aria-disabled", "true");
-      b.setAttribute("aria-label", cardText(code) + ", not playable: " + why);
+      name.textContent = [...spoken, t("card.not_playable", { why: why })].join(", ");
       b.title = why;
       b.onclick = () => explain(code, why);
     }
@@ -428,17 +618,24 @@ function explain(code, why) {
 }
 
 // Arrow keys move along the hand (Home and End to its ends); Enter or Space plays the card.
+// In a right-to-left page the arrows follow the reading direction.
 $("hand").addEventListener("keydown", (e) => {
   const buttons = [...$("hand").children];
   const at = buttons.indexOf(document.activeElement);
   if (at < 0) return;
-  const to = { ArrowLeft: at - 1, ArrowUp: at - 1, ArrowRight: at + 1, ArrowDown: at + 1, Home: 0, End: buttons.length - 1 }[e.key];
+  const rtl = document.documentElement.dir === "rtl" ? -1 : 1;
+  const to = { ArrowLeft: at - rtl, ArrowUp: at - 1, ArrowRight: at + rtl, ArrowDown: at + 1, Home: 0, End: buttons.length - 1 }[e.key];
   if (to === undefined) return;
   e.preventDefault();
   const next = buttons[(to + buttons.length) % buttons.length];
   buttons.forEach((b) => { b.tabIndex = -1; });
   next.tabIndex = 0;
   next.focus();
+});
+
+$("review").addEventListener("click", () => {
+  reviewing = !reviewing;
+  if (last) drawCentre(last.view);
 });
 
 function button(text, onclick, id) {
@@ -465,8 +662,13 @@ function drawActions(view) {
       tick.type = "checkbox";
       tick.value = code;
       picks.push(tick);
-      label.appendChild(tick);
-      label.appendChild(document.createTextNode(" " + cardText(code)));
+      const drawn = document.createElement("span");
+      drawn.textContent = " " + cardText(code);
+      drawn.setAttribute("aria-hidden", "true");
+      const spoken = document.createElement("span");
+      spoken.className = "sr-only";
+      spoken.textContent = cardSpoken(code);
+      label.append(tick, drawn, spoken);
       box.appendChild(label);
     }
     box.appendChild(button("Answer", () => send({
@@ -479,42 +681,77 @@ function drawActions(view) {
   for (const move of legalOf(view, "redeal")) box.appendChild(button("Demand a redeal", () => send(move), "redeal"));
 }
 
-// The tricks of this deal (or the TRIX lays), from the view: a reload shows them again.
+// A line of the history: words and card faces (each face carries its doubled mark).
+function historyItem(parts, cls) {
+  const item = document.createElement("li");
+  if (cls) item.className = cls;
+  for (const part of parts) item.append(typeof part === "string" ? document.createTextNode(part) : part);
+  return item;
+}
+
+function trickItems(list, tricks) {
+  tricks.forEach((trick, n) => {
+    const parts = [t("history.trick", { n: n + 1 }) + ": "];
+    trick.cards.forEach((code, i) => {
+      const seat = (trick.leader + i) % 4;
+      parts.push((i ? ", " : "") + who(seat) + " ", face(code, seat));
+    });
+    parts.push(" — " + t("history.takes", { who: Who(trick.taker) }));
+    list.appendChild(historyItem(parts, "trick"));
+  });
+}
+
+function trixItems(list, laid, passes, order) {
+  let p = 0;
+  const passUpTo = (n) => {
+    while (p < passes.length && passes[p][1] <= n) {
+      list.appendChild(historyItem([t("history.passed", { who: Who(passes[p][0]) })], "pass"));
+      p += 1;
+    }
+  };
+  laid.forEach(([s, code], i) => {
+    passUpTo(i);
+    const [before, after] = t("history.laid", { who: Who(s), card: "\u0000" }).split("\u0000");
+    list.appendChild(historyItem([before, face(code, s), after], "lay"));
+  });
+  passUpTo(laid.length);
+  order.forEach((s, i) => list.appendChild(historyItem([t("history.out", { who: Who(s), place: t("place." + (i + 1)) })], "out")));
+}
+
+// The tricks of this deal (or the TRIX lays and passes), from the view: a reload shows
+// them again; before anything of a deal is played, the deal just over (last_deal).
 function drawHistory(view) {
   const list = $("history");
   list.textContent = "";
-  if (view.phase === "TRIX" || (view.laid && view.laid.length && !view.tricks.length)) {
-    for (const [s, code] of view.laid) {
-      const item = document.createElement("li");
-      item.textContent = verb(s, "laid", "laid") + " " + cardText(code);
-      list.appendChild(item);
-    }
-    view.finishing_order.forEach((s, i) => {
-      const item = document.createElement("li");
-      item.textContent = verb(s, "went out", "went out") + " " + PLACES[i + 1];
-      list.appendChild(item);
-    });
-  } else {
-    for (const trick of view.tricks) {
-      const item = document.createElement("li");
-      item.className = "trick";
-      const plays = trick.cards.map((code, i) => seatName((trick.leader + i) % 4) + " " + cardText(code));
-      item.textContent = plays.join(", ") + " — " + verb(trick.taker, "take", "takes") + " it";
-      list.appendChild(item);
-    }
+  const lastDeal = last.last_deal;
+  if (view.laid.length || view.passes.length) {
+    trixItems(list, view.laid, view.passes, view.finishing_order);
+  } else if (view.tricks.length) {
+    trickItems(list, view.tricks);
+  } else if (lastDeal) {
+    list.appendChild(historyItem([t("history.last_deal", { n: lastDeal.deal_number, contract: contractName(lastDeal.contract) })], "heading"));
+    const saved = doubledBy;
+    doubledBy = new Map(lastDeal.doubled.map(([code, seat]) => [code, seat]));
+    if (lastDeal.tricks.length) trickItems(list, lastDeal.tricks);
+    else trixItems(list, lastDeal.laid, lastDeal.passes, lastDeal.finishing_order);
+    doubledBy = saved;
   }
   list.scrollTop = list.scrollHeight;
 }
 
-// The scoresheet as a table: one row per finished deal, the running deal, the totals.
+// The scoresheet as a table: one row per finished deal, the deal in progress (marked),
+// and the total, which includes the deal in progress while it is played.
 function drawScoresheet(view) {
   const table = $("scoresheet");
   table.textContent = "";
   const score = view.score;
   const head = table.createTHead().insertRow();
-  for (const text of ["Deal", "Contract", ...[0, 1, 2, 3].map(seatName)]) {
+  const names = [0, 1, 2, 3].map((s) => isMe(s) ? t("You") : isPartner(s) ? t("Your_partner") : seatName(s));
+  for (const text of [t("sheet.deal"), t("sheet.contract"), ...names]) {
     const th = document.createElement("th");
+    th.scope = "col";
     th.textContent = text;
+    th.title = text;
     head.appendChild(th);
   }
   const body = table.createTBody();
@@ -529,14 +766,59 @@ function drawScoresheet(view) {
     return tr;
   };
   for (const deal of score.deals) {
-    row([String(deal.number), contractName(deal.contract) + " (" + seatName(deal.owner) + ")", ...deal.points.map(String)], "deal");
+    row([String(deal.number), contractName(deal.contract) + " (" + who(deal.owner) + ")", ...deal.points.map(String)], "deal");
   }
-  if (view.phase !== "DEAL" && view.phase !== "OVER" && view.contract) {
-    row([String(view.deal_number), contractName(view.contract) + " so far", ...score.current.map(String)], "current");
+  const playing = view.phase !== "DEAL" && view.phase !== "OVER" && view.contract;
+  if (playing) {
+    row([String(view.deal_number), t("sheet.in_progress", { contract: contractName(view.contract) }), ...score.current.map(String)], "current");
+    row([t("sheet.total"), t("sheet.total_in_progress", { n: view.deal_number }), ...score.seats.map((p, s) => String(p + score.current[s]))], "total in-progress");
+  } else {
+    row([t("sheet.total"), "", ...score.seats.map(String)], "total");
   }
-  row(["Total", "", ...score.seats.map(String)], "total");
-  $("teams").textContent = me.partnership && score.teams ? "Teams: " + seatName(0) + " & " + seatName(2) +
-    " " + score.teams[0] + " · " + seatName(1) + " & " + seatName(3) + " " + score.teams[1] : "";
+  $("teams").textContent = me.partnership && score.teams ? t("sheet.teams", {
+    a: seatName(0), b: seatName(2), x: score.teams[0], c: seatName(1), d: seatName(3), y: score.teams[1],
+  }) : "";
+}
+
+// The deal just over: each seat's points and the ledger's lines behind them.
+function ledgerLine(line) {
+  if (line.place) return t("ledger.place", { place: t("place." + line.place) });
+  if (line.doubler !== null && line.doubler !== undefined) return t("ledger.double", { card: cardText(line.cards[0]), doubler: who(line.doubler) });
+  const cards = line.cards.map(cardText).join(" ");
+  return line.trick ? t("ledger.trick", { n: line.trick, cards: cards }) : t("ledger.other", { cards: cards });
+}
+
+function drawSummary(lastDeal) {
+  const box = $("summary");
+  box.textContent = "";
+  box.hidden = !lastDeal;
+  if (!lastDeal) return;
+  const title = document.createElement("h2");
+  title.textContent = t("summary.title", { n: lastDeal.deal_number, contract: contractName(lastDeal.contract) });
+  box.appendChild(title);
+  const list = document.createElement("ul");
+  for (let s = 0; s < 4; s++) {
+    const item = document.createElement("li");
+    item.dataset.seat = s;
+    const points = lastDeal.points[s];
+    item.textContent = t("summary.seat", { who: Who(s), points: (points > 0 ? "+" : "") + points });
+    const lines = lastDeal.ledger.filter((l) => l.seat === s);
+    const sub = document.createElement("ul");
+    for (const l of lines) {
+      const li = document.createElement("li");
+      li.className = "ledger";
+      li.textContent = (l.points > 0 ? "+" : "") + l.points + " · " + ledgerLine(l) + " (" + l.rule + ")";
+      sub.appendChild(li);
+    }
+    if (!lines.length) {
+      const li = document.createElement("li");
+      li.textContent = t("summary.none");
+      sub.appendChild(li);
+    }
+    item.appendChild(sub);
+    list.appendChild(item);
+  }
+  box.appendChild(list);
 }
 
 const cards = (list) => list.map(cardText).join(" ") || "nothing";
@@ -548,22 +830,48 @@ const points = (list) => {
 // One line per event of the library's tc.events (see its "type" list).
 function describe(e) {
   switch (e.type) {
-    case "deal": return "Deal " + e.deal_number + ": Kingdom " + e.kingdom + " of " + seatName(e.owner);
+    case "deal": return "Deal " + e.deal_number + ": Kingdom " + e.kingdom + " of " + who(e.owner);
     case "contract": return e.timeout ? verb(e.owner, "ran out of time", "ran out of time") + ": " + contractName(e.contract)
       : verb(e.owner, "chose", "chose") + " " + contractName(e.contract);
     case "doubling_open": return "The doubling window opens" + (e.doublable.length ? ": you may double " + cards(e.doublable) : "");
     case "double": return verb(e.seat, "doubled", "doubled") + " " + cards(e.cards);
     case "timeout": return "The doubling window timed out";
     case "doubles_revealed": return "Doubles: " + (e.doubled.map((d) => cardText(d.card) + " by " + who(d.seat)).join(", ") || "none");
-    case "play": return verb(e.seat, "played", "played") + " " + cardText(e.card);
+    case "play": return Who(e.seat) + (last && last.view.phase === "TRIX" ? " laid " : " played ") + cardText(e.card);
     case "pass": return verb(e.seat, "passed", "passed");
     case "redeal": return verb(e.seat, "demanded", "demanded") + " a redeal";
     case "trick": return "Trick " + e.number + ": " + verb(e.taker, "take", "takes") + " it" + points(e.points);
-    case "out": return verb(e.seat, "went out", "went out") + " " + PLACES[e.place];
-    case "deal_over": return "Deal " + e.deal_number + " is over: " + e.points.map((p, s) => seatName(s) + " " + p).join(", ");
+    case "out": return verb(e.seat, "went out", "went out") + " " + t("place." + e.place);
+    case "deal_over": return "Deal " + e.deal_number + " is over: " + e.points.map((p, s) => who(s) + " " + p).join(", ");
     case "match_over": return "The match is over" + (e.result ? ": " + e.result : "");
     default: return JSON.stringify(e);
   }
+}
+
+// After a reload the event log starts empty: rebuild what the view holds (the doubles,
+// the tricks or the lays of this deal), in the same words as the live log.
+function rebuildLog(view, lastDeal) {
+  $("events").textContent = "";
+  if (view.contract) logEvent({ type: "contract", owner: view.owner, contract: view.contract });
+  if (view.doubled.length) logEvent({ type: "doubles_revealed", doubled: view.doubled.map(([card, seat]) => ({ card: card, seat: seat })) });
+  view.tricks.forEach((trick, i) => logEvent({ type: "trick", number: i + 1, taker: trick.taker, points: [0, 0, 0, 0] }));
+  view.laid.forEach(([s, code]) => logEvent({ type: "play", seat: s, card: code }));
+  if (!view.tricks.length && !view.laid.length && lastDeal) {
+    logEvent({ type: "deal_over", deal_number: lastDeal.deal_number, points: lastDeal.points });
+  }
+}
+
+// The live region: each card played and whose turn it is, in words.
+function announce(view, events) {
+  const said = [];
+  for (const e of events) {
+    if (e.type === "play") said.push(t(view.phase === "TRIX" ? "announce.laid" : "announce.played", { who: Who(e.seat), card: cardSpoken(e.card) }));
+    else if (e.type === "trick") said.push(t("announce.took", { who: Who(e.taker) }));
+  }
+  if (view.turn !== null && view.phase !== "DEAL" && view.phase !== "OVER") {
+    said.push(isMe(view.turn) ? t("announce.your_turn") : t("announce.to_play", { who: Who(view.turn) }));
+  }
+  if (said.length) $("announce").textContent = said.join(". ");
 }
 
 function logEvent(event) {
@@ -591,6 +899,7 @@ setInterval(tick, 250);
 
 // -- start ------------------------------------------------------------------------
 
+document.documentElement.dir = MSG.dir;
 seatKinds();
 $("create").onsubmit = createTable;
 const [wanted, wantedSeat] = location.hash.slice(1).split("/");

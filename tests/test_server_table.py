@@ -1,0 +1,517 @@
+"""The table page drawn in the game's geometry, in a real browser (Chromium via Playwright).
+
+Issue 40, the page's part: the seats where the library's
+:func:`~trixcomplex.io.render.position` puts them (the next seat to play on
+your right, R-SEAT-1), play going round counter-clockwise on the screen
+(checked from the drawn cards' bounding boxes), the last trick reviewable and
+kept after the deal's end, the doubled cards marked from the view after a
+reload (R-DBL-1), TRIX drawn as four rows of cards built out from the Jacks
+(R-TX-2) with the finishing order, a scoresheet whose columns are all inside
+the viewport at 360, 1,024 and 1,400 px and whose total includes the deal in
+progress, one naming of seats, and no serious or critical axe-core violation.
+
+Screenshots go to ``docs/_static/page-*.png`` when
+``TRIXCOMPLEX_SCREENSHOTS=docs/_static``, else to the test's temporary directory.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+from server_harness import Server
+from system_packages import require
+from trixcomplex.io.render import position
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+LONG = 120_000  # ms: an upper bound for a wait on a loaded machine, never a pace
+DEAL = 600_000  # ms: the upper bound for a whole deal against bots
+AXE = "axe-core@4.14.1"
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Browser]:
+    executable = require("chromium", CHROMIUM)  # skipped without it; in CI, failed
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=executable, headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def browser(chromium: Browser) -> Iterator[BrowserContext]:
+    context = chromium.new_context(viewport={"width": 1080, "height": 820})
+    context.set_default_timeout(LONG)
+    try:
+        yield context
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with Server(tmp_path_factory.mktemp("server") / "tables.sqlite3") as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def axe(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """axe-core's browser script, installed from npm (``npm install axe-core``)."""
+    npm = require("npm", "npm")
+    folder = tmp_path_factory.mktemp("axe")
+    subprocess.run(
+        [npm, "install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error", AXE],
+        cwd=folder, check=True, capture_output=True, timeout=300,
+    )  # fmt: skip
+    return (folder / "node_modules" / "axe-core" / "axe.min.js").read_text(encoding="utf-8")
+
+
+def _shot(page: Page, name: str, tmp_path: Path) -> None:
+    folder = Path(os.environ.get("TRIXCOMPLEX_SCREENSHOTS") or tmp_path)
+    page.screenshot(path=str(folder / f"page-{name}.png"))
+    assert (folder / f"page-{name}.png").stat().st_size > 1000
+
+
+def _table(server: Server, seats: list[str] | None = None, **settings: Any) -> str:
+    clocks = {"move_time": 3600, "forced_delay": 60, "bot_delay": 0, "deal_pause": 0}
+    seats = seats or ["person", "rule", "rule", "rule"]
+    return server.create(seats, **{**clocks, **settings})
+
+
+def _sit(page: Page, server: Server, table: str, seat: int = 0, name: str = "Ann") -> None:
+    page.goto(server.base + "/")
+    page.fill("#name", name)
+    page.click(f"tr:has-text('{table}') button.sit[data-seat='{seat}']")
+    page.wait_for_selector("#play", state="visible")
+    page.wait_for_function("last !== null && me.online")
+
+
+# What the person may do now (once its last move is applied).
+_NEXT = """() => {
+  if (pending !== null || !me.online || last === null) return false;
+  if (last.view.phase === 'OVER') return 'over';
+  for (const s of ['#hand button.card.legal', '#actions button[id^=choose-]', '#double', '#pass']) {
+    const found = document.querySelector(s);
+    if (found) return s === '#hand button.card.legal' ? 'card:' + found.dataset.card : s;
+  }
+  return false;
+}"""
+
+
+def _next(page: Page) -> str:
+    return str(page.wait_for_function(_NEXT, timeout=DEAL).json_value())
+
+
+def _act(page: Page, action: str, *, double_all: bool = False) -> None:
+    """Do ``action``: play the card, choose the first contract offered, answer the window
+    (doubling every card offered when ``double_all``), pass."""
+    if action.startswith("card:"):
+        page.click(f"#hand button.card[data-card='{action[5:]}']")
+    elif action == "#double" and double_all:
+        for box in page.locator("#actions input[type=checkbox]").all():
+            box.check()
+        page.click("#double")
+    elif action.startswith("#actions"):
+        page.locator(action).first.click()
+    else:
+        page.click(action)
+
+
+def _centre(page: Page, selector: str) -> tuple[float, float]:
+    box = page.locator(selector).bounding_box()
+    assert box is not None, selector
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def _axe(page: Page, script: str) -> list[dict[str, Any]]:
+    """axe-core's serious and critical violations of the page as it is now."""
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.add_script_tag(content=script)
+    found: list[dict[str, Any]] = page.evaluate(
+        """async () => (await axe.run(document)).violations
+            .filter(v => v.impact === 'serious' || v.impact === 'critical')
+            .map(v => ({id: v.id, impact: v.impact,
+                          nodes: v.nodes.map(n => n.target.join(' '))}))"""
+    )
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seat", [0, 1])
+def test_the_seats_sit_where_the_library_puts_them(
+    browser: BrowserContext, server: Server, tmp_path: Path, seat: int
+) -> None:
+    """R-SEAT-1: you at the bottom, the seat after you on your right, your partner opposite,
+    the seat before you on your left: the page's places are the library's
+    trixcomplex.io.render.position (the one layout decision), and drawn where they say."""
+    page = browser.new_page()
+    kinds = ["rule"] * 4
+    kinds[seat] = "person"
+    table = _table(server, kinds)
+    _sit(page, server, table, seat)
+    places = page.evaluate("last.places")
+    assert places == [position(s, seat) for s in range(4)]
+    me = _centre(page, f"[data-seat='{seat}'].seat")
+    after = _centre(page, f"[data-seat='{(seat + 1) % 4}'].seat")
+    partner = _centre(page, f"[data-seat='{(seat + 2) % 4}'].seat")
+    before = _centre(page, f"[data-seat='{(seat + 3) % 4}'].seat")
+    assert after[0] > me[0] > before[0], "the next seat is not on the right"
+    # Your partner opposite, between the two others (in TRIX the side seats move up
+    # beside it to leave the rows the felt's width, keeping their sides).
+    assert before[0] < partner[0] < after[0] and partner[1] < me[1]
+    assert partner[1] <= after[1] < me[1] and partner[1] <= before[1] < me[1]
+    assert "your partner" in page.inner_text(f"[data-seat='{(seat + 2) % 4}'].seat")
+    # A spectator sees seat 0 at the bottom, seat 1 on its right.
+    watcher = browser.new_page()
+    watcher.goto(server.base + f"/#{table}")
+    watcher.wait_for_function("last !== null")
+    assert watcher.evaluate("last.places") == [position(s, None) for s in range(4)]
+
+
+@pytest.mark.slow
+def test_play_goes_round_counter_clockwise_and_the_last_trick_stays(
+    browser: BrowserContext, server: Server, tmp_path: Path, axe: str
+) -> None:
+    """R-SEAT-1: every full trick's cards, drawn in play order, go round the centre
+    counter-clockwise on the screen (bottom, right, top, left); the last trick can be
+    reviewed at any time, and at the deal's end it is still on the table with the
+    deal's tricks and each seat's points with the ledger's lines; whose turn it is is
+    marked on one seat and spoken by the live region; no serious axe-core violation."""
+    page = browser.new_page()
+    table = _table(server)
+    _sit(page, server, table)
+    checked = reviewed = axed = 0
+    for _ in range(2000):
+        action = _next(page)
+        if action == "over" or page.evaluate(
+            "last.last_deal !== undefined && last.last_deal !== null"
+            " && last.last_deal.tricks.length > 0"
+        ):
+            break  # a deal of tricks is over
+        view = page.evaluate("last.view")
+        if page.locator("#choose-COMPLEX").count():
+            action = "#choose-COMPLEX"
+        if view["phase"] in ("COMPLEX", "TRICKS") and len(view["trick"]) == 3:
+            # The three cards before yours: each one counter-clockwise from the one before.
+            angles = []
+            for i in range(3):
+                seat = (view["leader"] + i) % 4
+                x, y = _centre(page, f"#centre .face[data-seat='{seat}']")
+                cx, cy = _centre(page, "#centre")
+                angles.append(math.degrees(math.atan2(cy - y, x - cx)))
+            turns = [(b - a) % 360 for a, b in itertools.pairwise(angles)]
+            assert all(80 < turn < 100 for turn in turns), angles
+            checked += 1
+        if view["turn"] == 0 and view["phase"] != "CHOOSE":
+            assert page.locator(".seat.turn").count() == 1
+            assert page.locator("#place-bottom.turn").count() == 1
+            assert "Your turn" in page.inner_text("#announce")
+        if view["trick"] and view["last_trick"] and not reviewed:
+            page.click("#review")
+            shown = page.eval_on_selector_all("#centre .face", "fs => fs.map(f => f.dataset.card)")
+            assert shown == view["last_trick"]["cards"]
+            page.keyboard.press("Enter")  # the button keeps the focus: back with the keyboard
+            shown = page.eval_on_selector_all("#centre .face", "fs => fs.map(f => f.dataset.card)")
+            assert shown == view["trick"]
+            reviewed += 1
+        if action.startswith("card:") and not axed and view["phase"] != "TRIX":
+            violations = _axe(page, axe)
+            assert violations == [], violations
+            _shot(page, "geometry", tmp_path)
+            axed += 1
+        _act(page, action)
+    assert checked and reviewed and axed
+    # The deal is over: its last trick is still on the table, with the deal's tricks and
+    # its summary (read in one go: the next deal may start at any moment).
+    deal, faces, tricks, summary, lines = page.evaluate(
+        """() => [last.last_deal,
+                  [...document.querySelectorAll('#centre .face')].map(f => f.dataset.card),
+                  document.querySelectorAll('#history li.trick').length,
+                  document.getElementById('summary').innerText,
+                  [0, 1, 2, 3].map(s => document.querySelector(
+                    `#summary li[data-seat='${s}']`).firstChild.textContent)]"""
+    )
+    assert faces == deal["tricks"][-1]["cards"], deal
+    assert tricks == len(deal["tricks"]) == 13
+    for line, points in zip(lines, deal["points"], strict=True):
+        assert line.endswith(f"{points:+d}" if points else "0"), line
+    assert "(R-" in summary
+    violations = _axe(page, axe)
+    assert violations == [], violations
+    _shot(page, "deal-over", tmp_path)
+
+
+@pytest.mark.slow
+def test_doubles_stay_in_sight_after_a_reload(
+    browser: BrowserContext, server: Server, tmp_path: Path
+) -> None:
+    """R-DBL-1: a doubled card is marked wherever it is shown (the hand, the trick, the
+    history) with who doubled it, from the view, so a reload keeps the marks."""
+    page = browser.new_page()
+    table = _table(server)
+    _sit(page, server, table)
+    for _ in range(400):
+        action = _next(page)
+        if action == "over":
+            break
+        if page.evaluate(
+            "last.view.doubled.some(([card]) => [...last.view.hand, ...last.view.trick,"
+            " ...last.view.tricks.flatMap(t => t.cards)].includes(card))"
+        ):
+            break  # a doubled card is in sight: in the hand, the trick or the history
+        _act(page, action, double_all=True)
+    doubled = dict(page.evaluate("last.view.doubled"))
+    assert doubled, "no card was doubled in the deals played"
+    page.reload()
+    page.wait_for_function("last !== null && me.online")
+    marks = page.eval_on_selector_all(
+        ".doubled", "es => es.map(e => [e.dataset.card, Number(e.dataset.doubler), "
+        "e.getAttribute('aria-label') || e.textContent])",
+    )  # fmt: skip
+    seen = page.evaluate(
+        "[...last.view.hand, ...last.view.trick, ...last.view.tricks.flatMap(t => t.cards)]"
+    )
+    shown = {card for card in doubled if card in seen}
+    assert shown, "no doubled card is in sight after the reload"
+    assert {card for card, _, _ in marks} == shown
+    for card, doubler, label in marks:
+        assert doubler == doubled[card]
+        expected = "you" if doubler == 0 else "your partner" if doubler == 2 else "bot"
+        assert "doubled by" in label and expected in label, label
+    _shot(page, "doubled", tmp_path)
+
+
+@pytest.mark.slow
+def test_trix_is_drawn_as_cards_from_the_jacks(
+    browser: BrowserContext, server: Server, tmp_path: Path
+) -> None:
+    """R-TX-2: in TRIX each suit is a row of cards through its Jack's column, exactly the
+    view's rows; the finishing order grows on the table; a pass shows on the seat and
+    in the history."""
+    page = browser.new_page()
+    table = _table(server)
+    _sit(page, server, table)
+    rows_checked = passes = 0
+    for _ in range(2000):
+        action = _next(page)
+        view = page.evaluate("last.view")
+        if action == "over" or (view["phase"] == "DEAL" and rows_checked > 3):
+            break
+        if view["phase"] == "TRIX" and view["laid"]:
+            jack_x = None
+            for i, suit in enumerate("SHDC"):
+                row = view["rows"][i]
+                cards = page.eval_on_selector_all(
+                    f"#rows .row[data-suit='{suit}'] .face", "fs => fs.map(f => f.dataset.card)"
+                )
+                ranks = "23456789TJQKA"
+                want = (
+                    []
+                    if row is None
+                    else [f"{ranks[r - 2]}{suit}" for r in range(row[0], row[1] + 1)]
+                )
+                assert cards == want
+                if row is not None:
+                    x, _ = _centre(page, f"#rows .face[data-card='J{suit}']")
+                    assert jack_x is None or abs(x - jack_x) < 2, "the Jacks are not in one column"
+                    jack_x = x
+            order = page.locator("#order li").all_inner_texts()
+            assert len(order) == len(view["finishing_order"])
+            passes += page.locator("#history li.pass").count()
+            rows_checked += 1
+            if rows_checked == 6:
+                _shot(page, "trix", tmp_path)
+        _act(page, action)
+    assert rows_checked > 3, "no TRIX deal was played"
+
+
+@pytest.mark.slow
+def test_the_scoresheet_fits_and_adds_up(
+    browser: BrowserContext, server: Server, tmp_path: Path
+) -> None:
+    """At 360, 1,024 and 1,400 px every column of the scoresheet is inside the viewport;
+    the total is the finished deals plus the deal in progress (marked as in progress).
+    The table waits for the person meanwhile, so all three widths see one scoresheet."""
+    page = browser.new_page()
+    table = _table(server)
+    _sit(page, server, table, name="Annabelle Longname-Smith")
+    while True:  # into deal 2, two tricks (or six lays) in, the person to move
+        action = _next(page)
+        if page.evaluate(
+            "last.view.deal_number >= 2"
+            " && (last.view.tricks.length >= 2 || last.view.laid.length >= 6)"
+        ):
+            break
+        _act(page, action)
+    for width in (360, 1024, 1400):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.wait_for_function(f"document.documentElement.clientWidth === {width}")
+        cells = page.eval_on_selector_all(
+            "#scoresheet th, #scoresheet td",
+            "cs => cs.map(c => { const r = c.getBoundingClientRect(); return [r.left, r.right]; })",
+        )
+        assert len(cells) >= 6 * 4
+        assert all(left >= 0 and right <= width for left, right in cells), (width, cells)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        _shot(page, f"scoresheet-{width}", tmp_path)
+    sheet = page.evaluate(
+        """() => [...document.querySelectorAll('#scoresheet tbody tr')].map(r =>
+             [r.className, [...r.cells].slice(2).map(c => Number(c.textContent))])"""
+    )
+    total = [row for cls, row in sheet if "total" in cls]
+    parts = [row for cls, row in sheet if cls in ("deal", "current")]
+    assert len(total) == 1 and any(cls == "current" for cls, _ in sheet)
+    assert total[0] == [sum(column) for column in zip(*parts, strict=True)]
+    assert "in progress" in page.inner_text("#scoresheet tr.current")
+
+
+@pytest.mark.slow
+def test_one_naming_and_one_notation(browser: BrowserContext, server: Server) -> None:
+    """Names, "you" and "your partner" everywhere a person reads: no "seat N" in the
+    lobby, on the table, in the log rebuilt after a reload; phases in words in the
+    lobby; cards written one way (7♦, never 7D)."""
+    page = browser.new_page()
+    table = _table(server)
+    _sit(page, server, table)
+    played = "last.view.tricks.length >= 1 || last.view.laid.length >= 4"
+    while True:
+        action = _next(page)
+        if action.startswith("card:") and page.evaluate(
+            f"({played}) && Object.keys(last.illegal || {{}}).length > 0"
+        ):
+            break
+        _act(page, action)
+    # A refusal in the page's words: a move out of turn, sent by hand.
+    page.evaluate("send({move: 'play', seat: me.seat, card: Object.keys(last.illegal)[0]})")
+    page.wait_for_selector("#refusal", state="visible")
+    refusal = page.inner_text("#refusal")
+    assert "seat " not in refusal.lower() and "(R-" in refusal, refusal
+    assert "you plays" not in refusal, refusal
+    page.reload()
+    page.wait_for_function("last !== null && me.online")
+    text = page.inner_text("#play")
+    first = page.locator("#history li").first.inner_text()
+    assert first.startswith(("Trick 1:", "You ", "Your partner ", "rule bot")), first
+    assert "seat " not in text.lower()
+    assert not __import__("re").search(r"\b(10|[2-9TJQKA])[SHDC]\b", text), text
+    assert page.locator("#events li").count() > 0
+    lobby = browser.new_page()
+    lobby.goto(server.base + "/")
+    row = lobby.locator(f"tr:has-text('{table}')").inner_text()
+    assert "Deal 1 of 8 — " in row and "seat " not in row.lower(), row
+
+
+@pytest.mark.slow
+def test_a_right_to_left_page_keeps_the_games_geometry(
+    browser: BrowserContext, server: Server, tmp_path: Path, axe: str
+) -> None:
+    """With the page's language written right to left (dir="rtl", as the message table
+    will say for Arabic) the page mirrors, but the table keeps the game's geometry
+    (R-SEAT-1: the next seat on your right), the scoresheet still fits at 360 px, and
+    the lobby and the page have no serious or critical axe-core violation."""
+    lobby = browser.new_page()
+    lobby.goto(server.base + "/")
+    lobby.wait_for_selector("#create")
+    violations = _axe(lobby, axe)
+    assert violations == [], violations
+    page = browser.new_page()
+    page.set_viewport_size({"width": 360, "height": 800})
+    table = _table(server)
+    _sit(page, server, table)
+    page.evaluate("MSG.dir = 'rtl'; document.documentElement.dir = 'rtl'; draw(last)")
+    me = _centre(page, "#place-bottom")
+    after = _centre(page, "[data-seat='1'].seat")
+    before = _centre(page, "[data-seat='3'].seat")
+    assert after[0] > me[0] > before[0], "right to left moved the next seat to the left"
+    hand = page.locator("#hand").bounding_box()
+    assert hand is not None and hand["x"] + hand["width"] <= 360
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    violations = _axe(page, axe)
+    assert violations == [], violations
+    _shot(page, "rtl-360", tmp_path)
+
+
+def _tab_to(page: Page, selector: str) -> None:
+    """Press Tab (only the keyboard) until the focus is on an element matching ``selector``."""
+    for _ in range(80):
+        if page.evaluate(f"document.activeElement.matches({selector!r})"):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+@pytest.mark.slow
+def test_a_whole_deal_with_the_keyboard_only(
+    browser: BrowserContext, server: Server, tmp_path: Path, axe: str
+) -> None:
+    """Everything from the keyboard: Tab to the contract buttons, the doubling window's
+    boxes and Answer, the hand (arrows to a playable card, Enter to play it), Pass, and
+    the last-trick button; no mouse and no scripted focus for a whole deal."""
+    page = browser.new_page()
+    table = _table(server)
+    _sit(page, server, table)
+    page.keyboard.press("Tab")
+    while True:
+        action = _next(page)
+        if page.evaluate("last.view.deal_number > 1 || last.view.phase === 'DEAL'"):
+            break
+        if action.startswith("card:"):
+            _tab_to(page, "#hand button.card")
+            for _ in range(14):
+                if page.evaluate("document.activeElement.classList.contains('legal')"):
+                    break
+                page.keyboard.press("ArrowRight")
+            card = page.evaluate("document.activeElement.dataset.card")
+            page.keyboard.press("Enter")
+            page.wait_for_function(
+                f"!document.querySelector(\"#hand button[data-card='{card}']\")"
+                " || (pending === null && last.view.hand.includes('" + card + "'))"
+            )
+            continue
+        if action == "#double":
+            for box in range(page.locator("#actions input[type=checkbox]").count()):
+                _tab_to(page, f"#actions label:nth-of-type({box + 1}) input")
+                page.keyboard.press("Space")
+        _tab_to(page, "#choose-COMPLEX, #choose-TRIX" if action.startswith("#actions") else action)
+        page.keyboard.press("Enter")
+    assert page.evaluate("last.view.score.deals.length") >= 1  # the deal was played out
+    violations = _axe(page, axe)
+    assert violations == [], violations
+
+
+def test_every_message_id_the_page_uses_is_in_its_table() -> None:
+    """The page's words come from one table (MSG in app.js), to be fed from the library's
+    catalog: every id the page asks t() for is in it, and so is every card's spoken name
+    and every contract's name (a missing one shows its id, so it fails here first)."""
+    import re
+
+    import trixcomplex as tc
+
+    source = (Path(tc.__file__).parent / "server" / "static" / "app.js").read_text("utf-8")
+    table = source[source.index("const MSG = {") : source.index("};", source.index("const MSG"))]
+    ids = set(re.findall(r'"([\w.]+)":', table))
+    used = set(re.findall(r'\bt\("([\w.]+)"[,)]', source))  # not t("rank." + code)
+    assert used, "no t() call found"
+    assert used <= ids, sorted(used - ids)
+    dynamic = {f"rank.{r}" for r in "23456789TJQKA"} | {f"suit.{s}" for s in "SHDC"}
+    dynamic |= {f"place.{n}" for n in range(1, 5)}
+    # A combined contract (R-OPT-9) is named by its parts: "King of Hearts + Queens".
+    dynamic |= {f"contract.{part}" for c in tc.Contract for part in c.value.split("+")}
+    assert dynamic <= ids, sorted(dynamic - ids)
