@@ -8,7 +8,7 @@ const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const SUIT_ORDER = ["S", "H", "D", "C"];
 const RANKS = { T: "10" };
 const RANK_NAMES = ["", "", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
-const BOTS = ["rule", "random", "mc"];
+const BOTS = ["rule", "random", "mc", "level:1", "level:2", "level:3", "level:4", "level:5"];
 const PLACES = ["", "1st", "2nd", "3rd", "4th"];
 const CONTRACTS = {
   KING_OF_HEARTS: "King of Hearts", QUEENS: "Queens", DIAMONDS: "Diamonds", LTOOSH: "Ltoosh",
