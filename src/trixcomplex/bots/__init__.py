@@ -5,6 +5,8 @@
 - :class:`RuleBot`: sensible rule-based play.
 - :class:`MonteCarloBot`: samples hidden hands and plays moves out.
 - :func:`level`: five levels of play, evenly spaced in strength, for frontends.
+- :func:`hint`: a level's move for a player, why, the cards that matter and what the
+  alternatives cost, in English or Arabic.
 - :func:`explain`: a bot's move in a view and what chose it (the tactic, or
   the worlds' statistics), for bot authors and ``play --hint``.
 
@@ -25,6 +27,7 @@ import attrs
 from .asking import ask, offer_redeal
 from .base import Bot, BotError, BotTimeout, check_bot
 from .diagnostics import Explanation, explain
+from .hints import Hint, hint
 from .levels import LevelBot, level
 from .montecarlo import MonteCarloBot
 from .random_bot import RandomBot
@@ -39,6 +42,7 @@ __all__ = [
     "BotError",
     "BotTimeout",
     "Explanation",
+    "Hint",
     "LevelBot",
     "MonteCarloBot",
     "RandomBot",
@@ -47,6 +51,7 @@ __all__ = [
     "bot_named",
     "check_bot",
     "explain",
+    "hint",
     "level",
     "offer_redeal",
 ]

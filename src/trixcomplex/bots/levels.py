@@ -223,8 +223,8 @@ class LevelBot:
 
 
 LEVELS: tuple[LevelBot, LevelBot, LevelBot] = (
-    LevelBot(temperature=4.0, memory=0, miss=1.0),
-    LevelBot(temperature=2.5, memory=0, miss=0.9),
+    LevelBot(temperature=6.0, memory=0, miss=1.0),
+    LevelBot(temperature=3.0, memory=0, miss=1.0),
     LevelBot(temperature=1.5, memory=1, miss=0.8),
 )
 """Levels 1, 2 and 3 (level 4 is RuleBot version 2, level 5 the search bot ``mc2``)."""
@@ -238,7 +238,7 @@ def level(n: int) -> Bot:
     the search bot :data:`~trixcomplex.bots.MC2` (about 13 ms a decision).
 
     >>> level(2)
-    LevelBot(temperature=2.5, memory=0, miss=0.9)
+    LevelBot(temperature=3.0, memory=0, miss=1.0)
     >>> level(6)
     Traceback (most recent call last):
     ValueError: bad level 6: levels go from 1 to 5
