@@ -24,7 +24,7 @@ The two games are rated apart (partnership rows, classic rows: a rating in one s
 nothing about the other), each anchored at its own RuleBot version 2.  Two names of
 one bot are one bot (``rule`` and ``level:4``, ``mc`` and ``mc:16``): names are
 grouped by the bot they build (:func:`strength.bot`), and the table names each by
-all its names.
+all its names (a level by its level's name too: ``mc2 = level:5``).
 """
 
 from __future__ import annotations
@@ -50,6 +50,8 @@ PRIOR = 1e-4
 Gaussian prior on each strength in the Hessian (so weak that it changes no difference
 between two bots measurably; it only makes the Hessian invertible)."""
 Z95 = 1.959963984540054
+LEVEL_NAMES = tuple(f"level:{n}" for n in range(1, 6))
+"""The levels' names: each is added to the names of the bot it is (``mc2 = level:5``)."""
 
 
 @dataclass(frozen=True)
@@ -133,6 +135,9 @@ def ratings(paths: Sequence[Path]) -> dict[str, list[Rating]]:
         for a, b, _ in named:
             names.setdefault(identity(a), set()).add(a)
             names.setdefault(identity(b), set()).add(b)
+        for level in LEVEL_NAMES:  # a level played under its bot's own name is that level
+            if identity(level) in names:
+                names[identity(level)].add(level)
         played: dict[str, int] = {}
         for a, b, _ in games:
             played[a] = played.get(a, 0) + 1

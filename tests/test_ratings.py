@@ -102,7 +102,8 @@ def test_names_of_one_bot_are_one_rating_and_the_games_are_rated_apart(tmp_path:
     assert set(tables) == {"partnership", tc.CLASSIC.name}
     assert [r.names for r in tables["partnership"]] == [("rule", "level:4"), ("level:3",)]
     assert tables["partnership"][0].matches == 31
-    assert tables[tc.CLASSIC.name][0].names == ("rule",)
+    assert tables[tc.CLASSIC.name][0].names == ("rule", "level:4")
+    assert tables[tc.CLASSIC.name][0].rating == 1500 and tables[tc.CLASSIC.name][0].matches == 8
     lonely = tmp_path / "x.jsonl"
     lonely.write_text(json.dumps(_row("rule:1,random", 0, 5)) + "\n")
     with pytest.raises(ValueError, match="nothing to anchor"):
