@@ -157,3 +157,27 @@ def test_a_short_memory_forgets_older_tricks_and_the_voids_shown() -> None:
     assert short.void_suits == short.cannot_hold == (0, 0, 0, 0)
     assert short.hand == sit.hand and short.trick == sit.trick
     assert forget(sit, seen, TRICKS) == sit
+
+
+def test_the_lobby_offers_the_five_levels_and_the_server_seats_them() -> None:
+    """The table server's lobby: a seat may be ``level:1`` … ``level:5`` (the server's list
+    and the page's list of bots), and the server's worker decides with that level."""
+    import re
+    from pathlib import Path
+
+    pytest.importorskip("starlette")  # the server extra
+    from trixcomplex.bots import BOT_NAMES
+    from trixcomplex.server.pool import decide
+    from trixcomplex.server.seats import Seat
+
+    page = Path(tc.__file__).parent / "server" / "static" / "app.js"
+    listed = re.search(r"const BOTS = \[(.*?)\];", page.read_text(encoding="utf-8"))
+    assert listed is not None
+    offered = re.findall(r'"([^"]+)"', listed.group(1))
+    assert set(offered) == set(BOT_NAMES)
+    state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(3)))
+    assert state.owner is not None
+    seen = tc.view(state, state.owner)
+    for n in range(1, 6):
+        assert Seat.parse(f"level:{n}").name == f"level:{n}"
+        assert decide(f"level:{n}", seen, 1) in seen.legal_moves
