@@ -96,7 +96,7 @@ def docs(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def bench(session: nox.Session) -> None:
     """Run the benchmarks (python benchmarks/bench.py); not part of the default sessions."""
-    session.install("-e", ".")
+    session.install("-e", ".", "choix>=0.3.6")  # choix: strength.py --ratings
     session.run("python", "benchmarks/bench.py", *session.posargs)
 
 

@@ -53,6 +53,11 @@ column: mean over the rows).
 The ladder of ``docs/bots.rst`` is this table::
 
     python benchmarks/strength.py --table benchmarks/ladder/*.jsonl
+
+and its ratings table, one Bradley–Terry rating per bot and ruleset fitted from every
+row of the ladder (``benchmarks/ratings.py``, the ``choix`` library), is::
+
+    python benchmarks/strength.py --ratings
 """
 
 from __future__ import annotations
@@ -73,6 +78,9 @@ from trixcomplex.core.rules import match_outcome
 from trixcomplex.core.rulesets import PARTNERSHIP, Ruleset
 from trixcomplex.host.tournament import MatchOutcome, play_numbered_match, summarize
 from trixcomplex.io.records import Record
+
+LADDER = Path(__file__).resolve().parent / "ladder"
+"""The ladder's rows: the files of finished matches the docs' tables are made from."""
 
 
 def sides(pair: str) -> list[str]:
@@ -329,6 +337,12 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--out", type=Path, help="JSON-lines file of finished matches")
     parser.add_argument("--table", type=Path, nargs="+", help="print the table of these files")
+    parser.add_argument(
+        "--ratings",
+        type=Path,
+        nargs="*",
+        help="print every bot's rating (95%% CI) fitted from these rows (default: the ladder)",
+    )
     parser.add_argument("--ruleset", default="partnership", help="the game (default partnership)")
     parser.add_argument("--time", nargs="+", help="time these bots per decision (ms)")
     parser.add_argument(
@@ -337,6 +351,14 @@ def main() -> int:
     args = parser.parse_args()
     if args.time:
         _time(args.time)
+        return 0
+    if args.ratings is not None:
+        from ratings import table
+
+        try:
+            print(table(args.ratings or sorted(LADDER.glob("*.jsonl"))))
+        except (OSError, ValueError) as exc:
+            parser.error(str(exc))
         return 0
     if args.table:
         try:

@@ -21,6 +21,7 @@ from trixcomplex.bots import (
     RuleBot,
     ask,
     bot_named,
+    level,
 )
 from trixcomplex.bots.tactics import (
     CONTRACT_WEIGHTS,
@@ -141,7 +142,9 @@ def _decision_points(
     return list(found.values())
 
 
-@pytest.mark.parametrize("bot", [RuleBot(), RandomBot(), MonteCarloBot(worlds=2)], ids=repr)
+@pytest.mark.parametrize(
+    "bot", [RuleBot(), RandomBot(), MonteCarloBot(worlds=2), level(1), level(3)], ids=repr
+)
 def test_r_hid_1_choice_is_the_same_in_worlds_the_seat_cannot_tell_apart(bot: Bot) -> None:
     """R-HID-1, R-HID-2: two worlds with the same view for a seat get the same move.
 

@@ -134,14 +134,18 @@ def test_play_hint_prints_the_bots_move_and_why_before_each_of_mine(
     hints = [line for line in out.splitlines() if line.startswith("Hint (rule): ")]
     asked = out.count("Your moves: ")
     assert asked > 20 and len(hints) == asked
-    assert all(any(line.endswith(summary) for summary in TACTICS.values()) for line in hints)
+    assert all(any(summary in line for summary in TACTICS.values()) for line in hints)
+    priced = [line for line in hints if "Each other choice, in points against this one: " in line]
+    assert len(priced) > asked // 2  # the alternatives' cost, where there are alternatives
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
-    assert main(["play", "--seed", "3", "--hint", "nobot"]) == 2
+    with pytest.raises(SystemExit) as refused:  # argparse's refusal: usage, then one line
+        main(["play", "--seed", "3", "--hint", "nobot"])
+    assert refused.value.code == 2
     err = capsys.readouterr().err
-    assert err.strip().splitlines() == [
-        "trixcomplex play: error: --hint: unknown bot 'nobot': expected one of random, rule, "
-        "rule:N, mc, mc:N, mc2 or mc2:N"
-    ]
+    assert err.strip().splitlines()[-1] == (
+        "trixcomplex play: error: argument --hint: unknown bot 'nobot': expected one of "
+        "random, rule, rule:N, mc, mc:N, mc2, mc2:N or level:N"
+    )
 
 
 def test_play_without_hint_prints_none(

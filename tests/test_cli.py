@@ -543,9 +543,16 @@ def test_help_lists_every_bot_form_the_parser_takes_and_only_those(
         assert preset in text
     for option, meaning in RULESET_OPTIONS.items():
         assert f"{option}: {' '.join(meaning.split())}" in text
-    numbers = {"rule": [str(v) for v in RULE_BOT_VERSIONS], "mc": ["1", str(MC_WORLDS)]}
+    numbers = {
+        "rule": [str(v) for v in RULE_BOT_VERSIONS],
+        "mc": ["1", str(MC_WORLDS)],
+        "level": ["1", "5"],
+    }
     for kind in BOT_KINDS:
-        assert kind in forms
+        assert kind in forms or f"{kind}:N" in forms
+        if kind not in forms:
+            with pytest.raises(ValueError):
+                bot_named(kind)
         for n in numbers.get(kind, numbers["mc"]) if f"{kind}:N" in forms else []:
             bot_named(f"{kind}:{n}")
         if f"{kind}:N" not in forms:

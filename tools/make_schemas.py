@@ -18,6 +18,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import trixcomplex.bots as _bots
+
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 ROOT = Path(__file__).resolve().parent.parent
 OUTS = (ROOT / "src" / "trixcomplex" / "io" / "schemas", ROOT / "schemas")
@@ -56,7 +58,7 @@ CHOSEN_CONTRACT = {
 PHASES = ["DEAL", "CHOOSE", "DOUBLE", "COMPLEX", "TRICKS", "TRIX", "OVER"]
 PRESETS = "partnership|individual-complex|classic|classic-partnership"
 RESULTS = ["team0", "team1", "draw", "seat0", "seat1", "seat2", "seat3", "shared"]
-BOT_NAMES = ["random", "rule", "mc"]
+BOT_NAMES = list(_bots.BOT_NAMES)  # the server's seat names, from the one table it reads
 # The server's clock settings: (lowest, highest) seconds; tests/test_wire_schemas.py checks
 # them against trixcomplex.server.Settings.
 SETTINGS_LIMITS = {

@@ -827,10 +827,10 @@ export interface CreateTable {
    * @maxItems 4
    */
   seats?: [
-    "person" | "random" | "rule" | "mc",
-    "person" | "random" | "rule" | "mc",
-    "person" | "random" | "rule" | "mc",
-    "person" | "random" | "rule" | "mc"
+    "person" | "random" | "rule" | "mc" | "level:1" | "level:2" | "level:3" | "level:4" | "level:5",
+    "person" | "random" | "rule" | "mc" | "level:1" | "level:2" | "level:3" | "level:4" | "level:5",
+    "person" | "random" | "rule" | "mc" | "level:1" | "level:2" | "level:3" | "level:4" | "level:5",
+    "person" | "random" | "rule" | "mc" | "level:1" | "level:2" | "level:3" | "level:4" | "level:5"
   ];
   /**
    * A ruleset name (R-SET-1): a preset, maybe with options and its own contracts (contracts=A/B/...).

@@ -4,6 +4,9 @@
 - :class:`RandomBot`: uniform legal moves, the baseline.
 - :class:`RuleBot`: sensible rule-based play.
 - :class:`MonteCarloBot`: samples hidden hands and plays moves out.
+- :func:`level`: five levels of play, evenly spaced in strength, for frontends.
+- :func:`hint`: a level's move for a player, why, the cards that matter and what the
+  alternatives cost, in English or Arabic.
 - :func:`explain`: a bot's move in a view and what chose it (the tactic, or
   the worlds' statistics), for bot authors and ``play --hint``.
 
@@ -24,6 +27,8 @@ import attrs
 from .asking import ask, offer_redeal
 from .base import Bot, BotError, BotTimeout, check_bot
 from .diagnostics import Explanation, explain
+from .hints import Hint, hint
+from .levels import LevelBot, level
 from .montecarlo import MonteCarloBot
 from .random_bot import RandomBot
 from .rule_bot import RULE_BOT_VERSIONS, RuleBot
@@ -37,6 +42,8 @@ __all__ = [
     "BotError",
     "BotTimeout",
     "Explanation",
+    "Hint",
+    "LevelBot",
     "MonteCarloBot",
     "RandomBot",
     "RuleBot",
@@ -44,15 +51,19 @@ __all__ = [
     "bot_named",
     "check_bot",
     "explain",
+    "hint",
+    "level",
     "offer_redeal",
 ]
 
-BOT_KINDS = ("random", "rule", "mc", "mc2")
-"""The kinds of bot :func:`bot_named` knows: a name, or a name, a colon and a version or
-a number of worlds (``rule:1``, ``mc2:8``)."""
-BOT_NAMES = ("random", "rule", "mc")
-"""The names :func:`bot_named` knows (``mc`` is :class:`MonteCarloBot`; ``rule:N`` and
-``mc:N`` choose a version and a number of worlds)."""
+BOT_KINDS = ("random", "rule", "mc", "mc2", "level")
+"""The kinds of bot :func:`bot_named` knows: a name, or a name, a colon and a version, a
+number of worlds or a level (``rule:1``, ``mc2:8``, ``level:3``; a level always has its
+number)."""
+BOT_NAMES = ("random", "rule", "mc", "level:1", "level:2", "level:3", "level:4", "level:5")
+"""The names a table server's lobby offers for a seat, each a name :func:`bot_named` knows
+(``mc`` is :class:`MonteCarloBot`; ``level:1`` … ``level:5`` the levels of :func:`level`,
+the weakest first)."""
 
 
 MC_WORLDS = 10_000
@@ -71,7 +82,7 @@ is worth, and why inference and version 2 playouts are left off, is on :doc:`/bo
 def bot_named(name: str) -> Bot:
     """The bot called ``name``: ``random``, ``rule`` or ``mc`` (``mc:N`` samples N worlds;
     ``rule:1`` is :class:`RuleBot`'s first version, ``rule`` and ``rule:2`` its second;
-    ``mc2`` and ``mc2:N`` are :data:`MC2`).
+    ``mc2`` and ``mc2:N`` are :data:`MC2`; ``level:N`` is :func:`level` N, 1 to 5).
 
     Raises ``ValueError`` naming the input for anything else, and for ``mc:N``
     the valid range of N.
@@ -81,6 +92,8 @@ def bot_named(name: str) -> Bot:
     >>> bot_named("mc:0")
     Traceback (most recent call last):
     ValueError: bad bot 'mc:0': mc:N samples N worlds per decision, N from 1 to 10000
+    >>> bot_named("level:4"), bot_named("level:5") is MC2
+    (RuleBot(), True)
     """
     key = name.strip().lower()
     if key == "random":
@@ -107,6 +120,12 @@ def bot_named(name: str) -> Bot:
             f"bad bot {name[:20]!r}: {kind}:N samples N worlds per decision, "
             f"N from 1 to {MC_WORLDS}"
         )
+    if key.startswith("level:"):
+        number = key.partition(":")[2]
+        if number.isdigit() and 1 <= int(number) <= 5:
+            return level(int(number))
+        raise ValueError(f"bad bot {name[:20]!r}: level:N plays level N, from 1 to 5")
     raise ValueError(
-        f"unknown bot {name!r}: expected one of random, rule, rule:N, mc, mc:N, mc2 or mc2:N"
+        f"unknown bot {name!r}: expected one of random, rule, rule:N, mc, mc:N, mc2, mc2:N "
+        "or level:N"
     )

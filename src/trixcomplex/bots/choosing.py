@@ -19,6 +19,7 @@ __all__ = [
     "choose_doubles",
     "complex_danger",
     "contract_goodness",
+    "contract_scores",
     "trix_gaps",
     "wants_redeal",
 ]
@@ -155,14 +156,23 @@ def choose_contract(sit: Situation, weights: ContractWeights = CONTRACT_WEIGHTS)
     partnership game: TRIX first with a connected hand (Jacks, runs),
     COMPLEX first with a safe one.
     """
+    scores = contract_scores(sit, weights)
+    return max(scores, key=scores.__getitem__)
+
+
+def contract_scores(
+    sit: Situation, weights: ContractWeights = CONTRACT_WEIGHTS
+) -> dict[Contract, float]:
+    """Each remaining contract's weighted :func:`contract_goodness` for this hand, in the
+    ruleset's order: what :func:`choose_contract` maximises, and what a weaker level
+    (:class:`~trixcomplex.bots.levels.LevelBot`) chooses among more softly."""
     remaining = sit.remaining or sit.ruleset.contracts
     weight = {c: (scale, bias) for c, scale, bias in weights}
-
-    def score(c: Contract) -> float:
+    scores = {}
+    for c in remaining:
         scale, bias = weight.get(c, (1.0, 0.0))
-        return scale * contract_goodness(c, sit.hand) + bias
-
-    return max(remaining, key=score)
+        scores[c] = scale * contract_goodness(c, sit.hand) + bias
+    return scores
 
 
 def wants_redeal(sit: Situation) -> bool:

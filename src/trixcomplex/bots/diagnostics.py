@@ -27,8 +27,10 @@ from typing import TYPE_CHECKING
 
 from attrs import frozen
 
+from ..core.catalog import N_
 from ..core.moves import PlayerMove
 from .base import Bot
+from .levels import LevelBot
 from .montecarlo import MonteCarloBot
 from .random_bot import RandomBot
 from .rule_bot import RuleBot
@@ -40,38 +42,41 @@ __all__ = ["TACTICS", "Explanation", "explain"]
 
 
 TACTICS: dict[str, str] = {
-    "forced": "the only legal move",
-    "choose_contract": "the remaining contract the hand suits best",
-    "choose_doubles": "double only well-guarded cards with nothing above them",
-    "double_by_length": "double by the suit's length and the voids to come",
-    "wants_redeal": "a bad TRIX hand: demand a redeal",
-    "trix_card": "lay the card that unlocks my next cards, keep the ones others need",
-    "complex_card": "duck with the highest losing card, take high, shed on opponents",
-    "duck": "duck with the highest card that still loses",
-    "drop_under_sure_winner": "an opponent surely takes the trick: drop what costs him most",
-    "take_high": "every card wins: take with the highest card that is no penalty",
-    "under_doubled_queen": "forced to win: win below a later opponent's doubled Queen",
-    "shed_on_opponent": "void: shed what costs the opponent taking the trick most",
-    "shed_above_doubled": "void: shed a card above an opponent's doubled card",
-    "shed_toward_diamond_void": "partner wins: shed a diamond to become void in diamonds",
-    "shed_safe_on_partner": "partner wins: shed a card that costs nothing",
-    "shed_least_on_partner": "partner wins: shed the cheapest penalty card",
-    "lead_low": "lead the card least likely to take the trick, away from penalties",
-    "lead_short_suit": "lead from a short suit, to become void and shed penalties",
-    "safe_to_take": "lead where a void opponent cannot shed a penalty on my trick",
-    "avoid_opponents_voids": "every suit left is one the opponents are void in",
-    "lead_into_partner_void": "lead into the partner's void: he sheds on the opponent",
-    "avoid_own_doubled_suit": "avoid leading the suit of my side's doubled card",
-    "attack_doubled_from_below": "lead under an opponent's doubled card",
-    "endplay_doubled_card": "lead under an opponent's doubled card, the last of its suit",
-    "endgame_card": "the last tricks solved exactly over every layout of the unseen cards",
-    "random": "a uniformly random legal move",
-    "search": "the best mean gain over the worlds sampled",
-    "cautious_search": "RuleBot's move unless another surely gains more over the worlds sampled",
-    "endgame": "the best mean exact value over every layout of the unseen cards",
-    "choose": "the bot's own choice (it gives no reasons)",
+    "forced": N_("the only legal move"),
+    "choose_contract": N_("the remaining contract the hand suits best"),
+    "choose_doubles": N_("double only well-guarded cards with nothing above them"),
+    "double_by_length": N_("double by the suit's length and the voids to come"),
+    "wants_redeal": N_("a bad TRIX hand: demand a redeal"),
+    "trix_card": N_("lay the card that unlocks my next cards, keep the ones others need"),
+    "complex_card": N_("duck with the highest losing card, take high, shed on opponents"),
+    "duck": N_("duck with the highest card that still loses"),
+    "drop_under_sure_winner": N_("an opponent surely takes the trick: drop what costs him most"),
+    "take_high": N_("every card wins: take with the highest card that is no penalty"),
+    "under_doubled_queen": N_("forced to win: win below a later opponent's doubled Queen"),
+    "shed_on_opponent": N_("void: shed what costs the opponent taking the trick most"),
+    "shed_above_doubled": N_("void: shed a card above an opponent's doubled card"),
+    "shed_toward_diamond_void": N_("partner wins: shed a diamond to become void in diamonds"),
+    "shed_safe_on_partner": N_("partner wins: shed a card that costs nothing"),
+    "shed_least_on_partner": N_("partner wins: shed the cheapest penalty card"),
+    "lead_low": N_("lead the card least likely to take the trick, away from penalties"),
+    "lead_short_suit": N_("lead from a short suit, to become void and shed penalties"),
+    "safe_to_take": N_("lead where a void opponent cannot shed a penalty on my trick"),
+    "avoid_opponents_voids": N_("every suit left is one the opponents are void in"),
+    "lead_into_partner_void": N_("lead into the partner's void: he sheds on the opponent"),
+    "avoid_own_doubled_suit": N_("avoid leading the suit of my side's doubled card"),
+    "attack_doubled_from_below": N_("lead under an opponent's doubled card"),
+    "endplay_doubled_card": N_("lead under an opponent's doubled card, the last of its suit"),
+    "endgame_card": N_("the last tricks solved exactly over every layout of the unseen cards"),
+    "random": N_("a uniformly random legal move"),
+    "search": N_("the best mean gain over the worlds sampled"),
+    "cautious_search": N_(
+        "RuleBot's move unless another surely gains more over the worlds sampled"
+    ),
+    "endgame": N_("the best mean exact value over every layout of the unseen cards"),
+    "choose": N_("the bot's own choice (it gives no reasons)"),
 }
-"""Every tactic an :class:`Explanation` may name, with what it does in one line."""
+"""Every tactic an :class:`Explanation` may name, with what it does in one line (English;
+``translate(TACTICS[name], locale)`` in another language)."""
 
 
 @frozen
@@ -89,6 +94,8 @@ class Explanation:
     - ``gains``: per candidate move searched, its mean gain over those worlds
       (points of the deal, best first; weighted by the worlds' likelihood with
       ``inference``).
+    - ``sharper``: for a :class:`~trixcomplex.bots.levels.LevelBot` whose softer choice
+      left RuleBot version 2's move, that move (``None`` otherwise).
     """
 
     move: PlayerMove
@@ -96,6 +103,7 @@ class Explanation:
     summary: str
     worlds: int = 0
     gains: tuple[tuple[PlayerMove, float], ...] = ()
+    sharper: PlayerMove | None = None
 
     def __str__(self) -> str:
         text = f"{self.move}: {self.summary}"
@@ -128,6 +136,10 @@ def explain(
     if isinstance(bot, RuleBot):
         move, tactic = bot.decide(view, moves)
         return Explanation(move, tactic, TACTICS[tactic])
+    if isinstance(bot, LevelBot):
+        move, tactic, strong = bot.decide(view, moves, rng)
+        softer = strong if move != strong else None
+        return Explanation(move, tactic, TACTICS[tactic], sharper=softer)
     if isinstance(bot, MonteCarloBot):
         found = bot.search(view, moves, rng)
         order = sorted(range(len(found.moves)), key=lambda i: (-found.means[i], i))

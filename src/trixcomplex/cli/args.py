@@ -43,11 +43,12 @@ def bot_name(text: str) -> str:
 def bot_forms() -> dict[str, str]:
     """Each form of bot name that ``--bots`` takes, with its meaning: the kinds
     :func:`~trixcomplex.bots.bot_named` knows (:data:`~trixcomplex.bots.BOT_KINDS`), each
-    but ``random`` also with ``:N``, their numbers read from the bots' own tables
-    (``--help`` prints these; a test checks the parser takes each and no other).
+    but ``random`` also with ``:N`` (``level`` only with it), their numbers read from the
+    bots' own tables (``--help`` prints these; a test checks the parser takes each and no
+    other).
 
     >>> list(bot_forms())
-    ['random', 'rule', 'rule:N', 'mc', 'mc:N', 'mc2', 'mc2:N']
+    ['random', 'rule', 'rule:N', 'mc', 'mc:N', 'mc2', 'mc2:N', 'level:N']
     """
     from ..bots import BOT_KINDS, MC2, MC_WORLDS, MonteCarloBot, RuleBot
     from ..bots.rule_bot import RULE_BOT_VERSIONS
@@ -66,8 +67,16 @@ def bot_forms() -> dict[str, str]:
         f"{MC2.rule_version}'s move kept unless another gains clearly more, the last "
         f"{MC2.endgame} tricks solved exactly",
         "mc2:N": f"mc2 sampling N worlds, {worlds}",
+        "level:N": "a level of play for people, N from 1 (the weakest) to 5, about 150 "
+        "rating points apart: 1 to 3 RuleBot played with softer choices, a shorter memory "
+        "and doubles missed, 4 RuleBot, 5 mc2",
     }
-    forms = [form for kind in BOT_KINDS for form in (kind, f"{kind}:N") if form != "random:N"]
+    forms = [
+        form
+        for kind in BOT_KINDS
+        for form in (kind, f"{kind}:N")
+        if form not in ("random:N", "level")
+    ]
     return {form: meanings[form] for form in forms}
 
 

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from ..bots import Bot, bot_named, explain
+from ..bots import Bot, bot_named, explain, hint
 from ..core.cards import CardParseError, parse_card
 from ..core.engine import (
     MatchState,
@@ -302,6 +302,23 @@ def _offer_save(state: MatchState, me: int, seed: int, inp: TextIO, out: TextIO)
     print(f"Saved; resume with: trixcomplex play --resume {name} --seat {me}", file=out)
 
 
+def _level_of(name: str | None) -> int | None:
+    """The level (1 to 5) a hint named ``name`` speaks for: ``level:N``, ``rule`` (level 4,
+    RuleBot version 2) or ``mc2`` (level 5); ``None`` for another bot (its plain reason).
+
+    >>> _level_of("level:2"), _level_of("rule"), _level_of("mc2"), _level_of("random")
+    (2, 4, 5, None)
+    """
+    from ..bots import level
+
+    if name is None:
+        return None
+    for n in range(1, 6):
+        if bot_named(name) == level(n):
+            return n
+    return None
+
+
 def _play(args: argparse.Namespace) -> int:
     from ..io.records import RecordError
 
@@ -312,6 +329,7 @@ def _play(args: argparse.Namespace) -> int:
         return 2
     names = args.bots if len(args.bots) == 3 else [args.bots[0]] * 3
     hinter = None if args.hint is None else bot_named(args.hint)  # checked by argparse
+    teacher = _level_of(args.hint)
     others = iter(bot_named(n) for n in names)
     bots: list[Bot | None] = [None if s == me else next(others) for s in range(4)]
     seed: int | None = args.seed
@@ -352,10 +370,14 @@ def _play(args: argparse.Namespace) -> int:
     def person(st: MatchState, seat: int, legal: Sequence[PlayerMove]) -> Move:
         seen = view(st, seat)
         if hinter is not None:  # what the bot would play here, from this seat's view only
-            hint = explain(hinter, seen, legal, hint_rng)
-            counted = f" ({hint.worlds} worlds)" if hint.worlds else ""
-            print(f"Hint ({args.hint}): {move_text(hint.move)} — {hint.summary}{counted}",
-                  file=out)  # fmt: skip
+            if teacher is not None:  # a level: the move, why, the cards, the alternatives
+                advice = hint(seen, teacher, legal, hint_rng)
+                print(f"Hint ({args.hint}): {advice.text()}", file=out)
+            else:
+                told = explain(hinter, seen, legal, hint_rng)
+                counted = f" ({told.worlds} worlds)" if told.worlds else ""
+                print(f"Hint ({args.hint}): {move_text(told.move)} — {told.summary}{counted}",
+                      file=out)  # fmt: skip
         return _ask_person(seen, legal, inp, out, _engine_reason(st))
 
     def person_redeal(st: MatchState, seat: int) -> bool:

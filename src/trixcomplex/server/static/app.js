@@ -63,7 +63,7 @@ const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const SUIT_ORDER = ["S", "H", "D", "C"];
 const RANKS = { T: "10" };
 const RANK_CODES = ["", "", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"];
-const BOTS = ["rule", "random", "mc"];
+const BOTS = ["rule", "random", "mc", "level:1", "level:2", "level:3", "level:4", "level:5"];
 const CONTRACTS = {};
 const $ = (id) => document.getElementById(id);
 let socket = null;
