@@ -306,9 +306,12 @@ def _chosen(
     """The policy's choice among ``moves``; ``ValueError`` if it is not one of them."""
     assert policy is not None
     move = policy(game, moves, rng)
-    if move not in moves:
+    # ``move in moves`` compares Plays with attrs' __eq__ (a Python call each) until
+    # it meets ``move``; a policy answers one of the listed (interned) moves, found
+    # first by identity, all in C (issue 44); an equal copy still passes the test.
+    if id(move) not in map(id, moves) and move not in moves:
         raise ValueError(f"the playout policy chose {move!r}, which is not a legal move")
-    return move
+    return move  # type: ignore[return-value]  # one of moves: found by id or by ==
 
 
 def _window(state: MatchState, draw: Callable[[int], int]) -> MatchState:
@@ -373,17 +376,24 @@ def _asked(
     ``policy``, shown ``seen`` brought up to date from the runner's ``live`` list
     (see :func:`~trixcomplex.core.runner.run_deal`)."""
 
+    # Two sources, the one wanted picked once per deal: each card asks no more than
+    # it needs (no test of ``seen`` or ``live`` per card; issue 44).
+    if seen is None:
+
+        def drawn(turn: int, legal: int) -> int:
+            options: tuple[PlayerMove, ...] = plays_of(turn, legal) if legal else PASSES[turn]
+            move = options[0] if len(options) <= least else rng.choice(options)
+            return 1 << move.card if type(move) is Play else 0  # forced="play": no draw
+
+        return drawn
+    assert live is not None and policy is not None
+
     def source(turn: int, legal: int) -> int:
         options: tuple[PlayerMove, ...] = plays_of(turn, legal) if legal else PASSES[turn]
-        if len(options) <= least:  # forced="play": no draw, no policy call
+        if len(options) <= least:  # forced="play": no policy call
             move = options[0]
-        elif seen is None:
-            move = rng.choice(options)
         else:
-            assert live is not None
-            hands = live[0]
-            a, b, c, d = hands
-            seen.hands = (a, b, c, d)
+            hands = seen.hands = tuple(live[0])  # one C call
             seen.turn = turn
             trick = live[1]
             if trick is not None:  # a trick deal
@@ -391,7 +401,7 @@ def _asked(
                 if live[3] != seen.tricks:  # a trick ended since the last card asked
                     seen.leader, seen.tricks, seen.points = live[2], live[3], live[4]
             else:  # TRIX: every card no longer held is on the table
-                seen.table = ALL_MASK ^ (a | b | c | d)
+                seen.table = ALL_MASK ^ (hands[0] | hands[1] | hands[2] | hands[3])
                 seen.finishing_order = live[5]
             move = _chosen(policy, seen, options, rng)
         return 1 << move.card if type(move) is Play else 0

@@ -249,7 +249,7 @@ def run_deal(
                 bit = legal & -legal
             else:
                 bit = source(turn, legal)  # type: ignore[misc]
-                if bit < 0 or not (bit or trix):  # STOP (a trick deal has no pass)
+                if bit <= 0 and (bit or not trix):  # STOP (a trick deal has no pass)
                     break
             if bit:
                 card = ALL_CARDS[bit.bit_length() - 1]
@@ -271,16 +271,15 @@ def run_deal(
             else:
                 break
             index += 1
-        seat = turn
+        # Each step's CardStep is built before ``turn`` moves on (the seat is ``turn``,
+        # its hand ``hand``): no ``seat`` or ``out`` local set per card for the steps only.
         if trix:
-            out = False
             if card is not None:
                 hand ^= bit
                 hands[turn] = hand
                 table |= bit
                 can = playable_after(can, table, card)
-                if not hand:
-                    out = True
+                if not hand:  # out (R-TX-4); a seat that passes holds cards
                     order = gone_out(order, turn)
                     if live is not None:
                         live[5] = order
@@ -288,19 +287,21 @@ def run_deal(
                         over = True
                         break
                     holders ^= 1 << turn
-            turn = after_lay[turn][holders]
             if steps is not None:
-                steps.append(_tnew(CardStep, (seat, card, turn, None, None, out, False)))
+                following = after_lay[turn][holders]
+                steps.append(_tnew(CardStep, (turn, card, following, None, None, not hand, False)))
+            turn = after_lay[turn][holders]
             continue
         hands[turn] = hand ^ bit
         trick += (card,)  # a card: a trick deal has no pass
         if live is not None:
             live[1] = trick
         if len(trick) < 4:
-            turn = after[turn]  # R-SEAT-1
             if steps is not None:  # new_step(...), in place
-                steps.append(_tnew(CardStep, (seat, card, turn, None, None, False, False)))
+                steps.append(_tnew(CardStep, (turn, card, after[turn], None, None, False, False)))
+            turn = after[turn]  # R-SEAT-1
             continue
+        seat = turn
         cards = trick
         taker = _trick_winner(leader, cards)
         done = _tnew(Trick, (leader, cards, taker))  # new_trick(...), in place
@@ -324,7 +325,7 @@ def run_deal(
     if trix:
         if over:
             if steps is not None:
-                steps.append(new_step(seat, card, None, None, None, True, True))
+                steps.append(new_step(turn, card, None, None, None, True, True))
             result = _trix_result(state, order)
         else:
             # new_trix_deal(...), or the deal itself after passes only (nothing laid)
