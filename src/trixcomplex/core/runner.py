@@ -209,22 +209,22 @@ def run_deal(
     hands = [*state.hands]  # list(...) is a call: 250 machine instructions more per apply
     over = False
     card: Card | None
+    after: Any
     if trix:
-        after_lay = NEXT_TO_LAY
+        after = NEXT_TO_LAY  # the next seat: by the deal's kind (one local)
         table, can, order = deal.table, deal.playable, deal.finishing_order  # type: ignore[union-attr]
         if live is not None:
             live[:] = (hands, None, None, 0, None, order)
-        # after_lay[seat][holders]: next_to_lay(hands, seat), by the seats holding cards;
+        # after[seat][holders]: next_to_lay(hands, seat), by the seats holding cards;
         # all four hold cards until the first goes out (R-TX-4: out means emptied, and
         # listed in the finishing order), so the hands are read only once one is out
         if order:
-            h0, h1, h2, h3 = state.hands
-            holders = (h0 != 0) | (h1 != 0) << 1 | (h2 != 0) << 2 | (h3 != 0) << 3
+            a, b, c, d = state.hands
+            holders = (a != 0) | (b != 0) << 1 | (c != 0) << 2 | (d != 0) << 3
         else:
             holders = 15
     else:
-        contract = state.contract
-        rules = state.ruleset.trick_rules(contract)  # type: ignore[arg-type]
+        rules = state.ruleset.trick_rules(state.contract)  # type: ignore[arg-type]
         after = _NEXT_SEAT
         trick, leader, tricks, doubled = deal.trick, deal.leader, deal.tricks, deal.doubled  # type: ignore[union-attr]
         if live is not None:
@@ -288,9 +288,9 @@ def run_deal(
                         break
                     holders ^= 1 << turn
             if steps is not None:
-                following = after_lay[turn][holders]
-                steps.append(_tnew(CardStep, (turn, card, following, None, None, not hand, False)))
-            turn = after_lay[turn][holders]
+                n = after[turn][holders]  # who moves next
+                steps.append(_tnew(CardStep, (turn, card, n, None, None, not hand, False)))
+            turn = after[turn][holders]
             continue
         hands[turn] = hand ^ bit
         trick += (card,)  # a card: a trick deal has no pass
@@ -301,18 +301,15 @@ def run_deal(
                 steps.append(_tnew(CardStep, (turn, card, after[turn], None, None, False, False)))
             turn = after[turn]  # R-SEAT-1
             continue
-        seat = turn
-        cards = trick
-        taker = _trick_winner(leader, cards)
-        done = _tnew(Trick, (leader, cards, taker))  # new_trick(...), in place
+        taker = _trick_winner(leader, trick)
+        done = _tnew(Trick, (leader, trick, taker))  # new_trick(...), in place
         tricks += (done,)
         gained = None
         if total is not None:
-            gained = trick_points(cards, leader, taker, doubled, rules)
+            gained = trick_points(trick, leader, taker, doubled, rules)
             a, b, c, d = gained
             total = (total[0] + a, total[1] + b, total[2] + c, total[3] + d)
-        leader = turn = taker
-        trick = ()
+        seat, leader, turn, trick = turn, taker, taker, ()
         if live is not None:
             live[1], live[2], live[3], live[4] = trick, leader, len(tricks), total
         over = trick_deal_over(len(tricks), hands[0] | hands[1] | hands[2] | hands[3], rules)
@@ -334,7 +331,7 @@ def run_deal(
         result = complex_result(
             state.deal_number, state.owner,  # type: ignore[arg-type]
             new_trick_deal(leader, (), tricks, doubled, _ZERO),
-            contract=contract, kingdom=state.kingdom, rules=rules,  # type: ignore[arg-type]
+            contract=state.contract, kingdom=state.kingdom, rules=rules,  # type: ignore[arg-type]
         )  # fmt: skip
     else:
         progress = _tnew(TrickDeal, (  # new_trick_deal(...)
