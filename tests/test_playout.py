@@ -259,8 +259,8 @@ def test_policy_choosing_an_illegal_move_is_rejected() -> None:
 
 
 def test_policy_choosing_an_equal_copy_of_a_listed_move_is_accepted() -> None:
-    """R-CX-2: a listed move is found by identity first, then by ``==``: an equal copy
-    (not the interned object) is still legal, and the playout equals the one choosing
+    """R-CX-2: a policy's move is legal when it equals a listed move: an equal copy
+    (not the interned object) is accepted, and the playout equals the one choosing
     the listed object itself."""
 
     def first(
