@@ -63,7 +63,7 @@ from .cards import ALL_MASK, Card, mask_of
 from .engine import DealResult, DoublingWindow, MatchState, Phase
 from .legal import legal_moves, plays_of, window_answers
 from .match import apply, apply_listed, finish_window
-from .moves import PASSES, Contract, Deal, Double, Play, PlayerMove
+from .moves import PASSES, Contract, Deal, Double, Pass, Play, PlayerMove
 from .rules import redeal_seat
 from .rulesets import Ruleset
 from .runner import LIVE_SIZE, MoveSource, run_deal
@@ -379,16 +379,15 @@ def _asked(
     # it needs (no test of ``seen`` or ``live`` per card; issue 44).
     if seen is None:
 
-        def drawn(turn: int, legal: int) -> int:
-            options: tuple[PlayerMove, ...] = plays_of(turn, legal) if legal else PASSES[turn]
-            move = options[0] if len(options) <= least else rng.choice(options)
-            return 1 << move.card if type(move) is Play else 0  # forced="play": no draw
+        def drawn(turn: int, legal: int) -> Play | Pass:
+            options: tuple[Play | Pass, ...] = plays_of(turn, legal) if legal else PASSES[turn]
+            return options[0] if len(options) <= least else rng.choice(options)  # forced="play"
 
         return drawn
     assert live is not None and policy is not None
 
-    def source(turn: int, legal: int) -> int:
-        options: tuple[PlayerMove, ...] = plays_of(turn, legal) if legal else PASSES[turn]
+    def source(turn: int, legal: int) -> Play | Pass:
+        options: tuple[Play | Pass, ...] = plays_of(turn, legal) if legal else PASSES[turn]
         if len(options) <= least:  # forced="play": no policy call
             move = options[0]
         else:
@@ -403,6 +402,6 @@ def _asked(
                 seen.table = ALL_MASK ^ (hands[0] | hands[1] | hands[2] | hands[3])
                 seen.finishing_order = live[5]
             move = _chosen(policy, seen, options, rng)
-        return 1 << move.card if type(move) is Play else 0
+        return move
 
     return source

@@ -10,12 +10,13 @@ it loads the deal in progress, runs it and builds the state once at the end
 of the run (scoring a finished deal).
 
 The moves come from a *move source* or are given.  A move source is a
-function ``source(turn, legal) -> bit``: given the seat to move and its legal
-cards (a card set, decided by the rule functions), it answers the bit of
-the card played, ``0`` for a TRIX pass (only when ``legal`` is empty,
-R-TX-3), or :data:`STOP` to end the run there (the playout's chooser is
-one).  Given moves (a record's, a player's) are each checked against the
-legal set; the run stops at the first one refused.
+function ``source(turn, legal) -> move``: given the seat to move and its legal
+cards (a card set, decided by the rule functions), it answers the seat's
+listed :class:`~trixcomplex.Play` of one of them, its listed
+:class:`~trixcomplex.Pass` (only when ``legal`` is empty, R-TX-3), or
+:data:`STOP` to end the run there (the playout's chooser is one).  Given
+moves (a record's, a player's) are each checked against the legal set; the
+run stops at the first one refused.
 
 Asked for them, the runner reports what each step changed as a
 :class:`CardStep`: the seat and card, who moves next, the trick it finished
@@ -75,12 +76,14 @@ __all__ = [
     "run_deal",
 ]
 
-STOP = -1
+STOP = None
 """What a move source answers to end the run before the next move."""
 
-MoveSource = Callable[[int, int], int]
-"""``source(turn, legal) -> bit``: the card ``turn`` plays (its bit, one of ``legal``),
-``0`` for a TRIX pass (``legal`` empty), or :data:`STOP`."""
+MoveSource = Callable[[int, int], "Play | Pass | None"]
+"""``source(turn, legal) -> move``: the listed :class:`~trixcomplex.Play` of ``turn``
+for one of ``legal``, its :class:`~trixcomplex.Pass` (TRIX, ``legal`` empty), or
+:data:`STOP`.  The move itself, not its card's bit: the runner records it as it
+is, with no bit turned back into a card and the card into the listed move (issue 44)."""
 
 _tnew = tuple.__new__
 # The state and the deal a run leaves unfinished are built by the builders' own body,
@@ -247,16 +250,22 @@ def run_deal(
                         legal &= legal - 1
                         r -= 1
                 bit = legal & -legal
+                if bit:
+                    card = ALL_CARDS[bit.bit_length() - 1]
+                    record(PLAYS[turn][card])  # type: ignore[misc]
+                else:
+                    card = None
+                    record(PASSES[turn][0])  # type: ignore[misc]
             else:
-                bit = source(turn, legal)  # type: ignore[misc]
-                if bit <= 0 and (bit or not trix):  # STOP (a trick deal has no pass)
+                move = source(turn, legal)  # type: ignore[misc]
+                if type(move) is Play:
+                    card = move.card
+                    bit = 1 << card
+                elif move is None or not trix:  # STOP (a trick deal has no pass)
                     break
-            if bit:
-                card = ALL_CARDS[bit.bit_length() - 1]
-                record(PLAYS[turn][card])  # type: ignore[misc]
-            else:
-                card = None
-                record(PASSES[turn][0])  # type: ignore[misc]
+                else:
+                    card, bit = None, 0
+                record(move)  # type: ignore[misc]
         else:  # the next given move: a legal card, or the pass with none, of the seat to move
             move = moves[index]
             if type(move) is Play:
