@@ -135,3 +135,27 @@ def test_versus_compares_two_rows_match_by_match(
     strength._run("rule:1,random", 2, 8, other, tc.PARTNERSHIP)
     with pytest.raises(ValueError, match="played seed 8"):
         strength._versus(new, other)
+
+
+def test_bytecodes_counts_each_function_and_its_loop_exactly() -> None:
+    """``bytecodes.py`` (issue 44) counts what each function runs, exactly: a loop twice
+    as long runs twice its loop's bytecodes more, and the caller's are its own."""
+    import bytecodes
+
+    def loop(n: int) -> int:
+        total = 0
+        for i in range(n):
+            total += i
+        return total
+
+    def run(n: int) -> None:
+        loop(n)
+
+    short = bytecodes.count(lambda: run(10))
+    long = bytecodes.count(lambda: run(20))
+    key = next(k for k in short if k[1] == "loop")
+    assert long[key] - short[key] == short[key] - bytecodes.count(lambda: run(0))[key] > 0
+    assert (
+        long[next(k for k in long if k[1] == "run")]
+        == short[next(k for k in short if k[1] == "run")]
+    )

@@ -258,6 +258,32 @@ def test_policy_choosing_an_illegal_move_is_rejected() -> None:
         tc.playout(tc.new_match(), random.Random(2), cheat, until="match")
 
 
+def test_policy_choosing_an_equal_copy_of_a_listed_move_is_accepted() -> None:
+    """R-CX-2: a policy's move is legal when it equals a listed move: an equal copy
+    (not the interned object) is accepted, and the playout equals the one choosing
+    the listed object itself."""
+
+    def first(
+        game: PlayoutState, moves: tuple[tc.PlayerMove, ...], rng: random.Random
+    ) -> tc.PlayerMove:
+        return moves[0]
+
+    def copied(
+        game: PlayoutState, moves: tuple[tc.PlayerMove, ...], rng: random.Random
+    ) -> tc.PlayerMove:
+        move = moves[0]
+        if type(move) is tc.Play:
+            twin = tc.Play(move.seat, move.card)
+            assert twin == move and twin is not move
+            return twin
+        return move
+
+    start = tc.new_match()
+    assert tc.playout(start, random.Random(3), copied, until="match") == tc.playout(
+        start, random.Random(3), first, until="match"
+    )
+
+
 @pytest.mark.parametrize("inline", [False, True])
 @pytest.mark.parametrize("seed", range(5))
 def test_fast_shuffle_is_deal_shuffled(seed: int, inline: bool) -> None:

@@ -43,7 +43,7 @@ from ..core.turns import next_move
 from .endgame import endgame_values, worth
 from .equals import equal_groups
 from .inference import likelihood
-from .rule_bot import RULE_BOT_VERSIONS, rule_move
+from .rule_bot import RULE_BOT_VERSIONS, rule_decision, rule_move
 from .situation import Situation
 
 if TYPE_CHECKING:
@@ -132,10 +132,10 @@ def _card_policy(state: MatchState, known: _Known, version: int = 1) -> Policy:
         key = (seat, hands[seat], hands[0] | hands[1] | hands[2] | hands[3],
                game.trick, game.leader, game.table)  # fmt: skip
         move = seen.get(key)
-        if move is None:
-            move = seen[key] = rule_move(
+        if move is None:  # rule_move's answer: two or more moves, so its rule_decision's
+            move = seen[key] = rule_decision(
                 Situation.of_game(game, seat, remaining), moves, version=version
-            )
+            )[0]
         return move
 
     return policy

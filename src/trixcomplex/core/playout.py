@@ -63,7 +63,7 @@ from .cards import ALL_MASK, Card, mask_of
 from .engine import DealResult, DoublingWindow, MatchState, Phase
 from .legal import legal_moves, plays_of, window_answers
 from .match import apply, apply_listed, finish_window
-from .moves import PASSES, Contract, Deal, Double, Play, PlayerMove
+from .moves import PASSES, Contract, Deal, Double, Pass, Play, PlayerMove
 from .rules import redeal_seat
 from .rulesets import Ruleset
 from .runner import LIVE_SIZE, MoveSource, run_deal
@@ -306,6 +306,8 @@ def _chosen(
     """The policy's choice among ``moves``; ``ValueError`` if it is not one of them."""
     assert policy is not None
     move = policy(game, moves, rng)
+    # ``in`` finds the listed (interned) move by identity before any __eq__; looking
+    # it up by ``id`` first was measured slower (issue 44: every id() makes an int).
     if move not in moves:
         raise ValueError(f"the playout policy chose {move!r}, which is not a legal move")
     return move
@@ -373,17 +375,23 @@ def _asked(
     ``policy``, shown ``seen`` brought up to date from the runner's ``live`` list
     (see :func:`~trixcomplex.core.runner.run_deal`)."""
 
-    def source(turn: int, legal: int) -> int:
-        options: tuple[PlayerMove, ...] = plays_of(turn, legal) if legal else PASSES[turn]
-        if len(options) <= least:  # forced="play": no draw, no policy call
+    # Two sources, the one wanted picked once per deal: each card asks no more than
+    # it needs (no test of ``seen`` or ``live`` per card; issue 44).
+    if seen is None:
+
+        def drawn(turn: int, legal: int) -> Play | Pass:
+            options: tuple[Play | Pass, ...] = plays_of(turn, legal) if legal else PASSES[turn]
+            return options[0] if len(options) <= least else rng.choice(options)  # forced="play"
+
+        return drawn
+    assert live is not None and policy is not None
+
+    def source(turn: int, legal: int) -> Play | Pass:
+        options: tuple[Play | Pass, ...] = plays_of(turn, legal) if legal else PASSES[turn]
+        if len(options) <= least:  # forced="play": no policy call
             move = options[0]
-        elif seen is None:
-            move = rng.choice(options)
         else:
-            assert live is not None
-            hands = live[0]
-            a, b, c, d = hands
-            seen.hands = (a, b, c, d)
+            hands = seen.hands = tuple(live[0])  # one C call
             seen.turn = turn
             trick = live[1]
             if trick is not None:  # a trick deal
@@ -391,9 +399,9 @@ def _asked(
                 if live[3] != seen.tricks:  # a trick ended since the last card asked
                     seen.leader, seen.tricks, seen.points = live[2], live[3], live[4]
             else:  # TRIX: every card no longer held is on the table
-                seen.table = ALL_MASK ^ (a | b | c | d)
+                seen.table = ALL_MASK ^ (hands[0] | hands[1] | hands[2] | hands[3])
                 seen.finishing_order = live[5]
             move = _chosen(policy, seen, options, rng)
-        return 1 << move.card if type(move) is Play else 0
+        return move
 
     return source

@@ -10,12 +10,13 @@ it loads the deal in progress, runs it and builds the state once at the end
 of the run (scoring a finished deal).
 
 The moves come from a *move source* or are given.  A move source is a
-function ``source(turn, legal) -> bit``: given the seat to move and its legal
-cards (a card set, decided by the rule functions), it answers the bit of
-the card played, ``0`` for a TRIX pass (only when ``legal`` is empty,
-R-TX-3), or :data:`STOP` to end the run there (the playout's chooser is
-one).  Given moves (a record's, a player's) are each checked against the
-legal set; the run stops at the first one refused.
+function ``source(turn, legal) -> move``: given the seat to move and its legal
+cards (a card set, decided by the rule functions), it answers the seat's
+listed :class:`~trixcomplex.Play` of one of them, its listed
+:class:`~trixcomplex.Pass` (only when ``legal`` is empty, R-TX-3), or
+:data:`STOP` to end the run there (the playout's chooser is one).  Given
+moves (a record's, a player's) are each checked against the legal set; the
+run stops at the first one refused.
 
 Asked for them, the runner reports what each step changed as a
 :class:`CardStep`: the seat and card, who moves next, the trick it finished
@@ -75,12 +76,14 @@ __all__ = [
     "run_deal",
 ]
 
-STOP = -1
+STOP = None
 """What a move source answers to end the run before the next move."""
 
-MoveSource = Callable[[int, int], int]
-"""``source(turn, legal) -> bit``: the card ``turn`` plays (its bit, one of ``legal``),
-``0`` for a TRIX pass (``legal`` empty), or :data:`STOP`."""
+MoveSource = Callable[[int, int], "Play | Pass | None"]
+"""``source(turn, legal) -> move``: the listed :class:`~trixcomplex.Play` of ``turn``
+for one of ``legal``, its :class:`~trixcomplex.Pass` (TRIX, ``legal`` empty), or
+:data:`STOP`.  The move itself, not its card's bit: the runner records it as it
+is, with no bit turned back into a card and the card into the listed move (issue 44)."""
 
 _tnew = tuple.__new__
 # The state and the deal a run leaves unfinished are built by the builders' own body,
@@ -209,22 +212,22 @@ def run_deal(
     hands = [*state.hands]  # list(...) is a call: 250 machine instructions more per apply
     over = False
     card: Card | None
+    after: Any
     if trix:
-        after_lay = NEXT_TO_LAY
+        after = NEXT_TO_LAY  # the next seat: by the deal's kind (one local)
         table, can, order = deal.table, deal.playable, deal.finishing_order  # type: ignore[union-attr]
         if live is not None:
             live[:] = (hands, None, None, 0, None, order)
-        # after_lay[seat][holders]: next_to_lay(hands, seat), by the seats holding cards;
+        # after[seat][holders]: next_to_lay(hands, seat), by the seats holding cards;
         # all four hold cards until the first goes out (R-TX-4: out means emptied, and
         # listed in the finishing order), so the hands are read only once one is out
         if order:
-            h0, h1, h2, h3 = state.hands
-            holders = (h0 != 0) | (h1 != 0) << 1 | (h2 != 0) << 2 | (h3 != 0) << 3
+            a, b, c, d = state.hands
+            holders = (a != 0) | (b != 0) << 1 | (c != 0) << 2 | (d != 0) << 3
         else:
             holders = 15
     else:
-        contract = state.contract
-        rules = state.ruleset.trick_rules(contract)  # type: ignore[arg-type]
+        rules = state.ruleset.trick_rules(state.contract)  # type: ignore[arg-type]
         after = _NEXT_SEAT
         trick, leader, tricks, doubled = deal.trick, deal.leader, deal.tricks, deal.doubled  # type: ignore[union-attr]
         if live is not None:
@@ -247,16 +250,22 @@ def run_deal(
                         legal &= legal - 1
                         r -= 1
                 bit = legal & -legal
+                if bit:
+                    card = ALL_CARDS[bit.bit_length() - 1]
+                    record(PLAYS[turn][card])  # type: ignore[misc]
+                else:
+                    card = None
+                    record(PASSES[turn][0])  # type: ignore[misc]
             else:
-                bit = source(turn, legal)  # type: ignore[misc]
-                if bit < 0 or not (bit or trix):  # STOP (a trick deal has no pass)
+                move = source(turn, legal)  # type: ignore[misc]
+                if type(move) is Play:
+                    card = move.card
+                    bit = 1 << card
+                elif move is None or not trix:  # STOP (a trick deal has no pass)
                     break
-            if bit:
-                card = ALL_CARDS[bit.bit_length() - 1]
-                record(PLAYS[turn][card])  # type: ignore[misc]
-            else:
-                card = None
-                record(PASSES[turn][0])  # type: ignore[misc]
+                else:
+                    card, bit = None, 0
+                record(move)  # type: ignore[misc]
         else:  # the next given move: a legal card, or the pass with none, of the seat to move
             move = moves[index]
             if type(move) is Play:
@@ -271,16 +280,15 @@ def run_deal(
             else:
                 break
             index += 1
-        seat = turn
+        # Each step's CardStep is built before ``turn`` moves on (the seat is ``turn``,
+        # its hand ``hand``): no ``seat`` or ``out`` local set per card for the steps only.
         if trix:
-            out = False
             if card is not None:
                 hand ^= bit
                 hands[turn] = hand
                 table |= bit
                 can = playable_after(can, table, card)
-                if not hand:
-                    out = True
+                if not hand:  # out (R-TX-4); a seat that passes holds cards
                     order = gone_out(order, turn)
                     if live is not None:
                         live[5] = order
@@ -288,30 +296,29 @@ def run_deal(
                         over = True
                         break
                     holders ^= 1 << turn
-            turn = after_lay[turn][holders]
             if steps is not None:
-                steps.append(_tnew(CardStep, (seat, card, turn, None, None, out, False)))
+                n = after[turn][holders]  # who moves next
+                steps.append(_tnew(CardStep, (turn, card, n, None, None, not hand, False)))
+            turn = after[turn][holders]
             continue
         hands[turn] = hand ^ bit
         trick += (card,)  # a card: a trick deal has no pass
         if live is not None:
             live[1] = trick
         if len(trick) < 4:
-            turn = after[turn]  # R-SEAT-1
             if steps is not None:  # new_step(...), in place
-                steps.append(_tnew(CardStep, (seat, card, turn, None, None, False, False)))
+                steps.append(_tnew(CardStep, (turn, card, after[turn], None, None, False, False)))
+            turn = after[turn]  # R-SEAT-1
             continue
-        cards = trick
-        taker = _trick_winner(leader, cards)
-        done = _tnew(Trick, (leader, cards, taker))  # new_trick(...), in place
+        taker = _trick_winner(leader, trick)
+        done = _tnew(Trick, (leader, trick, taker))  # new_trick(...), in place
         tricks += (done,)
         gained = None
         if total is not None:
-            gained = trick_points(cards, leader, taker, doubled, rules)
+            gained = trick_points(trick, leader, taker, doubled, rules)
             a, b, c, d = gained
             total = (total[0] + a, total[1] + b, total[2] + c, total[3] + d)
-        leader = turn = taker
-        trick = ()
+        seat, leader, turn, trick = turn, taker, taker, ()
         if live is not None:
             live[1], live[2], live[3], live[4] = trick, leader, len(tricks), total
         over = trick_deal_over(len(tricks), hands[0] | hands[1] | hands[2] | hands[3], rules)
@@ -324,7 +331,7 @@ def run_deal(
     if trix:
         if over:
             if steps is not None:
-                steps.append(new_step(seat, card, None, None, None, True, True))
+                steps.append(new_step(turn, card, None, None, None, True, True))
             result = _trix_result(state, order)
         else:
             # new_trix_deal(...), or the deal itself after passes only (nothing laid)
@@ -333,7 +340,7 @@ def run_deal(
         result = complex_result(
             state.deal_number, state.owner,  # type: ignore[arg-type]
             new_trick_deal(leader, (), tricks, doubled, _ZERO),
-            contract=contract, kingdom=state.kingdom, rules=rules,  # type: ignore[arg-type]
+            contract=state.contract, kingdom=state.kingdom, rules=rules,  # type: ignore[arg-type]
         )  # fmt: skip
     else:
         progress = _tnew(TrickDeal, (  # new_trick_deal(...)
