@@ -29,7 +29,6 @@ from server_harness import Client, Server, free_port, replay
 from system_packages import require
 from test_server_browser import CHROMIUM, CHROMIUM_ARGS
 
-pytestmark = [pytest.mark.postgresql, pytest.mark.postgresql_server, pytest.mark.slow]
 
 CONFIG = Path(__file__).resolve().parents[1] / "docs" / "deploy" / "nginx.conf"
 NGINX = "/usr/sbin/nginx"
@@ -187,6 +186,9 @@ def _deal_over(page: Page) -> bool:
     return bool(page.evaluate(f"last !== null && ({over})"))
 
 
+@pytest.mark.postgresql
+@pytest.mark.postgresql_server
+@pytest.mark.slow
 def test_a_person_plays_through_nginx_while_owners_are_killed(
     site: tuple[Nginx, list[Server]], tmp_path: Path
 ) -> None:
