@@ -66,7 +66,7 @@ MAX_MESSAGE = 4096
 """The longest message (characters) a client may send; longer ones are refused unread."""
 MAX_TABLES = Options().max_tables
 """The most tables a server plays at once unless told otherwise (finished ones not counted)."""
-_TAKEOVER_EVERY = 1.0  # seconds: how often a shared store's free tables are looked for
+_TAKEOVER_EVERY = 0.25  # seconds: how often a shared store's free tables are looked for
 _ARCHIVE_RETRY = 30.0  # seconds: an archive the store refused is tried again
 _ADDRESSES = 10_000  # addresses whose joins are remembered before the old ones are pruned
 _CREATE_KEYS = frozenset({"seats", *Settings().to_json()})
