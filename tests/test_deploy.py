@@ -29,7 +29,6 @@ from server_harness import Client, Server, free_port, replay
 from system_packages import require
 from test_server_browser import CHROMIUM, CHROMIUM_ARGS
 
-
 CONFIG = Path(__file__).resolve().parents[1] / "docs" / "deploy" / "nginx.conf"
 NGINX = "/usr/sbin/nginx"
 
