@@ -9,12 +9,15 @@ table runs on a clock moved by hand, so every time is exact, whatever the load.
 from __future__ import annotations
 
 from concurrent.futures import Future
+from pathlib import Path
 
 import trixcomplex as tc
 from builders import deal_of
 from server_harness import InlinePool, TimedStore, _done, run_until
+from trixcomplex.server.app import Lobby
 from trixcomplex.server.clock import ManualClock
 from trixcomplex.server.options import Options
+from trixcomplex.server.store_sqlite import SqliteStore
 from trixcomplex.server.table import Seat, Settings, Table
 
 MOVE_TIME = 1.0
@@ -120,3 +123,40 @@ def test_r_tx_5_a_forced_move_waits_bot_delay_for_a_bot_forced_delay_for_a_perso
     assert forced_person == tc.Play(3, tc.parse_card(person_card))
     assert forced_at == lead_at + settings.bot_delay
     assert person_at == bot_at + settings.forced_delay
+
+
+def test_a_table_taken_over_restarts_the_seat_clock_the_outage_charged_to_nobody(
+    tmp_path: Path,
+) -> None:
+    """Issue 39: the process driving a table dies while a person is thinking (25 of
+    their 30 s used), and the table is brought back elsewhere 100 s later (a takeover,
+    or a restart: both go through :meth:`Lobby.restore`'s ``_bring_back``).  The
+    person's clock starts again at its whole move time from the moment the table is
+    driven again: neither the 25 s used nor the 100 s of the outage are charged, so
+    the host times the seat out exactly 30 s after the takeover, not a moment before."""
+    db = str(tmp_path / "tables.db")
+    first_clock = ManualClock()
+    first = Lobby(SqliteStore(db), Options(), clock=first_clock, pool=InlinePool())
+    table = first.open_table({"seats": ["person", "rule", "rule", "rule"], "move_time": 30,
+                              "forced_delay": 60, "bot_delay": 0, "deal_pause": 0})  # fmt: skip
+    table.join(0, "Ann")
+    # Seat 0 alone to act, outside the windows: nothing happens until its clock runs out.
+    run_until(first_clock, lambda: table.state.to_act == frozenset({0})
+              and table.state.phase not in (tc.Phase.DEAL, tc.Phase.DOUBLE))  # fmt: skip
+    thinking_since = len(table.state.history)
+    first_clock.advance(25.0)
+    assert len(table.state.history) == thinking_since  # still hers to play
+    # The process dies here (nothing stopped, nothing stored but the moves).
+
+    second_clock = ManualClock(start_wall=first_clock.wall() + 100.0)
+    second = Lobby(SqliteStore(db), Options(), clock=second_clock, pool=InlinePool())
+    second.restore()
+    again = second.tables[table.id]
+    assert len(again.state.history) == thinking_since and 0 in again.state.to_act
+    second_clock.advance(30.0 - 0.01)
+    assert len(again.state.history) == thinking_since  # not timed out a moment early
+    before = again.state
+    second_clock.advance(0.02)
+    moved = again.state.history.moves()[thinking_since]
+    # R-MATCH-6 in the choice, else the host policy's move for the seat out of time.
+    assert moved in (tc.Timeout(), tc.timeout_move(before, 0))

@@ -10,11 +10,13 @@ postgres``).
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from typing import Any
 
 import pytest
+from websockets.exceptions import InvalidStatus
 
 from server_harness import Server, play_people, replay
 from trixcomplex.server.app import _TAKEOVER_EVERY
@@ -96,3 +98,28 @@ def test_a_stopped_owner_leaves_its_tables_to_the_others(postgres_cluster: Any) 
         _until(lambda: second.get(f"/api/tables/{bots}")["finished"], timeout=240)
         status, record = second.request(f"/api/tables/{bots}/record")
         assert status == 200 and replay(record).is_over
+
+
+def test_a_table_driven_elsewhere_is_answered_404_before_any_websocket(
+    postgres_cluster: Any,
+) -> None:
+    """Any process may be asked for any table (a load balancer's choice): one that does
+    not drive it answers its summary and its WebSocket handshake with ``404``
+    (``server.elsewhere``), no WebSocket opened, so nginx tries the next process
+    (``proxy_next_upstream http_404``, docs/deploy/nginx.conf); an unknown table is
+    still refused over the WebSocket (``server.unknown-table``), the page then stops."""
+    db = postgres_cluster.database()
+    with Server(db) as first, Server(db) as second:
+        people = first.create(["person", "rule", "rule", "rule"], **SLOW)
+        status, _ = second.request(f"/api/tables/{people}")
+        assert status == 404
+        with pytest.raises(InvalidStatus) as refused:
+            second.client(people)
+        assert refused.value.response.status_code == 404
+        assert json.loads(refused.value.response.body or b"{}")["error"]["code"] == (
+            "server.elsewhere"
+        )
+        first.client(people).join(0, "Ann")  # its owner answers as ever
+        unknown = second.client("00000000")
+        assert unknown.expect("refused")["error"]["code"] == "server.unknown-table"
+        unknown.close()

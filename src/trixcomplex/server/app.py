@@ -69,7 +69,7 @@ MAX_MESSAGE = 4096
 """The longest message (characters) a client may send; longer ones are refused unread."""
 MAX_TABLES = Options().max_tables
 """The most tables a server plays at once unless told otherwise (finished ones not counted)."""
-_TAKEOVER_EVERY = 1.0  # seconds: how often a shared store's free tables are looked for
+_TAKEOVER_EVERY = 0.25  # seconds: how often a shared store's free tables are looked for
 _ARCHIVE_RETRY = 30.0  # seconds: an archive the store refused is tried again
 _ADDRESSES = 10_000  # addresses whose joins are remembered before the old ones are pruned
 _CREATE_KEYS = frozenset({"seats", *Settings().to_json()})
@@ -365,6 +365,20 @@ class Lobby:
             raise Refused(f"there is no table {table_id[:40]!r}", "unknown-table")
         return table
 
+    def driven_elsewhere(self, table_id: str) -> bool:
+        """Whether ``table_id`` is a live table another process drives (on a shared
+        store): its clients belong to that process, so this one answers ``404`` before
+        any WebSocket is opened, and a load balancer tries the next process (nginx's
+        ``proxy_next_upstream http_404``; :doc:`/deploy`).  ``False`` on a store of one
+        process, for a table driven here, archived, damaged or unknown."""
+        if not self.store.shared or table_id in self.tables or table_id in self.damaged:
+            return False
+        try:
+            row = self.store.load(table_id)
+        except (DamagedRow, *STORE_ERRORS):
+            return False
+        return row is not None and not row.archived
+
     def archived(self, table_id: str) -> TableRow | None:
         """The stored row of an archived table (finished, or closed), or ``None``;
         :class:`Refused` (``server.damaged``) if its row cannot be read."""
@@ -557,6 +571,9 @@ async def _receive(socket: WebSocket, conn: Connection, hello_by: float) -> dict
 async def _socket(socket: WebSocket) -> None:
     lobby: Lobby = socket.app.state.lobby
     hello_by = asyncio.get_running_loop().time() + lobby.options.hello_timeout
+    if lobby.driven_elsewhere(socket.path_params["table_id"]):
+        await _elsewhere(socket)
+        return
     await socket.accept()
     if lobby.draining:  # accepted as the listening socket closed: reconnect elsewhere
         await socket.close(GOING_AWAY_CODE, "the server is going away: reconnect")
@@ -605,6 +622,18 @@ async def _socket(socket: WebSocket) -> None:
         pump.cancel()
         with contextlib.suppress(BaseException):
             await pump
+
+
+async def _elsewhere(socket: WebSocket) -> None:
+    """Refuse the handshake for a table another process drives: ``404``, the refusal in
+    JSON (``server.elsewhere``), where the server supports denial responses; else the
+    handshake is closed (``403``).  Either way no WebSocket opens: a load balancer
+    tries the next process, and the page, seeing the connection fail, tries again."""
+    refused = Refused("this table is driven by another server process", "elsewhere")
+    if "websocket.http.response" in socket.scope.get("extensions", {}):
+        await socket.send_denial_response(_json_error(refused, 404))
+    else:
+        await socket.close()
 
 
 HELLO_TIMEOUT_CODE = 4408

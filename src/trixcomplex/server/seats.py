@@ -54,6 +54,8 @@ SERVER_ERROR_CODES: dict[str, str] = {
     "server.unavailable": "The server cannot store now (its disk is full or failing): "
     "nothing was changed, nor acknowledged; try again.",
     "server.damaged": "A table whose stored row cannot be read: set aside, the others serve.",
+    "server.elsewhere": "A table another server process drives (several processes on one "
+    "database): 404 before any WebSocket opens; a load balancer tries the next process.",
 }
 """The server's own refusal codes (the library's are
 :data:`trixcomplex.core.errors.ERROR_CODES`)."""
