@@ -325,17 +325,17 @@ def test_run_replay_bad_input_is_one_line_on_stderr(text: str, words: str) -> No
 
 def test_run_replay_missing_or_unreadable_file(tmp_path: Path) -> None:
     missing = str(tmp_path / "nope.json")
-    status, out, err = _run(missing, as_json=False)
-    assert (status, out) == (1, "")
+    status, out, err = _run(missing, as_json=False)  # a bad command line: exit 2
+    assert (status, out) == (2, "")
     assert err == f"{missing}: cannot read the file: No such file or directory\n"
     status, _, err = _run(str(tmp_path), as_json=False)
-    assert status == 1 and err.count("\n") == 1
+    assert status == 2 and err.count("\n") == 1
     binary = tmp_path / "bin.json"
     binary.write_bytes(b"\xff\xfe\x00")
     status, _, err = _run(str(binary), as_json=False)
-    assert status == 1 and "not UTF-8" in err and err.count("\n") == 1
+    assert status == 2 and "not UTF-8" in err and err.count("\n") == 1  # unreadable: 2
     status, out, err = _run(str(binary))
-    assert (status, err) == (1, "") and json.loads(out)["code"] == "record.unreadable"
+    assert (status, err) == (2, "") and json.loads(out)["code"] == "record.unreadable"
 
 
 def test_cli_replay_end_to_end(tmp_path: Path) -> None:
