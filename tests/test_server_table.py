@@ -422,20 +422,27 @@ def test_one_naming_and_one_notation(browser: BrowserContext, server: Server) ->
 def test_a_right_to_left_page_keeps_the_games_geometry(
     browser: BrowserContext, server: Server, tmp_path: Path, axe: str
 ) -> None:
-    """With the page's language written right to left (dir="rtl", as the message table
-    will say for Arabic) the page mirrors, but the table keeps the game's geometry
-    (R-SEAT-1: the next seat on your right), the scoresheet still fits at 360 px, and
-    the lobby and the page have no serious or critical axe-core violation."""
+    """Arabic chosen with the page's language selector (remembered across pages): the
+    page is right to left (dir="rtl", lang="ar") and mirrors, but the table keeps the
+    game's geometry (R-SEAT-1: the next seat on your right), the scoresheet still fits
+    at 360 px, and the lobby and the page have no serious or critical axe-core violation."""
     lobby = browser.new_page()
     lobby.goto(server.base + "/")
     lobby.wait_for_selector("#create")
+    lobby.select_option("#language", "ar")
+    lobby.wait_for_function("document.documentElement.dir === 'rtl'")
+    assert lobby.inner_text("#open") == "افتح الطاولة"
     violations = _axe(lobby, axe)
     assert violations == [], violations
+    _shot(lobby, "lobby-ar", tmp_path)
     page = browser.new_page()
     page.set_viewport_size({"width": 360, "height": 800})
     table = _table(server)
     _sit(page, server, table)
-    page.evaluate("MSG.dir = 'rtl'; document.documentElement.dir = 'rtl'; draw(last)")
+    assert page.evaluate("[document.documentElement.lang, document.documentElement.dir]") == [
+        "ar",
+        "rtl",
+    ]
     me = _centre(page, "#place-bottom")
     after = _centre(page, "[data-seat='1'].seat")
     before = _centre(page, "[data-seat='3'].seat")
@@ -458,15 +465,25 @@ def _tab_to(page: Page, selector: str) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("locale", ["en-US", "ar-SA"])
 def test_a_whole_deal_with_the_keyboard_only(
-    browser: BrowserContext, server: Server, tmp_path: Path, axe: str
+    chromium: Browser, server: Server, tmp_path: Path, axe: str, locale: str
 ) -> None:
     """Everything from the keyboard: Tab to the contract buttons, the doubling window's
     boxes and Answer, the hand (arrows to a playable card, Enter to play it), Pass, and
-    the last-trick button; no mouse and no scripted focus for a whole deal."""
-    page = browser.new_page()
+    the last-trick button; no mouse and no scripted focus for a whole deal.  In a browser
+    whose language is Arabic the page is in Arabic (the library's catalog, by
+    Accept-Language), right to left (dir="rtl", lang="ar"), and no English word is left
+    in the table's status, the hand's spoken names and the history."""
+    context = chromium.new_context(locale=locale, viewport={"width": 1080, "height": 820})
+    context.set_default_timeout(LONG)
+    page = context.new_page()
     table = _table(server)
     _sit(page, server, table)
+    arabic = locale.startswith("ar")
+    language = page.evaluate("[document.documentElement.lang, document.documentElement.dir]")
+    assert language == (["ar", "rtl"] if arabic else ["en", "ltr"])
+    english_words = __import__("re").compile(r"[A-Za-z]{3,}")
     page.keyboard.press("Tab")
     while True:
         action = _next(page)
@@ -491,27 +508,70 @@ def test_a_whole_deal_with_the_keyboard_only(
                 page.keyboard.press("Space")
         _tab_to(page, "#choose-COMPLEX, #choose-TRIX" if action.startswith("#actions") else action)
         page.keyboard.press("Enter")
+        if arabic:  # everything the player reads now is Arabic (the rule IDs aside)
+            shown = page.inner_text("#status") + " " + page.inner_text("#history")
+            shown += " " + " ".join(page.locator("#hand button .sr-only").all_inner_texts())
+            rules = __import__("re").sub(r"R-[A-Z]+-\d+", "", shown)
+            assert not english_words.findall(rules), shown
     assert page.evaluate("last.view.score.deals.length") >= 1  # the deal was played out
     violations = _axe(page, axe)
     assert violations == [], violations
+    _shot(page, "keyboard-" + locale[:2], tmp_path)
+    context.close()
 
 
-def test_every_message_id_the_page_uses_is_in_its_table() -> None:
-    """The page's words come from one table (MSG in app.js), to be fed from the library's
-    catalog: every id the page asks t() for is in it, and so is every card's spoken name
-    and every contract's name (a missing one shows its id, so it fails here first)."""
+def test_every_message_id_the_page_uses_has_an_arabic_translation() -> None:
+    """The page's words come from the library's one catalog (server/page_messages.py,
+    served by /api/messages): every id the page asks t() for, or names in index.html's
+    data-msg, is in it, and so is every card's spoken name and every contract's name (a
+    missing one would show its id); every one has a non-empty Arabic translation with
+    the same fields, written in Arabic letters (issue 40 deliverable 6)."""
     import re
 
     import trixcomplex as tc
+    from trixcomplex.server.page_messages import PAGE_MESSAGES, page_messages
 
-    source = (Path(tc.__file__).parent / "server" / "static" / "app.js").read_text("utf-8")
-    table = source[source.index("const MSG = {") : source.index("};", source.index("const MSG"))]
-    ids = set(re.findall(r'"([\w.]+)":', table))
-    used = set(re.findall(r'\bt\("([\w.]+)"[,)]', source))  # not t("rank." + code)
-    assert used, "no t() call found"
+    static = Path(tc.__file__).parent / "server" / "static"
+    source = (static / "app.js").read_text("utf-8")
+    html = (static / "index.html").read_text("utf-8")
+    ids = set(PAGE_MESSAGES)
+    used = set(re.findall(r'\bt\("([\w.-]+)"[,)]', source))  # not t("rank." + code)
+    used |= set(re.findall(r'data-msg(?:-label)?="([\w.-]+)"', html))
+    assert len(used) > 60, "no t() call found"
     assert used <= ids, sorted(used - ids)
     dynamic = {f"rank.{r}" for r in "23456789TJQKA"} | {f"suit.{s}" for s in "SHDC"}
     dynamic |= {f"place.{n}" for n in range(1, 5)}
     # A combined contract (R-OPT-9) is named by its parts: "King of Hearts + Queens".
     dynamic |= {f"contract.{part}" for c in tc.Contract for part in c.value.split("+")}
     assert dynamic <= ids, sorted(dynamic - ids)
+    arabic = page_messages("ar")
+    for key, english in PAGE_MESSAGES.items():
+        words = re.sub(r"\{\w+\}", "", english)
+        assert sorted(re.findall(r"\{\w+\}", arabic[key])) == sorted(
+            re.findall(r"\{\w+\}", english)
+        )
+        if re.search(r"[A-Za-z]{2}", words):  # no English word left (the key names aside)
+            assert arabic[key] != english, key
+            assert not re.search("[A-Za-z]", re.sub(r"\{\w+\}|trixcomplex|Enter", "", arabic[key]))
+    assert (arabic["dir"], page_messages("en")["dir"]) == ("rtl", "ltr")
+    assert "const MSG = {" not in source, "a second table of English words in the page"
+
+
+def test_the_page_gets_its_words_in_the_browsers_language_or_the_chosen_one(
+    server: Server,
+) -> None:
+    """GET /api/messages: the Accept-Language's first known language (best_locale), the
+    selector's ?locale= first, English for an unknown language (never an error)."""
+    import json
+    import urllib.request
+
+    def ask(path: str, accept: str) -> dict[str, str]:
+        request = urllib.request.Request(server.base + path, headers={"Accept-Language": accept})
+        with urllib.request.urlopen(request, timeout=30) as reply:
+            return dict(json.load(reply))
+
+    assert ask("/api/messages", "fr-FR, ar;q=0.8, en;q=0.5")["dir"] == "rtl"
+    assert ask("/api/messages", "de")["lang"] == "en"
+    assert ask("/api/messages?locale=en", "ar")["lang"] == "en"
+    assert ask("/api/messages?locale=ar-EG", "en")["status.your_turn"] == "دورك"
+    assert ask("/api/messages?locale=xx", "ar")["lang"] == "en"

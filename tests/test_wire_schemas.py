@@ -113,6 +113,18 @@ def test_every_message_kind_is_in_its_union() -> None:
         assert bool(_errors("client-message", move)) is host_move
 
 
+def test_the_hellos_locales_are_the_catalogs() -> None:
+    """A hello's ``locale`` takes exactly the catalog's languages (LOCALES), and the server
+    refuses any other (it would answer in no language it has)."""
+    from trixcomplex.core.catalog import LOCALES
+
+    for kind in ("join", "resume", "watch"):
+        hello = tc.json_schema("hello")["$defs"][f"hello_{kind}"]
+        assert hello["properties"]["locale"]["enum"] == list(LOCALES)
+    assert VALIDATORS["hello"].is_valid({"type": "watch", "locale": "ar"})
+    assert not VALIDATORS["hello"].is_valid({"type": "watch", "locale": "fr"})
+
+
 def test_the_settings_ranges_are_the_servers() -> None:
     """The create-table schema's clock ranges are exactly what the server's Settings take."""
     from trixcomplex.server.table import Refused, Settings

@@ -3,6 +3,8 @@
 Routes:
 
 - ``GET /``: the page (``static/index.html``, plain JavaScript, no build step).
+- ``GET /api/messages``: the page's words in the language of ``?locale=``, else of the
+  browser's ``Accept-Language`` (:func:`~trixcomplex.core.catalog.best_locale`).
 - ``GET /api/tables``: the tables, as the lobby lists them.
 - ``POST /api/tables``: open a table; the body names its ruleset, seats and clocks.
 - ``GET /api/tables/{id}``: one table's summary.
@@ -42,11 +44,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 import trixcomplex as tc
 from trixcomplex.host.submit import MAX_SUBMIT_LENGTH, read_input
 
+from ..core.catalog import DEFAULT_LOCALE, LOCALES, best_locale
 from .clock import Clock, LoopClock, Timer
 from .health import routes as health_routes
 from .metrics import Metrics
 from .options import Options
 from .origin import OriginGuard
+from .page_messages import page_messages
 from .pool import BotPool
 from .store import STORE_ERRORS, DamagedRow, Store, TableRow
 from .store_sqlite import SqliteStore
@@ -74,9 +78,9 @@ _ARCHIVE_RETRY = 30.0  # seconds: an archive the store refused is tried again
 _ADDRESSES = 10_000  # addresses whose joins are remembered before the old ones are pruned
 _CREATE_KEYS = frozenset({"seats", *Settings().to_json()})
 _HELLO_KEYS = {
-    "join": frozenset({"type", "seat", "name", "pictures"}),
-    "resume": frozenset({"type", "token", "pictures"}),
-    "watch": frozenset({"type", "pictures"}),
+    "join": frozenset({"type", "seat", "name", "pictures", "locale"}),
+    "resume": frozenset({"type", "token", "pictures", "locale"}),
+    "watch": frozenset({"type", "pictures", "locale"}),
 }
 
 
@@ -409,6 +413,7 @@ class Connection:
         self.client = client
         self.seat: int | None = None
         self.pictures = True
+        self.locale = DEFAULT_LOCALE
         self.last_view: tc.View | None = None
         self.attached = False
         self.watching = False  # counted in its address's spectator quota
@@ -496,6 +501,9 @@ def _hello(
     pictures = message.get("pictures", True)
     if type(pictures) is not bool:
         raise Refused("pictures is true or false", "bad-request")
+    locale = message.get("locale", DEFAULT_LOCALE)
+    if locale not in LOCALES:
+        raise Refused(f"locale is one of {', '.join(LOCALES)}", "bad-request")
     hello: dict[str, Any] = {"type": "welcome", "table": table.id, "seat": None}
     if kind == "join":
         seat = message.get("seat")
@@ -517,7 +525,7 @@ def _hello(
         conn.watching = True
     hello["settings"] = table.settings.to_json()
     hello["partnership"] = tc.Ruleset.from_name(table.settings.ruleset).partnership
-    conn.seat, conn.pictures = hello["seat"], pictures
+    conn.seat, conn.pictures, conn.locale = hello["seat"], pictures, locale
     conn.send(hello)
     table.attach(conn)
     conn.attached = True
@@ -730,6 +738,17 @@ async def _script(request: Request) -> Response:
     return Response(_static("app.js"), media_type="text/javascript")
 
 
+async def _messages(request: Request) -> Response:
+    """The page's messages (:func:`page_messages`) in the language asked for with
+    ``?locale=`` (a selector's choice), else the browser's first known language, else
+    English: the page never fails for want of a language."""
+    asked = request.query_params.get("locale", "")[:40]
+    locale = best_locale([asked] if asked else request.headers.get("accept-language"))
+    return JSONResponse(
+        page_messages(locale), headers={"Content-Language": locale, "Vary": "Accept-Language"}
+    )
+
+
 async def _unavailable(request: Request, exc: Exception) -> Response:
     """A store that fails under a request (a full disk): 503, JSON, one log line."""
     request.app.state.lobby.metrics.store_failed("query")
@@ -794,6 +813,7 @@ def create_app(db: str, options: Options | None = None, *, clock: Clock | None =
         routes=[
             Route("/", _page),
             Route("/app.js", _script),
+            Route("/api/messages", _messages, methods=["GET"]),
             Route("/api/tables", _list_tables, methods=["GET"]),
             Route("/api/tables", _create_table, methods=["POST"]),
             Route("/api/tables/{table_id}", _table),
