@@ -575,3 +575,68 @@ def test_the_page_gets_its_words_in_the_browsers_language_or_the_chosen_one(
     assert ask("/api/messages?locale=en", "ar")["lang"] == "en"
     assert ask("/api/messages?locale=ar-EG", "en")["status.your_turn"] == "دورك"
     assert ask("/api/messages?locale=xx", "ar")["lang"] == "en"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("locale", ["en-US", "ar-SA"])
+def test_the_score_keeper_adds_up_as_the_library(
+    chromium: Browser, server: Server, tmp_path: Path, axe: str, locale: str
+) -> None:
+    """Issue 40 deliverable 8's page (/scorekeeper): three deals of classic Trix entered in
+    the form (TRIX's finishing order R-TX-4, Queens' takers R-CL-3, Ltoosh's tricks
+    R-CL-5) give the totals of the library's Scorebook; an impossible deal is refused
+    with its clause (R-CL-4) and changes nothing; in Arabic the page is right to left
+    and the contracts have the players' names; axe finds nothing serious."""
+    import trixcomplex as tc
+    from trixcomplex.io.scorekeeper import DealOutcome, Scorebook
+
+    context = chromium.new_context(locale=locale, viewport={"width": 1080, "height": 820})
+    context.set_default_timeout(LONG)
+    page = context.new_page()
+    page.goto(server.base + "/scorekeeper")
+    page.wait_for_selector("body[data-ready=true]")
+    page.select_option("#ruleset", "classic")
+    page.click("#new")
+    book = Scorebook(tc.Ruleset.from_name("classic"))
+
+    def enter(outcome: DealOutcome) -> None:
+        page.select_option("#contract", outcome.contract.value)
+        page.select_option("#owner", str(outcome.owner))
+        for place, s in enumerate(outcome.finishing_order, 1):
+            page.select_option(f"#place{place}", str(s))
+        if outcome.contract is not tc.Contract.TRIX:
+            for s, count in enumerate(outcome.tricks):
+                page.fill(f"#tricks{s}", str(count))
+        for card, s in outcome.taken:
+            page.select_option(f"#taken-{card}", str(s))
+        page.click("#add")
+
+    deals = [
+        DealOutcome.of("TRIX", 0, finishing_order=[2, 0, 3, 1]),
+        DealOutcome.of(
+            "QUEENS", 0, tricks=[4, 3, 3, 3], taken={"QS": 1, "QH": 2, "QD": 3, "QC": 1}
+        ),
+        DealOutcome.of("LTOOSH", 0, tricks=[5, 2, 3, 3]),
+    ]
+    for number, outcome in enumerate(deals, 1):
+        book = book.add(outcome)
+        enter(outcome)
+        page.wait_for_function(f"document.querySelectorAll('#sheet tbody tr').length === {number}")
+    totals = [int(x) for x in page.locator("#sheet tfoot td").all_inner_texts()[2:]]
+    assert totals == list(book.score().seats)
+    enter(DealOutcome.of("DIAMONDS", 0, tricks=[5, 2, 3, 2]))
+    page.wait_for_selector("#refusal", state="visible")
+    assert "R-CL-4" in page.inner_text("#refusal")
+    assert page.locator("#sheet tbody tr").count() == 3
+    arabic = locale.startswith("ar")
+    language = page.evaluate("[document.documentElement.lang, document.documentElement.dir]")
+    assert language == (["ar", "rtl"] if arabic else ["en", "ltr"])
+    contracts = page.locator("#sheet tbody td:nth-child(2)").all_inner_texts()
+    assert contracts == (["تركس", "البنات", "اللطوش"] if arabic else ["TRIX", "Queens", "Ltoosh"])
+    page.reload()  # the book is kept in the browser and scored again by the server
+    page.wait_for_selector("body[data-ready=true]")
+    assert [int(x) for x in page.locator("#sheet tfoot td").all_inner_texts()[2:]] == totals
+    violations = _axe(page, axe)
+    assert violations == [], violations
+    _shot(page, "scorekeeper-" + locale[:2], tmp_path)
+    context.close()

@@ -5,6 +5,9 @@ Routes:
 - ``GET /``: the page (``static/index.html``, plain JavaScript, no build step).
 - ``GET /api/messages``: the page's words in the language of ``?locale=``, else of the
   browser's ``Accept-Language`` (:func:`~trixcomplex.core.catalog.best_locale`).
+- ``GET /scorekeeper``: the score keeper's page (a match played with real cards).
+- ``POST /api/scorebook``: one reported deal added to a scorebook the client holds
+  (:func:`~trixcomplex.server.scorebook.add_deal`; the server keeps nothing).
 - ``GET /api/tables``: the tables, as the lobby lists them.
 - ``POST /api/tables``: open a table; the body names its ruleset, seats and clocks.
 - ``GET /api/tables/{id}``: one table's summary.
@@ -52,6 +55,7 @@ from .options import Options
 from .origin import OriginGuard
 from .page_messages import page_messages
 from .pool import BotPool
+from .scorebook import add_deal
 from .store import STORE_ERRORS, DamagedRow, Store, TableRow
 from .store_sqlite import SqliteStore
 from .table import Refused, Seat, Settings, Table
@@ -749,6 +753,37 @@ async def _messages(request: Request) -> Response:
     )
 
 
+_SCOREBOOK_LIMIT = 1 << 16  # bytes: a whole match's book, reported deal by deal
+
+
+async def _scorekeeper_page(request: Request) -> Response:
+    return HTMLResponse(_static("scorekeeper.html"))
+
+
+async def _scorekeeper_script(request: Request) -> Response:
+    return Response(_static("scorekeeper.js"), media_type="text/javascript")
+
+
+async def _scorebook(request: Request) -> Response:
+    """One reported deal added to the client's scorebook, or the library's refusal
+    (``outcome.inconsistent`` and the clause), 400: nothing is kept either way."""
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        refused = Refused("send the request as application/json", "bad-content-type")
+        return _json_error(refused, 415)
+    body = await request.body()
+    if len(body) > _SCOREBOOK_LIMIT:
+        refused = Refused(f"a request is at most {_SCOREBOOK_LIMIT} bytes", "too-long")
+        return _json_error(refused, 413)
+    try:
+        data = json.loads(body, object_pairs_hook=_no_duplicates)
+    except ValueError:
+        return _json_error(Refused("the body is not a JSON object", "bad-request"))
+    try:
+        return JSONResponse(add_deal(data))
+    except tc.TrixError as exc:
+        return _json_error(exc)
+
+
 async def _unavailable(request: Request, exc: Exception) -> Response:
     """A store that fails under a request (a full disk): 503, JSON, one log line."""
     request.app.state.lobby.metrics.store_failed("query")
@@ -814,6 +849,9 @@ def create_app(db: str, options: Options | None = None, *, clock: Clock | None =
             Route("/", _page),
             Route("/app.js", _script),
             Route("/api/messages", _messages, methods=["GET"]),
+            Route("/scorekeeper", _scorekeeper_page),
+            Route("/scorekeeper.js", _scorekeeper_script),
+            Route("/api/scorebook", _scorebook, methods=["POST"]),
             Route("/api/tables", _list_tables, methods=["GET"]),
             Route("/api/tables", _create_table, methods=["POST"]),
             Route("/api/tables/{table_id}", _table),

@@ -124,6 +124,14 @@ PAGE_MESSAGES: dict[str, str] = {
     "event.deal_over": N_("Deal {n} is over: {points}"),
     "event.match_over": N_("The match is over"),
     "event.nothing": N_("nothing"),
+    # the score keeper (/scorekeeper): a match played with real cards
+    "keeper.title": N_("Score keeper"),
+    "keeper.intro": N_("Played with real cards? Report each deal; the rules score it."),
+    "keeper.deal": N_("Deal {n}: Kingdom {kingdom}"), "keeper.tricks": N_("Tricks taken"),
+    "keeper.taken": N_("Who took each card"), "keeper.not_taken": N_("not taken"),
+    "keeper.order": N_("Finishing order"), "keeper.add": N_("Add the deal"),
+    "keeper.new": N_("New match"), "keeper.over": N_("The match is over"),
+    "keeper.seat": N_("Player {n}"),
     # the live region
     "announce.played": N_("{who} played {card}"), "announce.laid": N_("{who} laid {card}"),
     "announce.took": N_("{who} took the trick"), "announce.your_turn": N_("Your turn"),
