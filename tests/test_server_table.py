@@ -640,3 +640,38 @@ def test_the_score_keeper_adds_up_as_the_library(
     assert violations == [], violations
     _shot(page, "scorekeeper-" + locale[:2], tmp_path)
     context.close()
+
+
+def test_the_scorebook_api_keeps_nothing_and_refuses_with_the_clause(server: Server) -> None:
+    """POST /api/scorebook: the book comes back with the deal (the library's Scorebook
+    JSON, so the client holds it); an impossible deal is the library's refusal naming its
+    clause (400, outcome.inconsistent, R-CX-4 for tricks that are not 13); a deal sent
+    with the book a second time is scored again from the book sent, not from anything the
+    server kept; not JSON is refused (415)."""
+    import json
+    import urllib.error
+    import urllib.request
+
+    def post(body: object, kind: str = "application/json") -> tuple[int, dict[str, Any]]:
+        request = urllib.request.Request(
+            server.base + "/api/scorebook", json.dumps(body).encode(), {"Content-Type": kind}
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=30) as reply:
+                return reply.status, dict(json.load(reply))
+        except urllib.error.HTTPError as error:
+            return error.code, dict(json.load(error))
+
+    trix = {"contract": "TRIX", "owner": 1, "tricks": [0, 0, 0, 0], "taken": {},
+            "doubled": {}, "finishing_order": [1, 2, 3, 0]}  # fmt: skip
+    status, first = post({"book": None, "ruleset": "partnership", "deal": trix})
+    assert status == 200 and first["sheet"]["totals"] == [50, 200, 150, 100]
+    assert first["book"]["format"] == "trixcomplex-scorebook"
+    ltoosh = {**trix, "contract": "COMPLEX", "tricks": [4, 3, 3, 2], "finishing_order": []}
+    status, refused = post({"book": first["book"], "deal": ltoosh})
+    assert status == 400, refused
+    assert refused["error"]["code"] == "outcome.inconsistent"
+    assert refused["error"]["rule"] == "R-CX-4", refused
+    status, again = post({"book": None, "ruleset": "partnership", "deal": trix, "locale": "ar"})
+    assert again["sheet"]["deals"] == [{**first["sheet"]["deals"][0], "contract": "تركس"}]
+    assert post({"book": None, "deal": trix}, "text/plain")[0] == 415

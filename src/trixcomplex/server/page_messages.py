@@ -43,6 +43,8 @@ PAGE_MESSAGES: dict[str, str] = {
     # the seats
     "you": N_("you"), "You": N_("You"), "your_partner": N_("your partner"),
     "Your_partner": N_("Your partner"),
+    "botname.rule": N_("rule"), "botname.random": N_("random"),
+    "botname.mc": N_("mc"),
     "bot": N_("{kind} bot #{number}"), "empty_seat": N_("empty place #{number}"),
     "player": N_("player #{number}"),
     "seat.owner": N_("Kingdom owner"), "seat.away": N_("away"),

@@ -56,10 +56,13 @@ function tokenKey(table, seat) { return "trixcomplex-token-" + table + "-" + sea
 
 // -- names ------------------------------------------------------------------------
 
+// A bot's kind in the page's language ("rule" is the rule bot); an unknown kind as it is.
+const botName = (kind) => MSG["botname." + kind] || kind;
+
 function seatName(s) {
   const seat = seats[s];
   if (!seat) return t("player", { number: s + 1 });
-  if (seat.kind === "bot") return t("bot", { kind: seat.name, number: s + 1 });
+  if (seat.kind === "bot") return t("bot", { kind: botName(seat.name), number: s + 1 });
   return seat.name || t("empty_seat", { number: s + 1 });
 }
 const partnerOf = (s) => me.partnership ? (s + 2) % 4 : null;
@@ -84,7 +87,7 @@ function seatKinds() {
     for (const kind of ["person", ...BOTS]) {
       const option = document.createElement("option");
       option.value = kind;
-      option.textContent = kind === "person" ? t("lobby.person") : t("lobby.bot_kind", { kind: kind });
+      option.textContent = kind === "person" ? t("lobby.person") : t("lobby.bot_kind", { kind: botName(kind) });
       select.appendChild(option);
     }
     select.value = s === 0 ? "person" : "rule";
@@ -115,7 +118,7 @@ async function refreshLobby() {
         cell.appendChild(button);
       } else {
         const span = document.createElement("span");
-        span.textContent = seat.kind === "bot" ? t("bot", { kind: seat.name, number: s + 1 })
+        span.textContent = seat.kind === "bot" ? t("bot", { kind: botName(seat.name), number: s + 1 })
           : seat.name || t("empty_seat", { number: s + 1 });
         cell.appendChild(span);
       }
