@@ -484,11 +484,26 @@ def test_a_whole_deal_with_the_keyboard_only(
     language = page.evaluate("[document.documentElement.lang, document.documentElement.dir]")
     assert language == (["ar", "rtl"] if arabic else ["en", "ltr"])
     english_words = __import__("re").compile(r"[A-Za-z]{3,}")
+    refused = False
     page.keyboard.press("Tab")
     while True:
         action = _next(page)
         if page.evaluate("last.view.deal_number > 1 || last.view.phase === 'DEAL'"):
             break
+        # A refusal in Arabic: a card the page says may not be played, sent by hand.
+        if (
+            arabic
+            and action.startswith("card:")
+            and not refused
+            and page.evaluate("Object.keys(last.illegal || {}).length > 0")
+        ):
+            page.evaluate("send({move: 'play', seat: me.seat, card: Object.keys(last.illegal)[0]})")
+            page.wait_for_selector("#refusal", state="visible")
+            refusal = page.inner_text("#refusal")
+            rules = __import__("re").sub(r"R-[A-Z]+-\d+", "", refusal)
+            assert "(R-" in refusal and not english_words.findall(rules), refusal
+            refused = True
+            continue
         if action.startswith("card:"):
             _tab_to(page, "#hand button.card")
             for _ in range(14):
@@ -514,6 +529,7 @@ def test_a_whole_deal_with_the_keyboard_only(
             rules = __import__("re").sub(r"R-[A-Z]+-\d+", "", shown)
             assert not english_words.findall(rules), shown
     assert page.evaluate("last.view.score.deals.length") >= 1  # the deal was played out
+    assert refused or not arabic
     violations = _axe(page, axe)
     assert violations == [], violations
     _shot(page, "keyboard-" + locale[:2], tmp_path)

@@ -466,10 +466,12 @@ def test_a_resumed_seat_and_bad_hellos_get_valid_answers(server: Server) -> None
     assert again.expect("refused")["error"]["code"] == "server.bad-seat"
     again.send({"type": "resume", "token": "nope"})
     assert again.expect("refused")["error"]["code"] == "server.bad-token"
+    again.send({"type": "resume", "token": token, "locale": "fr"})  # no such catalog
+    assert again.expect("refused")["error"]["code"] == "server.bad-request"
     again.resume(token, pictures=True)
     seen: dict[str, int] = {"checked": 0}
     _checked(again, seen)
-    assert seen["refused"] == 2 and seen["welcome"] == 1 and seen["update"] == 1
+    assert seen["refused"] == 3 and seen["welcome"] == 1 and seen["update"] == 1
     again.close()
 
 

@@ -552,7 +552,20 @@ def handle(table: Table, conn: Connection, text: str, lobby: Lobby | None = None
     elif not conn.attached:
         raise Refused("send join, resume or watch first", "hello-first")
     else:  # a move: its value, or the text the library refuses (for its own reason)
-        table.submit(conn.seat, message if readable else text)
+        try:
+            table.submit(conn.seat, message if readable else text)
+        except tc.IllegalMoveError as exc:
+            raise _in_language(table, conn, exc) from None
+
+
+def _in_language(table: Table, conn: Connection, exc: tc.IllegalMoveError) -> tc.TrixError:
+    """An illegal move's refusal in the connection's language: the same code and clause,
+    the reason :func:`~trixcomplex.why_illegal` gives in the hello's ``locale`` (English:
+    the library's own message, unchanged)."""
+    if conn.locale == DEFAULT_LOCALE or conn.seat is None:
+        return exc
+    reason = tc.why_illegal(table.state, conn.seat, exc.move, locale=conn.locale)
+    return exc if reason is None else tc.TrixError(reason, code=exc.code, rule=exc.rule)
 
 
 async def _receive(socket: WebSocket, conn: Connection, hello_by: float) -> dict[str, Any] | None:
