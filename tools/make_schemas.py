@@ -384,7 +384,7 @@ def wire_defs() -> dict[str, Any]:
     }
     locale = {
         "enum": list(LOCALES),
-        "description": "The language of the illegal cards' reasons (default en)",
+        "description": "The language of the illegal cards' reasons and refusals (default en)",
     }
     hellos = {
         "join": obj(

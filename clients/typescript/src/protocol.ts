@@ -633,7 +633,7 @@ export interface HelloJoin {
    */
   pictures?: boolean;
   /**
-   * The language of the illegal cards' reasons (default en)
+   * The language of the illegal cards' reasons and refusals (default en)
    */
   locale?: "en" | "ar";
 }
@@ -651,7 +651,7 @@ export interface HelloResume {
    */
   pictures?: boolean;
   /**
-   * The language of the illegal cards' reasons (default en)
+   * The language of the illegal cards' reasons and refusals (default en)
    */
   locale?: "en" | "ar";
 }
@@ -665,7 +665,7 @@ export interface HelloWatch {
    */
   pictures?: boolean;
   /**
-   * The language of the illegal cards' reasons (default en)
+   * The language of the illegal cards' reasons and refusals (default en)
    */
   locale?: "en" | "ar";
 }
