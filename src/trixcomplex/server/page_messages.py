@@ -68,6 +68,7 @@ PAGE_MESSAGES: dict[str, str] = {
     "page.ruleset.classic-partnership": N_("Classic Trix, partnership"),
     "page.movetime": N_("Seconds per move"), "page.open": N_("Open table"),
     "page.name": N_("Your name"), "page.tables": N_("Tables"), "page.table": N_("Table"),
+    "page.watching": N_("watching"),
     "page.seats": N_("Seats"), "page.phase": N_("Phase"),
     "page.felt": N_("the table"), "page.trick": N_("the trick"),
     "page.hand": N_("your hand (arrow keys move, Enter plays)"),

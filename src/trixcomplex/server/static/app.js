@@ -233,8 +233,8 @@ function receive(message, hello) {
     history.replaceState(null, "", "#" + message.table + (message.seat === null ? "" : "/" + message.seat));
     $("lobby").style.display = "none";
     $("play").style.display = "flex";
-    $("where").textContent = "table " + message.table + " · " + message.settings.ruleset +
-      (message.seat === null ? " · watching" : "");
+    $("where").textContent = t("page.table") + " " + message.table + " · " +
+      t("page.ruleset." + message.settings.ruleset) + (message.seat === null ? " · " + t("page.watching") : "");
   } else if (message.type === "update") {
     me.online = true;
     $("banner").style.display = "none";

@@ -15,7 +15,10 @@ const COUNTED = ["KH", "QS", "QH", "QD", "QC", ..."23456789TJQKA".split("").map(
 // Which cards each trick contract charges (the rest of the form is hidden for it).
 const CHARGED = { KING_OF_HEARTS: ["KH"], QUEENS: ["QS", "QH", "QD", "QC"],
   DIAMONDS: COUNTED.filter((c) => c.endsWith("D")), LTOOSH: [], COMPLEX: COUNTED };
-const CONTRACTS = ["COMPLEX", "TRIX", "KING_OF_HEARTS", "QUEENS", "DIAMONDS", "LTOOSH"];
+const CLASSIC = ["KING_OF_HEARTS", "QUEENS", "DIAMONDS", "LTOOSH", "TRIX"];
+// Each game's contracts (R-MATCH-1, R-CL-1): the form offers only these.
+const CONTRACTS = { "partnership": ["COMPLEX", "TRIX"], "individual-complex": ["COMPLEX", "TRIX"],
+  "classic": CLASSIC, "classic-partnership": CLASSIC };
 let state = { book: null, sheet: null, ruleset: "partnership" };
 const seat = (s) => t("keeper.seat", { n: s + 1 });
 
@@ -33,10 +36,15 @@ function labelled(text, control) {
   return label;
 }
 
-function buildForm() {
+function contractOptions() {
   const contract = $("contract");
   contract.textContent = "";
-  for (const c of CONTRACTS) contract.append(new Option(t("contract." + c), c));
+  for (const c of CONTRACTS[state.ruleset]) contract.append(new Option(t("contract." + c), c));
+  showFields();
+}
+
+function buildForm() {
+  contractOptions();
   const owner = $("owner");
   owner.textContent = "";
   for (let s = 0; s < 4; s++) owner.append(new Option(seat(s), String(s)));
@@ -47,7 +55,11 @@ function buildForm() {
     tricks.append(labelled(seat(s), input));
   }
   for (const code of COUNTED) {
-    const label = labelled(cardText(code), seatSelect("taken-" + code, true));
+    const face = document.createElement("bdi");  // 7♦ in every writing direction
+    face.dir = "ltr";
+    face.textContent = cardText(code);
+    const label = document.createElement("label");
+    label.append(face, " ", seatSelect("taken-" + code, true));
     label.dataset.card = code;
     $("taken-box").append(label);
   }
@@ -147,6 +159,7 @@ async function restore(saved) {
   state.book = book;
   state.ruleset = saved.ruleset;
   $("ruleset").value = saved.ruleset;
+  contractOptions();
 }
 
 async function start() {
@@ -162,10 +175,13 @@ async function start() {
   showFields();
   const saved = localStorage.getItem(BOOK_KEY);
   if (saved) await restore(JSON.parse(saved));
-  $("ruleset").onchange = () => { if (!state.book) state.ruleset = $("ruleset").value; };
+  $("ruleset").onchange = () => {
+    if (!state.book) { state.ruleset = $("ruleset").value; contractOptions(); }
+  };
   $("new").onclick = () => {
     localStorage.removeItem(BOOK_KEY);
     state = { book: null, sheet: null, ruleset: $("ruleset").value };
+    contractOptions();
     drawSheet();
   };
   $("deal").onsubmit = addDeal;
