@@ -255,7 +255,7 @@ def test_a_table_nobody_comes_to_is_closed(server_database: str) -> None:
 
 class _Viewer:
     def __init__(self, seat: int | None = None) -> None:
-        self.seat, self.pictures, self.last_view = seat, False, None
+        self.seat, self.pictures, self.last_view, self.locale = seat, False, None, "en"
         self.sent: list[dict[str, Any]] = []
 
     def send(self, message: dict[str, Any]) -> None:

@@ -422,20 +422,27 @@ def test_one_naming_and_one_notation(browser: BrowserContext, server: Server) ->
 def test_a_right_to_left_page_keeps_the_games_geometry(
     browser: BrowserContext, server: Server, tmp_path: Path, axe: str
 ) -> None:
-    """With the page's language written right to left (dir="rtl", as the message table
-    will say for Arabic) the page mirrors, but the table keeps the game's geometry
-    (R-SEAT-1: the next seat on your right), the scoresheet still fits at 360 px, and
-    the lobby and the page have no serious or critical axe-core violation."""
+    """Arabic chosen with the page's language selector (remembered across pages): the
+    page is right to left (dir="rtl", lang="ar") and mirrors, but the table keeps the
+    game's geometry (R-SEAT-1: the next seat on your right), the scoresheet still fits
+    at 360 px, and the lobby and the page have no serious or critical axe-core violation."""
     lobby = browser.new_page()
     lobby.goto(server.base + "/")
     lobby.wait_for_selector("#create")
+    lobby.select_option("#language", "ar")
+    lobby.wait_for_function("document.documentElement.dir === 'rtl'")
+    assert lobby.inner_text("#open") == "افتح الطاولة"
     violations = _axe(lobby, axe)
     assert violations == [], violations
+    _shot(lobby, "lobby-ar", tmp_path)
     page = browser.new_page()
     page.set_viewport_size({"width": 360, "height": 800})
     table = _table(server)
     _sit(page, server, table)
-    page.evaluate("MSG.dir = 'rtl'; document.documentElement.dir = 'rtl'; draw(last)")
+    assert page.evaluate("[document.documentElement.lang, document.documentElement.dir]") == [
+        "ar",
+        "rtl",
+    ]
     me = _centre(page, "#place-bottom")
     after = _centre(page, "[data-seat='1'].seat")
     before = _centre(page, "[data-seat='3'].seat")
@@ -458,20 +465,45 @@ def _tab_to(page: Page, selector: str) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("locale", ["en-US", "ar-SA"])
 def test_a_whole_deal_with_the_keyboard_only(
-    browser: BrowserContext, server: Server, tmp_path: Path, axe: str
+    chromium: Browser, server: Server, tmp_path: Path, axe: str, locale: str
 ) -> None:
     """Everything from the keyboard: Tab to the contract buttons, the doubling window's
     boxes and Answer, the hand (arrows to a playable card, Enter to play it), Pass, and
-    the last-trick button; no mouse and no scripted focus for a whole deal."""
-    page = browser.new_page()
+    the last-trick button; no mouse and no scripted focus for a whole deal.  In a browser
+    whose language is Arabic the page is in Arabic (the library's catalog, by
+    Accept-Language), right to left (dir="rtl", lang="ar"), and no English word is left
+    in the table's status, the hand's spoken names and the history."""
+    context = chromium.new_context(locale=locale, viewport={"width": 1080, "height": 820})
+    context.set_default_timeout(LONG)
+    page = context.new_page()
     table = _table(server)
     _sit(page, server, table)
+    arabic = locale.startswith("ar")
+    language = page.evaluate("[document.documentElement.lang, document.documentElement.dir]")
+    assert language == (["ar", "rtl"] if arabic else ["en", "ltr"])
+    english_words = __import__("re").compile(r"[A-Za-z]{3,}")
+    refused = False
     page.keyboard.press("Tab")
     while True:
         action = _next(page)
         if page.evaluate("last.view.deal_number > 1 || last.view.phase === 'DEAL'"):
             break
+        # A refusal in Arabic: a card the page says may not be played, sent by hand.
+        if (
+            arabic
+            and action.startswith("card:")
+            and not refused
+            and page.evaluate("Object.keys(last.illegal || {}).length > 0")
+        ):
+            page.evaluate("send({move: 'play', seat: me.seat, card: Object.keys(last.illegal)[0]})")
+            page.wait_for_selector("#refusal", state="visible")
+            refusal = page.inner_text("#refusal")
+            rules = __import__("re").sub(r"R-[A-Z]+-\d+", "", refusal)
+            assert "(R-" in refusal and not english_words.findall(rules), refusal
+            refused = True
+            continue
         if action.startswith("card:"):
             _tab_to(page, "#hand button.card")
             for _ in range(14):
@@ -491,27 +523,171 @@ def test_a_whole_deal_with_the_keyboard_only(
                 page.keyboard.press("Space")
         _tab_to(page, "#choose-COMPLEX, #choose-TRIX" if action.startswith("#actions") else action)
         page.keyboard.press("Enter")
+        if arabic:  # everything the player reads now is Arabic (the rule IDs aside)
+            shown = page.inner_text("#status") + " " + page.inner_text("#history")
+            shown += " " + " ".join(page.locator("#hand button .sr-only").all_inner_texts())
+            rules = __import__("re").sub(r"R-[A-Z]+-\d+", "", shown)
+            assert not english_words.findall(rules), shown
     assert page.evaluate("last.view.score.deals.length") >= 1  # the deal was played out
+    assert refused or not arabic
     violations = _axe(page, axe)
     assert violations == [], violations
+    _shot(page, "keyboard-" + locale[:2], tmp_path)
+    context.close()
 
 
-def test_every_message_id_the_page_uses_is_in_its_table() -> None:
-    """The page's words come from one table (MSG in app.js), to be fed from the library's
-    catalog: every id the page asks t() for is in it, and so is every card's spoken name
-    and every contract's name (a missing one shows its id, so it fails here first)."""
+def test_every_message_id_the_page_uses_has_an_arabic_translation() -> None:
+    """The page's words come from the library's one catalog (server/page_messages.py,
+    served by /api/messages): every id the page asks t() for, or names in index.html's
+    data-msg, is in it, and so is every card's spoken name and every contract's name (a
+    missing one would show its id); every one has a non-empty Arabic translation with
+    the same fields, written in Arabic letters (issue 40 deliverable 6)."""
     import re
 
     import trixcomplex as tc
+    from trixcomplex.server.page_messages import PAGE_MESSAGES, page_messages
 
-    source = (Path(tc.__file__).parent / "server" / "static" / "app.js").read_text("utf-8")
-    table = source[source.index("const MSG = {") : source.index("};", source.index("const MSG"))]
-    ids = set(re.findall(r'"([\w.]+)":', table))
-    used = set(re.findall(r'\bt\("([\w.]+)"[,)]', source))  # not t("rank." + code)
-    assert used, "no t() call found"
+    static = Path(tc.__file__).parent / "server" / "static"
+    source = (static / "app.js").read_text("utf-8")
+    html = (static / "index.html").read_text("utf-8")
+    ids = set(PAGE_MESSAGES)
+    used = set(re.findall(r'\bt\("([\w.-]+)"[,)]', source))  # not t("rank." + code)
+    used |= set(re.findall(r'data-msg(?:-label)?="([\w.-]+)"', html))
+    assert len(used) > 60, "no t() call found"
     assert used <= ids, sorted(used - ids)
     dynamic = {f"rank.{r}" for r in "23456789TJQKA"} | {f"suit.{s}" for s in "SHDC"}
     dynamic |= {f"place.{n}" for n in range(1, 5)}
     # A combined contract (R-OPT-9) is named by its parts: "King of Hearts + Queens".
     dynamic |= {f"contract.{part}" for c in tc.Contract for part in c.value.split("+")}
     assert dynamic <= ids, sorted(dynamic - ids)
+    arabic = page_messages("ar")
+    for key, english in PAGE_MESSAGES.items():
+        words = re.sub(r"\{\w+\}", "", english)
+        assert sorted(re.findall(r"\{\w+\}", arabic[key])) == sorted(
+            re.findall(r"\{\w+\}", english)
+        )
+        if re.search(r"[A-Za-z]{2}", words):  # no English word left (the key names aside)
+            assert arabic[key] != english, key
+            assert not re.search("[A-Za-z]", re.sub(r"\{\w+\}|trixcomplex|Enter", "", arabic[key]))
+    assert (arabic["dir"], page_messages("en")["dir"]) == ("rtl", "ltr")
+    assert "const MSG = {" not in source, "a second table of English words in the page"
+
+
+def test_the_page_gets_its_words_in_the_browsers_language_or_the_chosen_one(
+    server: Server,
+) -> None:
+    """GET /api/messages: the Accept-Language's first known language (best_locale), the
+    selector's ?locale= first, English for an unknown language (never an error)."""
+    import json
+    import urllib.request
+
+    def ask(path: str, accept: str) -> dict[str, str]:
+        request = urllib.request.Request(server.base + path, headers={"Accept-Language": accept})
+        with urllib.request.urlopen(request, timeout=30) as reply:
+            return dict(json.load(reply))
+
+    assert ask("/api/messages", "fr-FR, ar;q=0.8, en;q=0.5")["dir"] == "rtl"
+    assert ask("/api/messages", "de")["lang"] == "en"
+    assert ask("/api/messages?locale=en", "ar")["lang"] == "en"
+    assert ask("/api/messages?locale=ar-EG", "en")["status.your_turn"] == "دورك"
+    assert ask("/api/messages?locale=xx", "ar")["lang"] == "en"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("locale", ["en-US", "ar-SA"])
+def test_the_score_keeper_adds_up_as_the_library(
+    chromium: Browser, server: Server, tmp_path: Path, axe: str, locale: str
+) -> None:
+    """Issue 40 deliverable 8's page (/scorekeeper): three deals of classic Trix entered in
+    the form (TRIX's finishing order R-TX-4, Queens' takers R-CL-3, Ltoosh's tricks
+    R-CL-5) give the totals of the library's Scorebook; an impossible deal is refused
+    with its clause (R-CL-4) and changes nothing; in Arabic the page is right to left
+    and the contracts have the players' names; axe finds nothing serious."""
+    import trixcomplex as tc
+    from trixcomplex.io.scorekeeper import DealOutcome, Scorebook
+
+    context = chromium.new_context(locale=locale, viewport={"width": 1080, "height": 820})
+    context.set_default_timeout(LONG)
+    page = context.new_page()
+    page.goto(server.base + "/scorekeeper")
+    page.wait_for_selector("body[data-ready=true]")
+    page.select_option("#ruleset", "classic")
+    page.click("#new")
+    book = Scorebook(tc.Ruleset.from_name("classic"))
+
+    def enter(outcome: DealOutcome) -> None:
+        page.select_option("#contract", outcome.contract.value)
+        page.select_option("#owner", str(outcome.owner))
+        for place, s in enumerate(outcome.finishing_order, 1):
+            page.select_option(f"#place{place}", str(s))
+        if outcome.contract is not tc.Contract.TRIX:
+            for s, count in enumerate(outcome.tricks):
+                page.fill(f"#tricks{s}", str(count))
+        for card, s in outcome.taken:
+            page.select_option(f"#taken-{card}", str(s))
+        page.click("#add")
+
+    deals = [
+        DealOutcome.of("TRIX", 0, finishing_order=[2, 0, 3, 1]),
+        DealOutcome.of(
+            "QUEENS", 0, tricks=[4, 3, 3, 3], taken={"QS": 1, "QH": 2, "QD": 3, "QC": 1}
+        ),
+        DealOutcome.of("LTOOSH", 0, tricks=[5, 2, 3, 3]),
+    ]
+    for number, outcome in enumerate(deals, 1):
+        book = book.add(outcome)
+        enter(outcome)
+        page.wait_for_function(f"document.querySelectorAll('#sheet tbody tr').length === {number}")
+    totals = [int(x) for x in page.locator("#sheet tfoot td").all_inner_texts()[2:]]
+    assert totals == list(book.score().seats)
+    enter(DealOutcome.of("DIAMONDS", 0, tricks=[5, 2, 3, 2]))
+    page.wait_for_selector("#refusal", state="visible")
+    assert "R-CL-4" in page.inner_text("#refusal")
+    assert page.locator("#sheet tbody tr").count() == 3
+    arabic = locale.startswith("ar")
+    language = page.evaluate("[document.documentElement.lang, document.documentElement.dir]")
+    assert language == (["ar", "rtl"] if arabic else ["en", "ltr"])
+    contracts = page.locator("#sheet tbody td:nth-child(2)").all_inner_texts()
+    assert contracts == (["تركس", "البنات", "اللطوش"] if arabic else ["TRIX", "Queens", "Ltoosh"])
+    page.reload()  # the book is kept in the browser and scored again by the server
+    page.wait_for_selector("body[data-ready=true]")
+    assert [int(x) for x in page.locator("#sheet tfoot td").all_inner_texts()[2:]] == totals
+    violations = _axe(page, axe)
+    assert violations == [], violations
+    _shot(page, "scorekeeper-" + locale[:2], tmp_path)
+    context.close()
+
+
+def test_the_scorebook_api_keeps_nothing_and_refuses_with_the_clause(server: Server) -> None:
+    """POST /api/scorebook: the book comes back with the deal (the library's Scorebook
+    JSON, so the client holds it); an impossible deal is the library's refusal naming its
+    clause (400, outcome.inconsistent, R-CX-4 for tricks that are not 13); a deal sent
+    with the book a second time is scored again from the book sent, not from anything the
+    server kept; not JSON is refused (415)."""
+    import json
+    import urllib.error
+    import urllib.request
+
+    def post(body: object, kind: str = "application/json") -> tuple[int, dict[str, Any]]:
+        request = urllib.request.Request(
+            server.base + "/api/scorebook", json.dumps(body).encode(), {"Content-Type": kind}
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=30) as reply:
+                return reply.status, dict(json.load(reply))
+        except urllib.error.HTTPError as error:
+            return error.code, dict(json.load(error))
+
+    trix = {"contract": "TRIX", "owner": 1, "tricks": [0, 0, 0, 0], "taken": {},
+            "doubled": {}, "finishing_order": [1, 2, 3, 0]}  # fmt: skip
+    status, first = post({"book": None, "ruleset": "partnership", "deal": trix})
+    assert status == 200 and first["sheet"]["totals"] == [50, 200, 150, 100]
+    assert first["book"]["format"] == "trixcomplex-scorebook"
+    ltoosh = {**trix, "contract": "COMPLEX", "tricks": [4, 3, 3, 2], "finishing_order": []}
+    status, refused = post({"book": first["book"], "deal": ltoosh})
+    assert status == 400, refused
+    assert refused["error"]["code"] == "outcome.inconsistent"
+    assert refused["error"]["rule"] == "R-CX-4", refused
+    status, again = post({"book": None, "ruleset": "partnership", "deal": trix, "locale": "ar"})
+    assert again["sheet"]["deals"] == [{**first["sheet"]["deals"][0], "contract": "تركس"}]
+    assert post({"book": None, "deal": trix}, "text/plain")[0] == 415

@@ -113,6 +113,18 @@ def test_every_message_kind_is_in_its_union() -> None:
         assert bool(_errors("client-message", move)) is host_move
 
 
+def test_the_hellos_locales_are_the_catalogs() -> None:
+    """A hello's ``locale`` takes exactly the catalog's languages (LOCALES), and the server
+    refuses any other (it would answer in no language it has)."""
+    from trixcomplex.core.catalog import LOCALES
+
+    for kind in ("join", "resume", "watch"):
+        hello = tc.json_schema("hello")["$defs"][f"hello_{kind}"]
+        assert hello["properties"]["locale"]["enum"] == list(LOCALES)
+    assert VALIDATORS["hello"].is_valid({"type": "watch", "locale": "ar"})
+    assert not VALIDATORS["hello"].is_valid({"type": "watch", "locale": "fr"})
+
+
 def test_the_settings_ranges_are_the_servers() -> None:
     """The create-table schema's clock ranges are exactly what the server's Settings take."""
     from trixcomplex.server.table import Refused, Settings
@@ -454,10 +466,12 @@ def test_a_resumed_seat_and_bad_hellos_get_valid_answers(server: Server) -> None
     assert again.expect("refused")["error"]["code"] == "server.bad-seat"
     again.send({"type": "resume", "token": "nope"})
     assert again.expect("refused")["error"]["code"] == "server.bad-token"
+    again.send({"type": "resume", "token": token, "locale": "fr"})  # no such catalog
+    assert again.expect("refused")["error"]["code"] == "server.bad-request"
     again.resume(token, pictures=True)
     seen: dict[str, int] = {"checked": 0}
     _checked(again, seen)
-    assert seen["refused"] == 2 and seen["welcome"] == 1 and seen["update"] == 1
+    assert seen["refused"] == 3 and seen["welcome"] == 1 and seen["update"] == 1
     again.close()
 
 

@@ -33,6 +33,8 @@ OLD_BASE = "https://trixcomplex.invalid/schemas/"
 """The ``$id`` prefix of the first six schemas, now only an alias (see docs/schemas.rst)."""
 
 SINGLE_CONTRACTS = ["COMPLEX", "TRIX", "KING_OF_HEARTS", "QUEENS", "DIAMONDS", "LTOOSH"]
+LOCALES = ["en", "ar"]
+"""trixcomplex.core.catalog.LOCALES (tests/test_wire_schemas.py checks they agree)."""
 COMBINABLE = ["KING_OF_HEARTS", "QUEENS", "DIAMONDS", "LTOOSH"]
 COMBINATIONS = [
     "+".join(p for i, p in enumerate(COMBINABLE) if mask >> i & 1)
@@ -382,6 +384,10 @@ def wire_defs() -> dict[str, Any]:
         key: {"type": "number", "minimum": low, "maximum": high}
         for key, (low, high) in SETTINGS_LIMITS.items()
     }
+    locale = {
+        "enum": list(LOCALES),
+        "description": "The language of the illegal cards' reasons and refusals (default en)",
+    }
     hellos = {
         "join": obj(
             {
@@ -389,17 +395,18 @@ def wire_defs() -> dict[str, Any]:
                 "seat": SEAT,
                 "name": {"type": "string", "minLength": 1, "maxLength": 40, "pattern": "\\S"},
                 "pictures": pictures,
+                "locale": locale,
             },
             ["type", "seat", "name"],
             description="Take a free person seat under a name (1 to 40 printable characters).",
         ),
         "resume": obj(
-            {"type": {"const": "resume"}, "token": TOKEN, "pictures": pictures},
+            {"type": {"const": "resume"}, "token": TOKEN, "pictures": pictures, "locale": locale},
             ["type", "token"],
             description="Come back to one's seat with its token.",
         ),
         "watch": obj(
-            {"type": {"const": "watch"}, "pictures": pictures},
+            {"type": {"const": "watch"}, "pictures": pictures, "locale": locale},
             ["type"],
             description="Watch the table as a spectator.",
         ),

@@ -632,6 +632,10 @@ export interface HelloJoin {
    * false: send no SVG pictures (default true)
    */
   pictures?: boolean;
+  /**
+   * The language of the illegal cards' reasons and refusals (default en)
+   */
+  locale?: "en" | "ar";
 }
 /**
  * Come back to one's seat with its token.
@@ -646,6 +650,10 @@ export interface HelloResume {
    * false: send no SVG pictures (default true)
    */
   pictures?: boolean;
+  /**
+   * The language of the illegal cards' reasons and refusals (default en)
+   */
+  locale?: "en" | "ar";
 }
 /**
  * Watch the table as a spectator.
@@ -656,6 +664,10 @@ export interface HelloWatch {
    * false: send no SVG pictures (default true)
    */
   pictures?: boolean;
+  /**
+   * The language of the illegal cards' reasons and refusals (default en)
+   */
+  locale?: "en" | "ar";
 }
 /**
  * The answer to a hello: the connection's seat (null: a spectator), and after a join the seat's token.

@@ -3,6 +3,11 @@
 Routes:
 
 - ``GET /``: the page (``static/index.html``, plain JavaScript, no build step).
+- ``GET /api/messages``: the page's words in the language of ``?locale=``, else of the
+  browser's ``Accept-Language`` (:func:`~trixcomplex.core.catalog.best_locale`).
+- ``GET /scorekeeper``: the score keeper's page (a match played with real cards).
+- ``POST /api/scorebook``: one reported deal added to a scorebook the client holds
+  (:func:`~trixcomplex.server.scorebook.add_deal`; the server keeps nothing).
 - ``GET /api/tables``: the tables, as the lobby lists them.
 - ``POST /api/tables``: open a table; the body names its ruleset, seats and clocks.
 - ``GET /api/tables/{id}``: one table's summary.
@@ -42,12 +47,15 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 import trixcomplex as tc
 from trixcomplex.host.submit import MAX_SUBMIT_LENGTH, read_input
 
+from ..core.catalog import DEFAULT_LOCALE, LOCALES, best_locale
 from .clock import Clock, LoopClock, Timer
 from .health import routes as health_routes
 from .metrics import Metrics
 from .options import Options
 from .origin import OriginGuard
+from .page_messages import page_messages
 from .pool import BotPool
+from .scorebook import add_deal
 from .store import STORE_ERRORS, DamagedRow, Store, TableRow
 from .store_sqlite import SqliteStore
 from .table import Refused, Seat, Settings, Table
@@ -74,9 +82,9 @@ _ARCHIVE_RETRY = 30.0  # seconds: an archive the store refused is tried again
 _ADDRESSES = 10_000  # addresses whose joins are remembered before the old ones are pruned
 _CREATE_KEYS = frozenset({"seats", *Settings().to_json()})
 _HELLO_KEYS = {
-    "join": frozenset({"type", "seat", "name", "pictures"}),
-    "resume": frozenset({"type", "token", "pictures"}),
-    "watch": frozenset({"type", "pictures"}),
+    "join": frozenset({"type", "seat", "name", "pictures", "locale"}),
+    "resume": frozenset({"type", "token", "pictures", "locale"}),
+    "watch": frozenset({"type", "pictures", "locale"}),
 }
 
 
@@ -423,6 +431,7 @@ class Connection:
         self.client = client
         self.seat: int | None = None
         self.pictures = True
+        self.locale = DEFAULT_LOCALE
         self.last_view: tc.View | None = None
         self.attached = False
         self.watching = False  # counted in its address's spectator quota
@@ -510,6 +519,9 @@ def _hello(
     pictures = message.get("pictures", True)
     if type(pictures) is not bool:
         raise Refused("pictures is true or false", "bad-request")
+    locale = message.get("locale", DEFAULT_LOCALE)
+    if locale not in LOCALES:
+        raise Refused(f"locale is one of {', '.join(LOCALES)}", "bad-request")
     hello: dict[str, Any] = {"type": "welcome", "table": table.id, "seat": None}
     if kind == "join":
         seat = message.get("seat")
@@ -531,7 +543,7 @@ def _hello(
         conn.watching = True
     hello["settings"] = table.settings.to_json()
     hello["partnership"] = tc.Ruleset.from_name(table.settings.ruleset).partnership
-    conn.seat, conn.pictures = hello["seat"], pictures
+    conn.seat, conn.pictures, conn.locale = hello["seat"], pictures, locale
     conn.send(hello)
     table.attach(conn)
     conn.attached = True
@@ -554,7 +566,20 @@ def handle(table: Table, conn: Connection, text: str, lobby: Lobby | None = None
     elif not conn.attached:
         raise Refused("send join, resume or watch first", "hello-first")
     else:  # a move: its value, or the text the library refuses (for its own reason)
-        table.submit(conn.seat, message if readable else text)
+        try:
+            table.submit(conn.seat, message if readable else text)
+        except tc.IllegalMoveError as exc:
+            raise _in_language(table, conn, exc) from None
+
+
+def _in_language(table: Table, conn: Connection, exc: tc.IllegalMoveError) -> tc.TrixError:
+    """An illegal move's refusal in the connection's language: the same code and clause,
+    the reason :func:`~trixcomplex.why_illegal` gives in the hello's ``locale`` (English:
+    the library's own message, unchanged)."""
+    if conn.locale == DEFAULT_LOCALE or conn.seat is None:
+        return exc
+    reason = tc.why_illegal(table.state, conn.seat, exc.move, locale=conn.locale)
+    return exc if reason is None else tc.TrixError(reason, code=exc.code, rule=exc.rule)
 
 
 async def _receive(socket: WebSocket, conn: Connection, hello_by: float) -> dict[str, Any] | None:
@@ -759,6 +784,48 @@ async def _script(request: Request) -> Response:
     return Response(_static("app.js"), media_type="text/javascript")
 
 
+async def _messages(request: Request) -> Response:
+    """The page's messages (:func:`page_messages`) in the language asked for with
+    ``?locale=`` (a selector's choice), else the browser's first known language, else
+    English: the page never fails for want of a language."""
+    asked = request.query_params.get("locale", "")[:40]
+    locale = best_locale([asked] if asked else request.headers.get("accept-language"))
+    return JSONResponse(
+        page_messages(locale), headers={"Content-Language": locale, "Vary": "Accept-Language"}
+    )
+
+
+_SCOREBOOK_LIMIT = 1 << 16  # bytes: a whole match's book, reported deal by deal
+
+
+async def _scorekeeper_page(request: Request) -> Response:
+    return HTMLResponse(_static("scorekeeper.html"))
+
+
+async def _scorekeeper_script(request: Request) -> Response:
+    return Response(_static("scorekeeper.js"), media_type="text/javascript")
+
+
+async def _scorebook(request: Request) -> Response:
+    """One reported deal added to the client's scorebook, or the library's refusal
+    (``outcome.inconsistent`` and the clause), 400: nothing is kept either way."""
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        refused = Refused("send the request as application/json", "bad-content-type")
+        return _json_error(refused, 415)
+    body = await request.body()
+    if len(body) > _SCOREBOOK_LIMIT:
+        refused = Refused(f"a request is at most {_SCOREBOOK_LIMIT} bytes", "too-long")
+        return _json_error(refused, 413)
+    try:
+        data = json.loads(body, object_pairs_hook=_no_duplicates)
+    except ValueError:
+        return _json_error(Refused("the body is not a JSON object", "bad-request"))
+    try:
+        return JSONResponse(add_deal(data))
+    except tc.TrixError as exc:
+        return _json_error(exc)
+
+
 async def _unavailable(request: Request, exc: Exception) -> Response:
     """A store that fails under a request (a full disk): 503, JSON, one log line."""
     request.app.state.lobby.metrics.store_failed("query")
@@ -823,6 +890,10 @@ def create_app(db: str, options: Options | None = None, *, clock: Clock | None =
         routes=[
             Route("/", _page),
             Route("/app.js", _script),
+            Route("/api/messages", _messages, methods=["GET"]),
+            Route("/scorekeeper", _scorekeeper_page),
+            Route("/scorekeeper.js", _scorekeeper_script),
+            Route("/api/scorebook", _scorebook, methods=["POST"]),
             Route("/api/tables", _list_tables, methods=["GET"]),
             Route("/api/tables", _create_table, methods=["POST"]),
             Route("/api/tables/{table_id}", _table),

@@ -25,6 +25,9 @@ class Viewer(Protocol):
 
     seat: int | None
     pictures: bool
+    locale: str
+    """The language of the ``illegal`` reasons (a :data:`~trixcomplex.core.catalog.LOCALES`
+    code, from the hello's ``locale``)."""
     last_view: tc.View | None
 
     def send(self, message: dict[str, Any]) -> None:
@@ -162,9 +165,9 @@ class TableMessages:
             viewer.send(message)
 
     def _broadcast(self, before: tc.MatchState, move: tc.Move, after: tc.MatchState) -> None:
-        cache: dict[tuple[int | None, bool], tuple[tc.View, dict[str, Any]]] = {}
+        cache: dict[tuple[int | None, bool, str], tuple[tc.View, dict[str, Any]]] = {}
         for viewer in list(self._viewers):
-            key = (viewer.seat, viewer.pictures)
+            key = (viewer.seat, viewer.pictures, viewer.locale)
             if key not in cache:
                 seen = tc.view(after, viewer.seat)
                 events = tc.events(before, move, after, viewer.seat)
@@ -198,7 +201,7 @@ class TableMessages:
             # Nothing of this deal is on the table yet: the last deal's tricks stay reviewable.
             message["last_deal"] = self.last_deal()
         if viewer.seat is not None and seen.hand:
-            message["illegal"] = self.illegal_cards(viewer.seat, seen)
+            message["illegal"] = self.illegal_cards(viewer.seat, seen, viewer.locale)
         if viewer.pictures:
             message["svg"] = tc.picture(seen).svg
         if self.state.is_over:
@@ -212,13 +215,13 @@ class TableMessages:
             self._finished = (done, finished_deal(self.state))
         return self._finished[1]
 
-    def illegal_cards(self, seat: int, seen: tc.View) -> dict[str, str]:
+    def illegal_cards(self, seat: int, seen: tc.View, locale: str = "en") -> dict[str, str]:
         """Why each card of ``seat``'s hand may not be played now (the ``illegal`` field),
-        by :func:`~trixcomplex.why_illegal`: a function of what the seat sees only.
-        The cards it may play are left out."""
+        by :func:`~trixcomplex.why_illegal` in ``locale``: a function of what the seat sees
+        only.  The cards it may play are left out."""
         reasons = {}
         for card in seen.hand:
-            reason = tc.why_illegal(self.state, seat, tc.Play(seat, card))
+            reason = tc.why_illegal(self.state, seat, tc.Play(seat, card), locale=locale)
             if reason is not None:
                 reasons[str(card)] = reason
         return reasons

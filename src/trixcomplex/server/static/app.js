@@ -4,58 +4,13 @@
 // so a reload or a reconnect shows the same table, tricks and scoresheet.
 "use strict";
 
-// Every player-facing string of the page, by message id: one table, English now,
-// ready to be replaced by the library's catalog for another language (fed as JSON
-// by the server), with "{name}" placeholders filled by t().  DIR is the writing
-// direction of the language; the page lays out with CSS logical properties.
-const MSG = {
-  "dir": "ltr",
-  "suit.S": "spades", "suit.H": "hearts", "suit.D": "diamonds", "suit.C": "clubs",
-  "rank.2": "two", "rank.3": "three", "rank.4": "four", "rank.5": "five", "rank.6": "six",
-  "rank.7": "seven", "rank.8": "eight", "rank.9": "nine", "rank.T": "ten", "rank.J": "jack",
-  "rank.Q": "queen", "rank.K": "king", "rank.A": "ace",
-  "card.spoken": "{rank} of {suit}",
-  "card.doubled": "doubled by {who}",
-  "card.played_by": "played by {who}",
-  "card.playable": "playable",
-  "card.not_playable": "not playable: {why}",
-  "contract.KING_OF_HEARTS": "King of Hearts", "contract.QUEENS": "Queens",
-  "contract.DIAMONDS": "Diamonds", "contract.LTOOSH": "Ltoosh", "contract.TRIX": "TRIX",
-  "contract.COMPLEX": "COMPLEX",
-  "place.1": "1st", "place.2": "2nd", "place.3": "3rd", "place.4": "4th",
-  "you": "you", "You": "You", "your_partner": "your partner", "Your_partner": "Your partner",
-  "bot": "{kind} bot #{number}", "empty_seat": "empty place #{number}", "player": "player #{number}",
-  "seat.owner": "Kingdom owner", "seat.away": "away", "seat.waiting": "waiting for a player",
-  "seat.cards": "{n} cards", "seat.points": "{points} pts", "seat.team": "team {n}",
-  "seat.passed": "passed", "seat.out": "out {place}", "seat.to_play": "to play",
-  "lobby.sit": "sit here ({who})", "lobby.watch": "watch", "lobby.record": "record",
-  "lobby.finished": "finished", "lobby.waiting": "Waiting for the first deal",
-  "lobby.between": "Between deals: {done} of {deals} played",
-  "lobby.choosing": "Deal {n} of {deals} — choosing the contract",
-  "lobby.deal": "Deal {n} of {deals} — {contract}",
-  "status.over": "The match is over", "status.deal_over": "Deal {n} is over",
-  "status.waiting": "Waiting for players", "status.choose_mine": "your Kingdom: choose the contract",
-  "status.choosing": "{who} is choosing the contract", "status.window": "doubling window",
-  "status.window_mine": "your answer", "status.window_wait": "waiting for the answers",
-  "status.your_turn": "your turn", "status.to_play": "{who} to play",
-  "centre.last_trick": "last trick: {who} took it", "centre.last_of_deal": "deal {n}'s last trick: {who} took it",
-  "review.show": "Show the last trick", "review.hide": "Back to the trick",
-  "trix.rows": "TRIX rows", "trix.order": "Finishing order", "trix.row_empty": "no card yet",
-  "history.trick": "Trick {n}", "history.takes": "{who} took it", "history.laid": "{who} laid {card}",
-  "history.passed": "{who} passed", "history.out": "{who} went out {place}",
-  "history.last_deal": "Deal {n} ({contract}), over:",
-  "sheet.deal": "Deal", "sheet.contract": "Contract", "sheet.total": "Total",
-  "sheet.in_progress": "{contract} (in progress)",
-  "sheet.total_in_progress": "Total with deal {n} in progress",
-  "sheet.teams": "Teams: {a} & {b} {x} · {c} & {d} {y}",
-  "summary.title": "Deal {n} ({contract}): the points",
-  "summary.seat": "{who}: {points}", "summary.none": "no points",
-  "ledger.trick": "trick {n}: {cards}", "ledger.double": "{card} doubled by {doubler}",
-  "ledger.place": "went out {place}", "ledger.other": "{cards}",
-  "announce.played": "{who} played {card}", "announce.laid": "{who} laid {card}",
-  "announce.took": "{who} took the trick", "announce.your_turn": "Your turn",
-  "announce.to_play": "{who} to play",
-};
+// Every player-facing string of the page, by message id: the library's one catalog
+// (trixcomplex.server.page_messages), fetched from /api/messages in the chosen language
+// (the selector's choice, remembered; else the browser's), with "{name}" placeholders
+// filled by t().  MSG.dir is the writing direction; the page lays out with CSS logical
+// properties, and the table's geometry stays the game's.
+let MSG = { dir: "ltr", lang: "en" };
+const LOCALE_KEY = "trixcomplex-locale";
 const t = (id, params) => (MSG[id] === undefined ? id : MSG[id]).replace(/\{(\w+)\}/g,
   (_, k) => (params && params[k] !== undefined ? String(params[k]) : "{" + k + "}"));
 
@@ -92,6 +47,7 @@ function inPageWords(text) {
     .replace(/\bseat (\d)'s\b( \w)?/g, (_, s, next) => next ? possessive(Number(s)) + next
       : isMe(Number(s)) ? "yours" : possessive(Number(s)))
     .replace(/\bseat (\d)\b/g, (_, s) => who(Number(s)))
+    .replace(/المقعد (\d)/g, (_, s) => who(Number(s)))
     .replace(/\b(10|[2-9TJQKA])([SHDC])\b/g, (m, r, u) => cardText((r === "10" ? "T" : r) + u));
 }
 
@@ -100,10 +56,13 @@ function tokenKey(table, seat) { return "trixcomplex-token-" + table + "-" + sea
 
 // -- names ------------------------------------------------------------------------
 
+// A bot's kind in the page's language ("rule" is the rule bot); an unknown kind as it is.
+const botName = (kind) => MSG["botname." + kind] || kind;
+
 function seatName(s) {
   const seat = seats[s];
   if (!seat) return t("player", { number: s + 1 });
-  if (seat.kind === "bot") return t("bot", { kind: seat.name, number: s + 1 });
+  if (seat.kind === "bot") return t("bot", { kind: botName(seat.name), number: s + 1 });
   return seat.name || t("empty_seat", { number: s + 1 });
 }
 const partnerOf = (s) => me.partnership ? (s + 2) % 4 : null;
@@ -128,7 +87,7 @@ function seatKinds() {
     for (const kind of ["person", ...BOTS]) {
       const option = document.createElement("option");
       option.value = kind;
-      option.textContent = kind === "person" ? "person" : kind + " bot";
+      option.textContent = kind === "person" ? t("lobby.person") : t("lobby.bot_kind", { kind: botName(kind) });
       select.appendChild(option);
     }
     select.value = s === 0 ? "person" : "rule";
@@ -159,7 +118,7 @@ async function refreshLobby() {
         cell.appendChild(button);
       } else {
         const span = document.createElement("span");
-        span.textContent = seat.kind === "bot" ? t("bot", { kind: seat.name, number: s + 1 })
+        span.textContent = seat.kind === "bot" ? t("bot", { kind: botName(seat.name), number: s + 1 })
           : seat.name || t("empty_seat", { number: s + 1 });
         cell.appendChild(span);
       }
@@ -235,7 +194,7 @@ function connect(table, hello, seatHint) {
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
   const ws = new WebSocket(scheme + location.host + "/ws/" + table);
   socket = ws;
-  ws.onopen = () => ws.send(JSON.stringify(hello));
+  ws.onopen = () => ws.send(JSON.stringify({ ...hello, locale: MSG.lang }));  // the illegal cards' reasons in the page's language
   ws.onmessage = (e) => receive(JSON.parse(e.data), hello);
   ws.onclose = () => {
     if (socket !== ws || me.gone) return;
@@ -274,8 +233,8 @@ function receive(message, hello) {
     history.replaceState(null, "", "#" + message.table + (message.seat === null ? "" : "/" + message.seat));
     $("lobby").style.display = "none";
     $("play").style.display = "flex";
-    $("where").textContent = "table " + message.table + " · " + message.settings.ruleset +
-      (message.seat === null ? " · watching" : "");
+    $("where").textContent = t("page.table") + " " + message.table + " · " +
+      t("page.ruleset." + message.settings.ruleset) + (message.seat === null ? " · " + t("page.watching") : "");
   } else if (message.type === "update") {
     me.online = true;
     $("banner").style.display = "none";
@@ -334,7 +293,7 @@ function send(move) {
 function refuse(error, text) {
   const box = $("refusal");
   const rule = error.rule && !error.message.includes(error.rule) ? " (" + error.rule + ")" : "";
-  box.textContent = text || "Refused: " + inPageWords(error.message) + rule;
+  box.textContent = text || t("refused", { why: inPageWords(error.message) + rule });
   box.style.display = "block";
 }
 
@@ -380,7 +339,7 @@ function draw(message) {
     const link = document.createElement("a");
     link.href = message.record;
     link.id = "record";
-    link.textContent = "Download the game record";
+    link.textContent = t("page.download");
     $("download").appendChild(link);
   }
 }
@@ -594,7 +553,7 @@ function drawHand(view, illegal) {
       name.textContent = [...spoken, t("card.playable")].join(", ");
       b.onclick = () => send(move);
     } else {
-      const why = inPageWords(illegal[code] || (view.phase === "DEAL" || view.phase === "OVER" ? "no card is played now" : "not a legal card now"));
+      const why = inPageWords(illegal[code] || (view.phase === "DEAL" || view.phase === "OVER" ? t("card.no_play_now") : t("card.not_legal_now")));
       b.classList.add("illegal");
       b.setAttribute("aria-disabled", "true");
       name.textContent = [...spoken, t("card.not_playable", { why: why })].join(", ");
@@ -651,11 +610,11 @@ function drawActions(view) {
   const box = $("actions");
   box.textContent = "";
   for (const move of legalOf(view, "choose")) {
-    box.appendChild(button("Choose " + contractName(move.contract), () => send(move), "choose-" + move.contract));
+    box.appendChild(button(t("action.choose", { contract: contractName(move.contract) }), () => send(move), "choose-" + move.contract));
   }
   if (view.doublable.length && legalOf(view, "double").length) {
     const picks = [];
-    box.appendChild(document.createTextNode("Double: "));
+    box.appendChild(document.createTextNode(t("action.double") + " "));
     for (const code of view.doublable) {
       const label = document.createElement("label");
       const tick = document.createElement("input");
@@ -671,14 +630,14 @@ function drawActions(view) {
       label.append(tick, drawn, spoken);
       box.appendChild(label);
     }
-    box.appendChild(button("Answer", () => send({
+    box.appendChild(button(t("action.answer"), () => send({
       move: "double", seat: view.seat, cards: picks.filter((t) => t.checked).map((t) => t.value),
     }), "double"));
   } else if (view.my_answer !== null && view.doubling_open) {
-    box.appendChild(document.createTextNode("You answered; doubles are shown when the window closes."));
+    box.appendChild(document.createTextNode(t("action.answered")));
   }
-  for (const move of legalOf(view, "pass")) box.appendChild(button("Pass (no card to lay)", () => send(move), "pass"));
-  for (const move of legalOf(view, "redeal")) box.appendChild(button("Demand a redeal", () => send(move), "redeal"));
+  for (const move of legalOf(view, "pass")) box.appendChild(button(t("action.pass"), () => send(move), "pass"));
+  for (const move of legalOf(view, "redeal")) box.appendChild(button(t("action.redeal"), () => send(move), "redeal"));
 }
 
 // A line of the history: words and card faces (each face carries its doubled mark).
@@ -821,29 +780,31 @@ function drawSummary(lastDeal) {
   box.appendChild(list);
 }
 
-const cards = (list) => list.map(cardText).join(" ") || "nothing";
+const cards = (list) => list.map(cardText).join(" ") || t("event.nothing");
 const points = (list) => {
   const charged = list.map((p, s) => [p, s]).filter(([p]) => p);
-  return charged.length ? ": " + charged.map(([p, s]) => who(s) + " " + (p > 0 ? "+" : "") + p).join(", ") : "";
+  return charged.length ? charged.map(([p, s]) => who(s) + " " + (p > 0 ? "+" : "") + p).join(", ") : "";
 };
 
 // One line per event of the library's tc.events (see its "type" list).
 function describe(e) {
   switch (e.type) {
-    case "deal": return "Deal " + e.deal_number + ": Kingdom " + e.kingdom + " of " + who(e.owner);
-    case "contract": return e.timeout ? verb(e.owner, "ran out of time", "ran out of time") + ": " + contractName(e.contract)
-      : verb(e.owner, "chose", "chose") + " " + contractName(e.contract);
-    case "doubling_open": return "The doubling window opens" + (e.doublable.length ? ": you may double " + cards(e.doublable) : "");
-    case "double": return verb(e.seat, "doubled", "doubled") + " " + cards(e.cards);
-    case "timeout": return "The doubling window timed out";
-    case "doubles_revealed": return "Doubles: " + (e.doubled.map((d) => cardText(d.card) + " by " + who(d.seat)).join(", ") || "none");
-    case "play": return Who(e.seat) + (last && last.view.phase === "TRIX" ? " laid " : " played ") + cardText(e.card);
-    case "pass": return verb(e.seat, "passed", "passed");
-    case "redeal": return verb(e.seat, "demanded", "demanded") + " a redeal";
-    case "trick": return "Trick " + e.number + ": " + verb(e.taker, "take", "takes") + " it" + points(e.points);
-    case "out": return verb(e.seat, "went out", "went out") + " " + t("place." + e.place);
-    case "deal_over": return "Deal " + e.deal_number + " is over: " + e.points.map((p, s) => who(s) + " " + p).join(", ");
-    case "match_over": return "The match is over" + (e.result ? ": " + e.result : "");
+    case "deal": return t("event.deal", { n: e.deal_number, kingdom: e.kingdom, who: who(e.owner) });
+    case "contract": return t(e.timeout ? "event.contract_timeout" : "event.contract", { who: Who(e.owner), contract: contractName(e.contract) });
+    case "doubling_open": return e.doublable.length ? t("event.window_mine", { cards: cards(e.doublable) }) : t("event.window");
+    case "double": return t("event.double", { who: Who(e.seat), cards: cards(e.cards) });
+    case "timeout": return t("event.timeout");
+    case "doubles_revealed": return e.doubled.length
+      ? t("event.doubles", { doubles: e.doubled.map((d) => t("event.doubled_by", { card: cardText(d.card), who: who(d.seat) })).join(", ") })
+      : t("event.no_doubles");
+    case "play": return t(last && last.view.phase === "TRIX" ? "event.laid" : "event.played", { who: Who(e.seat), card: cardText(e.card) });
+    case "pass": return t("event.passed", { who: Who(e.seat) });
+    case "redeal": return t("event.redeal", { who: Who(e.seat) });
+    case "trick": { const p = points(e.points);
+      return p ? t("event.trick_points", { n: e.number, who: Who(e.taker), points: p }) : t("event.trick", { n: e.number, who: Who(e.taker) }); }
+    case "out": return t("event.out", { who: Who(e.seat), place: t("place." + e.place) });
+    case "deal_over": return t("event.deal_over", { n: e.deal_number, points: e.points.map((p, s) => who(s) + " " + p).join(", ") });
+    case "match_over": return t("event.match_over") + (e.result ? ": " + e.result : "");
     default: return JSON.stringify(e);
   }
 }
@@ -893,17 +854,37 @@ function secondsLeft() {
 function tick() {
   const left = secondsLeft();
   if (left === null) { $("clock").textContent = ""; return; }
-  $("clock").textContent = "clock: " + left.toFixed(0) + " s" + (clock.at === null ? " (stopped)" : "");
+  $("clock").textContent = t(clock.at === null ? "clock.stopped" : "clock.left", { seconds: left.toFixed(0) });
 }
 setInterval(tick, 250);
 
 // -- start ------------------------------------------------------------------------
 
-document.documentElement.dir = MSG.dir;
-seatKinds();
-$("create").onsubmit = createTable;
-const [wanted, wantedSeat] = location.hash.slice(1).split("/");
-const token = wanted && wantedSeat && localStorage.getItem(tokenKey(wanted, wantedSeat));
-if (token) connect(wanted, { type: "resume", token: token, pictures: false }, wantedSeat);
-else if (wanted) connect(wanted, { type: "watch", pictures: false });
-else showLobby();
+// The page's words, then the page: the chosen language (the selector's, remembered),
+// else the browser's (the server reads Accept-Language with the library's best_locale).
+async function loadMessages(locale) {
+  const reply = await fetch("/api/messages" + (locale ? "?locale=" + encodeURIComponent(locale) : ""));
+  MSG = await reply.json();
+  document.documentElement.lang = MSG.lang;
+  document.documentElement.dir = MSG.dir;
+  document.title = t("page.title");
+  for (const el of document.querySelectorAll("[data-msg]")) el.textContent = t(el.dataset.msg);
+  for (const el of document.querySelectorAll("[data-msg-label]")) el.setAttribute("aria-label", t(el.dataset.msgLabel));
+  $("language").value = MSG.lang;
+}
+
+async function start() {
+  await loadMessages(localStorage.getItem(LOCALE_KEY));
+  $("language").onchange = () => {
+    localStorage.setItem(LOCALE_KEY, $("language").value);
+    location.reload();
+  };
+  seatKinds();
+  $("create").onsubmit = createTable;
+  const [wanted, wantedSeat] = location.hash.slice(1).split("/");
+  const token = wanted && wantedSeat && localStorage.getItem(tokenKey(wanted, wantedSeat));
+  if (token) connect(wanted, { type: "resume", token: token, pictures: false }, wantedSeat);
+  else if (wanted) connect(wanted, { type: "watch", pictures: false });
+  else showLobby();
+}
+start();
