@@ -1,0 +1,149 @@
+"""What a table tells: each connection's updates, the lobby's summary, the record's metadata.
+
+A connection (a :class:`Viewer`) gets its own seat's :func:`~trixcomplex.view`
+and :func:`~trixcomplex.events` after each move, and a message only when one
+of them says something new to it, so the timing of the messages tells no
+seat what it could not see at a real table (R-HID-2).  Every message is built
+from the viewer's view and the table's public facts only.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+import trixcomplex as tc
+
+from .clock import Clock
+from .table_seats import Refused, Seat, Settings
+
+__all__ = ["TableMessages", "Viewer"]
+
+
+class Viewer(Protocol):
+    """A connection as the table sees it: whose view it gets, and how to send."""
+
+    seat: int | None
+    pictures: bool
+    last_view: tc.View | None
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue ``message``; never blocks."""
+
+
+class TableMessages:
+    """The messages of a :class:`~trixcomplex.server.table.Table` (a part of it):
+    what it sends its viewers, what the lobby lists, the record it serves."""
+
+    # The fields of the table this part reads and sets (Table.__init__ sets them all).
+    id: str
+    created: str
+    settings: Settings
+    seats: list[Seat]
+    state: tc.MatchState
+    _viewers: list[Viewer]
+    _scoresheet: str
+    _deadline: float
+    _time: Clock
+
+    def meta(self, state: tc.MatchState, seats: list[Seat]) -> dict[str, Any]:
+        """The record's metadata: who played, where, when, the time control, the result."""
+        meta: dict[str, Any] = {
+            "event": f"table {self.id}",
+            "site": "trixcomplex serve",
+            "date": self.created[:10],
+            "players": [seat.name or "" for seat in seats],
+            "time_control": f"{self.settings.move_time:g}s per move",
+        }
+        if state.is_over:
+            result = tc.score(state).result
+            meta["result"] = str(result.value) if result is not None else ""
+        return meta
+
+    def record(self) -> dict[str, Any]:
+        """The finished match's record (with metadata); :class:`Refused` while it is played
+        (a record holds every deck, R-HID-3)."""
+        if not self.state.is_over:
+            raise Refused("the record is available once the match is over", "not-finished")
+        return tc.Record.of(self.state, meta=self.meta(self.state, self.seats)).to_json()
+
+    def summary(self) -> dict[str, Any]:
+        """The table as the lobby lists it."""
+        return {
+            "id": self.id,
+            "created": self.created,
+            "settings": self.settings.to_json(),
+            "seats": self.public_seats(),
+            "phase": self.state.phase.value,
+            "deal_number": self.state.deal_number,
+            "finished": self.state.is_over,
+            "archived": False,
+        }
+
+    def public_seats(self) -> list[dict[str, Any]]:
+        """The seats as every client may see them."""
+        connected = {v.seat for v in self._viewers}
+        return [seat.public(s in connected) for s, seat in enumerate(self.seats)]
+
+    def _tell_seats(self) -> None:
+        message = {"type": "seats", "seats": self.public_seats()}
+        for viewer in self._viewers:
+            viewer.send(message)
+
+    def _broadcast(self, before: tc.MatchState, move: tc.Move, after: tc.MatchState) -> None:
+        cache: dict[tuple[int | None, bool], tuple[tc.View, dict[str, Any]]] = {}
+        for viewer in list(self._viewers):
+            key = (viewer.seat, viewer.pictures)
+            if key not in cache:
+                seen = tc.view(after, viewer.seat)
+                events = tc.events(before, move, after, viewer.seat)
+                cache[key] = (seen, self.update_message(viewer, seen, events))
+            seen, message = cache[key]
+            if message["events"] or seen != viewer.last_view:
+                viewer.last_view = seen
+                viewer.send(message)
+
+    def update_message(
+        self, viewer: Viewer, seen: tc.View, events: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        """The ``update`` message for ``viewer``: its view ``seen`` and its ``events``.
+
+        Built from the view and the table's public facts only (the scoresheet is
+        the match's public history; the reasons its cards are illegal depend on
+        its view only), so worlds the viewer cannot tell apart give it the same
+        message.
+        """
+        message: dict[str, Any] = {
+            "type": "update",
+            "table": self.id,
+            "view": tc.to_json(seen),
+            "events": events,
+            "clock": self._clock(),
+            "seats": self.public_seats(),
+            "scoresheet": self._scoresheet,
+        }
+        if viewer.seat is not None and seen.hand:
+            message["illegal"] = self.illegal_cards(viewer.seat, seen)
+        if viewer.pictures:
+            message["svg"] = tc.picture(seen).svg
+        if self.state.is_over:
+            message["record"] = f"/api/tables/{self.id}/record"
+        return message
+
+    def illegal_cards(self, seat: int, seen: tc.View) -> dict[str, str]:
+        """Why each card of ``seat``'s hand may not be played now (the ``illegal`` field),
+        by :func:`~trixcomplex.why_illegal`: a function of what the seat sees only.
+        The cards it may play are left out."""
+        reasons = {}
+        for card in seen.hand:
+            reason = tc.why_illegal(self.state, seat, tc.Play(seat, card))
+            if reason is not None:
+                reasons[str(card)] = reason
+        return reasons
+
+    def _clock(self) -> dict[str, Any]:
+        playing = self.state.phase not in (tc.Phase.DEAL, tc.Phase.OVER)
+        left = max(0.0, self._deadline - self._time.now()) if playing else None
+        return {
+            "move_time": self.settings.move_time,
+            "seconds_left": None if left is None else round(left, 1),
+        }
