@@ -28,7 +28,6 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
-import random
 import threading
 import time
 from collections.abc import Callable
