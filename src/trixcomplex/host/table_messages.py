@@ -126,8 +126,12 @@ class TableMessages:
         if viewer.pictures:
             message["svg"] = tc.picture(seen).svg
         if self.state.is_over:
-            message["record"] = f"/api/tables/{self.id}/record"
+            message["record"] = self.record_url()
         return message
+
+    def record_url(self) -> str:
+        """Where the finished match's record is fetched (the ``record`` field of an update)."""
+        return f"/api/tables/{self.id}/record"
 
     def illegal_cards(self, seat: int, seen: tc.View) -> dict[str, str]:
         """Why each card of ``seat``'s hand may not be played now (the ``illegal`` field),
