@@ -2,7 +2,8 @@
 
 Routes:
 
-- ``GET /``: the page (``static/index.html``, plain JavaScript, no build step).
+- ``GET /``: the page (``static/index.html``, plain JavaScript, no build step), with
+  ``/app.js`` and ``/transport.js`` (the server, or the engine in a Web Worker: :doc:`/web`).
 - ``GET /api/tables``: the tables, as the lobby lists them.
 - ``POST /api/tables``: open a table; the body names its ruleset, seats and clocks.
 - ``GET /api/tables/{id}``: one table's summary.
@@ -603,6 +604,10 @@ async def _script(request: Request) -> Response:
     return Response(_static("app.js"), media_type="text/javascript")
 
 
+async def _transport(request: Request) -> Response:
+    return Response(_static("transport.js"), media_type="text/javascript")
+
+
 async def _unavailable(request: Request, exc: Exception) -> Response:
     """A store that fails under a request (a full disk): 503, JSON, one log line."""
     log.warning("%s %s: cannot reach the store: %s", request.method, request.url.path, exc)
@@ -645,6 +650,7 @@ def create_app(db: str, options: Options | None = None, *, clock: Clock | None =
         routes=[
             Route("/", _page),
             Route("/app.js", _script),
+            Route("/transport.js", _transport),
             Route("/api/tables", _list_tables, methods=["GET"]),
             Route("/api/tables", _create_table, methods=["POST"]),
             Route("/api/tables/{table_id}", _table),

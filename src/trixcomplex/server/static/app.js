@@ -70,7 +70,7 @@ function seatKinds() {
 }
 
 async function refreshLobby() {
-  const reply = await fetch("/api/tables");
+  const reply = await transport.fetch("/api/tables");
   const { tables } = await reply.json();
   const body = $("tables");
   body.textContent = "";
@@ -128,7 +128,7 @@ async function createTable(event) {
     seats: [0, 1, 2, 3].map((s) => $("kind" + s).value),
     move_time: Number($("movetime").value),
   };
-  const reply = await fetch("/api/tables", {
+  const reply = await transport.fetch("/api/tables", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify(request),
@@ -150,8 +150,7 @@ function connect(table, hello, seatHint) {
   me.table = table;
   me.hint = seatHint === undefined ? null : Number(seatHint);
   me.gone = false;
-  const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-  const ws = new WebSocket(scheme + location.host + "/ws/" + table);
+  const ws = transport.socket(table);  // the server's WebSocket, or the engine's worker
   socket = ws;
   ws.onopen = () => ws.send(JSON.stringify(hello));
   ws.onmessage = (e) => receive(JSON.parse(e.data), hello);
