@@ -234,3 +234,35 @@ def _play_the_deal(page: Any) -> int:
             page.locator("#actions button:not(#redeal)").first.click()
         clicks += 1
         page.wait_for_function("old => JSON.stringify(last.view) !== old", arg=before)
+
+
+@pytest.mark.slow
+def test_the_typescript_local_table_and_engine_play_a_deal_in_node(
+    built: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """clients/typescript under Pyodide in node (``node --test``): the Engine plays a whole
+    deal by legal moves and refuses a stranger's move with its clause (R-MATCH-5); a person
+    plays a whole deal against three bots through the server's own client classes at a
+    LocalTables table.  The record the Engine wrote replays in CPython to the very state
+    the engine in WebAssembly reached (the round trip)."""
+    from test_typescript_client import COPIED, COPIED_DIRS, PACKAGE
+
+    npm = require("npm", "npm")
+    copy = tmp_path_factory.mktemp("typescript")
+    for name in COPIED:
+        shutil.copy2(PACKAGE / name, copy / name)
+    for name in COPIED_DIRS:
+        shutil.copytree(PACKAGE / name, copy / name)
+    _run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], copy)
+    _run(["node", "node_modules/typescript/bin/tsc", "-p", "."], copy)  # strict: tsc --noEmit
+    written = copy / "round-trip.json"
+    done = subprocess.run(
+        ["node", "--test", "build/test/local.test.js"], cwd=copy, capture_output=True, text=True,
+        timeout=LONG, env={**os.environ, "TRIXCOMPLEX_WEB": str(built),
+                           "TRIXCOMPLEX_RECORD_OUT": str(written)},
+    )  # fmt: skip
+    assert "# pass 2" in done.stdout and "# fail 0" in done.stdout, done.stdout + done.stderr
+    played = json.loads(written.read_text("utf-8"))
+    replayed = tc.replay(tc.Record.from_json(played["record"]))
+    assert tc.to_json(replayed) == played["state"]
+    assert replayed.deal_number == 1 and replayed.phase is tc.Phase.DEAL

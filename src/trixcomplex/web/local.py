@@ -370,6 +370,11 @@ class LocalLobby:
             failed = Refused("the table failed; nothing was changed", "internal")
             conn.send({"type": "refused", "error": failed.to_json()})
 
+    def stop(self) -> None:
+        """Stop every table's timer (the page, or node, is done with them)."""
+        for table in self.tables.values():
+            table.stop()
+
     def close(self, number: int) -> None:
         """Connection ``number`` closed."""
         conn = self._connections.pop(number, None)
