@@ -31,11 +31,11 @@ from typing import Any
 import pytest
 
 import trixcomplex as tc
+from system_packages import require
 from trixcomplex.conformance.cases import clause_cases, random_cases
 from trixcomplex.conformance.check import SubprocessEngine, check_cases
 from trixcomplex.host.clock import ManualClock
 from trixcomplex.web.local import LocalLobby
-from system_packages import require
 
 ROOT = Path(__file__).resolve().parent.parent
 WEB = ROOT / "clients" / "web"
@@ -102,7 +102,9 @@ def test_the_local_lobby_refuses_as_the_server_does() -> None:
     assert table.state is before
 
 
-def test_web_build_names_what_is_missing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_web_build_names_what_is_missing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Without the npm package: one line naming `npm ci`, exit status 2, nothing written."""
     from trixcomplex.cli import main
 

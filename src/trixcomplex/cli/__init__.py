@@ -44,8 +44,8 @@ from .demo import _demo
 from .play import _play
 from .rulesets import RULESET_OPTIONS, _ruleset, parse_ruleset
 from .serve import _serve, _serve_seconds
-from .web import add_web
 from .simulate import _seconds, _sim_bot_list, _simulate
+from .web import add_web
 
 __all__ = ["RULESET_OPTIONS", "main", "parse_ruleset"]
 

@@ -30,7 +30,8 @@ def add_web(sub: Any) -> None:
     build.add_argument("--wheel", metavar="FILE", default=None,
                        help="this project's wheel (default: built from the checkout)")  # fmt: skip
     build.add_argument("--wheels-txt", metavar="FILE", default=None,
-                       help="the pinned dependency wheels (default: clients/web/wheels.txt)")  # fmt: skip
+                       help="the pinned dependency wheels "
+                       "(default: clients/web/wheels.txt)")  # fmt: skip
     build.set_defaults(func=_build)
 
 

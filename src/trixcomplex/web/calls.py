@@ -13,7 +13,8 @@ the same name; nothing here decides a rule.
 >>> moves = json.loads(call("legal_moves", json.dumps({"state": dealt, "seat": 0})))["value"]
 >>> moves[0]["move"]
 'choose'
->>> answer = json.loads(call("apply", json.dumps({"state": dealt, "move": {"move": "pass", "seat": 1}})))
+>>> stranger = {"state": dealt, "move": {"move": "pass", "seat": 1}}
+>>> answer = json.loads(call("apply", json.dumps(stranger)))
 >>> answer["ok"], answer["error"]["rule"]
 (False, 'R-MATCH-5')
 >>> json.loads(call("castle", "{}"))["error"]["message"][:37]
@@ -39,7 +40,7 @@ def _state(data: Any) -> tc.MatchState:
 def _seat(data: Any) -> int | None:
     if data is not None and (type(data) is not int or not 0 <= data <= 3):
         raise ValueError("seat must be 0, 1, 2, 3 or null (R-SEAT-1)")
-    return data  # type: ignore[no-any-return]
+    return data
 
 
 def _new_match(args: dict[str, Any]) -> Any:

@@ -16,7 +16,8 @@ ranked games.
 >>> from trixcomplex.host.clock import ManualClock
 >>> sent = []
 >>> lobby = LocalLobby(lambda conn, text: sent.append((conn, json.loads(text))), ManualClock())
->>> reply = json.loads(lobby.request("POST", "/api/tables", '{"seats": ["person", "rule", "rule", "rule"]}'))
+>>> seats = '{"seats": ["person", "rule", "rule", "rule"]}'
+>>> reply = json.loads(lobby.request("POST", "/api/tables", seats))
 >>> reply["status"], reply["body"]["seats"][1]
 (201, {'kind': 'bot', 'name': 'rule', 'taken': True, 'connected': False})
 >>> lobby.open(1, reply["body"]["id"])
@@ -238,7 +239,7 @@ class LocalTable(TableMessages):
 
     def _bot_move(self, seat: int) -> None:
         seen = tc.view(self.state, seat)  # the seat's view only, never the state
-        move = decide(self._bots[seat], seen, self._rng.randrange(2**63))
+        move: tc.Move = decide(self._bots[seat], seen, self._rng.randrange(2**63))
         if move not in tc.legal_moves(self.state, seat):
             log.warning("table %s: bot %s answered an illegal move", self.id, self._bots[seat])
             move = tc.timeout_move(self.state, seat)
@@ -255,7 +256,9 @@ class LocalTable(TableMessages):
         due = self._host_action()
         if due is not None:
             when, action = due
-            self._timer = self._time.call_later(when - self._time.now(), partial(self._fire, action))
+            self._timer = self._time.call_later(
+                when - self._time.now(), partial(self._fire, action)
+            )
 
     def _fire(self, action: Callable[[], None]) -> None:
         self._timer = None
@@ -293,9 +296,10 @@ class LocalLobby:
         try:
             status, answer = self._route(method, path, body)
         except tc.TrixError as exc:
-            status, answer = (404 if exc.code == "server.unknown-table" else 400), {
-                "error": exc.to_json()
-            }
+            status, answer = (
+                (404 if exc.code == "server.unknown-table" else 400),
+                {"error": exc.to_json()},
+            )
         return json.dumps({"status": status, "body": answer})
 
     def _route(self, method: str, path: str, body: str | None) -> tuple[int, Any]:
@@ -410,8 +414,8 @@ class LocalLobby:
             raise Refused("pictures is true or false", "bad-request")
         hello: dict[str, Any] = {"type": "welcome", "table": table.id, "seat": None}
         if kind == "join":
-            hello.update(seat=message.get("seat"), token=table.join(message.get("seat"),
-                                                                   message.get("name")))  # fmt: skip
+            token = table.join(message.get("seat"), message.get("name"))
+            hello.update(seat=message.get("seat"), token=token)
         elif kind == "resume":
             seat = table.seat_of(message.get("token"))
             table.check_free(seat)
