@@ -113,8 +113,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path, help="a folder `trixcomplex web build` wrote")
     parser.add_argument("--build", action="store_true", help="build OUT first")
-    parser.add_argument("--views", type=int, default=200, help="RuleBot decisions timed")
-    parser.add_argument("--mc-views", type=int, default=5, help="mc2 decisions timed")
+    parser.add_argument("--views", type=int, default=40, help="RuleBot decisions timed")
+    parser.add_argument("--mc-views", type=int, default=2, help="mc2 decisions timed")
     args = parser.parse_args()
     if args.build:
         subprocess.run([sys.executable, "-m", "trixcomplex", "web", "build", str(args.out)],
@@ -134,7 +134,9 @@ def main() -> int:
             try:
                 cold = first_move(browser.new_page(), site)
                 cold_bytes = _Counting.sent
+                print(f"cold: {cold:.1f} s, {cold_bytes / 1e6:.1f} MB", file=sys.stderr)
                 warm = first_move(browser.new_page(), site)
+                print(f"warm: {warm:.1f} s", file=sys.stderr)
                 page = browser.new_page()
                 page.goto(site + "/web.json")
                 script = WORKER % {"site": site, "timing": json.dumps(TIMING),

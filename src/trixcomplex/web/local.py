@@ -33,6 +33,7 @@ import json
 import logging
 import random
 import secrets
+import sys
 import time
 import urllib.parse
 from collections.abc import Callable
@@ -66,9 +67,35 @@ Send = Callable[[int, str], None]
 """How the lobby sends a connection a message: ``send(connection, json_text)``."""
 
 
+class _PageTimer:
+    """A JavaScript ``setTimeout`` that :meth:`cancel` clears (so a cancelled timer keeps
+    nothing alive: node exits once the tables are stopped)."""
+
+    def __init__(self, delay: float, callback: Callable[[], None]) -> None:
+        from js import setTimeout  # type: ignore[import-not-found]  # Pyodide's own modules
+        from pyodide.ffi import create_once_callable  # type: ignore[import-not-found]
+
+        self._pending = True
+
+        def fire() -> None:
+            self._pending = False
+            callback()
+
+        self._proxy = create_once_callable(fire)
+        self._handle = setTimeout(self._proxy, max(0.0, delay) * 1000)
+
+    def cancel(self) -> None:
+        if self._pending:
+            from js import clearTimeout
+
+            self._pending = False
+            clearTimeout(self._handle)
+            self._proxy.destroy()
+
+
 class PageClock:
-    """The page's clock: ``time.monotonic``, ``time.time`` and the timers of the event
-    loop the page runs Python on (Pyodide's, which waits with ``setTimeout``)."""
+    """The page's clock: ``time.monotonic``, ``time.time`` and JavaScript's timers under
+    Pyodide (elsewhere, the running asyncio event loop's)."""
 
     def now(self) -> float:
         return time.monotonic()
@@ -77,6 +104,8 @@ class PageClock:
         return time.time()
 
     def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
+        if sys.platform == "emscripten":
+            return _PageTimer(delay, callback)
         return asyncio.get_event_loop().call_later(max(0.0, delay), callback)
 
     def call_soon_threadsafe(self, callback: Callable[[], None]) -> None:
