@@ -16,7 +16,8 @@ mc2 decision in the worker                      ms (÷ CPython)      (none)
 
 "First legal move": the page opens, creates a table (the person at seat 0, three
 rule bots, as the lobby's form does), and shows the person a move it may make (a
-legal card or a contract); the bots' delay (0.6 s a move) is inside that time.
+legal card, or a button: a contract, the doubling window's answer); the bots' delay
+(0.6 s a move) is inside that time.
 "Warm" is the same in a second tab of the same browser profile (its HTTP cache).
 The bots' rows time :func:`~trixcomplex.host.bot_answers.decide` over the same
 views (the first ``--views`` positions of seeded random deals where a seat plays a
@@ -101,10 +102,8 @@ def first_move(page: Any, site: str) -> float:
     page.select_option("#kind0", "person")
     page.fill("#name", "Ann")
     page.click("#create button[type=submit]")
-    page.wait_for_function(
-        "document.querySelector('#hand button.card.legal') || "
-        "document.querySelector('#actions button[id^=choose-]')",
-        timeout=300_000,
+    page.wait_for_function(  # a legal card, or a button: a contract, the window's answer
+        "document.querySelector('#hand button.card.legal, #actions button')", timeout=300_000
     )
     return time.perf_counter() - start
 
