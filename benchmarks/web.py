@@ -20,8 +20,8 @@ legal card, or a button: a contract, the doubling window's answer); the bots' de
 (0.6 s a move) is inside that time.
 "Warm" is the same in a second tab of the same browser profile (its HTTP cache).
 The bots' rows time :func:`~trixcomplex.host.bot_answers.decide` over the same
-views (the first ``--views`` positions of seeded random deals where a seat plays a
-card) in a Web Worker of the page under Pyodide and then in this CPython, and give
+views (``--views`` positions of seeded random trick-taking deals where a seat chooses
+a card to play) in a Web Worker of the page under Pyodide and then in this CPython, and give
 the ratio.  The machine is shared: the times move with its load; the ratio is taken
 in one run.
 """
@@ -57,7 +57,8 @@ def views(count):
         state = tc.apply(tc.new_match(), tc.Deal.shuffled(rng))
         while state.phase is not tc.Phase.DEAL and len(seen) < count:
             moves = tc.legal_moves(state, None)
-            if state.phase is tc.Phase.TRICKS and type(moves[0]) is tc.Play:
+            tricks = state.phase in (tc.Phase.COMPLEX, tc.Phase.TRICKS)
+            if tricks and len(moves) > 1 and rng.random() < 0.3:  # a card to choose
                 seen.append(tc.view(state, moves[0].seat))
             state = tc.apply(state, rng.choice(moves))
     return seen
