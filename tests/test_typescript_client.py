@@ -74,7 +74,14 @@ def compiled(package: Path) -> Path:
 def test_the_package_type_checks(compiled: Path) -> None:
     """``tsc -p .`` (strict; the same check as ``tsc --noEmit``) passes on the types, the
     client and its test, and builds each of them."""
-    for name in ("src/protocol", "src/client", "src/index", "test/deal.test"):
+    for name in (
+        "src/protocol",
+        "src/client",
+        "src/local",
+        "src/index",
+        "test/deal.test",
+        "test/local.test",
+    ):
         assert (compiled / "build" / f"{name}.js").is_file(), name
 
 

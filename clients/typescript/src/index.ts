@@ -1,2 +1,3 @@
 export * from "./protocol.js";
 export * from "./client.js";
+export * from "./local.js";

@@ -16,6 +16,8 @@
   ``server`` extra).
 - ``trixcomplex conformance export DIR`` / ``conformance check --engine CMD``:
   the conformance suite for other engines (:mod:`trixcomplex.conformance`).
+- ``trixcomplex web build OUT``: the table page playing the bots in the browser,
+  with no server (:mod:`trixcomplex.web`).
 
 ``demo``, ``play`` and ``simulate`` take ``--ruleset NAME``: a preset
 (``partnership``, the default, ``individual-complex``, ``classic``,
@@ -43,6 +45,7 @@ from .play import _play
 from .rulesets import RULESET_OPTIONS, _ruleset, parse_ruleset
 from .serve import _drain_seconds, _serve, _serve_seconds
 from .simulate import _seconds, _SeedOnCommandLine, _sim_bot_list, _simulate
+from .web import add_web
 
 __all__ = ["RULESET_OPTIONS", "main", "parse_ruleset"]
 
@@ -234,6 +237,7 @@ def _parser() -> argparse.ArgumentParser:
     srv.set_defaults(func=_serve)
 
     add_conformance(sub, ruleset_help)
+    add_web(sub)
     return parser
 
 

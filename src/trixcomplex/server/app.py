@@ -2,7 +2,8 @@
 
 Routes:
 
-- ``GET /``: the page (``static/index.html``, plain JavaScript, no build step).
+- ``GET /``: the page (``static/index.html``, plain JavaScript, no build step), with
+  ``/app.js`` and ``/transport.js`` (the server, or the engine in a Web Worker: :doc:`/web`).
 - ``GET /api/messages``: the page's words in the language of ``?locale=``, else of the
   browser's ``Accept-Language`` (:func:`~trixcomplex.core.catalog.best_locale`).
 - ``GET /scorekeeper``: the score keeper's page (a match played with real cards).
@@ -826,6 +827,10 @@ async def _scorebook(request: Request) -> Response:
         return _json_error(exc)
 
 
+async def _transport(request: Request) -> Response:
+    return Response(_static("transport.js"), media_type="text/javascript")
+
+
 async def _unavailable(request: Request, exc: Exception) -> Response:
     """A store that fails under a request (a full disk): 503, JSON, one log line."""
     request.app.state.lobby.metrics.store_failed("query")
@@ -894,6 +899,7 @@ def create_app(db: str, options: Options | None = None, *, clock: Clock | None =
             Route("/scorekeeper", _scorekeeper_page),
             Route("/scorekeeper.js", _scorekeeper_script),
             Route("/api/scorebook", _scorebook, methods=["POST"]),
+            Route("/transport.js", _transport),
             Route("/api/tables", _list_tables, methods=["GET"]),
             Route("/api/tables", _create_table, methods=["POST"]),
             Route("/api/tables/{table_id}", _table),

@@ -28,7 +28,6 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
-import random
 import threading
 import time
 from collections.abc import Callable
@@ -39,39 +38,16 @@ from concurrent.futures import (
     ProcessPoolExecutor,
     ThreadPoolExecutor,
 )
-from functools import cache
 from typing import Any
 
 import trixcomplex as tc
-from trixcomplex.bots import Bot, bot_named
+from trixcomplex.host.bot_answers import decide, wants_redeal
 from trixcomplex.host.sandbox import die_with_parent
 
 __all__ = ["BotPool", "decide", "wants_redeal"]
 
 _NICE = 10  # workers yield the CPU to the server's event loop
 _WATCH = 1.0  # seconds between a worker's looks at its parent
-
-
-@cache
-def _bot(name: str) -> Bot:
-    return bot_named(name)
-
-
-def decide(name: str, seen: tc.View, seed: int) -> tc.PlayerMove:
-    """The move the bot ``name`` makes from the view ``seen`` (run in a worker)."""
-    bot, rng = _bot(name), random.Random(seed)
-    blind = getattr(bot, "choose_legal", None)
-    if blind is not None:
-        move: tc.PlayerMove = blind(seen.legal_moves, rng)
-    else:
-        move = bot.choose(seen, seen.legal_moves, rng)
-    return move
-
-
-def wants_redeal(name: str, seen: tc.View, seed: int) -> bool:
-    """Whether the bot ``name`` demands a redeal out of turn (R-OPT-8; run in a worker)."""
-    wants = getattr(_bot(name), "wants_redeal", None)
-    return False if wants is None else bool(wants(seen, random.Random(seed)))
 
 
 def _start_worker(server: int) -> None:

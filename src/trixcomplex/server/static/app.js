@@ -99,7 +99,7 @@ function seatKinds() {
 }
 
 async function refreshLobby() {
-  const reply = await fetch("/api/tables");
+  const reply = await transport.fetch("/api/tables");
   const { tables } = await reply.json();
   const body = $("tables");
   body.textContent = "";
@@ -169,7 +169,7 @@ async function createTable(event) {
     seats: [0, 1, 2, 3].map((s) => $("kind" + s).value),
     move_time: Number($("movetime").value),
   };
-  const reply = await fetch("/api/tables", {
+  const reply = await transport.fetch("/api/tables", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify(request),
@@ -191,8 +191,7 @@ function connect(table, hello, seatHint) {
   me.table = table;
   me.hint = seatHint === undefined ? null : Number(seatHint);
   me.gone = false;
-  const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-  const ws = new WebSocket(scheme + location.host + "/ws/" + table);
+  const ws = transport.socket(table);  // the server's WebSocket, or the engine's worker
   socket = ws;
   ws.onopen = () => ws.send(JSON.stringify({ ...hello, locale: MSG.lang }));  // the illegal cards' reasons in the page's language
   ws.onmessage = (e) => receive(JSON.parse(e.data), hello);
@@ -863,7 +862,7 @@ setInterval(tick, 250);
 // The page's words, then the page: the chosen language (the selector's, remembered),
 // else the browser's (the server reads Accept-Language with the library's best_locale).
 async function loadMessages(locale) {
-  const reply = await fetch("/api/messages" + (locale ? "?locale=" + encodeURIComponent(locale) : ""));
+  const reply = await transport.fetch("/api/messages" + (locale ? "?locale=" + encodeURIComponent(locale) : ""));
   MSG = await reply.json();
   document.documentElement.lang = MSG.lang;
   document.documentElement.dir = MSG.dir;
