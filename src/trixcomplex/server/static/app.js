@@ -133,6 +133,14 @@ async function refreshLobby() {
       const link = document.createElement("a");
       link.href = "/api/tables/" + table.id + "/record";
       link.textContent = " " + t("lobby.record");
+      if (transport.kind === "worker") {  // no server: the engine's worker answers the request
+        link.onclick = async (event) => {
+          event.preventDefault();
+          const reply = await transport.fetch(link.getAttribute("href"));
+          const record = new Blob([await reply.text()], { type: "application/json" });
+          window.open(URL.createObjectURL(record));
+        };
+      }
       act.appendChild(link);
     }
   }

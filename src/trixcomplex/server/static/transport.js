@@ -10,6 +10,7 @@ const transport = (() => {
   const meta = document.querySelector('meta[name="trixcomplex-transport"]');
   if (!meta || meta.content !== "worker") {
     return {
+      kind: "server",
       fetch: (path, init) => fetch(path, init),
       socket: (table) => new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") +
         location.host + "/ws/" + table),
@@ -35,6 +36,7 @@ const transport = (() => {
     }
   };
   return {
+    kind: "worker",
     fetch: (path, init) => new Promise((resolve) => {
       const id = next++;
       replies.set(id, resolve);
