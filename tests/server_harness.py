@@ -244,6 +244,16 @@ class Client:
         self.ws.close()
 
 
+MARK: dict[str, Any] = {"type": "mark"}
+"""What :func:`play_people` sends after each move: a message of no known type, which the
+server always refuses (``server.bad-request``), in order, after its answer to the move."""
+
+
+def _is_mark(message: dict[str, Any]) -> bool:
+    error = message["error"]
+    return error["code"] == "server.bad-request" and "'mark'" in error["message"]
+
+
 def play_people(
     clients: list[Client],
     rng: random.Random,
@@ -259,17 +269,50 @@ def play_people(
     client moves at most once per update it receives (so it never sends a
     second move for a view it already answered).  With ``avoid_forced`` the
     clients leave their forced moves to the server's auto-play.
+
+    A client may have two moves in flight: it sends a second after an update that
+    came before the server handled its first (a bot's move, an auto-played move),
+    and the first may then be refused after that update, legitimately.  So each
+    move is followed by :data:`MARK`: the server answers a client's messages in
+    order, so a refusal that comes before a mark's is the refusal of the move
+    just before that mark, and is checked against the updates since *that* move.
+    Before returning, every mark's answer is waited for, so no refusal of this
+    loop is left for the caller to read.
     """
     sent: list[dict[str, Any]] = []
     answered: set[int] = set()
     updates = [0] * len(clients)  # updates each client has received
-    sent_at: dict[int, int] = {}  # the update count when each client last sent a move
+    # Per client, the update count when each move whose mark is unanswered was sent.
+    in_flight: list[list[int]] = [[] for _ in clients]
     deadline = time.monotonic() + timeout
+
+    def receive(i: int, client: Client, wait: float) -> bool:
+        message = client.poll(wait)
+        if message is None:
+            return False
+        if message["type"] == "refused":
+            if _is_mark(message):
+                in_flight[i].pop(0)
+            else:
+                # Only a move overtaken by a newer state (a bot's redeal out of
+                # turn, an auto-played move) may be refused: the client had an
+                # update after sending it.
+                assert in_flight[i] and updates[i] > in_flight[i][0], message
+        if message["type"] == "update":
+            updates[i] += 1
+            answered.discard(i)
+        return True
+
     while True:
         views = [c.view for c in clients]
-        if all(v is not None and v["phase"] == "OVER" for v in views):
-            return sent
-        if until is not None and until(views):
+        if all(v is not None and v["phase"] == "OVER" for v in views) or (
+            until is not None and until(views)
+        ):
+            for i, client in enumerate(clients):
+                while in_flight[i]:
+                    assert receive(i, client, max(0.0, deadline - time.monotonic())), (
+                        "a move's mark was not answered"
+                    )
             return sent
         assert time.monotonic() < deadline, "the match did not go on"
         for i, client in enumerate(clients):
@@ -280,21 +323,14 @@ def play_people(
                 continue
             move = rng.choice(view["legal_moves"])
             client.send(move)
+            client.send(MARK)
             sent.append(move)
-            sent_at[i] = updates[i]
+            in_flight[i].append(updates[i])
             answered.add(i)
         got_any = False
         for i, client in enumerate(clients):
-            while (message := client.poll(0.0 if got_any else 0.002)) is not None:
+            while receive(i, client, 0.0 if got_any else 0.002):
                 got_any = True
-                if message["type"] == "refused":
-                    # Only a move overtaken by a newer state (a bot's redeal out of
-                    # turn, an auto-played move) may be refused: the client had an
-                    # update after sending it.
-                    assert updates[i] > sent_at.get(i, updates[i]), message
-                if message["type"] == "update":
-                    updates[i] += 1
-                    answered.discard(i)
 
 
 def player_moves(record: dict[str, Any], seat: int) -> list[dict[str, Any]]:
