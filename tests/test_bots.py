@@ -734,3 +734,11 @@ def test_r_cx_3_a_situation_naming_no_contract_plays_complex_in_any_ruleset() ->
     assert complex_card(lead) == complex_card(_complex(0, "2S 9S KH", "", 0))
     follow = attrs.evolve(_complex(1, "2S 9S KH", "AS", 0), ruleset=tc.CLASSIC)
     assert complex_card(follow) == parse_card("9S")  # the highest spade under the Ace
+
+
+@pytest.mark.parametrize("name", ["rule:", "mc:", "mc2:", "level:"])
+def test_a_bot_name_with_a_colon_and_no_number_is_refused(name: str) -> None:
+    """``rule:``, ``mc:``, ``mc2:`` and ``level:`` name no bot (the CLI fuzz test found
+    ``rule:`` read as ``rule``): one ``ValueError`` saying what N is."""
+    with pytest.raises(ValueError, match=r":N "):
+        tc.bots.bot_named(name)

@@ -98,6 +98,7 @@ class _Conn:
 
     def __init__(self, seat: int | None) -> None:
         self.seat, self.attached, self.sent = seat, True, []
+        self.locale = "en"
 
     def send(self, message: dict[str, Any]) -> None:
         self.sent.append(message)

@@ -25,6 +25,7 @@ class Viewer:
     def __init__(self, seat: int | None) -> None:
         self.seat = seat
         self.pictures = True
+        self.locale = "en"
         self.last_view: tc.View | None = None
 
     def send(self, message: dict[str, Any]) -> None:

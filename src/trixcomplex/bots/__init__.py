@@ -99,8 +99,8 @@ def bot_named(name: str) -> Bot:
     if key == "random":
         return RandomBot()
     if key == "rule" or key.startswith("rule:"):
-        _, _, version = key.partition(":")
-        if not version:
+        _, colon, version = key.partition(":")
+        if not colon:
             return RuleBot()
         if version.isdigit() and int(version) in RULE_BOT_VERSIONS:
             return RuleBot(version=int(version))
@@ -109,8 +109,8 @@ def bot_named(name: str) -> Bot:
             f"one of {', '.join(map(str, RULE_BOT_VERSIONS))}"
         )
     if key in ("mc", "mc2") or key.startswith(("mc:", "mc2:")):
-        kind, _, worlds = key.partition(":")
-        if not worlds:
+        kind, colon, worlds = key.partition(":")
+        if not colon:
             return MonteCarloBot() if kind == "mc" else MC2
         if worlds.isdigit() and 1 <= int(worlds) <= MC_WORLDS:
             if kind == "mc":
