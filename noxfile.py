@@ -28,6 +28,16 @@ def tests(session: nox.Session) -> None:
 
 
 @nox.session(python=PYTHON)
+def web(session: nox.Session) -> None:
+    """Build the static table (``trixcomplex web build``) and test it under Pyodide: the
+    conformance slice in node, a deal in Chromium, the TypeScript local table (the
+    ``web_build`` tests, left out of the default suite for time)."""
+    session.install("-e", ".[test]")
+    args = session.posargs or ["tests/test_web_build.py"]
+    session.run("python", "-m", "pytest", "--web-build", "-n", "0", *args)
+
+
+@nox.session(python=PYTHON)
 def postgres(session: nox.Session) -> None:
     """Run every server test on PostgreSQL too, whole servers included (Debian's
     ``postgresql-15`` started by the tests; the default suite runs those on SQLite only)."""

@@ -67,6 +67,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     ``max_examples`` by the loaded profile's size, and leave out the PostgreSQL half of
     whole-server tests unless asked (:data:`SERVER_STORES`)."""
     _deselect_server_stores(config, items)
+    _deselect_web_build(config, items)
     _slow_first(items)
     _scale_examples(items)
 
@@ -138,6 +139,23 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="the stores tests running whole servers use: sqlite (default) or all "
         "(PostgreSQL too: nox -s postgres)",
     )
+    parser.addoption(
+        "--web-build",
+        action="store_true",
+        help="also run the tests of the built static table under Pyodide, in node and "
+        "Chromium (marker web_build: a minute of the suite's four; nox -s web, which CI runs)",
+    )
+
+
+def _deselect_web_build(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Leave out the tests of ``trixcomplex web build``'s folder (marker ``web_build``:
+    Pyodide in node and Chromium, about a minute) unless ``--web-build``."""
+    if config.getoption("--web-build"):
+        return
+    left = [item for item in items if item.get_closest_marker("web_build")]
+    if left:
+        config.hook.pytest_deselected(items=left)
+        items[:] = [item for item in items if not item.get_closest_marker("web_build")]
 
 
 def _deselect_server_stores(config: pytest.Config, items: list[pytest.Item]) -> None:

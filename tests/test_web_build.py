@@ -142,6 +142,7 @@ def conformance_slice() -> list[Any]:
 
 
 @pytest.mark.slow
+@pytest.mark.web_build
 def test_the_conformance_slice_agrees_inside_pyodide(built: Path) -> None:
     """The same rules, bit for bit: the engine of the built folder, under Pyodide in node,
     answers every case of the slice as CPython does (legal moves, refusals and their
@@ -176,6 +177,7 @@ def site(built: Path) -> Iterator[str]:
 
 
 @pytest.mark.slow
+@pytest.mark.web_build
 def test_a_person_plays_a_deal_against_bots_with_the_mouse(site: str, tmp_path: Path) -> None:
     """R-MATCH-3, R-DBL-1: with no server, a person opens a table against three rule bots
     from the lobby and plays the whole first deal by clicking (contract, doubling answer,
@@ -239,6 +241,7 @@ def _play_the_deal(page: Any) -> int:
 
 
 @pytest.mark.slow
+@pytest.mark.web_build
 def test_the_typescript_local_table_and_engine_play_a_deal_in_node(
     built: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
