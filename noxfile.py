@@ -28,6 +28,16 @@ def tests(session: nox.Session) -> None:
 
 
 @nox.session(python=PYTHON)
+def page(session: nox.Session) -> None:
+    """The table page's browser tests: geometry, doubles, TRIX rows, the scoresheet at
+    three widths, keyboard-only deals in English and Arabic, axe-core (the ``table_page``
+    tests, left out of the default suite for time)."""
+    session.install("-e", ".[test]")
+    args = session.posargs or ["tests/test_server_table.py"]
+    session.run("python", "-m", "pytest", "--table-page", *args)
+
+
+@nox.session(python=PYTHON)
 def web(session: nox.Session) -> None:
     """Build the static table (``trixcomplex web build``) and test it under Pyodide: the
     conformance slice in node, a deal in Chromium, the TypeScript local table (the

@@ -140,6 +140,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "(PostgreSQL too: nox -s postgres)",
     )
     parser.addoption(
+        "--table-page",
+        action="store_true",
+        help="also run the table page's browser tests (marker table_page: Playwright "
+        "and axe-core in Chromium, a minute of the suite's four; nox -s page, which CI runs)",
+    )
+    parser.addoption(
         "--web-build",
         action="store_true",
         help="also run the tests of the built static table under Pyodide, in node and "
@@ -149,13 +155,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def _deselect_web_build(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Leave out the tests of ``trixcomplex web build``'s folder (marker ``web_build``:
-    Pyodide in node and Chromium, about a minute) unless ``--web-build``."""
-    if config.getoption("--web-build"):
-        return
-    left = [item for item in items if item.get_closest_marker("web_build")]
-    if left:
-        config.hook.pytest_deselected(items=left)
-        items[:] = [item for item in items if not item.get_closest_marker("web_build")]
+    Pyodide in node and Chromium, about a minute) unless ``--web-build``, and the table
+    page's browser tests (marker ``table_page``) unless ``--table-page``: each has its
+    nox session, which CI runs, so that the default suite stays under four minutes."""
+    for marker, option in (("web_build", "--web-build"), ("table_page", "--table-page")):
+        if config.getoption(option):
+            continue
+        left = [item for item in items if item.get_closest_marker(marker)]
+        if left:
+            config.hook.pytest_deselected(items=left)
+            items[:] = [item for item in items if not item.get_closest_marker(marker)]
 
 
 def _deselect_server_stores(config: pytest.Config, items: list[pytest.Item]) -> None:
