@@ -87,12 +87,12 @@ ERROR_CODES: dict[str, str] = {
 def one_line(text: str, limit: int = MAX_MESSAGE) -> str:
     """``text`` cut to ``limit`` characters (with ``…``) and with line breaks escaped.
 
-    >>> one_line("a\\nb"), one_line("x" * 10, 5)
-    ('a\\\\nb', 'xxxx…')
+    >>> one_line("a\\nb"), one_line("x" * 10, 5), one_line("\\x0c")
+    ('a\\\\nb', 'xxxx…', '\\\\x0c')
     """
     cut = len(text) > limit
     text = text[:limit]  # escaping below only grows it, so the rest is never looked at
-    if len(text.splitlines()) > 1 or text.endswith(("\n", "\r")):
+    if len((text + "x").splitlines()) > 1:  # any line break, a lone or last one included
         text = "".join(c if c.splitlines() == [c] else repr(c)[1:-1] for c in text)
     return text[: limit - 1] + "…" if cut or len(text) > limit else text
 
