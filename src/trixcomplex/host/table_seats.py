@@ -16,8 +16,17 @@ from attrs import frozen
 
 import trixcomplex as tc
 from trixcomplex.bots import BOT_NAMES
+from trixcomplex.core.catalog import DEFAULT_LOCALE, LOCALES
 
-__all__ = ["SERVER_ERROR_CODES", "Refused", "Seat", "Settings", "token_hash"]
+__all__ = [
+    "HELLO_KEYS",
+    "SERVER_ERROR_CODES",
+    "Refused",
+    "Seat",
+    "Settings",
+    "read_hello",
+    "token_hash",
+]
 
 _LIMITS = {  # setting: (default, lowest, highest), in seconds
     "move_time": (60.0, 1.0, 3600.0),
@@ -160,3 +169,39 @@ def token_hash(token: str) -> str:
     (64, True)
     """
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+HELLO_KEYS = {
+    "join": frozenset({"type", "seat", "name", "pictures", "locale"}),
+    "resume": frozenset({"type", "token", "pictures", "locale"}),
+    "watch": frozenset({"type", "pictures", "locale"}),
+}
+"""The keys each hello (the first message of a connection) may have."""
+
+
+def read_hello(message: dict[str, Any], attached: bool) -> tuple[str, bool, str]:
+    """A hello's kind, whether it asks for pictures and its language, checked; the one
+    reading the server's connections and the browser's worker both use.
+
+    >>> read_hello({"type": "watch"}, attached=False)
+    ('watch', True, 'en')
+    >>> read_hello({"type": "watch", "locale": "fr"}, attached=False)
+    Traceback (most recent call last):
+    ...
+    trixcomplex.host.table_seats.Refused: locale is one of en, ar
+    """
+    kind = message.get("type")
+    if kind not in HELLO_KEYS:
+        raise Refused(f"unknown message type {str(kind)[:40]!r}", "bad-request")
+    if attached:
+        raise Refused("this connection already joined; open another one", "already-joined")
+    unknown = sorted(k for k in message if k not in HELLO_KEYS[kind])
+    if unknown:
+        raise Refused(f"unknown key {unknown[0][:40]!r} in a {kind} message", "bad-request")
+    pictures = message.get("pictures", True)
+    if type(pictures) is not bool:
+        raise Refused("pictures is true or false", "bad-request")
+    locale = message.get("locale", DEFAULT_LOCALE)
+    if locale not in LOCALES:
+        raise Refused(f"locale is one of {', '.join(LOCALES)}", "bad-request")
+    return kind, pictures, locale

@@ -48,7 +48,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 import trixcomplex as tc
 from trixcomplex.host.submit import MAX_SUBMIT_LENGTH, read_input
 
-from ..core.catalog import DEFAULT_LOCALE, LOCALES, best_locale
+from ..core.catalog import DEFAULT_LOCALE, best_locale
+from ..host.table_seats import read_hello
 from .clock import Clock, LoopClock, Timer
 from .health import routes as health_routes
 from .metrics import Metrics
@@ -82,11 +83,6 @@ _TAKEOVER_EVERY = 0.25  # seconds: how often a shared store's free tables are lo
 _ARCHIVE_RETRY = 30.0  # seconds: an archive the store refused is tried again
 _ADDRESSES = 10_000  # addresses whose joins are remembered before the old ones are pruned
 _CREATE_KEYS = frozenset({"seats", *Settings().to_json()})
-_HELLO_KEYS = {
-    "join": frozenset({"type", "seat", "name", "pictures", "locale"}),
-    "resume": frozenset({"type", "token", "pictures", "locale"}),
-    "watch": frozenset({"type", "pictures", "locale"}),
-}
 
 
 def _creator(client: str) -> str:
@@ -509,20 +505,7 @@ def _hello(
 ) -> None:
     """``join``, ``resume`` or ``watch``: say who this connection is, once; joins and
     watches count in the ``lobby``'s per-address quotas."""
-    kind = message.get("type")
-    if kind not in _HELLO_KEYS:
-        raise Refused(f"unknown message type {str(kind)[:40]!r}", "bad-request")
-    if conn.attached:
-        raise Refused("this connection already joined; open another one", "already-joined")
-    unknown = sorted(k for k in message if k not in _HELLO_KEYS[kind])
-    if unknown:
-        raise Refused(f"unknown key {unknown[0][:40]!r} in a {kind} message", "bad-request")
-    pictures = message.get("pictures", True)
-    if type(pictures) is not bool:
-        raise Refused("pictures is true or false", "bad-request")
-    locale = message.get("locale", DEFAULT_LOCALE)
-    if locale not in LOCALES:
-        raise Refused(f"locale is one of {', '.join(LOCALES)}", "bad-request")
+    kind, pictures, locale = read_hello(message, conn.attached)
     hello: dict[str, Any] = {"type": "welcome", "table": table.id, "seat": None}
     if kind == "join":
         seat = message.get("seat")

@@ -44,13 +44,13 @@ from urllib.parse import parse_qs
 from attrs import evolve
 
 import trixcomplex as tc
-from trixcomplex.core.catalog import DEFAULT_LOCALE, LOCALES, best_locale
+from trixcomplex.core.catalog import DEFAULT_LOCALE, best_locale
 from trixcomplex.host.bot_answers import decide, wants_redeal
 from trixcomplex.host.clock import Clock, Timer
 from trixcomplex.host.page_messages import page_messages
 from trixcomplex.host.submit import MAX_SUBMIT_LENGTH, read_input
 from trixcomplex.host.table_messages import TableMessages
-from trixcomplex.host.table_seats import Refused, Seat, Settings, token_hash
+from trixcomplex.host.table_seats import Refused, Seat, Settings, read_hello, token_hash
 
 __all__ = ["LocalLobby", "LocalTable", "PageClock"]
 
@@ -60,11 +60,6 @@ MAX_MESSAGE = 4096
 """The longest message a connection may send, in characters (as the server's)."""
 
 _CREATE_KEYS = frozenset({"seats", *Settings().to_json()})
-_HELLO_KEYS = {
-    "join": {"type", "seat", "name", "pictures", "locale"},
-    "resume": {"type", "token", "pictures", "locale"},
-    "watch": {"type", "pictures", "locale"},
-}
 
 Send = Callable[[int, str], None]
 """How the lobby sends a connection a message: ``send(connection, json_text)``."""
@@ -437,20 +432,7 @@ class LocalLobby:
             table.submit(conn.seat, message if readable else text)
 
     def _hello(self, conn: _Connection, table: LocalTable, message: dict[str, Any]) -> None:
-        kind = message.get("type")
-        if kind not in _HELLO_KEYS:
-            raise Refused(f"unknown message type {str(kind)[:40]!r}", "bad-request")
-        if conn.attached:
-            raise Refused("this connection already joined; open another one", "already-joined")
-        unknown = sorted(k for k in message if k not in _HELLO_KEYS[kind])
-        if unknown:
-            raise Refused(f"unknown key {unknown[0][:40]!r} in a {kind} message", "bad-request")
-        pictures = message.get("pictures", True)
-        if type(pictures) is not bool:
-            raise Refused("pictures is true or false", "bad-request")
-        locale = message.get("locale", DEFAULT_LOCALE)
-        if locale not in LOCALES:
-            raise Refused(f"locale is one of {', '.join(LOCALES)}", "bad-request")
+        kind, pictures, locale = read_hello(message, conn.attached)
         hello: dict[str, Any] = {"type": "welcome", "table": table.id, "seat": None}
         if kind == "join":
             token = table.join(message.get("seat"), message.get("name"))
