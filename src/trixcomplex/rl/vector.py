@@ -75,11 +75,11 @@ import numpy.typing as npt
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ..core.engine import MatchState, apply_step
+from ..core.engine import MatchState
 from ..core.moves import PASSES, PLAYS
 from ..core.rulesets import Ruleset
-from ..core.runner import CardStep
-from ..io.actions import NUM_ACTIONS, PASS, ActionError, legal_actions
+from ..core.runner import STOP, CardStep, MoveSource, run_deal
+from ..io.actions import NUM_ACTIONS, PASS, ActionError
 from .observation import OBSERVATION_SHAPE, SeatsTracker
 from .pettingzoo import _ruleset, observation_space
 from .table import CHANCE, TERMINAL, Table
@@ -92,6 +92,22 @@ _Actions = npt.NDArray[np.integer[Any]] | Sequence[int]
 _Floats = npt.NDArray[np.float64]
 _Bools = npt.NDArray[np.bool_]
 _NO_CHANGE = (0, 0, 0, 0)
+_PASS_ONLY = (PASS,)
+
+
+def _one_move(ask: list[Any]) -> MoveSource:
+    """A move source for :func:`~trixcomplex.core.runner.run_deal` that plays ``ask[0]``
+    and stops before the next move, keeping that seat's legal cards in ``ask[1]``."""
+
+    def source(turn: int, legal: int) -> Any:
+        move = ask[0]
+        if move is None:
+            ask[1] = legal
+            return STOP
+        ask[0] = None
+        return move
+
+    return source
 
 
 class TablesEnv(VectorEnv[_Obs, _Actions, npt.NDArray[Any]]):
@@ -126,9 +142,16 @@ class TablesEnv(VectorEnv[_Obs, _Actions, npt.NDArray[Any]]):
         # The batch arrays every step writes in place (handed out as copies unless copy=False):
         self._tensors = np.zeros((n, *OBSERVATION_SHAPE), np.float32)
         self._masks = np.zeros((n, NUM_ACTIONS), np.int8)
+        self._legal_masks = np.zeros((n, NUM_ACTIONS), np.int8)  # checked: the env's own
         self._seat_of = np.zeros(n, np.int64)
         self._rows = list(self._tensors)  # row views, made once
         self._everywhere = np.ones(n, np.bool_)  # the info masks: every table has each key
+        self._everywhere_index = np.arange(n)
+        # The deal runner's move source for one card step (see step): ask[0] is the move
+        # to play; asked for the next seat's move, it keeps that seat's legal cards in
+        # ask[1] and stops the run.
+        self._ask: list[Any] = [None, 0]
+        self._source = _one_move(self._ask)
         # Each table's match: the table, its RNG, its tracker, the seats' totals, the seat
         # to act (its last mover once over) and its legal actions:
         self._tables: list[Table | None] = []  # None: Table.at(the state) (see step)
@@ -138,7 +161,8 @@ class TablesEnv(VectorEnv[_Obs, _Actions, npt.NDArray[Any]]):
         self._trackers: list[SeatsTracker] = []
         self._totals: list[tuple[int, int, int, int]] = []
         self._seats: list[int] = []
-        self._legal: list[tuple[int, ...]] = []
+        self._cards: list[int] = []  # the runner's legal cards of the seat to act, as bits
+        self._listed: dict[int, tuple[int, ...]] = {}  # else the table's listed actions
         self._over: list[bool] = []
 
     def reset(
@@ -168,7 +192,8 @@ class TablesEnv(VectorEnv[_Obs, _Actions, npt.NDArray[Any]]):
         self._trackers = [SeatsTracker() for _ in range(n)]
         self._totals = [table.totals() for table in tables]
         self._seats = [table.to_act for table in tables]
-        self._legal = [table.legal_actions() for table in tables]
+        self._cards = [0] * n
+        self._listed = {i: table.legal_actions() for i, table in enumerate(tables)}
         self._over = [False] * n
         self._observe()
         return self._observations(), self._info(np.zeros((n, 4)))
@@ -191,13 +216,9 @@ class TablesEnv(VectorEnv[_Obs, _Actions, npt.NDArray[Any]]):
         if chosen.shape != (n,) or chosen.dtype.kind not in "iu":
             raise ActionError(chosen.shape, f"one int action per table: shape ({n},)", "R-SEAT-1")
         moves: list[int] = chosen.tolist()
-        tables, seats, legal, over = self._tables, self._seats, self._legal, self._over
-        for i in range(n):  # every action checked before any table moves
-            if not over[i] and moves[i] not in legal[i]:
-                raise ActionError(
-                    moves[i], f"not a legal action of seat {seats[i]} at table {i} "
-                    f"(legal: {', '.join(map(str, legal[i]))})", "R-SEAT-1",
-                )  # fmt: skip
+        self._check(chosen, moves)  # every action checked before any table moves
+        tables, seats, over, cards = self._tables, self._seats, self._over, self._cards
+        listed: dict[int, tuple[int, ...]] = {}
         changes = np.zeros((n, 4))
         rewards = np.zeros(n)
         terminated = np.zeros(n, np.bool_)
@@ -208,6 +229,8 @@ class TablesEnv(VectorEnv[_Obs, _Actions, npt.NDArray[Any]]):
             self._last,
             self.deals,
         )
+        ask = self._ask
+        source = self._source
         table: Table | None
         steps: tuple[CardStep, ...]
         for i in range(n):
@@ -217,28 +240,34 @@ class TablesEnv(VectorEnv[_Obs, _Actions, npt.NDArray[Any]]):
                 self._trackers[i] = SeatsTracker()
                 totals[i] = table.totals()
                 seats[i], over[i] = table.to_act, False
+                listed[i] = table.legal_actions()
                 continue
             seat, action, table = seats[i], moves[i], tables[i]
             if action <= PASS and (
                 table is None or (table.window_seat is None and table.redeal_seat is None)
             ):
                 # A card or a TRIX pass in a deal's card play (no window or redeal round
-                # open): Table.act's card branch, the runner's step applied
-                # without a Table built around it.  While the deal goes on, no window or
-                # round opens (Table.at) and the runner's step names the seat to play
-                # next, so the table is kept as its state alone (tables[i] None: it is
-                # Table.at(state, deals)), built only when the deal ends or asked for.
-                # Measured (rl_overhead.py --vector, seven runs alternating with the
-                # loop through Table.act, docs/interop.rst): 3.7-4.1 raw steps a vector
-                # step against 4.3-4.9, with the listing below.
-                move = PLAYS[seat][action] if action < PASS else PASSES[seat][0]
-                state, card_step = apply_step(states[i], move)
-                assert card_step is not None  # a card or a pass: the runner's step
+                # open): Table.act's card branch, the deal runner's one step, without a
+                # Table built around it.  The runner takes the move from ``source`` (the
+                # action was checked against the mask above) and, asking ``source`` for
+                # the next seat's move, hands it that seat's legal cards: the next mask
+                # (R-CX-2, R-TX-2; none: the pass, R-TX-3), which the runner decided.
+                # While the deal goes on, no window or round opens (Table.at) and the
+                # runner's step names the seat to play next, so the table is kept as its
+                # state alone (tables[i] None: it is Table.at(state, deals)), built only
+                # when the deal ends or asked for.
+                ask[0] = PLAYS[seat][action] if action < PASS else PASSES[seat][0]
+                ran: list[CardStep] = []
+                state = run_deal(states[i], source, (), 0, ran)[0]
+                card_step = ran[0]
                 states[i] = state
                 steps = last[i] = (card_step,)
                 if not card_step.deal_over:
-                    tables[i] = None
+                    table = tables[i] = None
                     to_act: int = card_step.turn  # type: ignore[assignment]
+                    cards[i] = ask[1]
+                    if not cards[i]:
+                        listed[i] = _PASS_ONLY
                 else:
                     table = tables[i] = Table.at(state, deals, steps)
                     to_act = table.to_act
@@ -266,36 +295,53 @@ class TablesEnv(VectorEnv[_Obs, _Actions, npt.NDArray[Any]]):
                     rewards[i] = after[seat] - before[seat]
             if to_act == TERMINAL:
                 terminated[i] = over[i] = True
+                cards[i] = 0
             else:
                 seats[i] = to_act
-        # The tables are stepped, then their actions listed, then observed, each in a loop
-        # of its own: one loop doing all of a table's work measured 10-15% slower
-        # (benchmarks/rl_overhead.py --vector, alternating), the interpreter's caches
-        # kept on one path at a time.
-        for i, table in enumerate(tables):
-            # The legal actions of a table kept as its state alone: Table.legal_actions's
-            # own (no window or round open: the seat to act's legal_actions).
-            legal[i] = (legal_actions(states[i], seats[i]) if table is None
-                        else table.legal_actions())  # fmt: skip
+                if table is not None:  # a table built: its own listing of the actions
+                    cards[i] = 0
+                    listed[i] = table.legal_actions()
+        self._listed = listed
         self._observe()
         return (self._observations(), rewards, terminated, np.zeros(n, np.bool_),
                 self._info(changes))  # fmt: skip
 
+    def _check(self, chosen: npt.NDArray[np.integer[Any]], moves: list[int]) -> None:
+        """Raise :class:`ActionError` naming the first table whose action is not in its
+        mask (a table whose match ended takes any action)."""
+        clipped = chosen.clip(0, NUM_ACTIONS - 1)
+        legal = self._legal_masks[self._everywhere_index, clipped] != 0
+        legal &= clipped == chosen
+        if not legal.all():
+            legal |= np.array(self._over, np.bool_)
+            if not legal.all():
+                i = int(legal.argmin())
+                allowed = np.flatnonzero(self._legal_masks[i]).tolist()
+                raise ActionError(
+                    moves[i], f"not a legal action of seat {self._seats[i]} at table {i} "
+                    f"(legal: {', '.join(map(str, allowed))})", "R-SEAT-1",
+                )  # fmt: skip
+
     def _observe(self) -> None:
-        """Write every table's observation into the batch arrays."""
+        """Write every table's observation and mask into the batch arrays."""
         tensors, trackers, states, seats, last = (
             self._rows, self._trackers, self._states, self._seats, self._last)  # fmt: skip
         for i, state in enumerate(states):
             trackers[i].tensor(state, seats[i], last[i], out=tensors[i])
-        masks = self._masks
-        masks.fill(0)
-        width = NUM_ACTIONS
-        masks.put([i * width + a for i, legal in enumerate(self._legal) for a in legal], 1)
+        # The masks: the runner's legal card sets, one bit a card (the card's action id),
+        # unpacked at once; then the rows of the tables whose actions are listed.
+        masks = self._legal_masks
+        packed = np.array(self._cards, "<u8").view(np.uint8).reshape(self.num_envs, 8)
+        masks[:, :64] = np.unpackbits(packed, axis=1, bitorder="little")
+        masks[:, 64:] = 0
+        for i, legal in self._listed.items():
+            masks[i, list(legal)] = 1
         self._seat_of[:] = seats
 
     def _observations(self) -> _Obs:
         if self.copy:
-            return {"observation": self._tensors.copy(), "action_mask": self._masks.copy()}
+            return {"observation": self._tensors.copy(), "action_mask": self._legal_masks.copy()}
+        np.copyto(self._masks, self._legal_masks)
         return {"observation": self._tensors, "action_mask": self._masks}
 
     def _info(self, changes: npt.NDArray[np.float64]) -> dict[str, Any]:
