@@ -15,7 +15,7 @@ import numpy.typing as npt
 
 from ...core.cards import Card, Suit, cards_of, mask_of
 from ...core.engine import History, MatchState, Phase, TrickDeal, TrixDeal
-from ...core.moves import Double, Move
+from ...core.moves import Double, Move, Pass, Play
 from ...core.runner import CardStep
 from ...core.seats import check_seat
 from ...knowledge.card_deltas import StepLog, given_steps, steps_since
@@ -220,8 +220,30 @@ class SeatsTracker:
             if not self._fresh:
                 pass
             elif type(node := state.history) is History and node._prev is seen.history:  # type: ignore[union-attr]
-                # One move since, a game loop's step: followed without walking back.
-                if not self._after([node._move], state, seen, steps):  # type: ignore[list-item, arg-type]
+                # One move since, a game loop's step: followed without walking back, and
+                # a card or TRIX pass with its runner's step given (most steps) without
+                # listing the moves: the checks of _after and given_steps, for one move of
+                # the deal, which goes on (the same deal_number, scores and ruleset).
+                move = node._move
+                step = steps[-1] if steps else None
+                if (
+                    step is None
+                    or step.deal_over
+                    or step.seat != move.seat  # type: ignore[union-attr]
+                    or seen.phase is not state.phase  # type: ignore[union-attr]
+                ):
+                    if not self._after([move], state, seen, steps):  # type: ignore[list-item, arg-type]
+                        self._fresh = 0
+                elif type(move) is Play and step.card == move.card:
+                    deal = state.deal
+                    if type(deal) is TrickDeal:
+                        self._trick_steps((step,), state, deal)
+                    elif type(deal) is not TrixDeal or not self._trix_steps((step,), state, deal):
+                        self._fresh = 0
+                elif type(move) is Pass and step.card is None and type(state.deal) is TrixDeal:
+                    if not self._trix_steps((step,), state, state.deal):
+                        self._fresh = 0
+                else:
                     self._fresh = 0
             elif not self._follow(seen, state, steps):  # type: ignore[arg-type]
                 self._fresh = 0
@@ -351,6 +373,13 @@ class SeatsTracker:
         )
         if steps is None:
             return False
+        self._trick_steps(steps, state, deal)
+        return True
+
+    def _trick_steps(self, steps: Sequence[CardStep], state: MatchState, deal: TrickDeal) -> None:
+        """Write what the runner's ``steps`` (cards played to tricks, the last ones to
+        ``state``, whose deal is ``deal``) changed."""
+        done, start = self._done, self._start
         out, hands = self._out, state.hands
         played, marked, points = self._played, self._marked, self._points
         for step in steps:  # the runner's CardSteps
@@ -397,7 +426,6 @@ class SeatsTracker:
             out[AT_TURN + self._turn] = 0.0  # type: ignore[operator]
             out[AT_TURN + turn] = 1.0  # type: ignore[operator]
             self._turn = turn
-        return True
 
     def _after_trix_turns(
         self, moves: list[Move], state: MatchState, given: Sequence[CardStep] | None
@@ -406,13 +434,20 @@ class SeatsTracker:
         deal = state.deal
         if type(deal) is not TrixDeal:
             return False
-        turns = self._turns
-        if state.ruleset.show_twos and turns < 4 <= turns + len(moves):
-            return False  # R-OPT-7: the 2s are shown now
         places = self._places
         steps = given_steps(moves, given) or steps_since(state, moves, 0, 0, places, _NO_POINTS)
         if steps is None:
             return False
+        return self._trix_steps(steps, state, deal)
+
+    def _trix_steps(self, steps: Sequence[CardStep], state: MatchState, deal: TrixDeal) -> bool:
+        """Write what the runner's ``steps`` (TRIX cards and passes, the last ones to
+        ``state``, whose deal is ``deal``) changed; ``False`` if they do not lead to
+        ``deal``'s table, or show the 2s (R-OPT-7)."""
+        turns = self._turns
+        if state.ruleset.show_twos and turns < 4 <= turns + len(steps):
+            return False  # R-OPT-7: the 2s are shown now
+        places = self._places
         out, hands = self._out, state.hands
         table, marked, final = self._played, self._marked, deal.table
         for step in steps:  # the runner's CardSteps
@@ -431,7 +466,7 @@ class SeatsTracker:
                 places += 1
         if table != final:
             return False
-        self._played, self._marked, self._turns = table, marked, turns + len(moves)
+        self._played, self._marked, self._turns = table, marked, turns + len(steps)
         self._places = places
         self._move_turn(steps[-1].turn)
         return True
