@@ -174,7 +174,7 @@ class Vector:
         tables, rng, masks, resetting = self.tables, self.rng, self.masks, self.resetting
         steps = 0
         for _ in range(self.batches):
-            actions = (rng.random(masks.shape) * masks).argmax(axis=1)
+            actions = (rng.random(masks.shape, np.float32) * masks).argmax(axis=1)
             _, _, terminated, _, _ = tables.step(actions)
             steps += tables.num_envs - int(resetting.sum())  # an autoreset is no agent step
             resetting = terminated

@@ -77,6 +77,7 @@ from gymnasium.vector.utils import batch_space
 
 from ..core.engine import MatchState
 from ..core.moves import PASSES, PLAYS
+from ..core.rules import standings
 from ..core.rulesets import Ruleset
 from ..core.runner import STOP, CardStep, MoveSource, run_deal
 from ..io.actions import NUM_ACTIONS, PASS, ActionError
@@ -229,8 +230,7 @@ class TablesEnv(VectorEnv[_Obs, _Actions, npt.NDArray[Any]]):
             self._last,
             self.deals,
         )
-        ask = self._ask
-        source = self._source
+        ask, source, ruleset = self._ask, self._source, self.ruleset
         table: Table | None
         steps: tuple[CardStep, ...]
         for i in range(n):
@@ -262,15 +262,26 @@ class TablesEnv(VectorEnv[_Obs, _Actions, npt.NDArray[Any]]):
                 card_step = ran[0]
                 states[i] = state
                 steps = last[i] = (card_step,)
-                if not card_step.deal_over:
-                    table = tables[i] = None
-                    to_act: int = card_step.turn  # type: ignore[assignment]
-                    cards[i] = ask[1]
-                    if not cards[i]:
+                if not card_step.deal_over:  # most steps: done here
+                    tables[i] = None
+                    seats[i] = card_step.turn  # type: ignore[assignment]
+                    legal = cards[i] = ask[1]
+                    if not legal:
                         listed[i] = _PASS_ONLY
-                else:
-                    table = tables[i] = Table.at(state, deals, steps)
-                    to_act = table.to_act
+                    gained = card_step.points  # a trick's points change the totals
+                    if gained is not None and gained != _NO_CHANGE:
+                        # totals() is standings() of the seats' scores, the deal's points
+                        # so far (a trick deal's) added: sums and a sign, so what a trick
+                        # changed is standings() of its points (R-MATCH-7, R-OPT-6).
+                        change = standings(gained, ruleset)
+                        before = totals[i]
+                        totals[i] = (before[0] + change[0], before[1] + change[1],
+                                     before[2] + change[2], before[3] + change[3])  # fmt: skip
+                        changes[i] = change
+                        rewards[i] = change[seat]
+                    continue
+                table = tables[i] = Table.at(state, deals, steps)
+                to_act: int = table.to_act
             else:
                 table = (table or Table.at(states[i], deals)).act(action)
                 tables[i], states[i] = table, table.state
@@ -287,12 +298,7 @@ class TablesEnv(VectorEnv[_Obs, _Actions, npt.NDArray[Any]]):
             # The totals change only with a trick's points or a deal's end (the runner's
             # CardStep says), else with a move that is not a card (rare): read then only.
             if not steps or steps[-1].deal_over or (steps[-1].points or _NO_CHANGE) != _NO_CHANGE:
-                before, after = totals[i], totals_of(states[i])
-                if after != before:
-                    totals[i] = after
-                    changes[i] = (after[0] - before[0], after[1] - before[1],
-                                  after[2] - before[2], after[3] - before[3])  # fmt: skip
-                    rewards[i] = after[seat] - before[seat]
+                self._pay(i, seat, changes, rewards)
             if to_act == TERMINAL:
                 terminated[i] = over[i] = True
                 cards[i] = 0
@@ -305,6 +311,15 @@ class TablesEnv(VectorEnv[_Obs, _Actions, npt.NDArray[Any]]):
         self._observe()
         return (self._observations(), rewards, terminated, np.zeros(n, np.bool_),
                 self._info(changes))  # fmt: skip
+
+    def _pay(self, i: int, seat: int, changes: _Floats, rewards: _Floats) -> None:
+        """Read table ``i``'s totals again and write what they changed (``seat`` moved)."""
+        before, after = self._totals[i], totals_of(self._states[i])
+        if after != before:
+            self._totals[i] = after
+            changes[i] = (after[0] - before[0], after[1] - before[1],
+                          after[2] - before[2], after[3] - before[3])  # fmt: skip
+            rewards[i] = after[seat] - before[seat]
 
     def _check(self, chosen: npt.NDArray[np.integer[Any]], moves: list[int]) -> None:
         """Raise :class:`ActionError` naming the first table whose action is not in its
@@ -326,8 +341,10 @@ class TablesEnv(VectorEnv[_Obs, _Actions, npt.NDArray[Any]]):
         """Write every table's observation and mask into the batch arrays."""
         tensors, trackers, states, seats, last = (
             self._rows, self._trackers, self._states, self._seats, self._last)  # fmt: skip
-        for i, state in enumerate(states):
-            trackers[i].tensor(state, seats[i], last[i], out=tensors[i])
+        for tracker, state, seat, steps, row in zip(
+            trackers, states, seats, last, tensors, strict=True
+        ):
+            tracker.tensor(state, seat, steps, row)
         # The masks: the runner's legal card sets, one bit a card (the card's action id),
         # unpacked at once; then the rows of the tables whose actions are listed.
         masks = self._legal_masks
