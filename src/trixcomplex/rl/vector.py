@@ -351,8 +351,9 @@ class TablesEnv(VectorEnv[_Obs, _Actions, npt.NDArray[Any]]):
         packed = np.array(self._cards, "<u8").view(np.uint8).reshape(self.num_envs, 8)
         masks[:, :64] = np.unpackbits(packed, axis=1, bitorder="little")
         masks[:, 64:] = 0
-        for i, legal in self._listed.items():
-            masks[i, list(legal)] = 1
+        if self._listed:
+            width = NUM_ACTIONS
+            masks.put([i * width + a for i, legal in self._listed.items() for a in legal], 1)
         self._seat_of[:] = seats
 
     def _observations(self) -> _Obs:
