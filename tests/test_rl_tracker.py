@@ -329,3 +329,38 @@ def test_seats_tracker_rejects_a_bad_seat_and_copies_start_afresh() -> None:
         for state in states[30:50]:
             assert same(twin.tensor(state, None), full(state, None))
         assert same(tracker.tensor(states[31], 0), full(states[31], 0))  # untouched by the twin
+
+
+@settings(max_examples=30, deadline=None)
+@given(ruleset=st.sampled_from(RULESETS), seed=st.integers(0, 10**6), picks=st.integers())
+def test_a_game_loop_handing_the_runners_steps_gets_the_full_tensor_at_every_move(
+    ruleset: tc.Ruleset, seed: int, picks: int
+) -> None:
+    """Issue 44 (3): a game loop applying each move with ``apply_step`` and handing the
+    tracker the runner's step of it (what PettingZoo, Gymnasium and TablesEnv do: one
+    card or TRIX pass written from its CardStep alone, R-CX-2, R-CX-3, R-TX-3, R-TX-4)
+    gets, for the mover and now and then another viewer, the full tensor of its view
+    bit for bit at every move of a random match of every ruleset; a step that is not
+    the last move's (a stale one) is not taken for it; the cards and passes are
+    followed, the spectator's tensor encoded in full only a few times a deal."""
+    rng, pick = random.Random(seed), random.Random(picks)
+    tracker = CountingSeats()
+    state, last = tc.new_match(ruleset), ()
+    moves = deals = 0
+    while state.phase is not tc.Phase.OVER and moves < 400:
+        if state.phase is tc.Phase.DEAL:
+            state, last, deals = tc.apply(state, tc.Deal.shuffled(rng)), (), deals + 1
+            continue
+        move = rng.choice(tc.legal_moves(state))
+        for seat in [move.seat] + pick.sample(VIEWERS, pick.choice((0, 0, 0, 1, 2))):
+            tensor = tracker.tensor(state, seat, last)
+            expected = full(state, seat)
+            assert same(tensor, expected), (moves, seat, type(state.history.last).__name__,
+                                            differing(tensor, expected))  # fmt: skip
+        before = last
+        state, step = tc.apply_step(state, move)
+        last = () if step is None else (step,)
+        if pick.random() < 0.05 and before:  # a stale step: not the last move's
+            assert same(tracker.tensor(state, move.seat, before), full(state, move.seat))
+        moves += 1
+    assert sum(tracker.full.values()) <= 4 * deals + 2 < moves / 4 + 2, (tracker.full, deals)

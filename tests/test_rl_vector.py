@@ -262,6 +262,31 @@ def test_an_illegal_action_names_the_table_and_moves_no_table() -> None:
         TablesEnv(0)
 
 
+@pytest.mark.parametrize("bad", [-1, NUM_ACTIONS, 2**40])
+def test_an_action_out_of_range_is_refused_and_a_mask_written_over_checks_nothing(
+    bad: int,
+) -> None:
+    """R-SEAT-1: an action id outside 0..102 (it would index past its table's mask) is
+    refused naming the table, before any table moves; the actions are checked against
+    the environment's own masks, so a caller writing over the ``copy=False`` mask it
+    was handed does not make an illegal action legal."""
+    tables = TablesEnv(2, "classic", copy=False)
+    observations, _ = tables.reset(seed=5)
+    before = tables.tables
+    actions = legal_choices(observations["action_mask"], np.random.default_rng(1))
+    actions[1] = bad
+    with pytest.raises(ActionError, match="at table 1"):
+        tables.step(actions.astype(np.int64))
+    assert all(a is b for a, b in zip(tables.tables, before, strict=True))
+    illegal = int(np.flatnonzero(observations["action_mask"][0] == 0)[0])
+    observations["action_mask"][0, illegal] = 1  # the caller's scribble
+    actions[:] = legal_choices(observations["action_mask"], np.random.default_rng(1))
+    actions[0] = illegal
+    with pytest.raises(ActionError, match="at table 0"):
+        tables.step(actions)
+    assert all(a is b for a, b in zip(tables.tables, before, strict=True))
+
+
 def test_spaces_info_and_copies_follow_gymnasiums_vector_conventions() -> None:
     """The batched spaces are Gymnasium's ``batch_space`` of the single ones; every batch
     is in the observation space; the info converts with Gymnasium's ``DictInfoToList``
