@@ -270,21 +270,25 @@ def test_an_action_out_of_range_is_refused_and_a_mask_written_over_checks_nothin
     refused naming the table, before any table moves; the actions are checked against
     the environment's own masks, so a caller writing over the ``copy=False`` mask it
     was handed does not make an illegal action legal."""
-    tables = TablesEnv(2, "classic", copy=False)
+    tables = TablesEnv(2, "classic+combined_contracts=True", copy=False)
     observations, _ = tables.reset(seed=5)
+    rng = np.random.default_rng(1)
+    nearest = min(max(bad, 0), NUM_ACTIONS - 1)  # the id an unchecked index would read
+    while not observations["action_mask"][1, nearest]:  # that id legal at table 1 now
+        observations = tables.step(legal_choices(observations["action_mask"], rng))[0]
     before = tables.tables
-    actions = legal_choices(observations["action_mask"], np.random.default_rng(1))
+    actions = legal_choices(observations["action_mask"], rng)
     actions[1] = bad
     with pytest.raises(ActionError, match="at table 1"):
         tables.step(actions.astype(np.int64))
-    assert all(a is b for a, b in zip(tables.tables, before, strict=True))
+    assert all(a.state is b.state for a, b in zip(tables.tables, before, strict=True))
     illegal = int(np.flatnonzero(observations["action_mask"][0] == 0)[0])
     observations["action_mask"][0, illegal] = 1  # the caller's scribble
-    actions[:] = legal_choices(observations["action_mask"], np.random.default_rng(1))
+    actions[:] = legal_choices(observations["action_mask"], rng)
     actions[0] = illegal
     with pytest.raises(ActionError, match="at table 0"):
         tables.step(actions)
-    assert all(a is b for a, b in zip(tables.tables, before, strict=True))
+    assert all(a.state is b.state for a, b in zip(tables.tables, before, strict=True))
 
 
 def test_spaces_info_and_copies_follow_gymnasiums_vector_conventions() -> None:
