@@ -445,7 +445,7 @@ class SeatsTracker:
         ``state``, whose deal is ``deal``) changed; ``False`` if they do not lead to
         ``deal``'s table, or show the 2s (R-OPT-7)."""
         turns = self._turns
-        if state.ruleset.show_twos and turns < 4 <= turns + len(steps):
+        if turns < 4 <= turns + len(steps) and state.ruleset.show_twos:
             return False  # R-OPT-7: the 2s are shown now
         places = self._places
         out, hands = self._out, state.hands
