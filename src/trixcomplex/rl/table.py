@@ -190,11 +190,11 @@ class Table:
                 held = move  # type: ignore[assignment]  # the closing answer waits
             else:
                 state = apply(state, move)
-        if seat < 3:
-            return evolve(self, state=state, window_seat=seat + 1, held=held, steps=())
+        if seat < 3:  # Table(...) in field order, as Table.at (evolve reads every field)
+            return Table(state, self.dealt, seat + 1, held, self.deals, self.redeal_seat, ())
         if held is not None:
             state = apply(state, held)
-        return self._after(evolve(self, state=state, window_seat=None, held=None).state)
+        return self._after(state)
 
     def _redeal_answer(self, seat: int, action: int) -> Table:
         if action == REDEAL:
@@ -202,7 +202,8 @@ class Table:
         if action != PASS:
             raise IllegalMoveError(action, f"seat {seat} may only pass or demand a redeal now",
                                    "R-OPT-8")  # fmt: skip
-        return evolve(self, redeal_seat=seat + 1 if seat < 3 else None, steps=())
+        return Table(self.state, self.dealt, self.window_seat, self.held, self.deals,
+                     seat + 1 if seat < 3 else None, ())  # fmt: skip
 
     def _after(self, state: MatchState, steps: tuple[CardStep, ...] = ()) -> Table:
         return Table.at(state, self.deals, steps)
