@@ -324,14 +324,20 @@ class TablesEnv(VectorEnv[_Obs, _Actions, npt.NDArray[Any]]):
     def _check(self, chosen: npt.NDArray[np.integer[Any]], moves: list[int]) -> None:
         """Raise :class:`ActionError` naming the first table whose action is not in its
         mask (a table whose match ended takes any action)."""
-        clipped = chosen.clip(0, NUM_ACTIONS - 1)
-        legal = self._legal_masks[self._everywhere_index, clipped] != 0
-        legal &= clipped == chosen
+        masks = self._legal_masks
+        if (chosen < NUM_ACTIONS).all() and (chosen >= 0).all():
+            if masks[self._everywhere_index, chosen].all():  # ufuncs only: np.clip costs more
+                return
+            legal = masks[self._everywhere_index, chosen] != 0
+        else:  # an id out of range: no mask entry is read for it
+            legal = np.zeros(self.num_envs, np.bool_)
+            inside = (chosen < NUM_ACTIONS) & (chosen >= 0)
+            legal[inside] = masks[self._everywhere_index[inside], chosen[inside]] != 0
         if not legal.all():
             legal |= np.array(self._over, np.bool_)
             if not legal.all():
                 i = int(legal.argmin())
-                allowed = np.flatnonzero(self._legal_masks[i]).tolist()
+                allowed = np.flatnonzero(masks[i]).tolist()
                 raise ActionError(
                     moves[i], f"not a legal action of seat {self._seats[i]} at table {i} "
                     f"(legal: {', '.join(map(str, allowed))})", "R-SEAT-1",
