@@ -30,7 +30,11 @@ all four seats (self-play), exactly as the PettingZoo environment
   ones (:func:`~trixcomplex.rl.observation.observation_tensor` of its
   :func:`~trixcomplex.view`, kept up to date by the same
   :class:`~trixcomplex.rl.observation.SeatsTracker` the PettingZoo and
-  Gymnasium environments use, written into the batch).  ``info["seat"]``
+  Gymnasium environments use, written into the batch).  A mask is the legal
+  actions of :meth:`Table.legal_actions <trixcomplex.rl.table.Table.legal_actions>`;
+  in a deal's card play, the deal runner's own legal cards of the seat to
+  act (or the pass, R-TX-3), which it hands over as it steps the card before
+  (:func:`~trixcomplex.core.runner.run_deal`'s move source).  ``info["seat"]``
   says whose observation each row is.
 - **Rewards**: ``rewards[i]`` is what this step changed the running total of
   the seat that acted at table ``i`` (its team's Team Total in a partnership
