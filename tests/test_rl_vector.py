@@ -380,7 +380,9 @@ def test_every_table_is_the_single_table_played_with_the_same_actions(
 
 def test_the_benchmark_counts_agent_steps_not_autoresets() -> None:
     """``benchmarks/rl_overhead.py --vector`` counts one agent step per table whose action
-    was played: a table's autoreset step (its action ignored) is none."""
+    was played: a table's autoreset step (its action ignored) is none; its rounds step
+    the tables on from where the last round left them (reset once, before the rounds:
+    the steady state), each counted alike."""
     import sys
     from pathlib import Path
 
@@ -388,7 +390,11 @@ def test_the_benchmark_counts_agent_steps_not_autoresets() -> None:
     import rl_overhead
 
     class Counting(TablesEnv):
-        played = resets = 0
+        played = resets = calls_to_reset = 0
+
+        def reset(self, **kwargs: Any) -> Any:
+            self.calls_to_reset += 1
+            return super().reset(**kwargs)
 
         def step(self, actions: Any) -> Any:
             self.resets += sum(self._over)
@@ -398,3 +404,8 @@ def test_the_benchmark_counts_agent_steps_not_autoresets() -> None:
     tables = Counting(3, "classic", deals=1, copy=False)
     assert rl_overhead.vector(tables, 150, 1) == tables.played
     assert tables.resets >= 3 and tables.played == 3 * 150 - tables.resets
+    tables = Counting(3, "classic", deals=1, copy=False)
+    rounds = rl_overhead.Vector(tables, 100, 1)
+    counts = [rounds() for _ in range(3)]
+    assert tables.calls_to_reset == 1 and sum(counts) == tables.played
+    assert tables.played == 3 * 300 - tables.resets and tables.resets >= 3
