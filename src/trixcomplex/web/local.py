@@ -44,10 +44,12 @@ from urllib.parse import parse_qs
 from attrs import evolve
 
 import trixcomplex as tc
-from trixcomplex.core.catalog import DEFAULT_LOCALE, best_locale
+from trixcomplex.core.catalog import DEFAULT_LOCALE
 from trixcomplex.host.bot_answers import decide, wants_redeal
 from trixcomplex.host.clock import Clock, Timer
-from trixcomplex.host.page_messages import page_messages
+from trixcomplex.host.page_messages import page_messages, request_locale
+from trixcomplex.host.refusals import refusal_json
+from trixcomplex.host.scorebook import answer as scorebook_answer
 from trixcomplex.host.submit import MAX_SUBMIT_LENGTH, read_input
 from trixcomplex.host.table_messages import TableMessages
 from trixcomplex.host.table_seats import Refused, Seat, Settings, read_hello, token_hash
@@ -125,6 +127,11 @@ class _Connection:
 
     def send(self, message: dict[str, Any]) -> None:
         self._send(self.number, json.dumps(message))
+
+    def refuse(self, error: tc.TrixError) -> None:
+        """Tell the page its message was refused, in the connection's language (as the
+        server's connections: :func:`~trixcomplex.host.refusals.refusal_json`)."""
+        self.send({"type": "refused", "error": refusal_json(error, self.locale)})
 
 
 class LocalTable(TableMessages):
@@ -323,18 +330,21 @@ class LocalLobby:
         ``{"status": ..., "body": ...}``."""
         try:
             status, answer = self._route(method, path, body)
-        except tc.TrixError as exc:
+        except tc.TrixError as exc:  # in the language the page asks in (?locale=)
+            locale = request_locale(parse_qs(path.partition("?")[2]).get("locale", [""])[0])
             status, answer = (
                 (404 if exc.code == "server.unknown-table" else 400),
-                {"error": exc.to_json()},
+                {"error": refusal_json(exc, locale)},
             )
         return json.dumps({"status": status, "body": answer})
 
     def _route(self, method: str, path: str, body: str | None) -> tuple[int, Any]:
         parts = path.split("?")[0].strip("/").split("/")
         if parts == ["api", "messages"] and method == "GET":  # as the server's route
-            asked = parse_qs(path.partition("?")[2]).get("locale", [""])[0][:40]
-            return 200, page_messages(best_locale([asked] if asked else None))
+            asked = parse_qs(path.partition("?")[2]).get("locale", [""])[0]
+            return 200, page_messages(request_locale(asked))
+        if parts == ["api", "scorebook"] and method == "POST":  # the score keeper's
+            return scorebook_answer(body or "")
         if parts[:2] != ["api", "tables"] or len(parts) > 4:
             raise Refused(f"no route {method} {path[:80]}", "bad-request")
         if len(parts) == 2 and method == "GET":
@@ -381,14 +391,16 @@ class LocalLobby:
 
     # -- the connections ----------------------------------------------------------------
 
-    def open(self, number: int, table_id: str) -> None:
-        """Open connection ``number`` to table ``table_id`` (a WebSocket to ``/ws/ID``)."""
+    def open(self, number: int, table_id: str, locale: str = "") -> None:
+        """Open connection ``number`` to table ``table_id`` (a WebSocket to
+        ``/ws/ID?locale=...``: its refusals in that language until a hello says one)."""
         conn = _Connection(number, self._send)
+        conn.locale = request_locale(locale)
         self._connections[number] = conn
         try:
             conn.table = self.table(table_id)
         except Refused as exc:
-            conn.send({"type": "refused", "error": exc.to_json()})
+            conn.refuse(exc)
             conn.send({"type": "bye"})
 
     def receive(self, number: int, text: str) -> None:
@@ -399,11 +411,10 @@ class LocalLobby:
         try:
             self._handle(conn, conn.table, text)
         except tc.TrixError as exc:
-            conn.send({"type": "refused", "error": exc.to_json()})
+            conn.refuse(exc)
         except Exception:  # a bug: say so, keep the table as it was
             log.exception("table %s: a message failed", conn.table.id)
-            failed = Refused("the table failed; nothing was changed", "internal")
-            conn.send({"type": "refused", "error": failed.to_json()})
+            conn.refuse(Refused("the table failed; nothing was changed", "internal"))
 
     def stop(self) -> None:
         """Stop every table's timer (the page, or node, is done with them)."""
@@ -433,6 +444,7 @@ class LocalLobby:
 
     def _hello(self, conn: _Connection, table: LocalTable, message: dict[str, Any]) -> None:
         kind, pictures, locale = read_hello(message, conn.attached)
+        conn.locale = locale  # a refusal of this hello is in its language too
         hello: dict[str, Any] = {"type": "welcome", "table": table.id, "seat": None}
         if kind == "join":
             token = table.join(message.get("seat"), message.get("name"))
