@@ -62,9 +62,9 @@ SERVER_REFUSALS: dict[str, tuple[str, ...]] = {
     # server.* (trixcomplex.host.table_seats.SERVER_ERROR_CODES): the hosts' own refusals,
     # the server's and the browser worker's; the more specific words of a code first
     "server.bad-request": (
-        N_("unknown key {key} in a {kind} message"),
+        N_("unknown key {key} in a {hello} message"),
         N_("unknown key {key}"),
-        N_("unknown message type {kind}"),
+        N_("unknown message type {type}"),
         N_("send a JSON object"),
         N_("send each message as a JSON text frame"),
         N_("the request is not a JSON object"),
@@ -80,7 +80,7 @@ SERVER_REFUSALS: dict[str, tuple[str, ...]] = {
         N_("seat must be 0, 1, 2 or 3"),
         N_("a table has exactly four seats"),
         N_("seats is a list of four: person or a bot's name"),
-        N_("a seat is one of {kinds}, not {kind}"),
+        N_("a seat is one of {kinds}, not {text}"),
     ),
     "server.bad-name": (N_("a name is 1 to 40 printable characters"),),
     "server.not-a-person-seat": (N_("seat {seat} is played by a bot"),),
@@ -144,11 +144,12 @@ SERVER_REFUSALS: dict[str, tuple[str, ...]] = {
         N_("{card} cannot be doubled in {contract}"),
         N_("{card} is reported doubled twice"),
         N_("{card} was doubled but nobody is reported taking it"),
-        N_("{contract} is not a contract of {ruleset}"),
+        N_("{contract} is not a contract of the ruleset {ruleset}"),
         N_("the match is over: four Kingdoms are played"),
         N_("the owner of the next deal is seat {owner}, not seat {seat}"),
         N_("{contract} cannot be played now in Kingdom {kingdom}; choose {names}"),
         N_("not a {format} version {version} object"),
+        N_("unknown ruleset: {why}"),
     ),
 }
 """The refusals of the hosts (``server.*``) and of the score keeper
@@ -177,6 +178,16 @@ _PARTS = {
 }
 
 
+SETTING_WORDS = {
+    "move_time": N_("the seconds per move"),
+    "forced_delay": N_("the delay of a forced move"),
+    "bot_delay": N_("a bot's delay"),
+    "deal_pause": N_("the pause after a deal"),
+}
+"""A table's clock settings (:class:`~trixcomplex.host.table_seats.Settings`) as a
+refusal names them in a player's language (their keys are the protocol's)."""
+
+
 def _pattern(template: str) -> re.Pattern[str]:
     """The English words of ``template`` as a regular expression, a group per field."""
     pieces = re.split(r"\{(\w+)\}", template)
@@ -186,9 +197,11 @@ def _pattern(template: str) -> re.Pattern[str]:
     return re.compile("".join(out), re.DOTALL)
 
 
+# The hosts' and the score keeper's first: "{contract} cannot be played now in Kingdom
+# {kingdom}; choose {names}" would also match the engine's "{contract} {why}; choose {names}".
 _PATTERNS = tuple(
     (template, _pattern(template))
-    for template in (*REFUSALS, *(t for ts in SERVER_REFUSALS.values() for t in ts))
+    for template in (*(t for ts in SERVER_REFUSALS.values() for t in ts), *REFUSALS)
 )
 
 
@@ -207,6 +220,8 @@ def _field(name: str, value: str, locale: str) -> str:
     """One field of a refusal, in ``locale``."""
     if name in _PARTS and value in _PARTS[name]:
         return translate(value, locale)
+    if name == "setting" and value in SETTING_WORDS:
+        return translate(SETTING_WORDS[value], locale)
     if name == "card":
         return _card(value, locale)
     if name == "cards":
@@ -256,8 +271,13 @@ def refusal_text(error: TrixError, locale: str = DEFAULT_LOCALE) -> str:
     refusal (with its clause if the message does not name it)."""
     if isinstance(error, IllegalMoveError):
         return f"{reason_text(error.reason, locale)} ({error.rule})"
-    text = reason_text(str(error), locale)
-    return text if error.rule is None or error.rule in text else f"{text} ({error.rule})"
+    text = str(error)
+    if error.rule is None:
+        return reason_text(text, locale)
+    clause = f" ({error.rule})"  # a message that names its clause at its end (OutcomeError)
+    words = text[: -len(clause)] if text.endswith(clause) else text
+    text = reason_text(words, locale)
+    return text if error.rule in text else f"{text}{clause}"
 
 
 def refusal_json(error: TrixError, locale: str = DEFAULT_LOCALE) -> dict[str, object]:
