@@ -718,6 +718,8 @@ def test_a_doubled_card_on_the_score_keepers_form_scores_as_the_library(
     plain = score_deal(DealOutcome.of("COMPLEX", 0, tricks=tricks, taken=COMPLEX_TAKEN))
     result = score_deal(doubled)
     assert sorted(d.case for d in result.doubled) == [1, 2]  # Q♠ case 1, K♥ case 2
+    ids = page.evaluate("[...document.querySelectorAll('[id]')].map((e) => e.id)")
+    assert len(ids) == len(set(ids)), "a control twice on the form (Q♦ is a Queen and a diamond)"
     page.select_option("#contract", "COMPLEX")
     page.select_option("#doubler-KH", "1")
     page.wait_for_selector("#leader-KH", state="visible")

@@ -278,6 +278,7 @@ def test_the_static_score_keeper_keeps_a_match_as_the_library(site: str, tmp_pat
                 )
             totals = [int(x) for x in page.locator("#sheet tfoot td").all_inner_texts()[2:]]
             assert totals == list(book.score().seats)
+            _shot(page, "scorekeeper-static-en", tmp_path)
             page.select_option("#language", "ar")  # remembered; the page reloads
             page.wait_for_function("document.documentElement.dir === 'rtl'")
             page.wait_for_selector("body[data-ready=true]")

@@ -60,9 +60,10 @@ from .page_messages import page_messages, request_locale
 from .pool import BotPool
 from .scorebook import MAX_REQUEST as SCOREBOOK_LIMIT
 from .scorebook import answer as scorebook_answer
+from .seats import read_create
 from .store import STORE_ERRORS, DamagedRow, Store, TableRow
 from .store_sqlite import SqliteStore
-from .table import Refused, Seat, Settings, Table
+from .table import Refused, Seat, Table
 
 __all__ = [
     "GOING_AWAY_CODE",
@@ -84,7 +85,6 @@ MAX_TABLES = Options().max_tables
 _TAKEOVER_EVERY = 0.25  # seconds: how often a shared store's free tables are looked for
 _ARCHIVE_RETRY = 30.0  # seconds: an archive the store refused is tried again
 _ADDRESSES = 10_000  # addresses whose joins are remembered before the old ones are pruned
-_CREATE_KEYS = frozenset({"seats", *Settings().to_json()})
 
 
 def _creator(client: str) -> str:
@@ -282,16 +282,7 @@ class Lobby:
         :class:`Refused` names what is wrong, or the quota it would exceed."""
         if self.draining:
             raise Refused("the server is going away: open the table on another", "unavailable")
-        if not isinstance(request, dict):
-            raise Refused("send a JSON object", "bad-request")
-        unknown = sorted(str(k) for k in request if k not in _CREATE_KEYS)
-        if unknown:
-            raise Refused(f"unknown key {unknown[0][:40]!r}", "bad-request")
-        kinds = request.get("seats", ["person", "rule", "rule", "rule"])
-        if not isinstance(kinds, list) or len(kinds) != 4:
-            raise Refused("seats is a list of four: person or a bot's name", "bad-seat")
-        seats = [Seat.parse(kind) for kind in kinds]
-        settings = Settings.from_json(request)
+        settings, seats = read_create(request)  # as the browser's worker reads it
         options = self.options
         live = sum(1 for table in self.tables.values() if not table.state.is_over)
         if live >= options.max_tables:

@@ -41,8 +41,6 @@ from functools import partial
 from typing import Any
 from urllib.parse import parse_qs
 
-from attrs import evolve
-
 import trixcomplex as tc
 from trixcomplex.core.catalog import DEFAULT_LOCALE
 from trixcomplex.host.bot_answers import decide, wants_redeal
@@ -52,7 +50,15 @@ from trixcomplex.host.refusals import refusal_json
 from trixcomplex.host.scorebook import answer as scorebook_answer
 from trixcomplex.host.submit import MAX_SUBMIT_LENGTH, read_input
 from trixcomplex.host.table_messages import TableMessages
-from trixcomplex.host.table_seats import Refused, Seat, Settings, read_hello, token_hash
+from trixcomplex.host.table_seats import (
+    Refused,
+    Seat,
+    Settings,
+    join_seat,
+    read_create,
+    read_hello,
+    seat_of_token,
+)
 
 __all__ = ["LocalLobby", "LocalTable", "PageClock"]
 
@@ -60,8 +66,6 @@ log = logging.getLogger("trixcomplex.web")
 
 MAX_MESSAGE = 4096
 """The longest message a connection may send, in characters (as the server's)."""
-
-_CREATE_KEYS = frozenset({"seats", *Settings().to_json()})
 
 Send = Callable[[int, str], None]
 """How the lobby sends a connection a message: ``send(connection, json_text)``."""
@@ -168,29 +172,16 @@ class LocalTable(TableMessages):
     # -- seats and viewers (as the server's table) ------------------------------------
 
     def join(self, seat: object, name: object) -> str:
-        """Take a free person seat; returns its token (kept only hashed)."""
-        if type(seat) is not int or not 0 <= seat <= 3:
-            raise Refused("seat must be 0, 1, 2 or 3", "bad-seat", "R-SEAT-1")
-        if not isinstance(name, str) or not 1 <= len(name.strip()) <= 40 or not name.isprintable():
-            raise Refused("a name is 1 to 40 printable characters", "bad-name")
-        current = self.seats[seat]
-        if current.kind != "person":
-            raise Refused(f"seat {seat} is played by a bot", "not-a-person-seat")
-        if current.token_sha256 is not None:
-            raise Refused(f"seat {seat} is taken", "seat-taken")
-        token = secrets.token_urlsafe(32)
-        self.seats[seat] = evolve(current, name=name.strip(), token_sha256=token_hash(token))
+        """Take a free person seat (as the server's table:
+        :func:`~trixcomplex.host.table_seats.join_seat`); returns its token."""
+        self.seats, token = join_seat(self.seats, seat, name)
         self._tell_seats()
         self._schedule()
         return token
 
     def seat_of(self, token: object) -> int:
         """The seat whose token this is; :class:`Refused` for anything else."""
-        if isinstance(token, str) and len(token) < 200:
-            for s, seat in enumerate(self.seats):
-                if seat.token_sha256 is not None and seat.token_sha256 == token_hash(token):
-                    return s
-        raise Refused("this token does not open a seat at this table", "bad-token")
+        return seat_of_token(self.seats, token)
 
     def check_free(self, seat: int | None) -> None:
         """:class:`Refused` if ``seat`` already has a connection (another tab)."""
@@ -366,16 +357,7 @@ class LocalLobby:
             request = json.loads(body or "")
         except (ValueError, RecursionError):
             raise Refused("the request is not a JSON object", "bad-request") from None
-        if not isinstance(request, dict):
-            raise Refused("send a JSON object", "bad-request")
-        unknown = sorted(str(k) for k in request if k not in _CREATE_KEYS)
-        if unknown:
-            raise Refused(f"unknown key {unknown[0][:40]!r}", "bad-request")
-        kinds = request.get("seats", ["person", "rule", "rule", "rule"])
-        if not isinstance(kinds, list) or len(kinds) != 4:
-            raise Refused("seats is a list of four: person or a bot's name", "bad-seat")
-        seats = [Seat.parse(kind) for kind in kinds]
-        settings = Settings.from_json(request)
+        settings, seats = read_create(request)  # as the server's lobby reads it
         table_id = f"{self._rng.randrange(16**8):08x}"
         table = LocalTable(table_id, settings, seats, self._clock, self._rng.randrange(2**63))
         self.tables[table_id] = table

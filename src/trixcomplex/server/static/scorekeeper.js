@@ -13,7 +13,8 @@ const t = (id, params) => (MSG[id] === undefined ? id : MSG[id]).replace(/\{(\w+
   (_, k) => (params && params[k] !== undefined ? String(params[k]) : "{" + k + "}"));
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const cardText = (code) => (code[0] === "T" ? "10" : code[0]) + SUITS[code[1]];
-const COUNTED = ["KH", "QS", "QH", "QD", "QC", ..."23456789TJQKA".split("").map((r) => r + "D")];
+// K♥, the Queens and the diamonds, each once (Q♦ with the Queens).
+const COUNTED = ["KH", "QS", "QH", "QD", "QC", ..."23456789TJKA".split("").map((r) => r + "D")];
 // Which cards each trick contract charges (the rest of the form is hidden for it).
 const CHARGED = { KING_OF_HEARTS: ["KH"], QUEENS: ["QS", "QH", "QD", "QC"],
   DIAMONDS: COUNTED.filter((c) => c.endsWith("D")), LTOOSH: [], COMPLEX: COUNTED };
