@@ -628,16 +628,7 @@ def test_the_score_keeper_adds_up_as_the_library(
     book = Scorebook(tc.Ruleset.from_name("classic"))
 
     def enter(outcome: DealOutcome) -> None:
-        page.select_option("#contract", outcome.contract.value)
-        page.select_option("#owner", str(outcome.owner))
-        for place, s in enumerate(outcome.finishing_order, 1):
-            page.select_option(f"#place{place}", str(s))
-        if outcome.contract is not tc.Contract.TRIX:
-            for s, count in enumerate(outcome.tricks):
-                page.fill(f"#tricks{s}", str(count))
-        for card, s in outcome.taken:
-            page.select_option(f"#taken-{card}", str(s))
-        page.click("#add")
+        enter_deal(page, outcome)
 
     deals = [
         DealOutcome.of("TRIX", 0, finishing_order=[2, 0, 3, 1]),
@@ -667,6 +658,90 @@ def test_the_score_keeper_adds_up_as_the_library(
     violations = _axe(page, axe)
     assert violations == [], violations
     _shot(page, "scorekeeper-" + locale[:2], tmp_path)
+    context.close()
+
+
+def enter_deal(page: Page, outcome: Any) -> None:
+    """Fill the score keeper's form with ``outcome`` (a DealOutcome) as players would:
+    the contract, the owner, the finishing order or the tricks, who took each card, who
+    doubled each doubled card and who led its trick; then add the deal."""
+    import trixcomplex as tc
+
+    page.select_option("#contract", outcome.contract.value)
+    page.select_option("#owner", str(outcome.owner))
+    for place, s in enumerate(outcome.finishing_order, 1):
+        page.select_option(f"#place{place}", str(s))
+    if outcome.contract is not tc.Contract.TRIX:
+        for s, count in enumerate(outcome.tricks):
+            page.fill(f"#tricks{s}", str(count))
+    for card, s in outcome.taken:
+        page.select_option(f"#taken-{card}", str(s))
+    for card, doubler, leader in outcome.doubled:
+        page.select_option(f"#doubler-{card}", str(doubler))
+        page.select_option(f"#leader-{card}", str(leader))  # shown once a doubler is chosen
+    page.click("#add")
+
+
+COMPLEX_TAKEN = {"KH": 1, "QS": 0, "QH": 2, "QD": 3, "QC": 0, "2D": 0, "3D": 0, "4D": 0,
+                 "5D": 1, "6D": 1, "7D": 1, "8D": 2, "9D": 2, "TD": 2, "JD": 3, "KD": 3,
+                 "AD": 3}  # fmt: skip
+"""Who took each counted card in the score keeper's COMPLEX deals (docs/scorekeeper.rst)."""
+
+
+@pytest.mark.slow
+@pytest.mark.table_page
+@pytest.mark.parametrize("locale", ["en-US", "ar-SA"])
+def test_a_doubled_card_on_the_score_keepers_form_scores_as_the_library(
+    chromium: Browser, server: Server, tmp_path: Path, axe: str, locale: str
+) -> None:
+    """R-DBL-4 on the score keeper's form: a COMPLEX deal with K♥ doubled by the seat that
+    took it back in another's trick (case 2) and Q♠ doubled by one seat and taken by
+    another (case 1) scores exactly the library's points, which differ from the same deal
+    undoubled by the doubles' own points (R-DBL-5: still -500); a TRIX by the wrong owner
+    is refused (R-MATCH-5) naming the players as the form does, in the page's language;
+    axe finds nothing serious."""
+    import re
+
+    from test_why_illegal_ar import assert_arabic
+    from trixcomplex.io.scorekeeper import DealOutcome, score_deal
+
+    context = chromium.new_context(locale=locale, viewport={"width": 1080, "height": 900})
+    context.set_default_timeout(LONG)
+    page = context.new_page()
+    page.goto(server.base + "/scorekeeper")
+    page.wait_for_selector("body[data-ready=true]")
+    page.select_option("#ruleset", "partnership")
+    page.click("#new")
+    tricks = (4, 3, 3, 3)
+    doubled = DealOutcome.of("COMPLEX", 0, tricks=tricks, taken=COMPLEX_TAKEN,
+                             doubled={"KH": (1, 3), "QS": (2, 0)})  # fmt: skip
+    plain = score_deal(DealOutcome.of("COMPLEX", 0, tricks=tricks, taken=COMPLEX_TAKEN))
+    result = score_deal(doubled)
+    assert sorted(d.case for d in result.doubled) == [1, 2]  # Q♠ case 1, K♥ case 2
+    ids = page.evaluate("[...document.querySelectorAll('[id]')].map((e) => e.id)")
+    assert len(ids) == len(set(ids)), "a control twice on the form (Q♦ is a Queen and a diamond)"
+    page.select_option("#contract", "COMPLEX")
+    page.select_option("#doubler-KH", "1")
+    page.wait_for_selector("#leader-KH", state="visible")
+    _shot(page, "scorekeeper-doubled-" + locale[:2], tmp_path)
+    enter_deal(page, doubled)
+    page.wait_for_function("document.querySelectorAll('#sheet tbody tr').length === 1")
+    row = [int(x) for x in page.locator("#sheet tbody tr td").all_inner_texts()[2:]]
+    assert row == list(result.points)
+    assert row != list(plain.points)  # the doubles changed it, as the library says
+    assert sum(row) == -500
+    enter_deal(page, DealOutcome.of("TRIX", 2, finishing_order=[2, 0, 3, 1]))
+    page.wait_for_selector("#refusal", state="visible")
+    refusal = page.inner_text("#refusal")
+    assert "R-MATCH-5" in refusal and page.locator("#sheet tbody tr").count() == 1
+    if locale.startswith("ar"):
+        assert "اللاعب 1" in refusal and "اللاعب 3" in refusal, refusal
+        assert_arabic(refusal)
+    else:
+        assert "Player 1, not Player 3" in refusal, refusal
+        assert not re.search(r"\bseat \d", refusal)
+    violations = _axe(page, axe)
+    assert violations == [], violations
     context.close()
 
 

@@ -218,6 +218,86 @@ def test_a_person_plays_a_deal_against_bots_with_the_mouse(site: str, tmp_path: 
     assert foreign == []
 
 
+@pytest.mark.slow
+@pytest.mark.web_build
+def test_the_static_score_keeper_keeps_a_match_as_the_library(site: str, tmp_path: Path) -> None:
+    """Issue 40 deliverable 8, static: the built folder's scorekeeper.html (the server's
+    page, its transport the worker) keeps a match with no server: a COMPLEX deal with K♥
+    and Q♠ doubled (R-DBL-4) and a TRIX (R-TX-4) give the totals of the library's
+    Scorebook, every deal scored by the worker's Python (no request leaves the page for
+    /api/); in Arabic, after a reload, the book comes back with the contracts' Arabic
+    names and a wrong owner (R-MATCH-5) is refused in Arabic."""
+    from playwright.sync_api import Request, Route, sync_playwright
+
+    from test_server_browser import CHROMIUM, CHROMIUM_ARGS
+    from test_server_table import COMPLEX_TAKEN, _shot, enter_deal
+    from test_why_illegal_ar import assert_arabic
+    from trixcomplex.io.scorekeeper import DealOutcome, Scorebook
+
+    chromium = require("chromium", CHROMIUM)
+    foreign: list[str] = []
+    asked: list[str] = []
+
+    def only_the_origin(route: Route) -> None:
+        if route.request.url.startswith(site + "/"):
+            route.continue_()
+        else:
+            foreign.append(route.request.url)
+            route.abort()
+
+    def note(request: Request) -> None:
+        if "/api/" in request.url:
+            asked.append(request.url)
+
+    deals = [
+        DealOutcome.of("COMPLEX", 0, tricks=(4, 3, 3, 3), taken=COMPLEX_TAKEN,
+                       doubled={"KH": (1, 3), "QS": (2, 0)}),
+        DealOutcome.of("TRIX", 0, finishing_order=[2, 0, 3, 1]),
+    ]  # fmt: skip
+    book = Scorebook(tc.PARTNERSHIP)
+    for outcome in deals:
+        book = book.add(outcome)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch_persistent_context(
+            str(tmp_path / "profile"), executable_path=chromium, headless=True,
+            args=CHROMIUM_ARGS, viewport={"width": 1080, "height": 900}, locale="en-US",
+        )  # fmt: skip
+        browser.set_default_timeout(LONG * 1000)
+        try:
+            browser.route("**/*", only_the_origin)
+            page = browser.new_page()
+            page.on("request", note)
+            page.goto(site + "/scorekeeper.html")
+            page.wait_for_selector("body[data-ready=true]")
+            page.select_option("#ruleset", "partnership")
+            page.click("#new")
+            for number, outcome in enumerate(deals, 1):
+                enter_deal(page, outcome)
+                page.wait_for_function(
+                    f"document.querySelectorAll('#sheet tbody tr').length === {number}"
+                )
+            totals = [int(x) for x in page.locator("#sheet tfoot td").all_inner_texts()[2:]]
+            assert totals == list(book.score().seats)
+            _shot(page, "scorekeeper-static-en", tmp_path)
+            page.select_option("#language", "ar")  # remembered; the page reloads
+            page.wait_for_function("document.documentElement.dir === 'rtl'")
+            page.wait_for_selector("body[data-ready=true]")
+            page.wait_for_function("document.querySelectorAll('#sheet tbody tr').length === 2")
+            contracts = page.locator("#sheet tbody td:nth-child(2)").all_inner_texts()
+            assert contracts == ["كومبلكس", "تركس"]
+            again = [int(x) for x in page.locator("#sheet tfoot td").all_inner_texts()[2:]]
+            assert again == totals
+            enter_deal(page, DealOutcome.of("COMPLEX", 3, tricks=(4, 3, 3, 3), taken=COMPLEX_TAKEN))
+            page.wait_for_selector("#refusal", state="visible")
+            refusal = page.inner_text("#refusal")
+            assert "R-MATCH-4" in refusal or "R-MATCH-5" in refusal, refusal
+            assert_arabic(refusal)
+            _shot(page, "scorekeeper-static-ar", tmp_path)
+        finally:
+            browser.close()
+    assert foreign == [] and asked == []
+
+
 def _play_the_deal(page: Any) -> int:
     """Click until the first deal is over: a legal card, else a button of the actions
     (a contract, the doubling answer, a pass); never a redeal.  Returns the clicks."""

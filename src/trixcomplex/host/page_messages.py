@@ -16,9 +16,9 @@ itself (``lang``).  The server serves it at ``GET /api/messages``.
 
 from __future__ import annotations
 
-from ..core.catalog import N_, check_locale, is_right_to_left, translate
+from ..core.catalog import N_, best_locale, check_locale, is_right_to_left, translate
 
-__all__ = ["PAGE_MESSAGES", "page_messages"]
+__all__ = ["PAGE_MESSAGES", "page_messages", "request_locale"]
 
 PAGE_MESSAGES: dict[str, str] = {
     # cards, as a screen reader says them
@@ -95,6 +95,29 @@ PAGE_MESSAGES: dict[str, str] = {
     "action.answered": N_("You answered; doubles are shown when the window closes."),
     "action.pass": N_("Pass (no card to lay)"), "action.redeal": N_("Demand a redeal"),
     "refused": N_("Refused: {why}"),
+    # the connection (the server restarts, the network drops, a second tab)
+    "conn.cannot_reach": N_("Cannot reach table {table}: trying again…"),
+    "conn.lost": N_(
+        "Connection to the table lost: reconnecting… The clock is stopped and your cards "
+        "are disabled until the table is back."
+    ),
+    "status.offline": N_("disconnected, reconnecting…"),
+    "conn.other_tab_retry": N_(
+        "The place of {who} at table {table} is open in another tab or window; "
+        "trying again ({n} of {of})…"
+    ),
+    "conn.other_tab": N_(
+        "The place of {who} at table {table} is already being played in another tab or "
+        "window, so this page was refused. Close the other one and reload this page, or "
+        "pick another table."
+    ),
+    "conn.not_sent": N_(
+        "Not connected: your move was not sent. Play it again once the table is back."
+    ),
+    "conn.lost_move": N_(
+        "Your last move did not reach the table before the connection dropped, so it was "
+        "not played. Play it again."
+    ),
     # the history of the deal
     "history.trick": N_("Trick {n}"), "history.takes": N_("{who} took it"),
     "history.laid": N_("{who} laid {card}"), "history.passed": N_("{who} passed"),
@@ -135,6 +158,10 @@ PAGE_MESSAGES: dict[str, str] = {
     "keeper.order": N_("Finishing order"), "keeper.add": N_("Add the deal"),
     "keeper.new": N_("New match"), "keeper.over": N_("The match is over"),
     "keeper.seat": N_("Player {n}"),
+    "keeper.not_doubled": N_("not doubled"), "keeper.doubled_by": N_("doubled by"),
+    "keeper.led_by": N_("in a trick led by"),
+    "keeper.doubled_by_card": N_("{card} doubled by"),
+    "keeper.led_by_card": N_("{card} fell in a trick led by"),
     # the live region
     "announce.played": N_("{who} played {card}"), "announce.laid": N_("{who} laid {card}"),
     "announce.took": N_("{who} took the trick"), "announce.your_turn": N_("Your turn"),
@@ -155,3 +182,16 @@ def page_messages(locale: str) -> dict[str, str]:
     table["lang"] = language
     table["dir"] = "rtl" if is_right_to_left(language) else "ltr"
     return table
+
+
+def request_locale(asked: str, accept_language: str | None = None) -> str:
+    """The language a page's request is answered in: ``asked`` (its ``?locale=``, the
+    language selector's choice) if it names a known one, else the browser's first known
+    language (``Accept-Language``), else English; never a refusal.  The server and the
+    browser's worker both read a request's language with it.
+
+    >>> request_locale("ar-EG"), request_locale("", "fr, ar;q=0.5"), request_locale("xx", "ar")
+    ('ar', 'ar', 'en')
+    """
+    asked = asked[:40]
+    return best_locale([asked] if asked else accept_language)

@@ -24,7 +24,7 @@ from ..core.cards import parse_card
 from ..core.catalog import DEFAULT_LOCALE, N_, check_locale, contract_words, translate
 from ..core.errors import IllegalMoveError, TrixError
 
-__all__ = ["REFUSALS", "reason_text", "refusal_text"]
+__all__ = ["REFUSALS", "SERVER_REFUSALS", "reason_text", "refusal_json", "refusal_text"]
 
 REFUSALS = (
     # R-MATCH-2 … R-MATCH-8, R-DBL-2, R-CX-1, R-CL-2, R-TX-1: the phase does not take it
@@ -58,6 +58,105 @@ REFUSALS = (
 )
 """Every refusal a seat can be given, as the English template the engine fills."""
 
+SERVER_REFUSALS: dict[str, tuple[str, ...]] = {
+    # server.* (trixcomplex.host.table_seats.SERVER_ERROR_CODES): the hosts' own refusals,
+    # the server's and the browser worker's; the more specific words of a code first
+    "server.bad-request": (
+        N_("unknown key {key} in a {hello} message"),
+        N_("unknown key {key}"),
+        N_("unknown message type {type}"),
+        N_("send a JSON object"),
+        N_("send each message as a JSON text frame"),
+        N_("the request is not a JSON object"),
+        N_("the body is not a JSON object"),
+        N_("pictures is true or false"),
+        N_("locale is one of {locales}"),
+        N_("no route {method} {path}"),
+    ),
+    "server.already-joined": (N_("this connection already joined; open another one"),),
+    "server.bad-setting": (N_("{setting} must be a number from {low} to {high} seconds"),),
+    "server.bad-ruleset": (N_("unknown ruleset: {why}"),),
+    "server.bad-seat": (
+        N_("seat must be 0, 1, 2 or 3"),
+        N_("a table has exactly four seats"),
+        N_("seats is a list of four: person or a bot's name"),
+        N_("a seat is one of {kinds}, not {text}"),
+    ),
+    "server.bad-name": (N_("a name is 1 to 40 printable characters"),),
+    "server.not-a-person-seat": (N_("seat {seat} is played by a bot"),),
+    "server.seat-taken": (N_("seat {seat} is taken"),),
+    "server.bad-token": (N_("this token does not open a seat at this table"),),
+    "server.seat-connected": (N_("seat {seat} is already connected from somewhere else"),),
+    "server.hello-first": (N_("send join, resume or watch first"),),
+    "server.too-long": (
+        N_("a message is at most {limit} characters"),
+        N_("a request is at most {limit} bytes"),
+    ),
+    "server.unknown-table": (N_("there is no table {table}"), N_("no table {table}")),
+    "server.too-many-tables": (
+        N_("this server plays at most {limit} tables at once; try again when one is over"),
+    ),
+    "server.rate-limited": (
+        N_("at most {limit} tables per address in {seconds} seconds"),
+        N_("at most {limit} seats joined per address in {seconds} seconds"),
+    ),
+    "server.too-many-watchers": (N_("at most {limit} spectator connections per address"),),
+    "server.bad-content-type": (N_("send the request as application/json"),),
+    "server.answered": (N_("your answer is in: it is shown when the window closes"),),
+    "server.not-finished": (
+        N_("the record is available once the match is over"),
+        N_("the match is not over"),
+    ),
+    "server.internal": (
+        N_("the server failed; nothing was changed"),
+        N_("the table failed; nothing was changed"),
+    ),
+    "server.unavailable": (
+        N_("the server cannot store now; nothing was changed: try again"),
+        N_("the server cannot store now; try again later"),
+        N_("another server stored a move here first; nothing was changed"),
+        N_("the server is going away: open the table on another"),
+        N_("the server is going away: reconnect and send it again"),
+    ),
+    "server.damaged": (N_("table {table} is damaged and set aside"),),
+    "server.elsewhere": (N_("this table is driven by another server process"),),
+    # outcome.inconsistent (trixcomplex.io.scorekeeper): a deal reported to the score keeper
+    "outcome.inconsistent": (
+        N_("send an object of book, ruleset, deal and locale: deal is required"),
+        N_("not a deal outcome: {data}"),
+        N_("taken and doubled are objects keyed by card codes"),
+        N_("a double is [doubler, leader], not {value}"),
+        N_("a double is (card, doubler, leader), not {value}"),
+        N_("not a contract: {value}"),
+        N_("tricks are four counts, one a seat, not {value}"),
+        N_("{field}: not a card: {value}"),
+        N_("{field} must be a seat 0..3, not {value}"),
+        N_("a TRIX finishing order names each seat once, not {value}"),
+        N_("a TRIX deal has no tricks, takers or doubles"),
+        N_("only TRIX has a finishing order"),
+        N_("{count} tricks taken: a deal has 13"),
+        N_("{count} tricks taken: this contract plays all 13"),
+        N_("{card} is reported taken: only K♥, the Queens and the diamonds are"),
+        N_("{card} is reported taken twice"),
+        N_("seat {seat} took {count} counted cards in {tricks} tricks: a trick holds four cards"),
+        N_("all 13 tricks were played, but nobody took {cards}"),
+        N_("the deal ended after {count} tricks, before its penalty cards were all taken"),
+        N_("{card} cannot be doubled in {contract}"),
+        N_("{card} is reported doubled twice"),
+        N_("{card} was doubled but nobody is reported taking it"),
+        N_("{contract} is not a contract of the ruleset {ruleset}"),
+        N_("the match is over: four Kingdoms are played"),
+        N_("the owner of the next deal is seat {owner}, not seat {seat}"),
+        N_("{contract} cannot be played now in Kingdom {kingdom}; choose {names}"),
+        N_("not a {format} version {version} object"),
+        N_("unknown ruleset: {why}"),
+    ),
+}
+"""The refusals of the hosts (``server.*``) and of the score keeper
+(``outcome.inconsistent``) a player can be shown, by code, as the English template each
+message is written from (``tests/test_refusals_ar.py`` reads every one from the
+source and checks its Arabic)."""
+
 _PARTS = {
     # what: the phase that does not take the move (the engine's _PHASE_RULES)
     "what": (
@@ -79,6 +178,16 @@ _PARTS = {
 }
 
 
+SETTING_WORDS = {
+    "move_time": N_("the seconds per move"),
+    "forced_delay": N_("the delay of a forced move"),
+    "bot_delay": N_("a bot's delay"),
+    "deal_pause": N_("the pause after a deal"),
+}
+"""A table's clock settings (:class:`~trixcomplex.host.table_seats.Settings`) as a
+refusal names them in a player's language (their keys are the protocol's)."""
+
+
 def _pattern(template: str) -> re.Pattern[str]:
     """The English words of ``template`` as a regular expression, a group per field."""
     pieces = re.split(r"\{(\w+)\}", template)
@@ -88,7 +197,12 @@ def _pattern(template: str) -> re.Pattern[str]:
     return re.compile("".join(out), re.DOTALL)
 
 
-_PATTERNS = tuple((template, _pattern(template)) for template in REFUSALS)
+# The hosts' and the score keeper's first: "{contract} cannot be played now in Kingdom
+# {kingdom}; choose {names}" would also match the engine's "{contract} {why}; choose {names}".
+_PATTERNS = tuple(
+    (template, _pattern(template))
+    for template in (*(t for ts in SERVER_REFUSALS.values() for t in ts), *REFUSALS)
+)
 
 
 def _card(code: str, locale: str) -> str:
@@ -106,6 +220,8 @@ def _field(name: str, value: str, locale: str) -> str:
     """One field of a refusal, in ``locale``."""
     if name in _PARTS and value in _PARTS[name]:
         return translate(value, locale)
+    if name == "setting" and value in SETTING_WORDS:
+        return translate(SETTING_WORDS[value], locale)
     if name == "card":
         return _card(value, locale)
     if name == "cards":
@@ -155,5 +271,25 @@ def refusal_text(error: TrixError, locale: str = DEFAULT_LOCALE) -> str:
     refusal (with its clause if the message does not name it)."""
     if isinstance(error, IllegalMoveError):
         return f"{reason_text(error.reason, locale)} ({error.rule})"
-    text = reason_text(str(error), locale)
-    return text if error.rule is None or error.rule in text else f"{text} ({error.rule})"
+    text = str(error)
+    if error.rule is None:
+        return reason_text(text, locale)
+    clause = f" ({error.rule})"  # a message that names its clause at its end (OutcomeError)
+    words = text[: -len(clause)] if text.endswith(clause) else text
+    text = reason_text(words, locale)
+    return text if error.rule in text else f"{text}{clause}"
+
+
+def refusal_json(error: TrixError, locale: str = DEFAULT_LOCALE) -> dict[str, object]:
+    """The refusal a host sends a client (``error.to_json()``), its ``message`` in
+    ``locale`` (:func:`refusal_text`); English: the library's own message, unchanged.  The
+    ``code``, ``rule`` and ``index`` never change with the language.
+
+    >>> from trixcomplex.host.table_seats import Refused
+    >>> refusal_json(Refused("seat 2 is taken", "seat-taken"), "ar")["message"]
+    'المقعد 2 مشغول'
+    """
+    data = error.to_json()
+    if check_locale(locale) != DEFAULT_LOCALE:
+        data["message"] = refusal_text(error, locale)
+    return data

@@ -10,21 +10,28 @@ server's own.  A person's seat keeps only the SHA-256 of its secret token
 from __future__ import annotations
 
 import hashlib
+import hmac
+import secrets
+from collections.abc import Sequence
 from typing import Any, Literal
 
-from attrs import frozen
+from attrs import evolve, frozen
 
 import trixcomplex as tc
 from trixcomplex.bots import BOT_NAMES
 from trixcomplex.core.catalog import DEFAULT_LOCALE, LOCALES
 
 __all__ = [
+    "CREATE_KEYS",
     "HELLO_KEYS",
     "SERVER_ERROR_CODES",
     "Refused",
     "Seat",
     "Settings",
+    "join_seat",
+    "read_create",
     "read_hello",
+    "seat_of_token",
     "token_hash",
 ]
 
@@ -205,3 +212,76 @@ def read_hello(message: dict[str, Any], attached: bool) -> tuple[str, bool, str]
     if locale not in LOCALES:
         raise Refused(f"locale is one of {', '.join(LOCALES)}", "bad-request")
     return kind, pictures, locale
+
+
+CREATE_KEYS = frozenset({"seats", *Settings().to_json()})
+"""The keys a request to open a table may have: ``seats`` and the settings."""
+
+
+def read_create(request: object) -> tuple[Settings, list[Seat]]:
+    """A request to open a table (``POST /api/tables``'s JSON), checked: its settings and
+    its four seats; the one reading the server's lobby and the browser's worker both use.
+
+    >>> settings, seats = read_create({"seats": ["person", "rule", "rule", "mc"]})
+    >>> settings.ruleset, [seat.kind for seat in seats]
+    ('partnership', ['person', 'bot', 'bot', 'bot'])
+    >>> read_create({"seats": ["person"]})
+    Traceback (most recent call last):
+    ...
+    trixcomplex.host.table_seats.Refused: seats is a list of four: person or a bot's name
+    """
+    if not isinstance(request, dict):
+        raise Refused("send a JSON object", "bad-request")
+    unknown = sorted(str(k) for k in request if k not in CREATE_KEYS)
+    if unknown:
+        raise Refused(f"unknown key {unknown[0][:40]!r}", "bad-request")
+    kinds = request.get("seats", ["person", "rule", "rule", "rule"])
+    if not isinstance(kinds, list) or len(kinds) != 4:
+        raise Refused("seats is a list of four: person or a bot's name", "bad-seat")
+    seats = [Seat.parse(kind) for kind in kinds]
+    return Settings.from_json(request), seats
+
+
+def join_seat(seats: Sequence[Seat], seat: object, name: object) -> tuple[list[Seat], str]:
+    """The seats with the free person seat ``seat`` taken by ``name``, and its new secret
+    token (kept only as its hash); :class:`Refused` names what is wrong (R-SEAT-1).  The
+    server's table stores the new seats before it makes them its own; the browser's
+    table takes them at once.
+
+    >>> seats, token = join_seat([Seat("person"), Seat("bot", "rule")] * 2, 0, " Ann ")
+    >>> seats[0].name, seats[0].token_sha256 == token_hash(token)
+    ('Ann', True)
+    >>> join_seat(seats, 0, "Bo")
+    Traceback (most recent call last):
+    ...
+    trixcomplex.host.table_seats.Refused: seat 0 is taken
+    """
+    if type(seat) is not int or not 0 <= seat <= 3:
+        raise Refused("seat must be 0, 1, 2 or 3", "bad-seat", "R-SEAT-1")
+    if not isinstance(name, str) or not 1 <= len(name.strip()) <= 40 or not name.isprintable():
+        raise Refused("a name is 1 to 40 printable characters", "bad-name")
+    current = seats[seat]
+    if current.kind != "person":
+        raise Refused(f"seat {seat} is played by a bot", "not-a-person-seat")
+    if current.token_sha256 is not None:
+        raise Refused(f"seat {seat} is taken", "seat-taken")
+    token = secrets.token_urlsafe(32)
+    taken = list(seats)
+    taken[seat] = evolve(current, name=name.strip(), token_sha256=token_hash(token))
+    return taken, token
+
+
+def seat_of_token(seats: Sequence[Seat], token: object) -> int:
+    """The seat whose secret token ``token`` is (its hash compared in constant time);
+    :class:`Refused` for anything else.
+
+    >>> seats, token = join_seat([Seat("person")] * 4, 2, "Ann")
+    >>> seat_of_token(seats, token)
+    2
+    """
+    if isinstance(token, str) and len(token) < 200:
+        digest = token_hash(token)
+        for s, seat in enumerate(seats):
+            if seat.token_sha256 is not None and hmac.compare_digest(seat.token_sha256, digest):
+                return s
+    raise Refused("this token does not open a seat at this table", "bad-token")

@@ -331,10 +331,10 @@ def score_deal(
         except KeyError:
             rule = "R-OPT-9" if contract.is_combined else "R-MATCH-1"
             raise OutcomeError(
-                f"{contract.value} is not a contract of {ruleset.name}", rule=rule
+                f"{contract.value} is not a contract of the ruleset {ruleset.name}", rule=rule
             ) from None
     elif contract not in ruleset.contracts:
-        raise OutcomeError(f"{contract.value} is not a contract of {ruleset.name}",
+        raise OutcomeError(f"{contract.value} is not a contract of the ruleset {ruleset.name}",
                            rule="R-MATCH-1")  # fmt: skip
     outcome = DealOutcome.of(  # the fields checked, as if given to DealOutcome.of
         contract, outcome.owner, tricks=outcome.tricks, taken=outcome.taken,

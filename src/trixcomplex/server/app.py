@@ -8,7 +8,7 @@ Routes:
   browser's ``Accept-Language`` (:func:`~trixcomplex.core.catalog.best_locale`).
 - ``GET /scorekeeper``: the score keeper's page (a match played with real cards).
 - ``POST /api/scorebook``: one reported deal added to a scorebook the client holds
-  (:func:`~trixcomplex.server.scorebook.add_deal`; the server keeps nothing).
+  (:func:`~trixcomplex.server.scorebook.answer`; the server keeps nothing).
 - ``GET /api/tables``: the tables, as the lobby lists them.
 - ``POST /api/tables``: open a table; the body names its ruleset, seats and clocks.
 - ``GET /api/tables/{id}``: one table's summary.
@@ -48,19 +48,22 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 import trixcomplex as tc
 from trixcomplex.host.submit import MAX_SUBMIT_LENGTH, read_input
 
-from ..core.catalog import DEFAULT_LOCALE, best_locale
+from ..core.catalog import DEFAULT_LOCALE
+from ..host.refusals import refusal_json
 from ..host.table_seats import read_hello
 from .clock import Clock, LoopClock, Timer
 from .health import routes as health_routes
 from .metrics import Metrics
 from .options import Options
 from .origin import OriginGuard
-from .page_messages import page_messages
+from .page_messages import page_messages, request_locale
 from .pool import BotPool
-from .scorebook import add_deal
+from .scorebook import MAX_REQUEST as SCOREBOOK_LIMIT
+from .scorebook import answer as scorebook_answer
+from .seats import read_create
 from .store import STORE_ERRORS, DamagedRow, Store, TableRow
 from .store_sqlite import SqliteStore
-from .table import Refused, Seat, Settings, Table
+from .table import Refused, Seat, Table
 
 __all__ = [
     "GOING_AWAY_CODE",
@@ -82,7 +85,6 @@ MAX_TABLES = Options().max_tables
 _TAKEOVER_EVERY = 0.25  # seconds: how often a shared store's free tables are looked for
 _ARCHIVE_RETRY = 30.0  # seconds: an archive the store refused is tried again
 _ADDRESSES = 10_000  # addresses whose joins are remembered before the old ones are pruned
-_CREATE_KEYS = frozenset({"seats", *Settings().to_json()})
 
 
 def _creator(client: str) -> str:
@@ -280,16 +282,7 @@ class Lobby:
         :class:`Refused` names what is wrong, or the quota it would exceed."""
         if self.draining:
             raise Refused("the server is going away: open the table on another", "unavailable")
-        if not isinstance(request, dict):
-            raise Refused("send a JSON object", "bad-request")
-        unknown = sorted(str(k) for k in request if k not in _CREATE_KEYS)
-        if unknown:
-            raise Refused(f"unknown key {unknown[0][:40]!r}", "bad-request")
-        kinds = request.get("seats", ["person", "rule", "rule", "rule"])
-        if not isinstance(kinds, list) or len(kinds) != 4:
-            raise Refused("seats is a list of four: person or a bot's name", "bad-seat")
-        seats = [Seat.parse(kind) for kind in kinds]
-        settings = Settings.from_json(request)
+        settings, seats = read_create(request)  # as the browser's worker reads it
         options = self.options
         live = sum(1 for table in self.tables.values() if not table.state.is_over)
         if live >= options.max_tables:
@@ -489,8 +482,9 @@ class Connection:
             self._outbox.put_nowait(_GOING_AWAY)
 
     def refuse(self, exc: tc.TrixError) -> None:
-        """Tell the client its message was refused, and why (the library's error JSON)."""
-        self.send({"type": "refused", "error": exc.to_json()})
+        """Tell the client its message was refused, and why (the library's error JSON, its
+        message in the connection's language: :func:`~trixcomplex.host.refusals.refusal_json`)."""
+        self.send({"type": "refused", "error": refusal_json(exc, self.locale)})
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -506,6 +500,7 @@ def _hello(
     """``join``, ``resume`` or ``watch``: say who this connection is, once; joins and
     watches count in the ``lobby``'s per-address quotas."""
     kind, pictures, locale = read_hello(message, conn.attached)
+    conn.locale = locale  # a refusal of this hello is in its language too
     hello: dict[str, Any] = {"type": "welcome", "table": table.id, "seat": None}
     if kind == "join":
         seat = message.get("seat")
@@ -589,6 +584,7 @@ async def _socket(socket: WebSocket) -> None:
         return
     client = socket.client.host if socket.client is not None else ""
     conn = Connection(socket, client, lobby.options.outbox_bytes)
+    conn.locale = request_locale(socket.query_params.get("locale", ""), None)  # before a hello
     pump = conn.start()
     lobby.connections.add(conn)
     table: Table | None = None
@@ -649,8 +645,14 @@ HELLO_TIMEOUT_CODE = 4408
 """The WebSocket close code for a connection that said nothing of who it is in time."""
 
 
-def _json_error(exc: tc.TrixError, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": exc.to_json()}, status_code=status)
+def _json_error(exc: tc.TrixError, status: int = 400, locale: str = DEFAULT_LOCALE) -> JSONResponse:
+    return JSONResponse({"error": refusal_json(exc, locale)}, status_code=status)
+
+
+def _locale(request: Request) -> str:
+    """The language of a request: ``?locale=``, else the browser's ``Accept-Language``."""
+    asked = request.query_params.get("locale", "")
+    return request_locale(asked, request.headers.get("accept-language"))
 
 
 async def _take_over_every(lobby: Lobby, seconds: float) -> None:
@@ -700,7 +702,7 @@ async def _create_table(request: Request) -> Response:
     try:
         table = lobby.open_table(request_json, client)
     except tc.TrixError as exc:
-        return _json_error(exc, _CREATE_STATUS.get(exc.code or "", 400))
+        return _json_error(exc, _CREATE_STATUS.get(exc.code or "", 400), _locale(request))
     return JSONResponse(table.summary(), status_code=201)
 
 
@@ -772,14 +774,10 @@ async def _messages(request: Request) -> Response:
     """The page's messages (:func:`page_messages`) in the language asked for with
     ``?locale=`` (a selector's choice), else the browser's first known language, else
     English: the page never fails for want of a language."""
-    asked = request.query_params.get("locale", "")[:40]
-    locale = best_locale([asked] if asked else request.headers.get("accept-language"))
+    locale = _locale(request)
     return JSONResponse(
         page_messages(locale), headers={"Content-Language": locale, "Vary": "Accept-Language"}
     )
-
-
-_SCOREBOOK_LIMIT = 1 << 16  # bytes: a whole match's book, reported deal by deal
 
 
 async def _scorekeeper_page(request: Request) -> Response:
@@ -792,22 +790,18 @@ async def _scorekeeper_script(request: Request) -> Response:
 
 async def _scorebook(request: Request) -> Response:
     """One reported deal added to the client's scorebook, or the library's refusal
-    (``outcome.inconsistent`` and the clause), 400: nothing is kept either way."""
+    (``outcome.inconsistent`` and the clause), 400: nothing is kept either way.  The
+    answer is :func:`~trixcomplex.server.scorebook.answer`'s, as the static build's."""
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
         refused = Refused("send the request as application/json", "bad-content-type")
         return _json_error(refused, 415)
-    body = await request.body()
-    if len(body) > _SCOREBOOK_LIMIT:
-        refused = Refused(f"a request is at most {_SCOREBOOK_LIMIT} bytes", "too-long")
-        return _json_error(refused, 413)
-    try:
-        data = json.loads(body, object_pairs_hook=_no_duplicates)
-    except ValueError:
-        return _json_error(Refused("the body is not a JSON object", "bad-request"))
-    try:
-        return JSONResponse(add_deal(data))
-    except tc.TrixError as exc:
-        return _json_error(exc)
+    body = b""
+    async for chunk in request.stream():  # read no more than the limit
+        body += chunk
+        if len(body) > SCOREBOOK_LIMIT:
+            break
+    status, reply = scorebook_answer(body)
+    return JSONResponse(reply, status_code=status)
 
 
 async def _transport(request: Request) -> Response:

@@ -7,6 +7,6 @@ words); this module names them where the server's code has always found them.
 
 from __future__ import annotations
 
-from trixcomplex.host.page_messages import PAGE_MESSAGES, page_messages
+from trixcomplex.host.page_messages import PAGE_MESSAGES, page_messages, request_locale
 
-__all__ = ["PAGE_MESSAGES", "page_messages"]
+__all__ = ["PAGE_MESSAGES", "page_messages", "request_locale"]

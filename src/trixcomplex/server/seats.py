@@ -7,6 +7,24 @@ this module names them where the server's code has always found them.
 
 from __future__ import annotations
 
-from trixcomplex.host.table_seats import SERVER_ERROR_CODES, Refused, Seat, Settings, token_hash
+from trixcomplex.host.table_seats import (
+    SERVER_ERROR_CODES,
+    Refused,
+    Seat,
+    Settings,
+    join_seat,
+    read_create,
+    seat_of_token,
+    token_hash,
+)
 
-__all__ = ["SERVER_ERROR_CODES", "Refused", "Seat", "Settings", "token_hash"]
+__all__ = [
+    "SERVER_ERROR_CODES",
+    "Refused",
+    "Seat",
+    "Settings",
+    "join_seat",
+    "read_create",
+    "seat_of_token",
+    "token_hash",
+]

@@ -16,14 +16,11 @@ are in :mod:`~trixcomplex.server.seats`.
 
 from __future__ import annotations
 
-import hmac
 import logging
 import random
 import secrets
 import time
 from collections.abc import Callable
-
-from attrs import evolve
 
 import trixcomplex as tc
 
@@ -32,7 +29,7 @@ from .messages import TableMessages, Viewer
 from .metrics import Metrics
 from .options import Options
 from .pool import BotPool
-from .seats import SERVER_ERROR_CODES, Refused, Seat, Settings, token_hash
+from .seats import SERVER_ERROR_CODES, Refused, Seat, Settings, join_seat, seat_of_token
 from .store import STORE_ERRORS, MoveTaken, Store, TableRow
 from .table_host import TableHost
 
@@ -195,19 +192,9 @@ class Table(TableHost, TableMessages):
     # -- seats and viewers ----------------------------------------------------------
 
     def join(self, seat: object, name: object) -> str:
-        """Take a free person seat; returns the seat's secret token (stored only hashed)."""
-        if type(seat) is not int or not 0 <= seat <= 3:
-            raise Refused("seat must be 0, 1, 2 or 3", "bad-seat", "R-SEAT-1")
-        if not isinstance(name, str) or not 1 <= len(name.strip()) <= 40 or not name.isprintable():
-            raise Refused("a name is 1 to 40 printable characters", "bad-name")
-        current = self.seats[seat]
-        if current.kind != "person":
-            raise Refused(f"seat {seat} is played by a bot", "not-a-person-seat")
-        if current.token_sha256 is not None:
-            raise Refused(f"seat {seat} is taken", "seat-taken")
-        token = secrets.token_urlsafe(32)
-        seats = list(self.seats)
-        seats[seat] = evolve(current, name=name.strip(), token_sha256=token_hash(token))
+        """Take a free person seat (:func:`~trixcomplex.host.table_seats.join_seat`);
+        returns the seat's secret token (stored only hashed), once the seats are stored."""
+        seats, token = join_seat(self.seats, seat, name)
         self._save(self._row(self.state, seats))
         self.seats = seats
         self._tell_seats()
@@ -216,12 +203,7 @@ class Table(TableHost, TableMessages):
 
     def seat_of(self, token: object) -> int:
         """The seat whose token this is; :class:`Refused` for anything else."""
-        if isinstance(token, str) and len(token) < 200:
-            digest = token_hash(token)
-            for s, seat in enumerate(self.seats):
-                if seat.token_sha256 is not None and hmac.compare_digest(seat.token_sha256, digest):
-                    return s
-        raise Refused("this token does not open a seat at this table", "bad-token")
+        return seat_of_token(self.seats, token)
 
     def check_free(self, seat: object) -> None:
         """:class:`Refused` if ``seat`` already has a live connection (a replayed token)."""

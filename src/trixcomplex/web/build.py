@@ -3,7 +3,8 @@ playing the library's bots in the browser, with no server.
 
 The folder holds, and the page loads, nothing from another origin:
 
-- the server's page (``trixcomplex/server/static``: the same files, one page), its
+- the server's pages (``trixcomplex/server/static``: the same files, one copy of each):
+  the table (``index.html``) and the score keeper (``scorekeeper.html``), their
   transport set to the engine's Web Worker (``<meta name="trixcomplex-transport"
   content="worker">``);
 - ``worker.js``: the Web Worker that runs :mod:`trixcomplex.web.local` under Pyodide;
@@ -118,9 +119,10 @@ def build(
     if wheels_txt is None or not wheels_txt.is_file():
         raise BuildError(f"no pinned wheels list at {wheels_txt} (pass --wheels-txt)")
     static = _PACKAGE.parent / "server" / "static"
-    page = (static / "index.html").read_text("utf-8")
-    if page.count(_META) != 1:
-        raise BuildError(f"the page {static / 'index.html'} lacks its one {_META}")
+    pages = {path.name: path.read_text("utf-8") for path in sorted(static.glob("*.html"))}
+    for name, page in pages.items():
+        if page.count(_META) != 1:
+            raise BuildError(f"the page {static / name} lacks its one {_META}")
     version = json.loads((pyodide / "package.json").read_text("utf-8"))["version"]
 
     if out.exists():
@@ -141,9 +143,8 @@ def build(
     )  # fmt: skip
     for name in sorted(path.name for path in static.iterdir() if path.is_file()):
         shutil.copy2(static / name, out / name)
-    (out / "index.html").write_text(
-        page.replace(_META, _META.replace('"server"', '"worker"')), "utf-8"
-    )
+    for name, page in pages.items():  # each page's transport: the worker
+        (out / name).write_text(page.replace(_META, _META.replace('"server"', '"worker"')), "utf-8")
     shutil.copy2(_PACKAGE / "worker.js", out / "worker.js")
     for name in PYODIDE_FILES:
         shutil.copy2(pyodide / name, out / "pyodide" / name)

@@ -41,16 +41,24 @@ from functools import partial
 from typing import Any
 from urllib.parse import parse_qs
 
-from attrs import evolve
-
 import trixcomplex as tc
-from trixcomplex.core.catalog import DEFAULT_LOCALE, best_locale
+from trixcomplex.core.catalog import DEFAULT_LOCALE
 from trixcomplex.host.bot_answers import decide, wants_redeal
 from trixcomplex.host.clock import Clock, Timer
-from trixcomplex.host.page_messages import page_messages
+from trixcomplex.host.page_messages import page_messages, request_locale
+from trixcomplex.host.refusals import refusal_json
+from trixcomplex.host.scorebook import answer as scorebook_answer
 from trixcomplex.host.submit import MAX_SUBMIT_LENGTH, read_input
 from trixcomplex.host.table_messages import TableMessages
-from trixcomplex.host.table_seats import Refused, Seat, Settings, read_hello, token_hash
+from trixcomplex.host.table_seats import (
+    Refused,
+    Seat,
+    Settings,
+    join_seat,
+    read_create,
+    read_hello,
+    seat_of_token,
+)
 
 __all__ = ["LocalLobby", "LocalTable", "PageClock"]
 
@@ -58,8 +66,6 @@ log = logging.getLogger("trixcomplex.web")
 
 MAX_MESSAGE = 4096
 """The longest message a connection may send, in characters (as the server's)."""
-
-_CREATE_KEYS = frozenset({"seats", *Settings().to_json()})
 
 Send = Callable[[int, str], None]
 """How the lobby sends a connection a message: ``send(connection, json_text)``."""
@@ -126,6 +132,11 @@ class _Connection:
     def send(self, message: dict[str, Any]) -> None:
         self._send(self.number, json.dumps(message))
 
+    def refuse(self, error: tc.TrixError) -> None:
+        """Tell the page its message was refused, in the connection's language (as the
+        server's connections: :func:`~trixcomplex.host.refusals.refusal_json`)."""
+        self.send({"type": "refused", "error": refusal_json(error, self.locale)})
+
 
 class LocalTable(TableMessages):
     """One match with its four seats, its viewers and its host, on the page's clock."""
@@ -161,29 +172,16 @@ class LocalTable(TableMessages):
     # -- seats and viewers (as the server's table) ------------------------------------
 
     def join(self, seat: object, name: object) -> str:
-        """Take a free person seat; returns its token (kept only hashed)."""
-        if type(seat) is not int or not 0 <= seat <= 3:
-            raise Refused("seat must be 0, 1, 2 or 3", "bad-seat", "R-SEAT-1")
-        if not isinstance(name, str) or not 1 <= len(name.strip()) <= 40 or not name.isprintable():
-            raise Refused("a name is 1 to 40 printable characters", "bad-name")
-        current = self.seats[seat]
-        if current.kind != "person":
-            raise Refused(f"seat {seat} is played by a bot", "not-a-person-seat")
-        if current.token_sha256 is not None:
-            raise Refused(f"seat {seat} is taken", "seat-taken")
-        token = secrets.token_urlsafe(32)
-        self.seats[seat] = evolve(current, name=name.strip(), token_sha256=token_hash(token))
+        """Take a free person seat (as the server's table:
+        :func:`~trixcomplex.host.table_seats.join_seat`); returns its token."""
+        self.seats, token = join_seat(self.seats, seat, name)
         self._tell_seats()
         self._schedule()
         return token
 
     def seat_of(self, token: object) -> int:
         """The seat whose token this is; :class:`Refused` for anything else."""
-        if isinstance(token, str) and len(token) < 200:
-            for s, seat in enumerate(self.seats):
-                if seat.token_sha256 is not None and seat.token_sha256 == token_hash(token):
-                    return s
-        raise Refused("this token does not open a seat at this table", "bad-token")
+        return seat_of_token(self.seats, token)
 
     def check_free(self, seat: int | None) -> None:
         """:class:`Refused` if ``seat`` already has a connection (another tab)."""
@@ -323,18 +321,21 @@ class LocalLobby:
         ``{"status": ..., "body": ...}``."""
         try:
             status, answer = self._route(method, path, body)
-        except tc.TrixError as exc:
+        except tc.TrixError as exc:  # in the language the page asks in (?locale=)
+            locale = request_locale(parse_qs(path.partition("?")[2]).get("locale", [""])[0])
             status, answer = (
                 (404 if exc.code == "server.unknown-table" else 400),
-                {"error": exc.to_json()},
+                {"error": refusal_json(exc, locale)},
             )
         return json.dumps({"status": status, "body": answer})
 
     def _route(self, method: str, path: str, body: str | None) -> tuple[int, Any]:
         parts = path.split("?")[0].strip("/").split("/")
         if parts == ["api", "messages"] and method == "GET":  # as the server's route
-            asked = parse_qs(path.partition("?")[2]).get("locale", [""])[0][:40]
-            return 200, page_messages(best_locale([asked] if asked else None))
+            asked = parse_qs(path.partition("?")[2]).get("locale", [""])[0]
+            return 200, page_messages(request_locale(asked))
+        if parts == ["api", "scorebook"] and method == "POST":  # the score keeper's
+            return scorebook_answer(body or "")
         if parts[:2] != ["api", "tables"] or len(parts) > 4:
             raise Refused(f"no route {method} {path[:80]}", "bad-request")
         if len(parts) == 2 and method == "GET":
@@ -356,16 +357,7 @@ class LocalLobby:
             request = json.loads(body or "")
         except (ValueError, RecursionError):
             raise Refused("the request is not a JSON object", "bad-request") from None
-        if not isinstance(request, dict):
-            raise Refused("send a JSON object", "bad-request")
-        unknown = sorted(str(k) for k in request if k not in _CREATE_KEYS)
-        if unknown:
-            raise Refused(f"unknown key {unknown[0][:40]!r}", "bad-request")
-        kinds = request.get("seats", ["person", "rule", "rule", "rule"])
-        if not isinstance(kinds, list) or len(kinds) != 4:
-            raise Refused("seats is a list of four: person or a bot's name", "bad-seat")
-        seats = [Seat.parse(kind) for kind in kinds]
-        settings = Settings.from_json(request)
+        settings, seats = read_create(request)  # as the server's lobby reads it
         table_id = f"{self._rng.randrange(16**8):08x}"
         table = LocalTable(table_id, settings, seats, self._clock, self._rng.randrange(2**63))
         self.tables[table_id] = table
@@ -381,14 +373,16 @@ class LocalLobby:
 
     # -- the connections ----------------------------------------------------------------
 
-    def open(self, number: int, table_id: str) -> None:
-        """Open connection ``number`` to table ``table_id`` (a WebSocket to ``/ws/ID``)."""
+    def open(self, number: int, table_id: str, locale: str = "") -> None:
+        """Open connection ``number`` to table ``table_id`` (a WebSocket to
+        ``/ws/ID?locale=...``: its refusals in that language until a hello says one)."""
         conn = _Connection(number, self._send)
+        conn.locale = request_locale(locale)
         self._connections[number] = conn
         try:
             conn.table = self.table(table_id)
         except Refused as exc:
-            conn.send({"type": "refused", "error": exc.to_json()})
+            conn.refuse(exc)
             conn.send({"type": "bye"})
 
     def receive(self, number: int, text: str) -> None:
@@ -399,11 +393,10 @@ class LocalLobby:
         try:
             self._handle(conn, conn.table, text)
         except tc.TrixError as exc:
-            conn.send({"type": "refused", "error": exc.to_json()})
+            conn.refuse(exc)
         except Exception:  # a bug: say so, keep the table as it was
             log.exception("table %s: a message failed", conn.table.id)
-            failed = Refused("the table failed; nothing was changed", "internal")
-            conn.send({"type": "refused", "error": failed.to_json()})
+            conn.refuse(Refused("the table failed; nothing was changed", "internal"))
 
     def stop(self) -> None:
         """Stop every table's timer (the page, or node, is done with them)."""
@@ -433,6 +426,7 @@ class LocalLobby:
 
     def _hello(self, conn: _Connection, table: LocalTable, message: dict[str, Any]) -> None:
         kind, pictures, locale = read_hello(message, conn.attached)
+        conn.locale = locale  # a refusal of this hello is in its language too
         hello: dict[str, Any] = {"type": "welcome", "table": table.id, "seat": None}
         if kind == "join":
             token = table.join(message.get("seat"), message.get("name"))

@@ -29,7 +29,7 @@ self.onmessage = async (event) => {
     self.postMessage({ type: "reply", id: m.id, status: reply.status, body: JSON.stringify(reply.body) });
   } else if (m.type === "open") {
     self.postMessage({ type: "opened", conn: m.conn });
-    lobby.open(m.conn, m.table);
+    lobby.open(m.conn, m.table, m.locale || "");
   } else if (m.type === "send") {
     lobby.receive(m.conn, m.text);
   } else if (m.type === "close") {

@@ -106,7 +106,7 @@ async function refreshLobby() {
   for (const table of tables) {
     const row = body.insertRow();
     row.insertCell().textContent = table.id;
-    row.insertCell().textContent = table.settings.ruleset;
+    row.insertCell().textContent = MSG["page.ruleset." + table.settings.ruleset] || table.settings.ruleset;
     const cell = row.insertCell();
     table.seats.forEach((seat, s) => {
       if (seat.kind === "person" && !seat.taken && !table.finished) {
@@ -177,7 +177,7 @@ async function createTable(event) {
     seats: [0, 1, 2, 3].map((s) => $("kind" + s).value),
     move_time: Number($("movetime").value),
   };
-  const reply = await transport.fetch("/api/tables", {
+  const reply = await transport.fetch("/api/tables?locale=" + MSG.lang, {  // a refusal in the page's language
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify(request),
@@ -199,7 +199,7 @@ function connect(table, hello, seatHint) {
   me.table = table;
   me.hint = seatHint === undefined ? null : Number(seatHint);
   me.gone = false;
-  const ws = transport.socket(table);  // the server's WebSocket, or the engine's worker
+  const ws = transport.socket(table, MSG.lang);  // the server's WebSocket, or the engine's worker
   socket = ws;
   ws.onopen = () => ws.send(JSON.stringify({ ...hello, locale: MSG.lang }));  // the illegal cards' reasons in the page's language
   ws.onmessage = (e) => receive(JSON.parse(e.data), hello);
@@ -219,12 +219,11 @@ function offline() {
   if (me.online && clock.left !== null) clock = { left: secondsLeft(), at: null };
   me.online = false;
   if ($("play").style.display === "none") {
-    notice("Cannot reach table " + me.table + ": trying again…");
+    notice(t("conn.cannot_reach", { table: me.table }));
   } else {
-    $("banner").textContent = "Connection to the table lost: reconnecting… The clock is stopped and " +
-      "your cards are disabled until the table is back.";
+    $("banner").textContent = t("conn.lost");
     $("banner").style.display = "block";
-    $("status").textContent = "disconnected, reconnecting…";
+    $("status").textContent = t("status.offline");
     $("hand").classList.add("off");
     for (const b of document.querySelectorAll("#hand button, #actions button, #actions input")) b.disabled = true;
     tick();
@@ -253,8 +252,7 @@ function receive(message, hello) {
     const code = message.error.code;
     if (code === "server.seat-connected" && retries < 5) {
       retries += 1;  // a reloaded page: the old connection may still be closing
-      notice("The place of " + t("player", { number: Number(me.hint) + 1 }) + " at table " + me.table + " is open in another tab or window; " +
-        "trying again (" + retries + " of 5)…");
+      notice(t("conn.other_tab_retry", { who: t("player", { number: Number(me.hint) + 1 }), table: me.table, n: retries, of: 5 }));
       me.gone = true;
       setTimeout(() => connect(me.table, hello, me.hint), 1000);
       return;
@@ -263,9 +261,7 @@ function receive(message, hello) {
     if (code === "server.seat-connected") {
       me.gone = true;
       $("banner").style.display = "none";
-      refuse(message.error, "The place of " + t("player", { number: Number(me.hint) + 1 }) + " at table " + me.table +
-        " is already being played in another tab or window, so this page was refused. " +
-        "Close the other one and reload this page, or pick another table.");
+      refuse(message.error, t("conn.other_tab", { who: t("player", { number: Number(me.hint) + 1 }), table: me.table }));
       showLobby();
       return;
     }
@@ -290,7 +286,7 @@ function send(move) {
   $("refusal").style.display = "none";
   $("explain").textContent = "";
   if (!socket || socket.readyState !== WebSocket.OPEN || !me.online) {
-    refuse({ message: "Not connected: your move was not sent. Play it again once the table is back." });
+    refuse({ message: "" }, t("conn.not_sent"));
     return;
   }
   pending = { move: move, key: JSON.stringify(move) };
@@ -319,8 +315,7 @@ function draw(message) {
     const stillLegal = view.legal_moves.some((m) => JSON.stringify(m) === pending.key);
     if (!stillLegal) pending = null;
     else if (reconnected) {
-      refuse({ message: "" }, "Your last move did not reach the table before the connection dropped, " +
-        "so it was not played. Play it again.");
+      refuse({ message: "" }, t("conn.lost_move"));
       pending = null;
     }
   }

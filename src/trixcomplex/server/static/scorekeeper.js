@@ -1,6 +1,8 @@
 // The score keeper's page: a match played with real cards, kept from each deal as the
-// players report it.  The browser holds the scorebook (localStorage); the server
-// scores each deal with the library (POST /api/scorebook) and keeps nothing.
+// players report it.  The browser holds the scorebook (localStorage); the library scores
+// each deal (POST /api/scorebook) and keeps nothing.  The request goes through the page's
+// transport (transport.js): to the server, or, in a folder `trixcomplex web build` wrote,
+// to the engine in the page's Web Worker, which answers it with the server's own function.
 "use strict";
 
 let MSG = { dir: "ltr", lang: "en" };
@@ -11,16 +13,26 @@ const t = (id, params) => (MSG[id] === undefined ? id : MSG[id]).replace(/\{(\w+
   (_, k) => (params && params[k] !== undefined ? String(params[k]) : "{" + k + "}"));
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const cardText = (code) => (code[0] === "T" ? "10" : code[0]) + SUITS[code[1]];
-const COUNTED = ["KH", "QS", "QH", "QD", "QC", ..."23456789TJQKA".split("").map((r) => r + "D")];
+// K♥, the Queens and the diamonds, each once (Q♦ with the Queens).
+const COUNTED = ["KH", "QS", "QH", "QD", "QC", ..."23456789TJKA".split("").map((r) => r + "D")];
 // Which cards each trick contract charges (the rest of the form is hidden for it).
 const CHARGED = { KING_OF_HEARTS: ["KH"], QUEENS: ["QS", "QH", "QD", "QC"],
   DIAMONDS: COUNTED.filter((c) => c.endsWith("D")), LTOOSH: [], COMPLEX: COUNTED };
+// The cards a contract lets a seat double (R-DBL-1, R-CL-7); the library refuses a double
+// the game does not allow (R-OPT-1), with its clause.
+const DOUBLABLE = ["KH", "QS", "QH", "QD", "QC"];
 const CLASSIC = ["KING_OF_HEARTS", "QUEENS", "DIAMONDS", "LTOOSH", "TRIX"];
 // Each game's contracts (R-MATCH-1, R-CL-1): the form offers only these.
 const CONTRACTS = { "partnership": ["COMPLEX", "TRIX"], "individual-complex": ["COMPLEX", "TRIX"],
   "classic": CLASSIC, "classic-partnership": CLASSIC };
 let state = { book: null, sheet: null, ruleset: "partnership" };
 const seat = (s) => t("keeper.seat", { n: s + 1 });
+// The library's words as the form's: "seat 2" (المقعد 2) is the form's "Player 3", and a
+// card code (KH, TD) is written K♥, 10♦.
+const inPageWords = (text) => String(text)
+  .replace(/\bseat (\d)\b/g, (_, s) => seat(Number(s)))
+  .replace(/المقعد (\d)/g, (_, s) => seat(Number(s)))
+  .replace(/\b([2-9TJQKA])([SHDC])\b/g, (_, r, u) => cardText(r + u));
 
 function seatSelect(id, withNone) {
   const select = document.createElement("select");
@@ -58,10 +70,14 @@ function buildForm() {
     const face = document.createElement("bdi");  // 7♦ in every writing direction
     face.dir = "ltr";
     face.textContent = cardText(code);
+    const row = document.createElement("div");
+    row.className = DOUBLABLE.includes(code) ? "card-row doublable" : "card-row";
+    row.dataset.card = code;
     const label = document.createElement("label");
     label.append(face, " ", seatSelect("taken-" + code, true));
-    label.dataset.card = code;
-    $("taken-box").append(label);
+    row.append(label);
+    if (DOUBLABLE.includes(code)) row.append(doubleFields(code));
+    $("taken-box").append(row);
   }
   for (let place = 1; place <= 4; place++) {
     $("order-box").append(labelled(t("place." + place), seatSelect("place" + place, false)));
@@ -69,25 +85,45 @@ function buildForm() {
   contract.onchange = showFields;
 }
 
+// Who doubled a K♥ or Queen, and who led the trick it fell in (R-DBL-4's cases 2 and 3
+// depend on it): the second choice appears once the first names a doubler.
+function doubleFields(code) {
+  const box = document.createElement("span");
+  box.className = "double";
+  const doubler = seatSelect("doubler-" + code, true);
+  doubler.options[0].textContent = t("keeper.not_doubled");
+  doubler.setAttribute("aria-label", t("keeper.doubled_by_card", { card: cardText(code) }));
+  const leader = seatSelect("leader-" + code, false);
+  leader.setAttribute("aria-label", t("keeper.led_by_card", { card: cardText(code) }));
+  const led = labelled(t("keeper.led_by"), leader);
+  led.hidden = true;
+  doubler.onchange = () => { led.hidden = doubler.value === ""; };
+  box.append(labelled(t("keeper.doubled_by"), doubler), led);
+  return box;
+}
+
 function showFields() {
   const c = $("contract").value;
   $("tricks-box").hidden = c === "TRIX";
   $("order-box").hidden = c !== "TRIX";
   $("taken-box").hidden = c === "TRIX" || !CHARGED[c].length;
-  for (const label of $("taken-box").querySelectorAll("label")) label.hidden = !CHARGED[c].includes(label.dataset.card);
+  for (const row of $("taken-box").querySelectorAll(".card-row")) row.hidden = !CHARGED[c].includes(row.dataset.card);
 }
 
 function outcome() {
   const c = $("contract").value;
   const taken = {};
+  const doubled = {};
   if (c !== "TRIX") {
     for (const code of CHARGED[c]) {
       const value = $("taken-" + code).value;
       if (value !== "") taken[code] = Number(value);
+      const doubler = DOUBLABLE.includes(code) ? $("doubler-" + code).value : "";
+      if (doubler !== "") doubled[code] = [Number(doubler), Number($("leader-" + code).value)];
     }
   }
   return {
-    contract: c, owner: Number($("owner").value), taken: taken, doubled: {},
+    contract: c, owner: Number($("owner").value), taken: taken, doubled: doubled,
     tricks: c === "TRIX" ? [0, 0, 0, 0] : [0, 1, 2, 3].map((s) => Number($("tricks" + s).value)),
     finishing_order: c === "TRIX" ? [1, 2, 3, 4].map((p) => Number($("place" + p).value)) : [],
   };
@@ -95,14 +131,15 @@ function outcome() {
 
 async function addDeal(event) {
   event.preventDefault();
-  const reply = await fetch("/api/scorebook", {
+  const reply = await transport.fetch("/api/scorebook", {
     method: "POST", headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ book: state.book, ruleset: state.ruleset, deal: outcome(), locale: MSG.lang }),
   });
   const answer = await reply.json();
   if (!reply.ok) {
     const error = answer.error;
-    $("refusal").textContent = t("refused", { why: error.message + (error.rule ? " (" + error.rule + ")" : "") });
+    const rule = error.rule && !error.message.includes(error.rule) ? " (" + error.rule + ")" : "";
+    $("refusal").textContent = t("refused", { why: inPageWords(error.message) + rule });
     $("refusal").style.display = "block";
     return;
   }
@@ -147,7 +184,7 @@ function drawSheet() {
 async function restore(saved) {
   let book = null;
   for (const deal of saved.deals) {
-    const reply = await fetch("/api/scorebook", {
+    const reply = await transport.fetch("/api/scorebook", {
       method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ book: book, ruleset: saved.ruleset, deal: deal, locale: MSG.lang }),
     });
@@ -163,7 +200,7 @@ async function restore(saved) {
 }
 
 async function start() {
-  const reply = await fetch("/api/messages" + (localStorage.getItem(LOCALE_KEY) ? "?locale=" + encodeURIComponent(localStorage.getItem(LOCALE_KEY)) : ""));
+  const reply = await transport.fetch("/api/messages" + (localStorage.getItem(LOCALE_KEY) ? "?locale=" + encodeURIComponent(localStorage.getItem(LOCALE_KEY)) : ""));
   MSG = await reply.json();
   document.documentElement.lang = MSG.lang;
   document.documentElement.dir = MSG.dir;

@@ -2,7 +2,8 @@
 // server (fetch and a WebSocket); in a folder `trixcomplex web build` wrote (its page says
 // <meta name="trixcomplex-transport" content="worker">) it is the engine in a Web Worker
 // (worker.js), which answers the same requests with the same messages (the same schemas).
-// Either way app.js calls transport.fetch(path, init) and transport.socket(table), which
+// Either way app.js calls transport.fetch(path, init) and transport.socket(table, locale)
+// (locale: the language of the connection's refusals until its hello names one), which
 // returns something with a WebSocket's send, close, readyState, onopen, onmessage, onclose.
 "use strict";
 
@@ -12,8 +13,8 @@ const transport = (() => {
     return {
       kind: "server",
       fetch: (path, init) => fetch(path, init),
-      socket: (table) => new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") +
-        location.host + "/ws/" + table),
+      socket: (table, locale) => new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") +
+        location.host + "/ws/" + table + (locale ? "?locale=" + encodeURIComponent(locale) : "")),
     };
   }
   const worker = new Worker("worker.js", { type: "module" });
@@ -43,7 +44,7 @@ const transport = (() => {
       worker.postMessage({ type: "fetch", id, path, method: (init && init.method) || "GET",
         body: (init && init.body) || null });
     }),
-    socket: (table) => {
+    socket: (table, locale) => {
       const conn = next++;
       const socket = {
         readyState: 0, onopen: null, onmessage: null, onclose: null, onerror: null,
@@ -51,7 +52,7 @@ const transport = (() => {
         close: () => { socket.readyState = 3; sockets.delete(conn); worker.postMessage({ type: "close", conn }); },
       };
       sockets.set(conn, socket);
-      worker.postMessage({ type: "open", conn, table });
+      worker.postMessage({ type: "open", conn, table, locale: locale || "" });
       return socket;
     },
   };
