@@ -211,6 +211,12 @@ def run_deal(
     index, count = start, len(moves)
     hands = [*state.hands]  # list(...) is a call: 250 machine instructions more per apply
     over = False
+    # The legal cards of the seat to move come with the state (MatchState.legal_cards, by
+    # the rule functions when it was made); after each step the runner decides the next
+    # seat's, once, and the state it builds keeps them: legal_moves lists them, the next
+    # apply checks its card against them (issue 44: one legality decision per card).
+    legal: int = state.legal_cards
+    rules = state.trick_rules  # the contract's TrickRules in a trick deal (else None)
     card: Card | None
     after: Any
     if trix:
@@ -227,7 +233,6 @@ def run_deal(
         else:
             holders = 15
     else:
-        rules = state.ruleset.trick_rules(state.contract)  # type: ignore[arg-type]
         after = _NEXT_SEAT
         trick, leader, tricks, doubled = deal.trick, deal.leader, deal.tricks, deal.doubled  # type: ignore[union-attr]
         if live is not None:
@@ -237,7 +242,6 @@ def run_deal(
     # or given) in one place, then stepped by the deal's kind.
     while played is not None or index < count:
         hand = hands[turn]
-        legal = layable(hand, can) if trix else legal_cards(hand, trick, rules)
         if played is not None:
             if draw is not None:  # rng.choice of the listed moves, inline (_speed.below)
                 n = legal.bit_count() or 1  # R-TX-3: no card to lay, the pass is the one move
@@ -300,6 +304,7 @@ def run_deal(
                 n = after[turn][holders]  # who moves next
                 steps.append(_tnew(CardStep, (turn, card, n, None, None, not hand, False)))
             turn = after[turn][holders]
+            legal = layable(hands[turn], can)
             continue
         hands[turn] = hand ^ bit
         trick += (card,)  # a card: a trick deal has no pass
@@ -309,6 +314,7 @@ def run_deal(
             if steps is not None:  # new_step(...), in place
                 steps.append(_tnew(CardStep, (turn, card, after[turn], None, None, False, False)))
             turn = after[turn]  # R-SEAT-1
+            legal = legal_cards(hands[turn], trick, rules)  # type: ignore[arg-type]
             continue
         taker = _trick_winner(leader, trick)
         done = _tnew(Trick, (leader, trick, taker))  # new_trick(...), in place
@@ -327,6 +333,7 @@ def run_deal(
                 seat, card, None if over else taker, done, gained, False, over)))  # fmt: skip
         if over:
             break
+        legal = legal_cards(hands[turn], trick, rules)  # type: ignore[arg-type]  # the lead
     progress: TrickDeal | TrixDeal
     if trix:
         if over:
@@ -364,7 +371,7 @@ def run_deal(
     return _tnew(MatchState, (  # new_state(...)
         state.phase, state.deal_number, state.owner, state.contract,
         tuple(hands), turn, progress, state.scores, state.results,  # tuple(): one C call
-        history, state.ruleset)), ran  # fmt: skip
+        history, state.ruleset, rules, legal)), ran  # fmt: skip
 
 
 def card_steps(state: MatchState, moves: Sequence[Move]) -> tuple[MatchState, list[CardStep]]:
