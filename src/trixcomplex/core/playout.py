@@ -357,11 +357,11 @@ def _cards(
     (``least`` is 0, or 1 for ``forced="play"``).
     """
     if draw is not None:
-        return run_deal(state, points=False, draw=draw, least=least)[0]
+        return run_deal(state, points=False, draw=draw, least=least)
     if policy is None:
-        return run_deal(state, _asked(None, rng, policy, least), points=False)[0]
+        return run_deal(state, _asked(None, rng, policy, least), points=False)
     live: list[Any] = [None] * LIVE_SIZE
-    return run_deal(state, _asked(PlayoutState(state), rng, policy, least, live), live=live)[0]
+    return run_deal(state, _asked(PlayoutState(state), rng, policy, least, live), live=live)
 
 
 def _asked(

@@ -161,9 +161,12 @@ def run_deal(
     live: list[Any] | None = None,
     draw: Callable[[int], int] | None = None,
     least: int = 0,
-) -> tuple[MatchState, int]:
-    """Step the deal in progress in ``state``: the state after, and how many
-    moves were made (0: none, and ``state`` itself).  Not a card phase: ``(state, 0)``.
+) -> MatchState:
+    """Step the deal in progress in ``state``: the state after, or ``state`` itself
+    when no move was made (not a card phase, or the first move refused).  How many
+    moves were made is what its history grew by (one node per move): a pair
+    ``(state, count)`` returned for it cost every ``apply`` a tuple and its unpacking
+    (issue 44).
 
     The moves come from ``source`` or, without one, are ``moves[start:]``,
     each checked against the legal set; the run stops at the first move
@@ -196,27 +199,29 @@ def run_deal(
     the TRIX table and what may be laid on it (ints).
     """
     deal = state.deal
+    # The state keeps its contract's TrickRules (in a trick deal, else None) and the legal
+    # cards of the seat to move (MatchState.trick_rules, .legal_cards: worked out by the
+    # rule functions when it was made).  After each step the runner decides the next
+    # seat's legal cards, once, and the state it builds keeps them: legal_moves lists
+    # them and the next apply checks its card against them (issue 44: one legality
+    # decision per card instead of two, and no trick_rules call per card).
+    rules = state.trick_rules
+    trix = type(deal) is TrixDeal
+    if rules is None and not trix:  # not a card phase
+        return state
+    legal: int = state.legal_cards
     turn: int = state.turn  # type: ignore[assignment]  # a card phase always has a turn
-    kind = type(deal)
-    trix = kind is TrixDeal
-    if not trix and kind is not TrickDeal:
-        return state, 0
     played: list[Move] | None
     record: Callable[[Move], None] | None
-    if source is None and draw is None:  # given moves
+    if source is None and draw is None:  # given moves: moves[start:count]
         played = record = None
-    else:
+        index, count = start, len(moves)
+    else:  # moves chosen as the run goes, until the source stops or the deal ends
         played = []
         record = played.append
-    index, count = start, len(moves)
+        index, count = 0, 1  # never counted: one loop test for every kind of run
     hands = [*state.hands]  # list(...) is a call: 250 machine instructions more per apply
     over = False
-    # The legal cards of the seat to move come with the state (MatchState.legal_cards, by
-    # the rule functions when it was made); after each step the runner decides the next
-    # seat's, once, and the state it builds keeps them: legal_moves lists them, the next
-    # apply checks its card against them (issue 44: one legality decision per card).
-    legal: int = state.legal_cards
-    rules = state.trick_rules  # the contract's TrickRules in a trick deal (else None)
     card: Card | None
     after: Any
     if trix:
@@ -240,7 +245,7 @@ def run_deal(
         total = deal.points if points or steps is not None else None  # type: ignore[union-attr]
     # One loop for both kinds of deal: the move is chosen (drawn, asked of the source
     # or given) in one place, then stepped by the deal's kind.
-    while played is not None or index < count:
+    while index < count:
         hand = hands[turn]
         if played is not None:
             if draw is not None:  # rng.choice of the listed moves, inline (_speed.below)
@@ -360,18 +365,17 @@ def run_deal(
         elif ran:
             history = history.extend(moves[start : start + ran])
         else:
-            return state, 0
+            return state
     else:
-        ran = len(played)
-        if not ran:
-            return state, 0
+        if not played:
+            return state
         history = history.extend(played)
     if over:
-        return end_deal(state, result, history), ran
+        return end_deal(state, result, history)
     return _tnew(MatchState, (  # new_state(...)
         state.phase, state.deal_number, state.owner, state.contract,
         tuple(hands), turn, progress, state.scores, state.results,  # tuple(): one C call
-        history, state.ruleset, rules, legal)), ran  # fmt: skip
+        history, state.ruleset, rules, legal))  # fmt: skip
 
 
 def card_steps(state: MatchState, moves: Sequence[Move]) -> tuple[MatchState, list[CardStep]]:
@@ -382,7 +386,8 @@ def card_steps(state: MatchState, moves: Sequence[Move]) -> tuple[MatchState, li
     move that is not a legal card or pass now.
     """
     steps: list[CardStep] = []
-    after, ran = run_deal(state, moves=moves, steps=steps)
+    after = run_deal(state, moves=moves, steps=steps)
+    ran = after.history._len - state.history._len
     if ran < len(moves):
         exc = IllegalMoveError(moves[ran], "not a legal card or pass of the deal now", "R-MATCH-2")
         exc.index = ran

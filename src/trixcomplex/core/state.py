@@ -308,7 +308,8 @@ class MatchState(TupleRecord, kw_only=True):
     >>> import trixcomplex as tc
     >>> state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(2)))
     >>> state = tc.apply(state, tc.Choose(state.owner, tc.Contract.TRIX))
-    >>> [move.card for move in tc.legal_moves(state)] == list(tc.cards_of(state.legal_cards))
+    >>> plays = [move.card for move in tc.legal_moves(state) if type(move) is tc.Play]
+    >>> plays == list(cards_of(state.legal_cards))  # no card to lay: the pass (R-TX-3)
     True
     >>> state.trick_rules is None, attrs.evolve(state) == state
     (True, True)
@@ -505,6 +506,11 @@ def new_state(
     (see :mod:`trixcomplex.core._speed`), its derived values worked out by
     :func:`in_play`.  The deal runner builds the states of its runs in place
     (``tuple.__new__``), with the derived values it has at hand."""
+    if deal is None or type(deal) is DoublingWindow:  # no card to play: (None, 0), no call
+        return _tnew(MatchState, (
+            phase, deal_number, owner, contract, hands, turn, deal, scores, results, history,
+            ruleset, None, 0,
+        ))  # fmt: skip
     return _tnew(MatchState, (
         phase, deal_number, owner, contract, hands, turn, deal, scores, results, history,
         ruleset, *in_play(contract, hands, turn, deal, ruleset),
