@@ -52,6 +52,7 @@ from .cards import ALL_CARDS, Card
 from .errors import IllegalMoveError
 from .kingdoms import match_finished, results_after
 from .moves import PASSES, PLAYS, Contract, Move, Pass, Play
+from .rulesets import TrickRules
 from .scoring import DealResult, SeatBreakdown, trick_points, trix_points
 from .seats import next_seat
 from .state import History, MatchState, Phase, new_state
@@ -205,7 +206,7 @@ def run_deal(
     # seat's legal cards, once, and the state it builds keeps them: legal_moves lists
     # them and the next apply checks its card against them (issue 44: one legality
     # decision per card instead of two, and no trick_rules call per card).
-    rules = state.trick_rules
+    rules: TrickRules = state.trick_rules  # type: ignore[assignment]  # None: TRIX (unread)
     trix = type(deal) is TrixDeal
     if rules is None and not trix:  # not a card phase
         return state
@@ -319,7 +320,7 @@ def run_deal(
             if steps is not None:  # new_step(...), in place
                 steps.append(_tnew(CardStep, (turn, card, after[turn], None, None, False, False)))
             turn = after[turn]  # R-SEAT-1
-            legal = legal_cards(hands[turn], trick, rules)  # type: ignore[arg-type]
+            legal = legal_cards(hands[turn], trick, rules)
             continue
         taker = _trick_winner(leader, trick)
         done = _tnew(Trick, (leader, trick, taker))  # new_trick(...), in place
@@ -338,7 +339,7 @@ def run_deal(
                 seat, card, None if over else taker, done, gained, False, over)))  # fmt: skip
         if over:
             break
-        legal = legal_cards(hands[turn], trick, rules)  # type: ignore[arg-type]  # the lead
+        legal = legal_cards(hands[turn], trick, rules)  # the lead
     progress: TrickDeal | TrixDeal
     if trix:
         if over:
