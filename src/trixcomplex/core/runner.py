@@ -244,39 +244,29 @@ def run_deal(
         if live is not None:
             live[:] = (hands, trick, leader, len(tricks), deal.points, deal.doubled)  # type: ignore[union-attr]
         total = deal.points if points or steps is not None else None  # type: ignore[union-attr]
-    # One loop for both kinds of deal: the move is chosen (drawn, asked of the source
-    # or given) in one place, then stepped by the deal's kind.
+    # One loop for both kinds of deal: the move is chosen (drawn, given or asked of the
+    # source, tested in that order: the random playout's draw first, one test a card)
+    # in one place, then stepped by the deal's kind.
     while index < count:
         hand = hands[turn]
-        if played is not None:
-            if draw is not None:  # rng.choice of the listed moves, inline (_speed.below)
-                n = legal.bit_count() or 1  # R-TX-3: no card to lay, the pass is the one move
-                if n > least:
-                    k = _K[n]
+        if draw is not None:  # rng.choice of the listed moves, inline (_speed.below)
+            n = legal.bit_count() or 1  # R-TX-3: no card to lay, the pass is the one move
+            if n > least:
+                k = _K[n]
+                r = draw(k)
+                while r >= n:
                     r = draw(k)
-                    while r >= n:
-                        r = draw(k)
-                    while r:  # the r-th card of legal, in card order (the r-th move listed)
-                        legal &= legal - 1
-                        r -= 1
-                bit = legal & -legal
-                if bit:
-                    card = ALL_CARDS[bit.bit_length() - 1]
-                    record(PLAYS[turn][card])  # type: ignore[misc]
-                else:
-                    card = None
-                    record(PASSES[turn][0])  # type: ignore[misc]
+                while r:  # the r-th card of legal, in card order (the r-th move listed)
+                    legal &= legal - 1
+                    r -= 1
+            bit = legal & -legal
+            if bit:
+                card = ALL_CARDS[bit.bit_length() - 1]
+                record(PLAYS[turn][card])  # type: ignore[misc]
             else:
-                move = source(turn, legal)  # type: ignore[misc]
-                if type(move) is Play:
-                    card = move.card
-                    bit = 1 << card
-                elif move is None or not trix:  # STOP (a trick deal has no pass)
-                    break
-                else:
-                    card, bit = None, 0
-                record(move)  # type: ignore[misc]
-        else:  # the next given move: a legal card, or the pass with none, of the seat to move
+                card = None
+                record(PASSES[turn][0])  # type: ignore[misc]
+        elif played is None:  # the next given move: a legal card, or the pass with none
             move = moves[index]
             if type(move) is Play:
                 if move.seat != turn:
@@ -290,6 +280,16 @@ def run_deal(
             else:
                 break
             index += 1
+        else:  # asked of the source
+            move = source(turn, legal)  # type: ignore[misc]
+            if type(move) is Play:
+                card = move.card
+                bit = 1 << card
+            elif move is None or not trix:  # STOP (a trick deal has no pass)
+                break
+            else:
+                card, bit = None, 0
+            record(move)  # type: ignore[misc]
         # Each step's CardStep is built before ``turn`` moves on (the seat is ``turn``,
         # its hand ``hand``): no ``seat`` or ``out`` local set per card for the steps only.
         if trix:
