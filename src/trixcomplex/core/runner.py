@@ -224,6 +224,7 @@ def run_deal(
     hands = [*state.hands]  # list(...) is a call: 250 machine instructions more per apply
     over = False
     card: Card | None
+    move: Move | None
     after: Any
     if trix:
         after = NEXT_TO_LAY  # the next seat: by the deal's kind (one local)
@@ -281,7 +282,7 @@ def run_deal(
                 break
             index += 1
         else:  # asked of the source
-            move = source(turn, legal)  # type: ignore[misc]
+            move = source(turn, legal)  # type: ignore[misc]  # a source when no draw
             if type(move) is Play:
                 card = move.card
                 bit = 1 << card
