@@ -94,14 +94,14 @@ def legal_moves(state: MatchState, seat: int | None = None) -> tuple[PlayerMove,
     if seat is not None and seat not in _SEAT_NUMBERS:
         raise ValueError(f"a seat is an int from 0 to 3, not {seat!r}")
     deal = state.deal
-    turn = state.turn
+    # None only where no seat's turn is read (DOUBLE, DEAL, OVER): an annotation, not an
+    # assert per branch (a few bytecodes of every legal_moves, issue 44)
+    turn: int = state.turn  # type: ignore[assignment]
     if type(deal) is TrickDeal:  # COMPLEX, TRICKS
-        assert turn is not None
         if seat is not None and seat != turn:
             return ()
         return plays_of(turn, state.legal_cards)  # legal_cards(hand, trick, rules), kept
     if type(deal) is TrixDeal:  # TRIX
-        assert turn is not None
         if state.ruleset.bad_hand_redeal:
             return _trix_moves_with_redeal(state, seat)
         if seat is not None and seat != turn:
@@ -118,7 +118,6 @@ def legal_moves(state: MatchState, seat: int | None = None) -> tuple[PlayerMove,
             return ()
         return window_answers(asked, answers)
     if phase is _CHOOSE:
-        assert turn is not None
         if seat is not None and seat != turn:
             return ()
         choices = _CHOICES[turn]
