@@ -249,7 +249,6 @@ def run_deal(
     # source, tested in that order: the random playout's draw first, one test a card)
     # in one place, then stepped by the deal's kind.
     while index < count:
-        hand = hands[turn]
         if draw is not None:  # rng.choice of the listed moves, inline (_speed.below)
             n = legal.bit_count() or 1  # R-TX-3: no card to lay, the pass is the one move
             if n > least:
@@ -262,8 +261,9 @@ def run_deal(
                     r -= 1
             bit = legal & -legal
             if bit:
-                card = ALL_CARDS[bit.bit_length() - 1]
-                record(PLAYS[turn][card])  # type: ignore[misc]
+                r = bit.bit_length() - 1  # the card as a plain int: tuples indexed by a Card
+                card = ALL_CARDS[r]  # (an int subclass) miss the fast path, about 8 ns
+                record(PLAYS[turn][r])  # type: ignore[misc]
             else:
                 card = None
                 record(PASSES[turn][0])  # type: ignore[misc]
@@ -291,11 +291,12 @@ def run_deal(
             else:
                 card, bit = None, 0
             record(move)  # type: ignore[misc]
-        # Each step's CardStep is built before ``turn`` moves on (the seat is ``turn``,
-        # its hand ``hand``): no ``seat`` or ``out`` local set per card for the steps only.
+        # Each step's CardStep is built before ``turn`` moves on (the seat is ``turn``):
+        # no ``seat`` or ``out`` local set per card for the steps only.  The hand is read
+        # where a card leaves it, not for every move (a pass or the end of a run).
         if trix:
             if card is not None:
-                hand ^= bit
+                hand = hands[turn] ^ bit
                 hands[turn] = hand
                 table |= bit
                 can = playable_after(can, table, card)
@@ -309,11 +310,12 @@ def run_deal(
                     holders ^= 1 << turn
             if steps is not None:
                 n = after[turn][holders]  # who moves next
-                steps.append(_tnew(CardStep, (turn, card, n, None, None, not hand, False)))
+                out = card is not None and not hand  # a seat that passes holds cards
+                steps.append(_tnew(CardStep, (turn, card, n, None, None, out, False)))
             turn = after[turn][holders]
             legal = layable(hands[turn], can)
             continue
-        hands[turn] = hand ^ bit
+        hands[turn] ^= bit
         trick += (card,)  # a card: a trick deal has no pass
         if live is not None:
             live[1] = trick
