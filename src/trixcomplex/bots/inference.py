@@ -91,8 +91,9 @@ def likelihood(
             if legal & (legal - 1):
                 then = _situation(sit, seat, held[seat], gone, before, leader, sit.phase)
                 if version >= 2:
-                    then = attrs.evolve(then, void_suits=(voids[0], voids[1], voids[2], voids[3]),
-                                        known=_known(sit.doubled, gone, seat))  # fmt: skip
+                    then = attrs.evolve(  # type: ignore[misc]  # a TupleRecord: attrs' evolve works
+                        then, void_suits=(voids[0], voids[1], voids[2], voids[3]),
+                        known=_known(sit.doubled, gone, seat))  # fmt: skip
                 model = club_card(then)[0] if version >= 2 else complex_card(then)
                 if model != card:
                     weight *= SURPRISE

@@ -175,7 +175,7 @@ def forget(sit: Situation, view: View, memory: int) -> Situation:
     nothing = (0, 0, 0, 0)
     if not lost and sit.void_suits == nothing and sit.cannot_hold == nothing:
         return sit
-    return attrs.evolve(sit, gone=sit.gone & ~lost, void_suits=nothing, cannot_hold=nothing)
+    return attrs.evolve(sit, gone=sit.gone & ~lost, void_suits=nothing, cannot_hold=nothing)  # type: ignore[misc]
 
 
 @frozen

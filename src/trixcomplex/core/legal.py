@@ -5,7 +5,8 @@ only one) lists every legal player move of a state, as the interned move
 objects the engine, the playout, records and worlds share; :func:`apply`
 (:mod:`trixcomplex.core.match`) accepts exactly these.  The legal cards are
 decided by the contract modules' rule functions (a trick's
-``complex.legal_cards``, TRIX's ``trix.layable``), the doubling answers by
+``tricks.legal_cards``, TRIX's ``trix.layable``) when the state is made, and
+kept with it (``MatchState.legal_cards``); the doubling answers by
 the window (R-DBL-1, R-DBL-2), the contract choices by
 ``kingdoms.choosable_contracts`` (R-MATCH-5, R-OPT-9).
 
@@ -27,8 +28,8 @@ from .moves import PASSES, Choose, Contract, Double, Play, PlayerMove, Redeal
 from .moves import PLAYS as _PLAYS
 from .rulesets import DOUBLABLE
 from .state import MatchState, Phase, redeal_seat
-from .tricks import TrickDeal, legal_cards
-from .trix import TrixDeal, layable
+from .tricks import TrickDeal
+from .trix import TrixDeal
 from .trix import legal_cards as trix_legal_cards
 
 __all__ = ["PASSES", "forced_move", "legal_moves", "plays_of", "trix_moves", "window_answers"]
@@ -93,20 +94,19 @@ def legal_moves(state: MatchState, seat: int | None = None) -> tuple[PlayerMove,
     if seat is not None and seat not in _SEAT_NUMBERS:
         raise ValueError(f"a seat is an int from 0 to 3, not {seat!r}")
     deal = state.deal
-    turn = state.turn
+    # None only where no seat's turn is read (DOUBLE, DEAL, OVER): an annotation, not an
+    # assert per branch (a few bytecodes of every legal_moves, issue 44)
+    turn: int = state.turn  # type: ignore[assignment]
     if type(deal) is TrickDeal:  # COMPLEX, TRICKS
-        assert turn is not None
         if seat is not None and seat != turn:
             return ()
-        rules = state.ruleset.trick_rules(state.contract)  # type: ignore[arg-type]
-        return plays_of(turn, legal_cards(state.hands[turn], deal.trick, rules))
+        return plays_of(turn, state.legal_cards)  # legal_cards(hand, trick, rules), kept
     if type(deal) is TrixDeal:  # TRIX
-        assert turn is not None
         if state.ruleset.bad_hand_redeal:
             return _trix_moves_with_redeal(state, seat)
         if seat is not None and seat != turn:
             return ()
-        legal = layable(state.hands[turn], deal.playable)
+        legal = state.legal_cards  # layable(hand, deal.playable), kept with the state
         return plays_of(turn, legal) if legal else PASSES[turn]  # R-TX-3: else the pass
     phase = state.phase
     if phase is _DOUBLE:
@@ -118,7 +118,6 @@ def legal_moves(state: MatchState, seat: int | None = None) -> tuple[PlayerMove,
             return ()
         return window_answers(asked, answers)
     if phase is _CHOOSE:
-        assert turn is not None
         if seat is not None and seat != turn:
             return ()
         choices = _CHOICES[turn]

@@ -105,8 +105,8 @@ def apply(state: MatchState, move: Move) -> MatchState:
     reason and the rules clause if the move is not legal now.
     """
     if type(move) is Play or type(move) is Pass:  # most moves: a step of the deal runner
-        after, ran = run_deal(state, None, (move,))
-        if ran:
+        after = run_deal(state, None, (move,))
+        if after is not state:  # the move was made
             return after
         _refuse(state, move)
     handler = _HANDLERS.get(type(move))
@@ -139,8 +139,8 @@ def apply_step(state: MatchState, move: Move) -> tuple[MatchState, CardStep | No
     """
     if type(move) is Play or type(move) is Pass:
         steps: list[CardStep] = []
-        after, ran = run_deal(state, None, (move,), 0, steps)
-        if ran:
+        after = run_deal(state, None, (move,), 0, steps)
+        if after is not state:
             return after, steps[0]
         _refuse(state, move)
     return apply(state, move), None
@@ -181,10 +181,10 @@ def apply_moves(state: MatchState, moves: Iterable[Move]) -> MatchState:
     while index < count:
         move = listed[index]
         if type(move) is Play or type(move) is Pass:  # a run of cards, on the deal runner
-            after, ran = run_deal(state, None, listed, index)
-            if ran:
+            after = run_deal(state, None, listed, index)
+            if after is not state:
+                index += after.history._len - state.history._len  # the moves made
                 state = after
-                index += ran
                 continue
         try:
             state = apply(state, move)

@@ -52,6 +52,7 @@ from .cards import ALL_CARDS, Card
 from .errors import IllegalMoveError
 from .kingdoms import match_finished, results_after
 from .moves import PASSES, PLAYS, Contract, Move, Pass, Play
+from .rulesets import TrickRules
 from .scoring import DealResult, SeatBreakdown, trick_points, trix_points
 from .seats import next_seat
 from .state import History, MatchState, Phase, new_state
@@ -161,9 +162,12 @@ def run_deal(
     live: list[Any] | None = None,
     draw: Callable[[int], int] | None = None,
     least: int = 0,
-) -> tuple[MatchState, int]:
-    """Step the deal in progress in ``state``: the state after, and how many
-    moves were made (0: none, and ``state`` itself).  Not a card phase: ``(state, 0)``.
+) -> MatchState:
+    """Step the deal in progress in ``state``: the state after, or ``state`` itself
+    when no move was made (not a card phase, or the first move refused).  How many
+    moves were made is what its history grew by (one node per move): a pair
+    ``(state, count)`` returned for it cost every ``apply`` a tuple and its unpacking
+    (issue 44).
 
     The moves come from ``source`` or, without one, are ``moves[start:]``,
     each checked against the legal set; the run stops at the first move
@@ -196,22 +200,31 @@ def run_deal(
     the TRIX table and what may be laid on it (ints).
     """
     deal = state.deal
+    # The state keeps its contract's TrickRules (in a trick deal, else None) and the legal
+    # cards of the seat to move (MatchState.trick_rules, .legal_cards: worked out by the
+    # rule functions when it was made).  After each step the runner decides the next
+    # seat's legal cards, once, and the state it builds keeps them: legal_moves lists
+    # them and the next apply checks its card against them (issue 44: one legality
+    # decision per card instead of two, and no trick_rules call per card).
+    rules: TrickRules = state.trick_rules  # type: ignore[assignment]  # None: TRIX (unread)
+    trix = type(deal) is TrixDeal
+    if rules is None and not trix:  # not a card phase
+        return state
+    legal: int = state.legal_cards
     turn: int = state.turn  # type: ignore[assignment]  # a card phase always has a turn
-    kind = type(deal)
-    trix = kind is TrixDeal
-    if not trix and kind is not TrickDeal:
-        return state, 0
     played: list[Move] | None
     record: Callable[[Move], None] | None
-    if source is None and draw is None:  # given moves
+    if source is None and draw is None:  # given moves: moves[start:count]
         played = record = None
-    else:
+        index, count = start, len(moves)
+    else:  # moves chosen as the run goes, until the source stops or the deal ends
         played = []
         record = played.append
-    index, count = start, len(moves)
+        index, count = 0, 1  # never counted: one loop test for every kind of run
     hands = [*state.hands]  # list(...) is a call: 250 machine instructions more per apply
     over = False
     card: Card | None
+    move: Move | None
     after: Any
     if trix:
         after = NEXT_TO_LAY  # the next seat: by the deal's kind (one local)
@@ -227,46 +240,34 @@ def run_deal(
         else:
             holders = 15
     else:
-        rules = state.ruleset.trick_rules(state.contract)  # type: ignore[arg-type]
         after = _NEXT_SEAT
         trick, leader, tricks, doubled = deal.trick, deal.leader, deal.tricks, deal.doubled  # type: ignore[union-attr]
         if live is not None:
             live[:] = (hands, trick, leader, len(tricks), deal.points, deal.doubled)  # type: ignore[union-attr]
         total = deal.points if points or steps is not None else None  # type: ignore[union-attr]
-    # One loop for both kinds of deal: the move is chosen (drawn, asked of the source
-    # or given) in one place, then stepped by the deal's kind.
-    while played is not None or index < count:
-        hand = hands[turn]
-        legal = layable(hand, can) if trix else legal_cards(hand, trick, rules)
-        if played is not None:
-            if draw is not None:  # rng.choice of the listed moves, inline (_speed.below)
-                n = legal.bit_count() or 1  # R-TX-3: no card to lay, the pass is the one move
-                if n > least:
-                    k = _K[n]
+    # One loop for both kinds of deal: the move is chosen (drawn, given or asked of the
+    # source, tested in that order: the random playout's draw first, one test a card)
+    # in one place, then stepped by the deal's kind.
+    while index < count:
+        if draw is not None:  # rng.choice of the listed moves, inline (_speed.below)
+            n = legal.bit_count() or 1  # R-TX-3: no card to lay, the pass is the one move
+            if n > least:
+                k = _K[n]
+                r = draw(k)
+                while r >= n:
                     r = draw(k)
-                    while r >= n:
-                        r = draw(k)
-                    while r:  # the r-th card of legal, in card order (the r-th move listed)
-                        legal &= legal - 1
-                        r -= 1
-                bit = legal & -legal
-                if bit:
-                    card = ALL_CARDS[bit.bit_length() - 1]
-                    record(PLAYS[turn][card])  # type: ignore[misc]
-                else:
-                    card = None
-                    record(PASSES[turn][0])  # type: ignore[misc]
+                while r:  # the r-th card of legal, in card order (the r-th move listed)
+                    legal &= legal - 1
+                    r -= 1
+            bit = legal & -legal
+            if bit:
+                r = bit.bit_length() - 1  # the card as a plain int: tuples indexed by a Card
+                card = ALL_CARDS[r]  # (an int subclass) miss the fast path, about 8 ns
+                record(PLAYS[turn][r])  # type: ignore[misc]
             else:
-                move = source(turn, legal)  # type: ignore[misc]
-                if type(move) is Play:
-                    card = move.card
-                    bit = 1 << card
-                elif move is None or not trix:  # STOP (a trick deal has no pass)
-                    break
-                else:
-                    card, bit = None, 0
-                record(move)  # type: ignore[misc]
-        else:  # the next given move: a legal card, or the pass with none, of the seat to move
+                card = None
+                record(PASSES[turn][0])  # type: ignore[misc]
+        elif played is None:  # the next given move: a legal card, or the pass with none
             move = moves[index]
             if type(move) is Play:
                 if move.seat != turn:
@@ -280,11 +281,22 @@ def run_deal(
             else:
                 break
             index += 1
-        # Each step's CardStep is built before ``turn`` moves on (the seat is ``turn``,
-        # its hand ``hand``): no ``seat`` or ``out`` local set per card for the steps only.
+        else:  # asked of the source
+            move = source(turn, legal)  # type: ignore[misc]  # a source when no draw
+            if type(move) is Play:
+                card = move.card
+                bit = 1 << card
+            elif move is None or not trix:  # STOP (a trick deal has no pass)
+                break
+            else:
+                card, bit = None, 0
+            record(move)  # type: ignore[misc]
+        # Each step's CardStep is built before ``turn`` moves on (the seat is ``turn``):
+        # no ``seat`` or ``out`` local set per card for the steps only.  The hand is read
+        # where a card leaves it, not for every move (a pass or the end of a run).
         if trix:
             if card is not None:
-                hand ^= bit
+                hand = hands[turn] ^ bit
                 hands[turn] = hand
                 table |= bit
                 can = playable_after(can, table, card)
@@ -298,10 +310,12 @@ def run_deal(
                     holders ^= 1 << turn
             if steps is not None:
                 n = after[turn][holders]  # who moves next
-                steps.append(_tnew(CardStep, (turn, card, n, None, None, not hand, False)))
+                out = card is not None and not hand  # a seat that passes holds cards
+                steps.append(_tnew(CardStep, (turn, card, n, None, None, out, False)))
             turn = after[turn][holders]
+            legal = layable(hands[turn], can)
             continue
-        hands[turn] = hand ^ bit
+        hands[turn] ^= bit
         trick += (card,)  # a card: a trick deal has no pass
         if live is not None:
             live[1] = trick
@@ -309,6 +323,7 @@ def run_deal(
             if steps is not None:  # new_step(...), in place
                 steps.append(_tnew(CardStep, (turn, card, after[turn], None, None, False, False)))
             turn = after[turn]  # R-SEAT-1
+            legal = legal_cards(hands[turn], trick, rules)
             continue
         taker = _trick_winner(leader, trick)
         done = _tnew(Trick, (leader, trick, taker))  # new_trick(...), in place
@@ -327,6 +342,7 @@ def run_deal(
                 seat, card, None if over else taker, done, gained, False, over)))  # fmt: skip
         if over:
             break
+        legal = legal_cards(hands[turn], trick, rules)  # the lead
     progress: TrickDeal | TrixDeal
     if trix:
         if over:
@@ -353,18 +369,17 @@ def run_deal(
         elif ran:
             history = history.extend(moves[start : start + ran])
         else:
-            return state, 0
+            return state
     else:
-        ran = len(played)
-        if not ran:
-            return state, 0
+        if not played:
+            return state
         history = history.extend(played)
     if over:
-        return end_deal(state, result, history), ran
+        return end_deal(state, result, history)
     return _tnew(MatchState, (  # new_state(...)
         state.phase, state.deal_number, state.owner, state.contract,
         tuple(hands), turn, progress, state.scores, state.results,  # tuple(): one C call
-        history, state.ruleset)), ran  # fmt: skip
+        history, state.ruleset, rules, legal))  # fmt: skip
 
 
 def card_steps(state: MatchState, moves: Sequence[Move]) -> tuple[MatchState, list[CardStep]]:
@@ -375,7 +390,8 @@ def card_steps(state: MatchState, moves: Sequence[Move]) -> tuple[MatchState, li
     move that is not a legal card or pass now.
     """
     steps: list[CardStep] = []
-    after, ran = run_deal(state, moves=moves, steps=steps)
+    after = run_deal(state, moves=moves, steps=steps)
+    ran = after.history._len - state.history._len
     if ran < len(moves):
         exc = IllegalMoveError(moves[ran], "not a legal card or pass of the deal now", "R-MATCH-2")
         exc.index = ran

@@ -13,15 +13,14 @@ import warnings
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, TypeAlias
 
-from ._speed import positional_builder
 from .cards import Card, cards_of
 from .doubling import DoublingWindow
 from .kingdoms import kingdom_after
 from .moves import Contract, Deal, Pass, Play
-from .rulesets import PARTNERSHIP, Ruleset
+from .rulesets import PARTNERSHIP, Ruleset, TrickRules
 from .scoring import DealResult
-from .tricks import TrickDeal
-from .trix import TrixDeal, bad_hand_seat
+from .tricks import TrickDeal, legal_cards
+from .trix import TrixDeal, bad_hand_seat, layable
 from .tuplerecord import TupleRecord, tuple_field
 
 if TYPE_CHECKING:
@@ -288,8 +287,32 @@ class MatchState(TupleRecord, kw_only=True):
     - ``history``: every move so far, the shuffles included.
     - ``ruleset``: the game played (:data:`~trixcomplex.PARTNERSHIP` by default).
 
+    Two values are derived from the fields and kept with them, because every
+    card asks for them (not fields: they compare, hash and pickle with the
+    state, and ``evolve`` and cattrs rebuild them):
+
+    - ``trick_rules``: ``ruleset.trick_rules(contract)`` in a trick deal,
+      else ``None``;
+    - ``legal_cards``: the cards the seat to move may play now, as a card set
+      (the trick's ``legal_cards``, R-CX-2, R-CL-2, R-OPT-2; TRIX's
+      ``layable``, R-TX-2; empty for a TRIX pass and when no card is to be
+      played).  :func:`~trixcomplex.legal_moves` lists its plays and the deal
+      runner checks a card against it: the legality of a card is decided
+      once, when the state is made.
+
     Hands and the doubling window are secrets: give a seat a
     :func:`~trixcomplex.view`, never the state itself.
+
+    >>> import random
+    >>> import attrs
+    >>> import trixcomplex as tc
+    >>> state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(2)))
+    >>> state = tc.apply(state, tc.Choose(state.owner, tc.Contract.TRIX))
+    >>> plays = [move.card for move in tc.legal_moves(state) if type(move) is tc.Play]
+    >>> plays == list(cards_of(state.legal_cards))  # no card to lay: the pass (R-TX-3)
+    True
+    >>> state.trick_rules is None, attrs.evolve(state) == state
+    (True, True)
 
     A frozen value (a :class:`~trixcomplex.core.tuplerecord.TupleRecord`: built in
     one call, one per move): equal states compare and hash alike, ``attrs``'
@@ -310,6 +333,23 @@ class MatchState(TupleRecord, kw_only=True):
     history: History
     ruleset: Ruleset = PARTNERSHIP
 
+    if TYPE_CHECKING:
+        trick_rules: TrickRules | None
+        legal_cards: int
+    else:
+        trick_rules = tuple_field(
+            11,
+            "How the trick contract being played is played and scored: "
+            "``ruleset.trick_rules(contract)`` in COMPLEX and TRICKS, else ``None``; "
+            "derived from the fields, not a field.",
+        )
+        legal_cards = tuple_field(
+            12,
+            "The cards the seat to move may play now, as a card set (R-CX-2, R-CL-2, "
+            "R-OPT-2, R-TX-2; 0 when it must pass, R-TX-3, or no card is to be played); "
+            "derived from the fields, not a field.",
+        )
+
     def __new__(
         cls,
         *,
@@ -327,7 +367,7 @@ class MatchState(TupleRecord, kw_only=True):
     ) -> MatchState:
         return _tnew(cls, (
             phase, deal_number, owner, contract, hands, turn, deal, scores, results, history,
-            ruleset,
+            ruleset, *in_play(contract, hands, turn, deal, ruleset),
         ))  # fmt: skip
 
     @property
@@ -421,6 +461,57 @@ def redeal_seat(state: MatchState) -> int | None:
     return bad_hand_seat(state.hands) if redeal_window(state) else None
 
 
-new_state = positional_builder(MatchState)
-"""``MatchState(...)`` from its fields given positionally, in order, in one call: the
-engine builds a state per move with it (see :mod:`trixcomplex.core._speed`)."""
+def in_play(
+    contract: Contract | None,
+    hands: tuple[int, int, int, int],
+    turn: int | None,
+    deal: DealProgress | None,
+    ruleset: Ruleset,
+) -> tuple[TrickRules | None, int]:
+    """What a state derives from its fields for the card play: ``(trick_rules,
+    legal_cards)`` (see :class:`MatchState`), by the rule functions themselves
+    (``Ruleset.trick_rules``; the trick's ``legal_cards``, TRIX's ``layable``).
+    The deal runner builds its states with the same two values, from the same
+    functions, as it goes.
+
+    A record that is not a state of a card phase (no turn, no contract the
+    ruleset plays by tricks) has no rules and no legal card: ``(None, 0)``.
+    """
+    kind = type(deal)
+    try:
+        if kind is TrickDeal:
+            rules = ruleset.trick_rules(contract)  # type: ignore[arg-type]
+            return rules, legal_cards(hands[turn], deal.trick, rules)  # type: ignore[index, union-attr]
+        if kind is TrixDeal:
+            return None, layable(hands[turn], deal.playable)  # type: ignore[index, union-attr]
+    except (KeyError, IndexError, TypeError):  # not a card phase's fields (a hand-made record)
+        pass
+    return None, 0
+
+
+def new_state(
+    phase: Phase,
+    deal_number: int,
+    owner: int | None,
+    contract: Contract | None,
+    hands: tuple[int, int, int, int],
+    turn: int | None,
+    deal: DealProgress | None,
+    scores: tuple[int, int, int, int],
+    results: tuple[DealResult, ...],
+    history: History,
+    ruleset: Ruleset,
+) -> MatchState:
+    """``MatchState(...)`` from its fields given positionally, in order, in one call
+    (see :mod:`trixcomplex.core._speed`), its derived values worked out by
+    :func:`in_play`.  The deal runner builds the states of its runs in place
+    (``tuple.__new__``), with the derived values it has at hand."""
+    if deal is None or type(deal) is DoublingWindow:  # no card to play: (None, 0), no call
+        return _tnew(MatchState, (
+            phase, deal_number, owner, contract, hands, turn, deal, scores, results, history,
+            ruleset, None, 0,
+        ))  # fmt: skip
+    return _tnew(MatchState, (
+        phase, deal_number, owner, contract, hands, turn, deal, scores, results, history,
+        ruleset, *in_play(contract, hands, turn, deal, ruleset),
+    ))  # fmt: skip
