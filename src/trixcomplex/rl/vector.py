@@ -262,7 +262,7 @@ class TablesEnv(VectorEnv[_Obs, _Actions, npt.NDArray[Any]]):
                 # when the deal ends or asked for.
                 ask[0] = PLAYS[seat][action] if action < PASS else PASSES[seat][0]
                 ran: list[CardStep] = []
-                state = run_deal(states[i], source, (), 0, ran)[0]
+                state = run_deal(states[i], source, (), 0, ran)
                 card_step = ran[0]
                 states[i] = state
                 steps = last[i] = (card_step,)
