@@ -275,6 +275,7 @@ class Lobby:
         except Exception as exc:  # a damaged row
             log.warning("table %s cannot be replayed: %s", table_id, str(exc)[:200])
             raise unknown from None
+        replica.metrics = self.metrics  # the moves it stores count as this process's
         replica.start()
         replica.heard_seats()
         return replica
