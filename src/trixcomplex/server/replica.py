@@ -36,7 +36,26 @@ __all__ = ["Replica"]
 
 class Replica(Table):
     """A table another process drives, kept here from the stored moves for the
-    connections of this process (built with :meth:`Table.restore`)."""
+    connections of this process (built with :meth:`Table.restore`).
+
+    Four people seated through a replica; the owner, told of it, deals; the replica,
+    told of the deal, reads it (the notifications stood in for by hand):
+
+    >>> from trixcomplex.server.clock import ManualClock
+    >>> from trixcomplex.server.store_sqlite import SqliteStore
+    >>> from trixcomplex.server.table import Seat, Settings
+    >>> store, clock = SqliteStore(":memory:"), ManualClock()
+    >>> owner = Table.create("t1", Settings(deal_pause=0), [Seat("person")] * 4, store,
+    ...                      clock=clock)
+    >>> replica = Replica.restore(store.load("t1"), store, clock=clock)
+    >>> tokens = [replica.join(seat, f"P{seat}") for seat in range(4)]
+    >>> owner.heard_seats()  # "t1 seats": every seat taken, the owner deals when due
+    >>> clock.step()
+    True
+    >>> replica.catch_up()  # "t1 0": the deal, read from the store
+    >>> replica.state == owner.state, replica.state.deal_number, replica.seat_of(tokens[2])
+    (True, 1, 2)
+    """
 
     def start(self) -> None:
         """Start following the table: no clocks of its own but the held answers'."""
