@@ -405,7 +405,7 @@ class Table(TableHost, TableMessages):
         self._broadcast(before, move, after)
         if not self._stopped:
             self._schedule()
-        if after.is_over and before is not after and not before.is_over:
+        if after.is_over and not before.is_over:
             self.on_change(self)
 
     # -- several processes: what others stored ----------------------------------------
