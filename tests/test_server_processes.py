@@ -150,15 +150,22 @@ def test_a_person_on_another_process_plays_the_owners_bots_and_a_third_watches(
         rng = random.Random(11)
         sent = play_people([person], rng, until=lambda v: v[0]["deal_number"] >= 2, timeout=240)
         time.sleep(2)  # twice the seat timeout: a stand-in would have been put in by now
-        person.sync()
-        watcher.sync()
+        summary = owner.get(f"/api/tables/{table}")
+        ruleset = tc.Ruleset.from_name(summary["settings"]["ruleset"])
+
+        def settled() -> bool:  # the table waits for the person alone, who has seen it
+            person.sync()
+            watcher.sync()
+            now = _stored_states(db, table, ruleset)[0][-1]
+            return set(now.to_act) == {0} and person.view == tc.to_json(tc.view(now, 0))
+
+        _until(settled)
         # One process drives the table: the owner lists it, the others serve it only.
         assert _listed(owner) == {table} and _listed(second) == _listed(third) == set()
         summary = owner.get(f"/api/tables/{table}")
         assert summary["seats"][0] == {"kind": "person", "name": "Ann", "taken": True,
                                        "connected": True}  # fmt: skip
         assert second.get(f"/api/tables/{table}") == third.get(f"/api/tables/{table}")
-        ruleset = tc.Ruleset.from_name(summary["settings"]["ruleset"])
         states, moves = _stored_states(db, table, ruleset)
         people = [m for m in moves if getattr(m, "seat", None) == 0]
         assert people and all(tc.move_to_json(m) in sent for m in people)  # no stand-in's
