@@ -3,7 +3,9 @@
 Each table is driven by exactly one process, the one holding its PostgreSQL
 advisory lock; when that process dies (``kill -9``) PostgreSQL frees its locks
 with its session, and another process takes its tables over from their stored
-moves.  These tests start real processes on a throwaway PostgreSQL
+moves.  Any process serves any table's clients: the others through a replica kept
+from the stored moves by ``LISTEN``/``NOTIFY``, their clients' moves stored there
+(:mod:`trixcomplex.server.replica`).  These tests start real processes on a throwaway PostgreSQL
 (:mod:`postgres_cluster`); they run with ``--server-stores=all`` (``nox -s
 postgres``).
 """
