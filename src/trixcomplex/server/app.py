@@ -223,7 +223,8 @@ class Lobby:
         table.metrics = self.metrics
         table.start()
         if self.store.shared:  # its people may be connected to other processes
-            table.heard_seats()
+            if any(seat.kind == "person" for seat in table.seats):
+                table.heard_seats()
             self._adopt(table)
         self._review(table)
 
@@ -303,7 +304,8 @@ class Lobby:
         if payload is None:
             for each in [*self.tables.values(), *self.replicas.values()]:
                 each.catch_up()
-                each.heard_seats()
+                if any(seat.kind == "person" for seat in each.seats):
+                    each.heard_seats()
             return
         table_id, _, what = payload.partition(" ")
         table: Table | None = self.tables.get(table_id) or self.replicas.get(table_id)
