@@ -30,8 +30,12 @@ thought on the event loop would hold every message up for whole decisions.
 **Stores and processes** (``--db postgresql://... --processes N``): the
 tables go to an empty PostgreSQL database, and ``N`` server processes share
 it, table ``i`` opened on (and so driven by) process ``i mod N``, its clients
-connected there.  Without ``--db`` the one process uses a new SQLite file.
-The check of lost moves reads the records back through the store.
+connected there.  With ``--spread-clients`` the seats' clients are spread over
+the processes instead (seat ``s`` of table ``i`` connects to process ``(i + s)
+mod N``): most clients then play through a process that does not drive their
+table (its moves stored there, the owner told through the database).  Without
+``--db`` the one process uses a new SQLite file.  The check of lost moves reads
+the records back through the store.
 
 Every client connects from 127.0.0.1, so the per-address quotas on creating
 tables and joining seats are raised out of the way (they are still counted);
@@ -180,15 +184,16 @@ async def _seat(ws_base: str, table: str, seat: int, stats: Stats, stop: asyncio
                 await ws.send(json.dumps(move))
 
 
-async def _table_loop(base: str, stats: Stats, stop: asyncio.Event, pictures: bool,
+async def _table_loop(bases: list[str], stats: Stats, stop: asyncio.Event, pictures: bool,
                       rng: random.Random) -> None:  # fmt: skip
-    ws_base = base.replace("http://", "ws://")
+    """Open tables on ``bases[0]``, one after another; seat ``s``'s client connects to
+    ``bases[s mod len(bases)]``."""
+    ws_bases = [base.replace("http://", "ws://") for base in bases]
     while not stop.is_set():
-        table = await _create(base)
-        seats = [
-            _seat(ws_base, table, s, stats, stop, pictures, random.Random(rng.random()))
-            for s in range(4)
-        ]
+        table = await _create(bases[0])
+        rngs = [random.Random(rng.random()) for _ in range(4)]
+        where = [ws_bases[s % len(ws_bases)] for s in range(4)]
+        seats = [_seat(where[s], table, s, stats, stop, pictures, rngs[s]) for s in range(4)]
         try:
             done = await asyncio.gather(*seats)
         except Exception as exc:  # a dropped connection
@@ -198,8 +203,9 @@ async def _table_loop(base: str, stats: Stats, stop: asyncio.Event, pictures: bo
 
 
 async def _run(bases: list[str], tables: int, seconds: float, pictures: bool, seed: int,
-               mc_tables: int = 0) -> Stats:  # fmt: skip
-    """Play for ``seconds``; table ``i`` is opened on (and driven by) process ``i mod N``."""
+               mc_tables: int = 0, spread: bool = False) -> Stats:  # fmt: skip
+    """Play for ``seconds``; table ``i`` is opened on (and driven by) process ``i mod N``,
+    its clients connected there (``spread``: seat ``s``'s to process ``(i + s) mod N``)."""
     stats = Stats()
     stop = asyncio.Event()
     rng = random.Random(seed)
@@ -207,7 +213,8 @@ async def _run(bases: list[str], tables: int, seconds: float, pictures: bool, se
     loops = []
     for i in range(tables):
         table_rng = random.Random(rng.random())
-        loop = _table_loop(bases[i % len(bases)], stats, stop, pictures, table_rng)
+        turned = bases[i % len(bases) :] + bases[: i % len(bases)]  # its owner first
+        loop = _table_loop(turned if spread else turned[:1], stats, stop, pictures, table_rng)
         loops.append(asyncio.create_task(loop))
     if mc_tables:
         loops.append(asyncio.create_task(_mc_tables(base, mc_tables, stats, stop)))
@@ -260,6 +267,9 @@ def main(argv: list[str] | None = None) -> int:
                         "SQLite file)")  # fmt: skip
     parser.add_argument("--processes", type=int, default=1,
                         help="server processes on the one database (PostgreSQL only)")  # fmt: skip
+    parser.add_argument("--spread-clients", action="store_true",
+                        help="connect seat s of table i to process (i + s) mod N, not "
+                        "only to the table's owner")  # fmt: skip
     args = parser.parse_args(argv)
     if args.processes > 1 and not (args.db or "").startswith("postgresql://"):
         parser.error("--processes above 1 needs --db postgresql://...")
@@ -288,7 +298,15 @@ def main(argv: list[str] | None = None) -> int:
                     except OSError:
                         time.sleep(0.1)
             stats = asyncio.run(
-                _run(bases, args.tables, args.seconds, args.pictures, args.seed, args.mc_tables)
+                _run(
+                    bases,
+                    args.tables,
+                    args.seconds,
+                    args.pictures,
+                    args.seed,
+                    args.mc_tables,
+                    args.spread_clients,
+                )
             )
         finally:
             for server in servers:
@@ -303,7 +321,8 @@ def main(argv: list[str] | None = None) -> int:
     p99 = lat[min(len(lat) - 1, int(0.99 * len(lat)))]
     print(f"machine               {machine}")
     print(f"store                 {'PostgreSQL' if args.db else 'SQLite'}, "
-          f"{args.processes} server process{'es' if args.processes > 1 else ''}")  # fmt: skip
+          f"{args.processes} server process{'es' if args.processes > 1 else ''}"
+          f"{', clients spread over them' if args.spread_clients else ''}")  # fmt: skip
     print(f"tables at once        {args.tables} ({args.tables * 4} WebSocket clients)")
     print(f"pictures              {'yes' if args.pictures else 'no'}")
     print(f"played for            {args.seconds:g} s")

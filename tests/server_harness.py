@@ -456,6 +456,12 @@ class _Faulty(Store):
         self._write()
         super().add_move(table_id, number, move, end)
 
+    def take_seat(
+        self, table_id: str, seat: int, taken: dict[str, Any], head: dict[str, Any]
+    ) -> list[dict[str, Any]] | None:
+        self._write()
+        return super().take_seat(table_id, seat, taken, head)
+
     def archive(self, table_id: str, ended_at: float | None = None, closed: bool = False) -> None:
         self._write()
         super().archive(table_id, ended_at, closed)

@@ -3,7 +3,9 @@
 Each table is driven by exactly one process, the one holding its PostgreSQL
 advisory lock; when that process dies (``kill -9``) PostgreSQL frees its locks
 with its session, and another process takes its tables over from their stored
-moves.  These tests start real processes on a throwaway PostgreSQL
+moves.  Any process serves any table's clients: the others through a replica kept
+from the stored moves by ``LISTEN``/``NOTIFY``, their clients' moves stored there
+(:mod:`trixcomplex.server.replica`).  These tests start real processes on a throwaway PostgreSQL
 (:mod:`postgres_cluster`); they run with ``--server-stores=all`` (``nox -s
 postgres``).
 """
@@ -16,9 +18,9 @@ import time
 from typing import Any
 
 import pytest
-from websockets.exceptions import InvalidStatus
 
-from server_harness import Server, play_people, replay
+import trixcomplex as tc
+from server_harness import MARK, Client, Server, play_people, replay
 from trixcomplex.server.app import _TAKEOVER_EVERY
 
 pytestmark = [pytest.mark.postgresql, pytest.mark.postgresql_server, pytest.mark.slow]
@@ -100,26 +102,160 @@ def test_a_stopped_owner_leaves_its_tables_to_the_others(postgres_cluster: Any) 
         assert status == 200 and replay(record).is_over
 
 
-def test_a_table_driven_elsewhere_is_answered_404_before_any_websocket(
+def _stored_states(
+    db: str, table: str, ruleset: tc.Ruleset
+) -> tuple[list[tc.MatchState], list[tc.Move]]:
+    """The table's stored moves (read from the database as it is now: the moves are
+    the truth), and its state after each, the empty match first."""
+    import psycopg
+
+    with psycopg.connect(db) as conn:
+        rows = conn.execute(
+            "SELECT number, move FROM moves WHERE table_id = %s ORDER BY number", (table,)
+        ).fetchall()
+    assert [n for n, _ in rows] == list(range(len(rows))), "a gap in the stored moves"
+    states, moves = [tc.new_match(ruleset)], [tc.move_from_json(json.loads(t)) for _, t in rows]
+    for move in moves:
+        states.append(tc.apply(states[-1], move))
+    return states, moves
+
+
+def _views(states: list[tc.MatchState], seat: int | None) -> list[Any]:
+    return [tc.to_json(tc.view(state, seat)) for state in states]
+
+
+def test_a_person_on_another_process_plays_the_owners_bots_and_a_third_watches(
     postgres_cluster: Any,
 ) -> None:
-    """Any process may be asked for any table (a load balancer's choice): one that does
-    not drive it answers its summary and its WebSocket handshake with ``404``
-    (``server.elsewhere``), no WebSocket opened, so nginx tries the next process
-    (``proxy_next_upstream http_404``, docs/deploy/nginx.conf); an unknown table is
-    still refused over the WebSocket (``server.unknown-table``), the page then stops."""
+    """Issue 39, deliverable 2: any process serves any table's clients.  Three processes
+    on one database; the table is driven by the first (its bots, its clocks); the
+    person joins and plays a whole deal through the second, a spectator watches
+    through the third.  Each move the person sends to the second is stored there and
+    reaches the owner through the database (its bots answer it), every move reaches
+    the spectator.  Hidden information (R-HID-1): every update the person's connection
+    got is seat 0's view of a stored state, in order, never more; the spectator's are
+    the public view.  The person connected to another process is present for the
+    owner: no stand-in bot plays their seat (seat timeout 1 s), and the seat is shown
+    connected."""
     db = postgres_cluster.database()
-    with Server(db) as first, Server(db) as second:
-        people = first.create(["person", "rule", "rule", "rule"], **SLOW)
-        status, _ = second.request(f"/api/tables/{people}")
-        assert status == 404
-        with pytest.raises(InvalidStatus) as refused:
-            second.client(people)
-        assert refused.value.response.status_code == 404
-        assert json.loads(refused.value.response.body or b"{}")["error"]["code"] == (
-            "server.elsewhere"
-        )
-        first.client(people).join(0, "Ann")  # its owner answers as ever
-        unknown = second.client("00000000")
-        assert unknown.expect("refused")["error"]["code"] == "server.unknown-table"
-        unknown.close()
+    options = (*Server.FAST, "--seat-timeout", "1")
+    with (
+        Server(db, None, *options) as owner,
+        Server(db, None, *options) as second,
+        Server(db, None, *options) as third,
+    ):
+        table = owner.create(["person", "rule", "rule", "rule"], **SLOW)
+        person = second.client(table)  # no 404, no hop: this process serves it
+        person.join(0, "Ann")
+        watcher = third.client(table)
+        watcher.watch(pictures=False)
+        rng = random.Random(11)
+        sent = play_people([person], rng, until=lambda v: v[0]["deal_number"] >= 2, timeout=240)
+        time.sleep(2)  # twice the seat timeout: a stand-in would have been put in by now
+        summary = owner.get(f"/api/tables/{table}")
+        ruleset = tc.Ruleset.from_name(summary["settings"]["ruleset"])
+
+        def settled() -> bool:  # the table waits for the person alone, who has seen it
+            person.sync()
+            watcher.sync()
+            now = _stored_states(db, table, ruleset)[0][-1]
+            return set(now.to_act) == {0} and person.view == tc.to_json(tc.view(now, 0))
+
+        _until(settled)
+        # One process drives the table: the owner lists it, the others serve it only.
+        assert _listed(owner) == {table} and _listed(second) == _listed(third) == set()
+        summary = owner.get(f"/api/tables/{table}")
+        assert summary["seats"][0] == {"kind": "person", "name": "Ann", "taken": True,
+                                       "connected": True}  # fmt: skip
+        assert second.get(f"/api/tables/{table}") == third.get(f"/api/tables/{table}")
+        states, moves = _stored_states(db, table, ruleset)
+        people = [m for m in moves if getattr(m, "seat", None) == 0]
+        assert people and all(tc.move_to_json(m) in sent for m in people)  # no stand-in's
+        first = 0
+        for client, seat in ((person, 0), (watcher, None)):
+            seen = _views(states, seat)
+            updates = [m["view"] for m in client.messages if m["type"] == "update"]
+            at = 0
+            for view in updates:  # each one a view of a stored state, in order
+                assert view in seen[at:], f"seat {seat} was sent a view of no stored state"
+                at = seen.index(view, at)
+            assert updates[-1] == seen[-1]  # and the last one is the table's now
+            first = seen.index(updates[0])
+        played = [e for m in watcher.messages if m["type"] == "update" for e in m["events"]
+                  if e["type"] == "play"]  # fmt: skip
+        # Every card played since the spectator came, each told it once.
+        assert len(played) == sum(isinstance(m, tc.Play) for m in moves[first:])
+
+
+def test_the_same_move_sent_to_two_processes_at_once_is_applied_once(
+    postgres_cluster: Any,
+) -> None:
+    """Issue 39's acceptance: two processes receiving the same move at the same moment
+    apply it once.  The person's seat is open on two processes (its token resumed on
+    the second and the third; the first drives the table); each time the person is to
+    play, the same card is sent through both at once.  Exactly one of the two is
+    acknowledged and the other refused (the database's primary key let one in; the
+    other process caught up and found the card played), and the stored moves hold each
+    card once."""
+    db = postgres_cluster.database()
+    with Server(db) as owner, Server(db) as second, Server(db) as third:
+        table = owner.create(["person", "rule", "rule", "rule"], **SLOW)
+        one = second.client(table)
+        one.join(0, "Ann")
+        assert one.token is not None
+        other = third.client(table)
+        other.resume(one.token)
+        raced: list[Any] = []
+        deadline = time.monotonic() + 120
+        while len(raced) < 6:
+            assert time.monotonic() < deadline, "the person was not to play often enough"
+            one.sync()
+            other.sync()
+            view = one.view
+            assert view is not None
+            if view != other.view or not view["legal_moves"]:  # a bot's move: wait for ours
+                one.quiet(0.05)
+                other.quiet(0.05)
+                continue
+            if view["doubling_open"] or len(view["legal_moves"]) == 1:
+                # The doubling window (answers held for its time) and a forced move: not
+                # raced, answered through one connection.
+                one.send(view["legal_moves"][0])
+                one.send(MARK)
+                assert _answer(one) == "acknowledged"
+                # An answer is held until the window closes (R-HID-2): wait, not answer twice.
+                while view["doubling_open"] and (one.view or view)["doubling_open"]:
+                    assert one.poll(30) is not None, "the window did not close"
+                continue
+            move = view["legal_moves"][0]
+            text = json.dumps(move)
+            one.send(text)  # the same move, at the same moment, to two processes
+            other.send(text)
+            one.send(MARK)
+            other.send(MARK)
+            answers = [_answer(one), _answer(other)]
+            assert sorted(answers) == ["acknowledged", "refused"], answers
+            raced.append(move)
+        ruleset = owner.get(f"/api/tables/{table}")["settings"]["ruleset"]
+        stored = [
+            tc.move_to_json(m) for m in _stored_states(db, table, tc.Ruleset.from_name(ruleset))[1]
+        ]
+        for move in raced:
+            assert stored.count(move) == 1, move
+        one.close()
+        other.close()
+
+
+def _answer(client: Client) -> str:
+    """``refused`` if the message before :data:`MARK` was refused, else ``acknowledged``."""
+    refused = False
+    while True:
+        message = client.poll(30)
+        assert message is not None, "no answer to the mark"
+        if message["type"] == "refused":
+            if (
+                message["error"]["code"] == "server.bad-request"
+                and "'mark'" in (message["error"]["message"])
+            ):
+                return "refused" if refused else "acknowledged"
+            refused = True

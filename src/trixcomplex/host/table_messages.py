@@ -117,6 +117,7 @@ class TableMessages:
     _deadline: float
     _time: Clock
     _finished: tuple[int, dict[str, Any] | None] = (0, None)  # finished_deal, by deals done
+    _elsewhere: frozenset[int] = frozenset()  # seats connected through other processes too
 
     def meta(self, state: tc.MatchState, seats: list[Seat]) -> dict[str, Any]:
         """The record's metadata: who played, where, when, the time control, the result."""
@@ -156,7 +157,7 @@ class TableMessages:
 
     def public_seats(self) -> list[dict[str, Any]]:
         """The seats as every client may see them."""
-        connected = {v.seat for v in self._viewers}
+        connected = {v.seat for v in self._viewers} | self._elsewhere
         return [seat.public(s in connected) for s, seat in enumerate(self.seats)]
 
     def _tell_seats(self) -> None:

@@ -24,6 +24,7 @@ The modules, from the bottom up (see :doc:`/server-code`):
 - :mod:`~trixcomplex.server.messages`: what a table tells its connections and the lobby.
 - :mod:`~trixcomplex.server.table_host`: a table's own moves (deals, bots, timeouts) and timer.
 - :mod:`~trixcomplex.server.table`: one table: seats, tokens, viewers, moves.
+- :mod:`~trixcomplex.server.replica`: a table another process drives, served here.
 - :mod:`~trixcomplex.server.origin`: cross-site requests refused.
 - :mod:`~trixcomplex.server.health`: ``/healthz``, ``/readyz`` and ``/metrics``.
 - :mod:`~trixcomplex.server.app`: the web application and its routes.

@@ -58,6 +58,7 @@ from .options import Options
 from .origin import OriginGuard
 from .page_messages import page_messages, request_locale
 from .pool import BotPool
+from .replica import Replica
 from .scorebook import MAX_REQUEST as SCOREBOOK_LIMIT
 from .scorebook import answer as scorebook_answer
 from .seats import read_create
@@ -115,6 +116,8 @@ class Lobby:
         self.clock: Clock = clock or LoopClock()
         self.pool = pool or BotPool(1, processes=False)
         self.tables: dict[str, Table] = {}
+        self.replicas: dict[str, Replica] = {}  # tables others drive, served here
+        self._users: Counter[str] = Counter()  # per replica: the connections using it
         self.damaged: dict[str, str] = {}  # tables set aside: their rows cannot be read
         self._expiry: dict[str, Timer] = {}
         self._joins: dict[str, deque[float]] = {}  # per address: when it joined seats
@@ -221,7 +224,99 @@ class Lobby:
         table.on_change = self._review
         table.metrics = self.metrics
         table.start()
+        if self.store.shared:  # its people may be connected to other processes
+            if any(seat.kind == "person" for seat in table.seats):
+                table.heard_seats()
+            self._adopt(table)
         self._review(table)
+
+    # -- serving the tables other processes drive (a shared store) ---------------------
+
+    def serve(self, table_id: str) -> Table:
+        """The table a connection to ``table_id`` uses: driven here, or (on a shared
+        store) a :class:`~trixcomplex.server.replica.Replica` of a live table another
+        process drives, kept while a connection uses it (:meth:`done`);
+        :class:`Refused` if there is no such live table."""
+        if table_id in self.tables or not self.store.shared:
+            return self.table(table_id)
+        replica = self.replicas.get(table_id) or self._replica(table_id)
+        self.replicas[table_id] = replica
+        self._users[table_id] += 1
+        return replica
+
+    def done(self, table_id: str) -> None:
+        """A connection that :meth:`serve` d ``table_id`` closed: a replica nobody uses
+        any more is dropped (it follows the table no more)."""
+        if table_id not in self._users:
+            return
+        self._users[table_id] -= 1
+        if self._users[table_id] <= 0:
+            del self._users[table_id]
+            replica = self.replicas.pop(table_id, None)
+            if replica is not None:
+                replica.stop()
+
+    def look(self, table_id: str) -> Table:
+        """The live table ``table_id`` as it is now, for a request (its summary, its
+        record): driven here, a replica in use, or one read for this request only."""
+        if table_id in self.tables or table_id in self.replicas or not self.store.shared:
+            return self.tables.get(table_id) or self.replicas.get(table_id) or self.table(table_id)
+        return self._replica(table_id)
+
+    def _replica(self, table_id: str) -> Replica:
+        unknown = Refused(f"there is no table {table_id[:40]!r}", "unknown-table")
+        if table_id in self.damaged:
+            raise unknown
+        try:
+            row = self.store.load(table_id)
+        except DamagedRow:
+            raise unknown from None
+        if row is None or row.archived:
+            raise unknown
+        try:
+            replica = Replica.restore(row, self.store, clock=self.clock, options=self.options)
+        except Exception as exc:  # a damaged row
+            log.warning("table %s cannot be replayed: %s", table_id, str(exc)[:200])
+            raise unknown from None
+        replica.metrics = self.metrics  # the moves it stores count as this process's
+        replica.start()
+        replica.heard_seats()
+        return replica
+
+    def _adopt(self, table: Table) -> None:
+        """This process drives ``table`` now (taken over): the connections its replica
+        served here are served by the table itself, each sent a fresh update."""
+        replica = self.replicas.pop(table.id, None)
+        if replica is None:
+            return
+        replica.stop()
+        self._users.pop(table.id, None)
+        table.hold(replica.held())
+        for conn in self.connections:
+            if conn.table is replica:
+                conn.table = table
+                if conn.attached:
+                    table.adopt(conn)
+
+    def heard(self, payload: str | None) -> None:
+        """What another process (or this one) told on the database: a table's move
+        stored (``"{id} {n}"``: the table driven here, or its replica, catches up), its
+        seats changed (``"{id} seats"``); ``None``: everything is read again (the
+        notifications were not listened to for a while)."""
+        if payload is None:
+            for each in [*self.tables.values(), *self.replicas.values()]:
+                each.catch_up()
+                if any(seat.kind == "person" for seat in each.seats):
+                    each.heard_seats()
+            return
+        table_id, _, what = payload.partition(" ")
+        table: Table | None = self.tables.get(table_id) or self.replicas.get(table_id)
+        if table is None:
+            return
+        if what == "seats":
+            table.heard_seats()
+        elif what.isdigit() and int(what) >= len(table.state.history):
+            table.catch_up()
 
     def _review(self, table: Table) -> None:
         """Set the table's expiry: archived after its retention once finished, closed
@@ -363,20 +458,6 @@ class Lobby:
             raise Refused(f"there is no table {table_id[:40]!r}", "unknown-table")
         return table
 
-    def driven_elsewhere(self, table_id: str) -> bool:
-        """Whether ``table_id`` is a live table another process drives (on a shared
-        store): its clients belong to that process, so this one answers ``404`` before
-        any WebSocket is opened, and a load balancer tries the next process (nginx's
-        ``proxy_next_upstream http_404``; :doc:`/deploy`).  ``False`` on a store of one
-        process, for a table driven here, archived, damaged or unknown."""
-        if not self.store.shared or table_id in self.tables or table_id in self.damaged:
-            return False
-        try:
-            row = self.store.load(table_id)
-        except (DamagedRow, *STORE_ERRORS):
-            return False
-        return row is not None and not row.archived
-
     def archived(self, table_id: str) -> TableRow | None:
         """The stored row of an archived table (finished, or closed), or ``None``;
         :class:`Refused` (``server.damaged``) if its row cannot be read."""
@@ -396,7 +477,7 @@ class Lobby:
         for timer in self._expiry.values():
             timer.cancel()
         self._expiry.clear()
-        for table in self.tables.values():
+        for table in [*self.tables.values(), *self.replicas.values()]:
             table.stop()
         self.pool.close()
         self.store.close()
@@ -420,6 +501,7 @@ class Connection:
         self.socket = socket
         self.client = client
         self.seat: int | None = None
+        self.table: Table | None = None  # the table it is served by (driven here or not)
         self.pictures = True
         self.locale = DEFAULT_LOCALE
         self.last_view: tc.View | None = None
@@ -575,9 +657,7 @@ async def _receive(socket: WebSocket, conn: Connection, hello_by: float) -> dict
 async def _socket(socket: WebSocket) -> None:
     lobby: Lobby = socket.app.state.lobby
     hello_by = asyncio.get_running_loop().time() + lobby.options.hello_timeout
-    if lobby.driven_elsewhere(socket.path_params["table_id"]):
-        await _elsewhere(socket)
-        return
+    table_id = socket.path_params["table_id"]
     await socket.accept()
     if lobby.draining:  # accepted as the listening socket closed: reconnect elsewhere
         await socket.close(GOING_AWAY_CODE, "the server is going away: reconnect")
@@ -587,11 +667,14 @@ async def _socket(socket: WebSocket) -> None:
     conn.locale = request_locale(socket.query_params.get("locale", ""), None)  # before a hello
     pump = conn.start()
     lobby.connections.add(conn)
-    table: Table | None = None
+    served = False
     try:
-        table = lobby.table(socket.path_params["table_id"])
+        conn.table = lobby.serve(table_id)  # driven here, or a replica of another's
+        served = True
         while True:
             message = await _receive(socket, conn, hello_by)
+            table = conn.table  # a replica's connections move to the table if taken over
+            assert table is not None
             received, moves = lobby.clock.now(), len(table.state.history)
             if message is None:  # no join, resume or watch in time: a connection held idle
                 await socket.close(HELLO_TIMEOUT_CODE, "send join, resume or watch first")
@@ -618,27 +701,21 @@ async def _socket(socket: WebSocket) -> None:
         await asyncio.sleep(0.1)
     except (WebSocketDisconnect, RuntimeError):
         pass  # the client went away
+    except STORE_ERRORS as exc:  # the store is down: the client reconnects
+        log.warning("table %s: cannot read it: %s", table_id[:40], exc)
+        with contextlib.suppress(Exception):
+            await socket.close(GOING_AWAY_CODE, "the server cannot reach its store: reconnect")
     finally:
         lobby.connections.discard(conn)
-        if table is not None:
-            table.detach(conn)
+        if conn.table is not None:
+            conn.table.detach(conn)
+        if served:
+            lobby.done(table_id)
         if conn.watching:
             lobby.unwatch(conn.client)
         pump.cancel()
         with contextlib.suppress(BaseException):
             await pump
-
-
-async def _elsewhere(socket: WebSocket) -> None:
-    """Refuse the handshake for a table another process drives: ``404``, the refusal in
-    JSON (``server.elsewhere``), where the server supports denial responses; else the
-    handshake is closed (``403``).  Either way no WebSocket opens: a load balancer
-    tries the next process, and the page, seeing the connection fail, tries again."""
-    refused = Refused("this table is driven by another server process", "elsewhere")
-    if "websocket.http.response" in socket.scope.get("extensions", {}):
-        await socket.send_denial_response(_json_error(refused, 404))
-    else:
-        await socket.close()
 
 
 HELLO_TIMEOUT_CODE = 4408
@@ -710,7 +787,7 @@ async def _table(request: Request) -> Response:
     lobby: Lobby = request.app.state.lobby
     table_id = request.path_params["table_id"]
     try:
-        return JSONResponse(lobby.table(table_id).summary())
+        return JSONResponse(lobby.look(table_id).summary())
     except Refused as exc:
         try:
             row = lobby.archived(table_id)
@@ -739,7 +816,7 @@ async def _record(request: Request) -> Response:
     lobby: Lobby = request.app.state.lobby
     table_id = request.path_params["table_id"]
     try:
-        table = lobby.table(table_id)
+        table = lobby.look(table_id)
     except Refused as exc:
         try:
             row = lobby.archived(table_id)
@@ -860,12 +937,17 @@ def create_app(db: str, options: Options | None = None, *, clock: Clock | None =
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if lobby.store.shared:  # told of every table's moves and seats, from any process
+            listen = asyncio.create_task(lobby.store.listen(lobby.heard))
         lobby.restore()
         if lobby.store.shared:  # several processes on one database: take over the dead's
             watch = asyncio.create_task(_take_over_every(lobby, _TAKEOVER_EVERY))
         yield
         if lobby.store.shared:
             watch.cancel()
+            listen.cancel()
+            with contextlib.suppress(BaseException):
+                await listen
         lobby.stop()
 
     app = Starlette(

@@ -52,7 +52,7 @@ async def drain(lobby: Lobby, seconds: float) -> None:
     deadline = loop.time() + seconds
     lobby.draining = True
     connections = len(lobby.connections)
-    for table in list(lobby.tables.values()):
+    for table in [*lobby.tables.values(), *lobby.replicas.values()]:
         try:
             table.settle()
         except Exception as exc:  # a store that fails now: the held answers are lost

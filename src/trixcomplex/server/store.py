@@ -32,7 +32,7 @@ import abc
 import json
 import sqlite3
 import urllib.parse
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from attrs import frozen
@@ -169,6 +169,41 @@ class Store(abc.ABC):
         store's dead owner's, to take over), oldest first."""
         return []
 
+    # -- several processes: who is connected, and what was stored (shared stores) -------
+
+    def _notices(self, table_id: str, what: str) -> list[Statement]:
+        """The statements telling every process on the database that ``table_id``
+        changed (``what``: the number of a move stored, or ``seats``), run in the
+        writing transaction so that they are told once it commits.  A store of one
+        process tells nobody."""
+        del table_id, what
+        return []
+
+    def notify(self, table_id: str, what: str) -> None:
+        """Tell every process on the database that ``table_id`` changed (:meth:`_notices`)."""
+        for sql, params in self._notices(table_id, what):
+            self._run(sql, params)
+
+    def present(self, table_id: str, seat: int) -> None:
+        """A connection of ``seat`` of ``table_id`` opened in this process: counted as the
+        seat's presence until :meth:`absent` (or until this process dies)."""
+        del table_id, seat  # one process: its own connections are all there are
+
+    def absent(self, table_id: str, seat: int) -> None:
+        """A connection counted by :meth:`present` closed."""
+        del table_id, seat
+
+    def connected(self, table_id: str) -> set[int]:
+        """The seats of ``table_id`` with a connection in any process on the database."""
+        del table_id
+        return set()
+
+    async def listen(self, heard: Callable[[str | None], None]) -> None:
+        """Call ``heard`` with what every process tells (:meth:`_notices`' ``"{id}
+        {what}"``) until cancelled; ``heard(None)``: read everything again.  A store of
+        one process hears nothing: it returns at once."""
+        del heard
+
     def save(self, row: TableRow) -> None:
         """Insert ``row`` or update its table (settings, seats, record head, end), and
         add the moves of its record the store does not have yet, in one transaction.
@@ -199,6 +234,8 @@ class Store(abc.ABC):
         moves = row.record.get("moves", [])
         stored = self._count(row.id) if moves else 0
         inserts = [_insert_move(row.id, n, moves[n]) for n in range(stored, len(moves))]
+        if inserts:
+            inserts += self._notices(row.id, str(len(moves) - 1))
         self._atomic(upsert, inserts)
 
     def add_move(
@@ -215,8 +252,43 @@ class Store(abc.ABC):
             text = json.dumps(head, separators=(",", ":"))
             sql = "UPDATE tables SET record = ?, finished = ?, ended_at = ? WHERE id = ?"
             then.append((sql, (text, int(end.finished), end.ended_at, table_id)))
+        then += self._notices(table_id, str(number))
         if not self._atomic(_insert_move(table_id, number, move), then):
             raise MoveTaken(f"table {table_id}: move {number} is stored already")
+
+    def take_seat(
+        self, table_id: str, seat: int, taken: dict[str, Any], head: dict[str, Any]
+    ) -> list[dict[str, Any]] | None:
+        """Store ``taken`` as the ``seat`` of ``table_id`` if that seat is still free (no
+        token) and the record's ``head`` (its players) with it; returns every seat as
+        stored then, or ``None`` (nothing written) if another writer took the seat first.
+
+        One compare-and-set of the seats as read: two processes seating people at one
+        table at once never overwrite each other's seat (the loser reads again)."""
+        while True:
+            found = self._run("SELECT seats FROM tables WHERE id = ?", (table_id,))
+            if not found:
+                raise DamagedRow(f"table {table_id} is not stored")
+            text = found[0][0]
+            seats = _seats(_json(text, list, "seats"))
+            if seats[seat]["token_sha256"] is not None:
+                return None
+            seats[seat] = taken
+            head = {k: v for k, v in head.items() if k != "moves"}
+            done = self._run(
+                "UPDATE tables SET seats = ?, record = ? WHERE id = ? AND seats = ? RETURNING id",
+                (json.dumps(seats), json.dumps(head, separators=(",", ":")), table_id, text),
+            )
+            if done:
+                self.notify(table_id, "seats")
+                return seats
+
+    def seats(self, table_id: str) -> list[dict[str, Any]]:
+        """The stored seats of ``table_id`` (:class:`DamagedRow` if they cannot be read)."""
+        found = self._run("SELECT seats FROM tables WHERE id = ?", (table_id,))
+        if not found:
+            raise DamagedRow(f"table {table_id} is not stored")
+        return _seats(_json(found[0][0], list, "seats"))
 
     def _count(self, table_id: str) -> int:
         found = self._run("SELECT COUNT(*) FROM moves WHERE table_id = ?", (table_id,))
@@ -272,14 +344,15 @@ class Store(abc.ABC):
         """Every stored table not archived that can be read, oldest first (:meth:`scan`)."""
         return self.scan()[0]
 
-    def moves(self, table_id: str) -> list[dict[str, Any]]:
-        """The stored moves of ``table_id``, in order; :class:`DamagedRow` if one is
-        not a JSON object or a number is missing."""
+    def moves(self, table_id: str, since: int = 0) -> list[dict[str, Any]]:
+        """The stored moves of ``table_id`` from number ``since`` on, in order;
+        :class:`DamagedRow` if one is not a JSON object or a number is missing."""
         found = self._run(
-            "SELECT number, move FROM moves WHERE table_id = ? ORDER BY number", (table_id,)
+            "SELECT number, move FROM moves WHERE table_id = ? AND number >= ? ORDER BY number",
+            (table_id, since),
         )
         moves = []
-        for n, (number, text) in enumerate(found):
+        for n, (number, text) in enumerate(found, since):
             if number != n:
                 raise DamagedRow(f"its move {n} is missing")
             moves.append(_json(text, dict, f"move {n}"))

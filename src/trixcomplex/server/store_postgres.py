@@ -18,7 +18,9 @@ or retries the step as it does for a full disk.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import asyncio
+import logging
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from ..core.extras import needs_extra
@@ -28,11 +30,21 @@ with needs_extra("postgres", "--db postgresql://..."):  # a missing package name
     import psycopg
     import psycopg_pool
 
-__all__ = ["PostgresStore"]
+__all__ = ["CHANNEL", "PostgresStore"]
+
+log = logging.getLogger("trixcomplex.server")
+
+CHANNEL: Final = "trixcomplex_tables"
+"""The ``LISTEN``/``NOTIFY`` channel on which every process is told of each table's
+changes: the payload is the table's id and what changed, ``"{id} {n}"`` for its move
+number ``n`` stored, ``"{id} seats"`` for its seats (a join, a connection opened or
+closed anywhere)."""
 
 _SCHEMA_LOCK: Final = APPLICATION_ID  # the advisory lock held while the schema is made
 _TABLE_LOCKS: Final = 0x54524958  # a table's lock: (this, hashtext(its id)), two int4 keys
 _SERVERS: Final = _TABLE_LOCKS + 1  # (this, 0) held shared by every live server process
+_PRESENCE: Final = _TABLE_LOCKS + 2  # (this, hashtext('{id} {seat}')) shared per connection
+_LISTEN_RETRY: Final = (0.5, 10.0)  # seconds: a lost listening connection is made again
 
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS trixcomplex_store "
@@ -202,6 +214,59 @@ class PostgresStore(Store):
             (_TABLE_LOCKS,),
         )
         return [str(r[0]) for r in rows if str(r[0]) not in known]
+
+    def _notices(self, table_id: str, what: str) -> list[Statement]:
+        """``pg_notify`` on :data:`CHANNEL`: sent when the writing transaction commits,
+        never for one rolled back (a move another writer stored first)."""
+        return [("SELECT pg_notify(?, ?)", (CHANNEL, f"{table_id} {what}"))]
+
+    def present(self, table_id: str, seat: int) -> None:
+        """A shared advisory lock of the seat, one more per connection, held by this
+        process's session: PostgreSQL frees it with the session if the process dies."""
+        self._session_run("SELECT pg_advisory_lock_shared(%s, hashtext(%s))",
+                          (_PRESENCE, f"{table_id} {seat}"))  # fmt: skip
+
+    def absent(self, table_id: str, seat: int) -> None:
+        self._session_run("SELECT pg_advisory_unlock_shared(%s, hashtext(%s))",
+                          (_PRESENCE, f"{table_id} {seat}"))  # fmt: skip
+
+    def connected(self, table_id: str) -> set[int]:
+        """The seats whose presence lock a session holds (by ``pg_locks``)."""
+        rows = self._run(
+            "SELECT seat FROM generate_series(0, 3) AS seat WHERE EXISTS (SELECT 1 FROM "
+            "pg_locks WHERE locktype = 'advisory' AND classid = ?::oid AND objsubid = 2 "
+            "AND objid = hashtext(?::text || ' ' || seat)::oid AND granted)",
+            (_PRESENCE, table_id),
+        )
+        return {int(r[0]) for r in rows}
+
+    def _session_run(self, sql: str, params: Sequence[Any]) -> None:
+        try:
+            self._owner().execute(sql, params)
+        except psycopg.Error as exc:
+            raise StoreUnavailable(str(exc).strip()[:200]) from None
+
+    async def listen(self, heard: Callable[[str | None], None]) -> None:
+        """Call ``heard`` with each payload on :data:`CHANNEL` until cancelled, from a
+        connection of its own (psycopg's ``notifies``).  ``heard(None)`` when listening
+        starts, and again after a lost connection is made again: what was told
+        meanwhile was missed, so everything is read again."""
+        pause = _LISTEN_RETRY[0]
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(
+                    self._url, autocommit=True, connect_timeout=10
+                ) as conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    pause = _LISTEN_RETRY[0]
+                    heard(None)
+                    async for notice in conn.notifies():
+                        heard(notice.payload)
+            except psycopg.Error as exc:
+                log.warning("lost the database's notifications: %s; listening again in %g s",
+                            str(exc).strip()[:200], pause)  # fmt: skip
+            await asyncio.sleep(pause)
+            pause = min(_LISTEN_RETRY[1], 2 * pause)
 
     def _run(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         try:

@@ -21,6 +21,7 @@ import random
 import secrets
 import time
 from collections.abc import Callable
+from typing import Self
 
 import trixcomplex as tc
 
@@ -30,12 +31,14 @@ from .metrics import Metrics
 from .options import Options
 from .pool import BotPool
 from .seats import SERVER_ERROR_CODES, Refused, Seat, Settings, join_seat, seat_of_token
-from .store import STORE_ERRORS, MoveTaken, Store, TableRow
+from .store import STORE_ERRORS, DamagedRow, MoveTaken, Store, TableRow
 from .table_host import TableHost
 
 __all__ = ["SERVER_ERROR_CODES", "Refused", "Seat", "Settings", "Table", "Viewer"]
 
 log = logging.getLogger("trixcomplex.server")
+
+_ATTEMPTS = 5  # a client's move checked again after another process's came first
 
 
 def _iso(wall: float) -> str:
@@ -77,6 +80,7 @@ class Table(TableHost, TableMessages):
         self._pool = pool
         self._options = options or Options()
         self._viewers: list[Viewer] = []
+        self._elsewhere: frozenset[int] = frozenset()  # seats connected, in any process
         self._bots = {s: seat.name or "" for s, seat in enumerate(seats) if seat.kind == "bot"}
         self._rng = random.Random(secrets.randbits(64))
         self._shuffler = secrets.SystemRandom()
@@ -130,7 +134,7 @@ class Table(TableHost, TableMessages):
         clock: Clock | None = None,
         pool: BotPool | None = None,
         options: Options | None = None,
-    ) -> Table:
+    ) -> Self:
         """The table of a stored row: its state replayed from its record; clocks restart."""
         state = tc.replay(tc.Record.from_json(row.record))
         seats = [Seat(s["kind"], s["name"], s["token_sha256"]) for s in row.seats]
@@ -156,7 +160,8 @@ class Table(TableHost, TableMessages):
     ) -> None:
         """Store the one ``move`` from ``before`` to ``after``: one short row, whatever the
         match's length (``end``: with the row's new end); as :meth:`_save` when it fails.
-        Another writer's move stored at this point first is refused the same way."""
+        :class:`MoveTaken` if another process stored a move at this point first: the
+        caller catches up (:meth:`catch_up`) and decides again."""
         if len(after.history) != len(before.history) + 1:  # not one move: the whole row
             self._save(self._row(after, self.seats))
             return
@@ -171,10 +176,8 @@ class Table(TableHost, TableMessages):
                 "the server cannot store now; nothing was changed: try again", "unavailable"
             ) from None
         except MoveTaken as exc:
-            log.error("table %s: %s by another writer; this one is not applied", self.id, exc)
-            raise Refused(
-                "another server stored a move here first; nothing was changed", "unavailable"
-            ) from None
+            log.info("table %s: %s by another process: catching up", self.id, exc)
+            raise
 
     def _row(self, state: tc.MatchState, seats: list[Seat]) -> TableRow:
         return TableRow(
@@ -193,12 +196,27 @@ class Table(TableHost, TableMessages):
 
     def join(self, seat: object, name: object) -> str:
         """Take a free person seat (:func:`~trixcomplex.host.table_seats.join_seat`);
-        returns the seat's secret token (stored only hashed), once the seats are stored."""
+        returns the seat's secret token (stored only hashed), once the seats are stored,
+        and only if nobody took the seat meanwhile, in this process or another."""
         seats, token = join_seat(self.seats, seat, name)
-        self._save(self._row(self.state, seats))
-        self.seats = seats
+        assert type(seat) is int  # join_seat refused anything else
+        row = self._row(self.state, seats)
+        try:
+            stored = self._store.take_seat(self.id, seat, row.seats[seat], row.record)
+        except (DamagedRow, *STORE_ERRORS) as exc:
+            if self.metrics is not None:
+                self.metrics.store_failed("save")
+            log.warning("table %s: cannot store: %s", self.id, exc)
+            raise Refused(
+                "the server cannot store now; nothing was changed: try again", "unavailable"
+            ) from None
+        if stored is None:
+            self.heard_seats()
+            raise Refused(f"seat {seat} is taken", "seat-taken")
+        self.seats = [Seat(s["kind"], s["name"], s["token_sha256"]) for s in stored]
         self._tell_seats()
-        self._schedule()
+        if not self._stopped:
+            self._schedule()
         return token
 
     def seat_of(self, token: object) -> int:
@@ -211,9 +229,17 @@ class Table(TableHost, TableMessages):
             raise Refused(f"seat {seat} is already connected from somewhere else", "seat-connected")
 
     def attach(self, viewer: Viewer) -> None:
-        """Start sending ``viewer`` its updates (one seat has at most one live connection);
-        a seat's connection takes the seat back from its stand-in bot."""
+        """Start sending ``viewer`` its updates (one seat has at most one live connection
+        in a process); a seat's connection takes the seat back from its stand-in bot, and
+        is counted present for every process (:meth:`~Store.present`)."""
         self.check_free(viewer.seat)
+        if viewer.seat is not None:
+            try:
+                self._store.present(self.id, viewer.seat)
+                self._store.notify(self.id, "seats")
+            except STORE_ERRORS as exc:
+                log.warning("table %s: cannot count a connection: %s", self.id, exc)
+                raise Refused("the server cannot store now; try again", "unavailable") from None
         self._viewers.append(viewer)
         if viewer.seat is not None:
             self._back(viewer.seat)
@@ -223,6 +249,28 @@ class Table(TableHost, TableMessages):
             self._tell_seats()
             self.on_change(self)
 
+    def adopt(self, viewer: Viewer) -> None:
+        """Send ``viewer`` its updates from now on: a connection this process served
+        from the table's replica until it took the table over (attached and counted
+        present already), sent a fresh update."""
+        self._viewers.append(viewer)
+        if viewer.seat is not None:
+            self._back(viewer.seat)
+        viewer.last_view = tc.view(self.state, viewer.seat)
+        viewer.send(self.update_message(viewer, viewer.last_view, []))
+        self._tell_seats()
+
+    def held(self) -> dict[int, tc.Move]:
+        """The people's answers to the doubling window held for its answer time."""
+        return dict(self._held) if self.state.phase is tc.Phase.DOUBLE else {}
+
+    def hold(self, answers: dict[int, tc.Move]) -> None:
+        """Hold ``answers`` (:meth:`held` of the table's replica, taken over here) too."""
+        if answers and self.state.phase is tc.Phase.DOUBLE:
+            self._held.update(answers)
+            if not self._stopped:
+                self._schedule()
+
     def detach(self, viewer: Viewer) -> None:
         """Stop sending to ``viewer``; a seat left without its connection is played by a
         stand-in bot after ``options.seat_timeout`` seconds."""
@@ -230,6 +278,11 @@ class Table(TableHost, TableMessages):
             self._viewers.remove(viewer)
             seat = viewer.seat
             if seat is not None:
+                try:
+                    self._store.absent(self.id, seat)
+                    self._store.notify(self.id, "seats")
+                except STORE_ERRORS as exc:  # freed with the session anyway
+                    log.warning("table %s: cannot uncount a connection: %s", self.id, exc)
                 if self.seats[seat].token_sha256 is not None and not self.state.is_over:
                     self._away[seat] = self._time.now()
                     if not self._stopped:
@@ -260,8 +313,9 @@ class Table(TableHost, TableMessages):
 
     @property
     def watched(self) -> bool:
-        """Whether a seat's connection is attached (spectators do not keep a table open)."""
-        return any(viewer.seat is not None for viewer in self._viewers)
+        """Whether a seat's connection is attached, here or in another process (spectators
+        do not keep a table open)."""
+        return bool(self._elsewhere) or any(v.seat is not None for v in self._viewers)
 
     # -- moves ----------------------------------------------------------------------
 
@@ -271,37 +325,59 @@ class Table(TableHost, TableMessages):
         connection's seat.
 
         An answer to the doubling window given before the window's answer time
-        is held and applied then, with the bots' (R-HID-2)."""
-        before = self.state
-        if seat in self._held and before.phase is tc.Phase.DOUBLE:
-            raise Refused("your answer is in: it is shown when the window closes", "answered")
-        after = tc.submit(before, seat, data)
-        move = after.history.last
-        assert move is not None
-        if before.phase is tc.Phase.DOUBLE and self._time.now() < self._answers_at():
-            assert seat is not None
-            self._held[seat] = move
-            self._schedule()
+        is held and applied then, with the bots' (R-HID-2).  A move another process
+        stored first at this point (two writers of one move number: the database let
+        the other in) is not lost: the table catches up with the stored moves and the
+        move is checked again, against the new state (refused if it became illegal)."""
+        for _ in range(_ATTEMPTS):
+            before = self.state
+            if seat in self._held and before.phase is tc.Phase.DOUBLE:
+                raise Refused("your answer is in: it is shown when the window closes", "answered")
+            after = tc.submit(before, seat, data)
+            move = after.history.last
+            assert move is not None
+            if before.phase is tc.Phase.DOUBLE and self._time.now() < self._answers_at():
+                assert seat is not None
+                self._held[seat] = move
+                self._schedule()
+                return
+            try:
+                self._commit(before, move, after)
+            except MoveTaken:
+                continue  # caught up: the move is checked again against the new state
             return
-        self._commit(before, move, after)
+        raise Refused("other moves keep coming first; nothing was changed: try again",
+                      "unavailable")  # fmt: skip
 
     def _apply(self, move: tc.Move) -> None:
         before = self.state
         self._commit(before, move, tc.apply(before, move))
 
     def _commit(self, before: tc.MatchState, move: tc.Move, after: tc.MatchState) -> None:
+        """Store ``move`` and take the step; :class:`MoveTaken` (caught up already) if
+        another process stored one at this point first."""
         ended = after.is_over and self.ended_at is None
         if ended:
             self.ended_at = self._time.wall()
         try:
             self._add_move(before, move, after, ended)
-        except BaseException:
+        except BaseException as exc:
             if ended:
                 self.ended_at = None
+            if isinstance(exc, MoveTaken):
+                self.catch_up()
             raise
-        self.state = after
         if self.metrics is not None:
             self.metrics.moved()
+        self._advance(before, move, after)
+
+    def _advance(self, before: tc.MatchState, move: tc.Move, after: tc.MatchState) -> None:
+        """Make ``after``, stored already, the table's state and tell the connections:
+        the clocks, the doubling window and the scoresheet follow it."""
+        ended = after.is_over and self.ended_at is None
+        if ended:
+            self.ended_at = self._time.wall()
+        self.state = after
         now = self._time.now()
         self._last_move_at = now
         if not (before.phase is tc.Phase.DOUBLE and after.phase is tc.Phase.DOUBLE):
@@ -311,6 +387,55 @@ class Table(TableHost, TableMessages):
         if after.phase in (tc.Phase.DEAL, tc.Phase.OVER):
             self._scoresheet = tc.format_scoresheet(after)
         self._broadcast(before, move, after)
-        self._schedule()
-        if ended:
+        if not self._stopped:
+            self._schedule()
+        if after.is_over and not before.is_over:
             self.on_change(self)
+
+    # -- several processes: what others stored ----------------------------------------
+
+    def catch_up(self) -> None:
+        """Take the steps of the moves another process stored for this table (a client's
+        move received there, read from the database after its notification), as if
+        they were made here: the connections are told, the clocks, bots and doubling
+        window go on from them."""
+        try:
+            stored = self._store.moves(self.id, len(self.state.history))
+        except (DamagedRow, *STORE_ERRORS) as exc:
+            log.warning("table %s: cannot read the moves stored elsewhere: %s", self.id, exc)
+            return
+        for data in stored:
+            before = self.state
+            try:
+                move = tc.move_from_json(data)
+                after = tc.apply(before, move)
+            except tc.TrixError as exc:
+                log.error("table %s: a stored move does not apply: %s", self.id, exc)
+                return
+            self._advance(before, move, after)
+
+    def heard_seats(self) -> None:
+        """The seats changed somewhere (a join, a connection opened or closed in any
+        process): read them and who is connected again, and go on from them (a seat
+        connected elsewhere is nobody's to stand in for)."""
+        try:
+            stored = self._store.seats(self.id)
+            connected = self._store.connected(self.id)
+        except (DamagedRow, *STORE_ERRORS) as exc:
+            log.warning("table %s: cannot read its seats: %s", self.id, exc)
+            return
+        self.seats = [Seat(s["kind"], s["name"], s["token_sha256"]) for s in stored]
+        self._elsewhere = frozenset(connected)
+        here = {viewer.seat for viewer in self._viewers}
+        now = self._time.now()
+        for seat, taken in enumerate(self.seats):
+            if seat in here or taken.token_sha256 is None or self.state.is_over:
+                continue
+            if seat in connected:
+                self._back(seat)
+            elif seat not in self._away and seat not in self._stand_ins:
+                self._away[seat] = now
+        self._tell_seats()
+        if not self._stopped:
+            self._schedule()
+        self.on_change(self)

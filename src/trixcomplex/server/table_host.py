@@ -14,6 +14,7 @@ is applied at that time, so when anything happens does not tell who was asked
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import random
 from collections.abc import Callable
@@ -30,6 +31,7 @@ from .metrics import Metrics
 from .options import Options
 from .pool import BotPool
 from .seats import Refused, Seat, Settings
+from .store import MoveTaken
 
 __all__ = ["TableHost"]
 
@@ -302,6 +304,9 @@ class TableHost:
             log.warning("table %s: the host's move waits %g s for the store", self.id, self._retry)
             if not self._stopped:
                 self._timer = self._time.call_later(self._retry, self._wake)
+        except MoveTaken:  # another process stored a move here first: caught up already,
+            if not self._stopped:  # the host decides again from the new state
+                self._schedule()
         except Exception:  # a bug, not a client's fault: keep serving the other tables
             log.exception("table %s: the host's move failed", self.id)
         else:
@@ -329,8 +334,11 @@ class TableHost:
         nothing, R-DBL-3), so that no acknowledged answer is lost.  Everything else
         the host would do next follows from the stored record again on restart."""
         try:
-            if self._held and self.state.phase is tc.Phase.DOUBLE:
-                self._window_answers()
+            for _ in range(4):  # each seat's answer, caught up after another's came first
+                if not (self._held and self.state.phase is tc.Phase.DOUBLE):
+                    break
+                with contextlib.suppress(MoveTaken):
+                    self._window_answers()
         finally:
             self.stop()
 
