@@ -114,12 +114,11 @@ SERVER_REFUSALS: dict[str, tuple[str, ...]] = {
     "server.unavailable": (
         N_("the server cannot store now; nothing was changed: try again"),
         N_("the server cannot store now; try again later"),
-        N_("another server stored a move here first; nothing was changed"),
+        N_("other moves keep coming first; nothing was changed: try again"),
         N_("the server is going away: open the table on another"),
         N_("the server is going away: reconnect and send it again"),
     ),
     "server.damaged": (N_("table {table} is damaged and set aside"),),
-    "server.elsewhere": (N_("this table is driven by another server process"),),
     # outcome.inconsistent (trixcomplex.io.scorekeeper): a deal reported to the score keeper
     "outcome.inconsistent": (
         N_("send an object of book, ruleset, deal and locale: deal is required"),
