@@ -239,7 +239,9 @@ class Table(TableHost, TableMessages):
                 self._store.notify(self.id, "seats")
             except STORE_ERRORS as exc:
                 log.warning("table %s: cannot count a connection: %s", self.id, exc)
-                raise Refused("the server cannot store now; try again later", "unavailable") from None
+                raise Refused(
+                    "the server cannot store now; try again later", "unavailable"
+                ) from None
         self._viewers.append(viewer)
         if viewer.seat is not None:
             self._back(viewer.seat)

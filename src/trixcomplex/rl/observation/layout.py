@@ -144,3 +144,46 @@ ZERO_BYTES = bytes(4 * TENSOR_SIZE)
  AT_PHASE, AT_CONTRACT, AT_REMAINING, AT_KINGDOM, AT_DEAL_IN_KINGDOM, AT_PROGRESS, AT_OWNER,
  AT_TURN, AT_REDEALS, AT_SCORES, AT_POINTS, AT_TEAMS, AT_RULESET,
  AT_SPECTATOR) = (OFFSET[name][0] for name, _ in OBSERVATION_LAYOUT)  # fmt: skip
+
+
+SEAT_ROWS = frozenset({
+    "played", "trick", "leader", "taken", "tricks_taken", "voids", "cannot_hold",
+    "known_holdings", "doubled", "passes", "finishing_order", "hand_sizes", "owner", "turn",
+    "redeals", "scores", "points",
+})  # fmt: skip
+"""The segments with a row (or an entry) per seat: relative to the viewer, the
+viewer's own first (``kingdom`` is a Kingdom's number, not a seat)."""
+
+
+def gather_index(seat: int | None) -> npt.NDArray[np.intp]:
+    """Where each entry of ``seat``'s tensor is in a
+    :class:`~trixcomplex.rl.observation.SeatsTracker`'s buffer: the
+    spectator's tensor (seat 0's seats first) with its seat rows turned to
+    ``seat``'s, its team first, and ``seat``'s own part (hand, doubling answer)
+    from that seat's region.
+
+    >>> int(gather_index(None)[AT_HAND]), int(gather_index(2)[AT_HAND]) == 3 * TENSOR_SIZE
+    (0, True)
+    """
+    if seat is None:
+        return np.arange(TENSOR_SIZE, dtype=np.intp)
+    at: list[int] = []
+    for name, shape in OBSERVATION_LAYOUT:
+        start = OFFSET[name][0]
+        width = int(np.prod(shape[1:])) if len(shape) > 1 else 1
+        size = int(np.prod(shape))
+        if name in SEAT_ROWS:
+            at += [start + width * ((j // width + seat) % 4) + j % width for j in range(size)]
+        elif name == "teams":  # the viewer's team first
+            at += [start + seat % 2, start + 1 - seat % 2]
+        elif name in ("hand", "doublable", "my_answer", "is_spectator"):
+            at += [(1 + seat) * TENSOR_SIZE + start + j for j in range(size)]
+        else:
+            at += [start + j for j in range(size)]
+    return np.array(at, dtype=np.intp)
+
+
+GATHER: dict[int | None, npt.NDArray[np.intp]] = {
+    seat: gather_index(seat) for seat in (None, 0, 1, 2, 3)
+}
+"""Each seat's (and the spectator's) :func:`gather_index`, worked out once."""

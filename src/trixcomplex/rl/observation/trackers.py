@@ -54,8 +54,7 @@ from .layout import (
     AT_TURN,
     COUNT,
     COUNT_OF,
-    OBSERVATION_LAYOUT,
-    OFFSET,
+    GATHER,
     TENSOR_SIZE,
     Buffer,
     span,
@@ -67,44 +66,11 @@ _CATCH_UP = 64
 _NOTHING_SHOWN = [0, 0, 0, 0]
 _NO_POINTS = (0, 0, 0, 0)
 
-_SEAT_ROWS = frozenset({
-    "played", "trick", "leader", "taken", "tricks_taken", "voids", "cannot_hold",
-    "known_holdings", "doubled", "passes", "finishing_order", "hand_sizes", "owner", "turn",
-    "redeals", "scores", "points",
-})  # fmt: skip
-"""The segments with a row (or an entry) per seat: relative to the viewer, the
-viewer's own first (``kingdom`` is a Kingdom's number, not a seat)."""
 _WINDOW = span("doublable", "my_answer")
 """A seat's own part (``views.own_part``) is its hand and this part of its tensor."""
 _WINDOW_ZEROS = array("f", bytes(4 * (_WINDOW.stop - _WINDOW.start)))
 
 
-def _gather(seat: int | None) -> npt.NDArray[np.intp]:
-    """Where each entry of ``seat``'s tensor is in a :class:`SeatsTracker`'s buffer: the
-    spectator's tensor (seat 0's seats first) with its seat rows turned to
-    ``seat``'s, its team first, and ``seat``'s own part (hand, doubling answer)
-    from that seat's region."""
-    if seat is None:
-        return np.arange(TENSOR_SIZE, dtype=np.intp)
-    at: list[int] = []
-    for name, shape in OBSERVATION_LAYOUT:
-        start = OFFSET[name][0]
-        width = int(np.prod(shape[1:])) if len(shape) > 1 else 1
-        size = int(np.prod(shape))
-        if name in _SEAT_ROWS:
-            at += [start + width * ((j // width + seat) % 4) + j % width for j in range(size)]
-        elif name == "teams":  # the viewer's team first
-            at += [start + seat % 2, start + 1 - seat % 2]
-        elif name in ("hand", "doublable", "my_answer", "is_spectator"):
-            at += [(1 + seat) * TENSOR_SIZE + start + j for j in range(size)]
-        else:
-            at += [start + j for j in range(size)]
-    return np.array(at, dtype=np.intp)
-
-
-_GATHER: dict[int | None, npt.NDArray[np.intp]] = {
-    seat: _gather(seat) for seat in (None, 0, 1, 2, 3)
-}
 _PLAYED_ROW = tuple(AT_PLAYED + 52 * s for s in range(4))
 _TRICK_ROW = tuple(AT_TRICK + 52 * s for s in range(4))
 _TAKEN_ROW = tuple(AT_TAKEN + 52 * s for s in range(4))
@@ -210,10 +176,10 @@ class SeatsTracker:
         last moves to ``state`` (``steps[-1]`` of its last move), as a game loop got
         them from :func:`~trixcomplex.apply_step`: read when they cover the moves
         since the state seen last, else rebuilt from ``state``."""
-        gather = _GATHER.get(seat) if seat is None or type(seat) is int else None
+        gather = GATHER.get(seat) if seat is None or type(seat) is int else None
         if gather is None:
             check_seat(seat)
-            gather = _GATHER[int(seat)]  # type: ignore[arg-type]  # a seat of another int type
+            gather = GATHER[int(seat)]  # type: ignore[arg-type]  # a seat of another int type
         seen = self._state
         if state is not seen:
             self._state = state
