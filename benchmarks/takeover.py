@@ -7,8 +7,11 @@ the database, opens ``--tables`` (30; issue 39 asks for 200) tables of four rule
 bots spread over them (table ``i`` on process ``i mod N``, which drives it),
 kills the first process with SIGKILL after ``--kill-after`` seconds, and waits
 until every table is finished on the survivors.  It prints how long the
-survivors took to drive every table of the dead one, how long until every
-match finished, and checks every stored record replays to a finished match.
+survivors took to drive every table of the dead one (from the kill until both
+survivors' ``GET /api/tables`` list them all, asked every 0.1 s: a client's
+view, the survivors' busy event loops included), how long until every match
+finished, and checks every stored record replays to a finished match.
+``--logs DIR`` keeps each process's log.
 Exits 1 if a table was lost, did not finish within ``--limit`` seconds, or does
 not replay.
 """
@@ -62,18 +65,25 @@ def _listed(bases: list[str]) -> dict[str, bool]:
     return found
 
 
-def run(db: str, processes: int, tables: int, kill_after: float, limit: float) -> int:
+def run(
+    db: str, processes: int, tables: int, kill_after: float, limit: float, logs: Path | None
+) -> int:
     src = str(Path(__file__).resolve().parent.parent / "src")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([src, os.environ.get("PYTHONPATH", "")]))
     ports = [_port() for _ in range(processes)]
     bases = [f"http://127.0.0.1:{port}" for port in ports]
     command = [sys.executable, "-m", "trixcomplex", "serve", "--db", db,
                "--create-limit", "1000000", "--max-tables", str(tables + 10)]  # fmt: skip
-    out = subprocess.DEVNULL
-    servers = [
-        subprocess.Popen([*command, "--port", str(port)], stdout=out, stderr=out, env=env)
-        for port in ports
-    ]
+    servers, files = [], []
+    for n, port in enumerate(ports):
+        out: Any = subprocess.DEVNULL
+        if logs is not None:  # each process's log, to see where its takeover's time went
+            logs.mkdir(parents=True, exist_ok=True)
+            out = (logs / f"server{n}.log").open("w")
+            files.append(out)
+        servers.append(
+            subprocess.Popen([*command, "--port", str(port)], stdout=out, stderr=out, env=env)
+        )
     try:
         for base in bases:
             for _ in range(300):
@@ -85,9 +95,9 @@ def run(db: str, processes: int, tables: int, kill_after: float, limit: float) -
         ids = [_create(bases[i % processes]) for i in range(tables)]
         doomed = set(ids[0::processes])
         time.sleep(kill_after)
+        killed_at = time.monotonic()
         servers[0].kill()
         servers[0].wait(30)
-        killed_at = time.monotonic()
         survivors = bases[1:]
         taken = finished = None
         spread: list[int] = []
@@ -99,13 +109,15 @@ def run(db: str, processes: int, tables: int, kill_after: float, limit: float) -
             if set(ids) <= set(listed) and all(listed[t] for t in ids):
                 finished = time.monotonic() - killed_at
                 break
-            time.sleep(0.5)
+            time.sleep(0.5 if taken is not None else 0.1)  # the takeover measured finely
     finally:
         for server in servers:
             if server.poll() is None:
                 server.terminate()
         for server in servers:
             server.wait(30)
+        for file in files:
+            file.close()
     store = open_store(db)
     rows, damaged = store.scan()
     store.close()
@@ -133,6 +145,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kill-after", type=float, default=5.0)
     parser.add_argument("--limit", type=float, default=1800.0,
                         help="seconds the survivors have to finish every match")  # fmt: skip
+    parser.add_argument("--logs", type=Path,
+                        help="a directory for each process's log (server0.log, ...)")  # fmt: skip
     args = parser.parse_args(argv)
     if args.processes < 2:
         parser.error("--processes: at least 2 (one is killed)")
@@ -145,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     if db is None:
         parser.error("give --db postgresql://... or --start-postgres")
     try:
-        return run(db, args.processes, args.tables, args.kill_after, args.limit)
+        return run(db, args.processes, args.tables, args.kill_after, args.limit, args.logs)
     finally:
         if cluster is not None:
             cluster.stop()

@@ -76,7 +76,7 @@ class PostgresStore(Store):
     def __init__(self, url: str, size: int = 4, timeout: float = 10.0) -> None:
         self._url = url
         self._session: psycopg.Connection[Any] | None = None
-        self._owned: set[str] = set()
+        self._owned: dict[str, int] = {}  # the tables this session holds: their locks' keys
         self._pool = psycopg_pool.ConnectionPool(
             url,
             min_size=1,
@@ -141,26 +141,32 @@ class PostgresStore(Store):
         return self._session
 
     def claim(self, table_ids: list[str]) -> list[str]:
-        """Take each table's PostgreSQL advisory lock (session-level, not waiting): the
-        ones this process gets are its own until it releases them or dies."""
+        """Take each table's PostgreSQL advisory lock (session-level, not waiting), all in
+        one statement: the ones this process gets are its own until it releases them or
+        dies.  A lock's key is a 32-bit hash of the table's id, and a session may take a
+        lock it holds again: so a table whose key is this session's already (another
+        table's, or an earlier one's of the same list) is not taken, never two tables
+        owned under one lock (another process could take neither, nor drive both)."""
         wanted = [t for t in table_ids if t not in self._owned]
         try:
             got = {
-                str(r[0])
+                str(r[0]): int(r[1])
                 for r in self._owner().execute(
-                    "SELECT id FROM unnest(%s::text[]) AS id "
-                    "WHERE pg_try_advisory_lock(%s, hashtext(id))",
-                    (wanted, _TABLE_LOCKS),
+                    "WITH wanted AS MATERIALIZED (SELECT DISTINCT ON (key) id, key FROM "
+                    "(SELECT id, hashtext(id) AS key FROM unnest(%s::text[]) AS id) AS w "
+                    "WHERE key <> ALL(%s::int[]) ORDER BY key, id) "
+                    "SELECT id, key FROM wanted WHERE pg_try_advisory_lock(%s, key)",
+                    (wanted, list(self._owned.values()), _TABLE_LOCKS),
                 )
             }
         except psycopg.Error as exc:
             raise StoreUnavailable(str(exc).strip()[:200]) from None
-        self._owned |= got
+        self._owned.update(got)
         return [t for t in table_ids if t in self._owned]
 
     def release(self, table_id: str) -> None:
         if table_id in self._owned:
-            self._owned.discard(table_id)
+            del self._owned[table_id]
             try:
                 self._owner().execute(
                     "SELECT pg_advisory_unlock(%s, hashtext(%s))", (_TABLE_LOCKS, table_id)
@@ -179,19 +185,23 @@ class PostgresStore(Store):
             return False
         return True
 
-    def servers(self) -> int:
-        """The live server processes on this database: the sessions holding the servers'
-        shared advisory lock (this one's taken here if it is not yet)."""
+    def place(self) -> tuple[int, int]:
+        """This process's place among the live server processes on this database, and
+        how many they are: the sessions holding the servers' shared advisory lock (this
+        one's taken here if it is not yet), in the order of their backend's process id."""
         try:
-            self._owner()
+            mine = self._owner().info.backend_pid
         except psycopg.Error as exc:
             raise StoreUnavailable(str(exc).strip()[:200]) from None
         rows = self._run(
-            "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = ?::oid "
-            "AND objid = 0 AND objsubid = 2 AND granted",
+            "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = ?::oid "
+            "AND objid = 0 AND objsubid = 2 AND granted ORDER BY pid",
             (_SERVERS,),
         )
-        return max(1, int(rows[0][0]))
+        pids = [int(r[0]) for r in rows]
+        if mine not in pids:  # not counted yet (cannot be: its lock is held): first
+            pids.insert(0, mine)
+        return pids.index(mine), len(pids)
 
     def unowned(self, known: set[str]) -> list[str]:
         """Tables no session holds the lock of (its owner died), by ``pg_locks``."""
