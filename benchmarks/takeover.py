@@ -11,7 +11,8 @@ survivors took to drive every table of the dead one (from the kill until both
 survivors' ``GET /api/tables`` list them all, asked every 0.1 s: a client's
 view, the survivors' busy event loops included), how long until every match
 finished, and checks every stored record replays to a finished match.
-``--logs DIR`` keeps each process's log.
+``--logs DIR`` keeps each process's log (JSON, ``server0.log`` ...: each
+survivor logs when it took over what) and the time of the kill (``killed``).
 Exits 1 if a table was lost, did not finish within ``--limit`` seconds, or does
 not replay.
 """
@@ -75,10 +76,12 @@ def run(
     command = [sys.executable, "-m", "trixcomplex", "serve", "--db", db,
                "--create-limit", "1000000", "--max-tables", str(tables + 10)]  # fmt: skip
     servers, files = [], []
+    if logs is not None:  # each process's log in JSON (times), to see where the time went
+        logs.mkdir(parents=True, exist_ok=True)
+        command += ["--log-format", "json"]
     for n, port in enumerate(ports):
         out: Any = subprocess.DEVNULL
-        if logs is not None:  # each process's log, to see where its takeover's time went
-            logs.mkdir(parents=True, exist_ok=True)
+        if logs is not None:
             out = (logs / f"server{n}.log").open("w")
             files.append(out)
         servers.append(
@@ -96,6 +99,8 @@ def run(
         doomed = set(ids[0::processes])
         time.sleep(kill_after)
         killed_at = time.monotonic()
+        if logs is not None:
+            (logs / "killed").write_text(f"{time.time():.3f} (seconds since the epoch)\n")
         servers[0].kill()
         servers[0].wait(30)
         survivors = bases[1:]
@@ -146,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=float, default=1800.0,
                         help="seconds the survivors have to finish every match")  # fmt: skip
     parser.add_argument("--logs", type=Path,
-                        help="a directory for each process's log (server0.log, ...)")  # fmt: skip
+                        help="where to keep the processes' logs (JSON)")  # fmt: skip
     args = parser.parse_args(argv)
     if args.processes < 2:
         parser.error("--processes: at least 2 (one is killed)")
