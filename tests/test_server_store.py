@@ -413,3 +413,22 @@ def test_a_takeover_lets_the_event_loop_run_between_tables(
 
     counts = asyncio.run(takeover())
     assert counts[0] == 0 and set(range(1, 6)) <= set(counts)
+
+
+def test_a_move_holding_a_line_break_is_read_as_one_move(database: str) -> None:
+    """PostgreSQL reads a table's moves joined by line breaks (compact JSON holds none):
+    a tampered move holding one is still read alone, as the store reads any move.  The
+    attack: move 1 made of two moves on two lines must not become two moves (a damaged
+    row, not JSON); one JSON object spread over two lines is that object."""
+    spread, doubled = _tables(database, 2)
+    store = open_store(database)
+    before = store.load(spread)
+    assert before is not None
+    execute(database, "UPDATE moves SET move = ? WHERE table_id = ? AND number = 1",
+            (json.dumps(before.record["moves"][1], indent=1), spread))  # fmt: skip
+    execute(database, "UPDATE moves SET move = ? WHERE table_id = ? AND number = 1",
+            ('{"move":"pass","seat":1}\n{"move":"pass","seat":2}', doubled))  # fmt: skip
+    rows, damaged = store.load_many([spread, doubled])
+    store.close()
+    assert [row.record for row in rows] == [before.record]
+    assert damaged == {doubled: "its move 1 is not JSON"}

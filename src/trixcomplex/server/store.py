@@ -285,17 +285,11 @@ class Store(abc.ABC):
                           params)  # fmt: skip
         if not found:
             return [], {}
-        moves: dict[str, list[tuple[int, str]]] = {str(values[0]): [] for values in found}
-        for table_id, number, text in self._run(
-            "SELECT table_id, number, move FROM moves WHERE table_id IN "
-            f"(SELECT id FROM tables WHERE {where}) ORDER BY table_id, number",
-            params,
-        ):
-            moves.setdefault(str(table_id), []).append((int(number), text))
+        moves = self._moves_of(where, params)
         rows, damaged = [], {}
         for values in found:
             try:
-                rows.append(self._row(values, moves[str(values[0])]))
+                rows.append(self._row(values, moves.get(str(values[0]), [])))
             except DamagedRow as exc:
                 damaged[str(values[0])] = str(exc)
         return rows, damaged
@@ -316,6 +310,18 @@ class Store(abc.ABC):
             "SELECT number, move FROM moves WHERE table_id = ? ORDER BY number", (table_id,)
         )
         return _moves([(int(number), text) for number, text in found])
+
+    def _moves_of(self, where: str, params: Sequence[Any]) -> dict[str, list[tuple[int, Any]]]:
+        """The stored moves of the tables ``where`` selects, in one query: per table,
+        its ``(number, JSON text)`` rows in order (read by :func:`_moves`)."""
+        moves: dict[str, list[tuple[int, Any]]] = {}
+        for table_id, number, text in self._run(
+            "SELECT table_id, number, move FROM moves WHERE table_id IN "
+            f"(SELECT id FROM tables WHERE {where}) ORDER BY table_id, number",
+            params,
+        ):
+            moves.setdefault(str(table_id), []).append((int(number), text))
+        return moves
 
     def _row(self, values: tuple[Any, ...], moves: list[tuple[int, Any]]) -> TableRow:
         table_id, created, settings, seats, record, finished, *lobby = values

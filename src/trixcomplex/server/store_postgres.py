@@ -213,6 +213,33 @@ class PostgresStore(Store):
         )
         return [str(r[0]) for r in rows if str(r[0]) not in known]
 
+    def _moves_of(self, where: str, params: Sequence[Any]) -> dict[str, list[tuple[int, Any]]]:
+        """As the store's, but one row per table, not per move: PostgreSQL gathers each
+        table's move numbers and its moves' texts joined by newlines (which compact
+        JSON never holds), so the driver builds a few rows instead of thousands (a
+        takeover's 10,000 moves: about 10 ms instead of 100).  A table whose texts do
+        not split back into as many moves as numbers (a tampered move holding a
+        newline) is read move by move, so it is judged exactly as the store's."""
+        moves: dict[str, list[tuple[int, Any]]] = {}
+        for table_id, numbers, texts in self._run(
+            "SELECT table_id, array_agg(number ORDER BY number), "
+            "string_agg(move, E'\\n' ORDER BY number) FROM moves WHERE table_id IN "
+            f"(SELECT id FROM tables WHERE {where}) GROUP BY table_id",
+            params,
+        ):
+            split = str(texts).split("\n")
+            if len(split) == len(numbers):
+                moves[str(table_id)] = list(zip(numbers, split, strict=True))
+            else:
+                moves[str(table_id)] = [
+                    (int(n), text)
+                    for n, text in self._run(
+                        "SELECT number, move FROM moves WHERE table_id = ? ORDER BY number",
+                        (table_id,),
+                    )
+                ]
+        return moves
+
     def _run(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         try:
             with self._pool.connection() as conn:
