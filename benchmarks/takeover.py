@@ -77,9 +77,9 @@ def _moving_again(db: str, doomed: set[str], killed_at: float, moved: list[float
 
     query = "SELECT table_id, COUNT(*) FROM moves WHERE table_id = ANY(%s) GROUP BY table_id"
     with psycopg.connect(db, autocommit=True) as conn:
-        at_kill = dict(conn.execute(query, (list(doomed),)).fetchall())
+        at_kill: dict[str, int] = dict(conn.execute(query, (list(doomed),)).fetchall())
         while time.monotonic() - killed_at < 600:
-            now = dict(conn.execute(query, (list(doomed),)).fetchall())
+            now: dict[str, int] = dict(conn.execute(query, (list(doomed),)).fetchall())
             if all(now.get(t, 0) > at_kill.get(t, 0) for t in doomed):
                 moved.append(time.monotonic() - killed_at)
                 return
