@@ -274,12 +274,13 @@ def test_load_many_reads_the_rows_and_their_moves_in_two_queries(database: str) 
 
 
 @pytest.mark.postgresql
-def test_two_tables_under_one_lock_key_are_never_owned_at_once(postgres_cluster: Any) -> None:
-    """Exactly one owner per table: a table's advisory lock key is a 32-bit hash of its
-    id (``hashtext``), and a PostgreSQL session takes a lock it holds again.  The
-    attack: tables ``8348`` and ``260297`` share a key; the owner of the first must not
-    also claim the second (another process could then take neither, and the owner
-    would drive one it holds no lock of its own for), nor both from one list."""
+def test_two_tables_under_one_lock_key_have_one_owner(postgres_cluster: Any) -> None:
+    """Exactly one owner per table, even when two tables share a lock: a table's
+    advisory lock key is a 32-bit hash of its id (``hashtext``), and ``8348`` and
+    ``260297`` hash alike.  A PostgreSQL session takes a lock it holds again, so the
+    process holding one may claim the other too, and no other process can take either
+    (nor see it free) until both are released; a claim of many locks in one statement
+    gives both to the one claimer."""
     import psycopg
 
     db = postgres_cluster.database()
@@ -287,12 +288,17 @@ def test_two_tables_under_one_lock_key_are_never_owned_at_once(postgres_cluster:
         keys = conn.execute("SELECT hashtext('8348'), hashtext('260297')").fetchone()
     assert keys is not None and keys[0] == keys[1]
     first, second = open_store(db), open_store(db)
+    for table_id in ("8348", "260297"):
+        first.save(_row(table_id, [{"move": "deal"}]))
     assert first.claim(["8348"]) == ["8348"]
-    assert first.claim(["260297"]) == []  # its key is held already, for another table
-    assert second.claim(["260297", "8348"]) == []  # held by the first process
-    first.release("8348")
-    assert second.claim(["8348", "260297"]) == ["260297"]  # one of the two, never both
-    assert second.claim(["8348"]) == [] and first.claim(["8348"]) == []
+    assert first.claim(["260297"]) == ["260297"]  # its key is this session's already
+    assert second.claim(["260297", "8348"]) == [] and second.unowned(set()) == []
+    first.release("8348")  # the key is still held, for the other table
+    assert second.claim(["8348"]) == [] and second.unowned(set()) == []
+    first.release("260297")
+    assert sorted(second.unowned(set())) == ["260297", "8348"]
+    assert second.claim(["8348", "260297"]) == ["8348", "260297"]
+    assert first.claim(["8348"]) == [] and first.claim(["260297"]) == []
     first.close()
     second.close()
 

@@ -76,7 +76,7 @@ class PostgresStore(Store):
     def __init__(self, url: str, size: int = 4, timeout: float = 10.0) -> None:
         self._url = url
         self._session: psycopg.Connection[Any] | None = None
-        self._owned: dict[str, int] = {}  # the tables this session holds: their locks' keys
+        self._owned: set[str] = set()
         self._pool = psycopg_pool.ConnectionPool(
             url,
             min_size=1,
@@ -141,32 +141,26 @@ class PostgresStore(Store):
         return self._session
 
     def claim(self, table_ids: list[str]) -> list[str]:
-        """Take each table's PostgreSQL advisory lock (session-level, not waiting), all in
-        one statement: the ones this process gets are its own until it releases them or
-        dies.  A lock's key is a 32-bit hash of the table's id, and a session may take a
-        lock it holds again: so a table whose key is this session's already (another
-        table's, or an earlier one's of the same list) is not taken, never two tables
-        owned under one lock (another process could take neither, nor drive both)."""
+        """Take each table's PostgreSQL advisory lock (session-level, not waiting): the
+        ones this process gets are its own until it releases them or dies."""
         wanted = [t for t in table_ids if t not in self._owned]
         try:
             got = {
-                str(r[0]): int(r[1])
+                str(r[0])
                 for r in self._owner().execute(
-                    "WITH wanted AS MATERIALIZED (SELECT DISTINCT ON (key) id, key FROM "
-                    "(SELECT id, hashtext(id) AS key FROM unnest(%s::text[]) AS id) AS w "
-                    "WHERE key <> ALL(%s::int[]) ORDER BY key, id) "
-                    "SELECT id, key FROM wanted WHERE pg_try_advisory_lock(%s, key)",
-                    (wanted, list(self._owned.values()), _TABLE_LOCKS),
+                    "SELECT id FROM unnest(%s::text[]) AS id "
+                    "WHERE pg_try_advisory_lock(%s, hashtext(id))",
+                    (wanted, _TABLE_LOCKS),
                 )
             }
         except psycopg.Error as exc:
             raise StoreUnavailable(str(exc).strip()[:200]) from None
-        self._owned.update(got)
+        self._owned |= got
         return [t for t in table_ids if t in self._owned]
 
     def release(self, table_id: str) -> None:
         if table_id in self._owned:
-            del self._owned[table_id]
+            self._owned.discard(table_id)
             try:
                 self._owner().execute(
                     "SELECT pg_advisory_unlock(%s, hashtext(%s))", (_TABLE_LOCKS, table_id)
