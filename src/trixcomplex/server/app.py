@@ -82,7 +82,7 @@ MAX_MESSAGE = 4096
 MAX_TABLES = Options().max_tables
 """The most tables a server plays at once unless told otherwise (finished ones not counted)."""
 _TAKEOVER_EVERY = 0.25  # seconds: how often a shared store's free tables are looked for
-_TAKEOVER_SLICE = 0.1  # seconds: the longest a takeover holds the event loop at once
+_TAKEOVER_SLICE = 0.25  # seconds: the longest a takeover holds the event loop at once
 _ARCHIVE_RETRY = 30.0  # seconds: an archive the store refused is tried again
 _ADDRESSES = 10_000  # addresses whose joins are remembered before the old ones are pruned
 _CREATE_KEYS = frozenset({"seats", *Settings().to_json()})
@@ -104,26 +104,6 @@ def share_of(free: list[str], place: int, servers: int, seen: set[str]) -> list[
     (True, True)
     """
     return [t for t in free if zlib.crc32(t.encode()) % servers == place or t in seen]
-
-
-def _replayed(
-    store: Store, table_ids: list[str]
-) -> tuple[list[tuple[TableRow, tc.MatchState | None]], dict[str, str]]:
-    """The stored rows of ``table_ids``, each with its state replayed from its moves
-    (``None`` for an archived one: not to be driven), and the damaged ones' reasons:
-    the heavy part of a takeover, which runs in a worker thread (the engine's states
-    are immutable, and a shared store's connection pool serves any thread)."""
-    rows, damaged = store.load_many(table_ids)
-    replayed: list[tuple[TableRow, tc.MatchState | None]] = []
-    for row in rows:
-        if row.archived:
-            replayed.append((row, None))
-            continue
-        try:
-            replayed.append((row, tc.replay(tc.Record.from_json(row.record))))
-        except Exception as exc:  # a damaged row: the others are taken over
-            damaged[row.id] = f"it cannot be replayed: {str(exc)[:200]}"
-    return replayed, damaged
 
 
 def _creator(client: str) -> str:
@@ -190,10 +170,9 @@ class Lobby:
         log.info("restored %d tables, %d damaged set aside", len(self.tables), len(self.damaged))
         self.ready = True
 
-    def _bring_back(self, row: TableRow, state: tc.MatchState | None = None) -> None:
+    def _bring_back(self, row: TableRow) -> None:
         """Drive the stored table of ``row`` here, its clocks restarted (the time it was
-        not driven is charged to nobody), or archive it if its time ran out meanwhile.
-        ``state``: its record replayed already (:func:`_replayed`)."""
+        not driven is charged to nobody), or archive it if its time ran out meanwhile."""
         wall = self.clock.wall()
         idle_since = wall if row.idle_since is None else row.idle_since
         try:
@@ -210,7 +189,7 @@ class Lobby:
             log.warning("table %s: cannot archive it now: %s", row.id, exc)
             return
         try:
-            table = Table.restore(row, self.store, state=state, **self._kwargs())
+            table = Table.restore(row, self.store, **self._kwargs())
         except Exception as exc:  # a damaged row: keep serving the others
             self._set_aside(row.id, f"it cannot be replayed: {str(exc)[:200]}")
             return
@@ -226,12 +205,12 @@ class Lobby:
         The dead one's tables are shared out at the first look that finds them free:
         each live process claims the ones that fall to its place (:func:`share_of`,
         the same split in every process, so none is claimed twice and none waits for
-        another look), all in one statement.  A worker thread reads them (two queries)
-        and replays them, while the event loop goes on; then they are driven one after
-        another, the loop let run every ``_TAKEOVER_SLICE`` seconds (the tables back
-        already move on, clients are answered).  A table still free at the next look
-        (the process it fell to is slow, or the live processes changed meanwhile) is
-        anyone's."""
+        another look), all in one statement, reads them in two queries, and replays
+        and drives them one after another, letting the event loop run every
+        ``_TAKEOVER_SLICE`` seconds (a few dozen tables go in one slice on an idle
+        machine; the loop of a busy process takes as long to go round anyway).  A
+        table still free at the next look (the process it fell to is slow, or the
+        live processes changed meanwhile) is anyone's."""
         if not self.store.shared or self.draining:  # a draining process takes nothing
             return []
         if not self.store.owns():
@@ -253,7 +232,7 @@ class Lobby:
         if not claimed:
             return []
         try:
-            replayed, damaged = await asyncio.to_thread(_replayed, self.store, claimed)
+            rows, damaged = self.store.load_many(claimed)
         except STORE_ERRORS:  # not read: left to whoever looks next (this one included)
             for table_id in claimed:
                 with contextlib.suppress(*STORE_ERRORS):
@@ -265,14 +244,14 @@ class Lobby:
         left = set(claimed) - set(damaged)
         taken: list[str] = []
         since = time.monotonic()
-        for row, state in replayed:
+        for row in rows:
             if self.draining:  # SIGTERM meanwhile: the rest is left to the others now
                 break
             left.discard(row.id)
-            if state is None:  # archived since it was found free: nothing to drive
+            if row.archived:  # archived since it was found free: nothing to drive
                 self.store.release(row.id)
                 continue
-            self._bring_back(row, state)
+            self._bring_back(row)
             if row.id in self.tables:
                 taken.append(row.id)
             if time.monotonic() - since >= _TAKEOVER_SLICE:
@@ -282,8 +261,8 @@ class Lobby:
             self.store.release(table_id)
         if taken:
             done = time.monotonic() - began
-            log.info("took over %d tables whose owner is gone: read and replayed in %.3f s, "
-                     "all driven %.3f s after the look", len(taken), read, done)  # fmt: skip
+            log.info("took over %d tables whose owner is gone: read in %.3f s, all driven "
+                     "%.3f s after the look", len(taken), read, done)  # fmt: skip
         return taken
 
     def _set_aside(self, table_id: str, reason: str) -> None:

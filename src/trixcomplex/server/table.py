@@ -133,12 +133,9 @@ class Table(TableHost, TableMessages):
         clock: Clock | None = None,
         pool: BotPool | None = None,
         options: Options | None = None,
-        state: tc.MatchState | None = None,
     ) -> Table:
-        """The table of a stored row: its state replayed from its record (``state``: that
-        replay, done already), clocks restart."""
-        if state is None:
-            state = tc.replay(tc.Record.from_json(row.record))
+        """The table of a stored row: its state replayed from its record; clocks restart."""
+        state = tc.replay(tc.Record.from_json(row.record))
         seats = [Seat(s["kind"], s["name"], s["token_sha256"]) for s in row.seats]
         return cls(row.id, row.created, Settings.from_json(row.settings), seats, state, store,
                    clock=clock, pool=pool, options=options, creator=row.creator,
