@@ -263,7 +263,7 @@ class Store(abc.ABC):
         for start in range(0, len(table_ids), _BATCH):
             batch = table_ids[start : start + _BATCH]
             marks = ", ".join("?" * len(batch))
-            found = self._read(f"id IN ({marks})", batch)
+            found = self._tables_where(f"id IN ({marks})", batch)
             rows += found[0]
             damaged.update(found[1])
         rows.sort(key=lambda row: (row.created, row.id))
@@ -276,9 +276,11 @@ class Store(abc.ABC):
     def scan(self) -> tuple[list[TableRow], dict[str, str]]:
         """Every stored table not archived, oldest first, and the damaged ones set
         aside: their ids and why each cannot be read."""
-        return self._read("archived = 0", ())
+        return self._tables_where("archived = 0", ())
 
-    def _read(self, where: str, params: Sequence[Any]) -> tuple[list[TableRow], dict[str, str]]:
+    def _tables_where(
+        self, where: str, params: Sequence[Any]
+    ) -> tuple[list[TableRow], dict[str, str]]:
         """The rows of the tables ``where`` selects, oldest first, read with their moves
         in two queries (not one query per table), and the damaged ones' reasons."""
         found = self._run(f"SELECT {_FIELDS} FROM tables WHERE {where} ORDER BY created, id",
