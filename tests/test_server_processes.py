@@ -130,8 +130,8 @@ def test_one_of_three_processes_killed_its_bot_tables_all_resume_and_finish(
 ) -> None:
     """Issue 39's acceptance (``benchmarks/takeover.py`` runs it with 200 tables): 24
     tables of four rule bots spread over three processes, the first killed with
-    ``kill -9`` while they play.  The two others take its 8 tables over (each its share
-    at its first look, any left at the next), none driven by both; every table
+    ``kill -9`` while they play.  The two others take its 8 tables over (how they share
+    them: ``tests/test_server_store.py``), none driven by both; every table
     resumes where its stored moves left it (nothing lost, nothing reshuffled: the
     moves stored at the kill begin its final record) and finishes, and every stored
     record replays to a finished match."""
