@@ -21,7 +21,7 @@ import pytest
 
 import trixcomplex as tc
 from server_harness import MARK, Client, Server, play_people, replay
-from trixcomplex.server.app import _TAKEOVER_EVERY
+from trixcomplex.server.app import _TAKEOVER_EVERY, open_store
 
 pytestmark = [pytest.mark.postgresql, pytest.mark.postgresql_server, pytest.mark.slow]
 
@@ -244,6 +244,44 @@ def test_the_same_move_sent_to_two_processes_at_once_is_applied_once(
             assert stored.count(move) == 1, move
         one.close()
         other.close()
+
+
+def test_one_of_three_processes_killed_its_bot_tables_all_resume_and_finish(
+    postgres_cluster: Any,
+) -> None:
+    """Issue 39's acceptance (``benchmarks/takeover.py`` runs it with 200 tables): 24
+    tables of four rule bots spread over three processes, the first killed with
+    ``kill -9`` while they play.  The two others take its 8 tables over (how they share
+    them: ``tests/test_server_store.py``), none driven by both; every table
+    resumes where its stored moves left it (nothing lost, nothing reshuffled: the
+    moves stored at the kill begin its final record) and finishes, and every stored
+    record replays to a finished match."""
+    db = postgres_cluster.database()
+    with Server(db) as first, Server(db) as second, Server(db) as third:
+        servers = [first, second, third]
+        ids = [servers[i % 3].create(["rule"] * 4, bot_delay=0, deal_pause=0) for i in range(24)]
+        doomed = ids[0::3]
+        _until(lambda: all(first.get(f"/api/tables/{t}")["deal_number"] >= 1 for t in doomed))
+        first.kill()
+        store = open_store(db)
+        at_kill = {row.id: row.record["moves"] for row in store.load_many(doomed)[0]}
+        assert len(at_kill) == len(doomed) and all(at_kill.values())
+        _until(lambda: set(doomed) <= _listed(second) | _listed(third))
+        assert not _listed(second) & _listed(third)  # each table driven by one only
+
+        def finished() -> bool:
+            listed = [t for s in (second, third) for t in s.get("/api/tables")["tables"]]
+            return len(listed) == len(ids) and all(t["finished"] for t in listed)
+
+        _until(finished, timeout=600)
+    rows, damaged = store.load_many(ids)
+    store.close()
+    assert damaged == {} and sorted(row.id for row in rows) == sorted(ids)
+    for row in rows:
+        assert row.finished and replay(row.record).is_over
+        if row.id in at_kill:
+            kept = at_kill[row.id]
+            assert row.record["moves"][: len(kept)] == kept
 
 
 def _answer(client: Client) -> str:

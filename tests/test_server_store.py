@@ -10,6 +10,7 @@ import random
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,10 @@ import pytest
 
 import trixcomplex as tc
 from postgres_cluster import execute
-from trixcomplex.server.app import Lobby, open_store
+from server_harness import InlinePool
+from trixcomplex.server import app
+from trixcomplex.server.app import Lobby, open_store, share_of
+from trixcomplex.server.clock import ManualClock
 from trixcomplex.server.store import SCHEMA_VERSION, MoveTaken, TableRow
 from trixcomplex.server.store_sqlite import SqliteStore
 
@@ -239,3 +243,198 @@ def test_postgresql_is_an_extra_imported_only_when_asked_for() -> None:
     assert "needs the postgres extra (psycopg is not installed)" in done.stderr
     assert 'python -m pip install "trixcomplex[postgres]"' in done.stderr
     assert "pw" not in done.stderr  # the URL's password is never shown
+
+
+# -- several processes on one database: who owns a table, what a takeover reads (issue 39) --
+
+
+def test_load_many_reads_the_rows_and_their_moves_in_two_queries(database: str) -> None:
+    """A process taking over a dead one's tables reads them at once: the rows and all
+    their moves in two queries however many tables (not two per table), each row as
+    :meth:`~Store.load` reads it alone, archived ones too; an unknown id is left out,
+    a damaged row set aside with its reason, the others read."""
+    ids = _tables(database, 4)
+    execute(database, "DELETE FROM moves WHERE table_id = ? AND number = 1", (ids[3],))
+    store = open_store(database)
+    store.archive(ids[2])
+    alone = {t: store.load(t) for t in ids[:3]}
+    queries: list[str] = []
+    run = store._run
+
+    def counted(sql: str, params: Any = ()) -> list[tuple[Any, ...]]:
+        queries.append(sql)
+        return run(sql, params)
+
+    store._run = counted  # type: ignore[method-assign]
+    rows, damaged = store.load_many([*ids, "nowhere"])
+    store.close()
+    assert len(queries) == 2
+    assert {row.id: row for row in rows} == alone
+    assert damaged == {ids[3]: "its move 1 is missing"}
+
+
+@pytest.mark.postgresql
+def test_two_tables_under_one_lock_key_have_one_owner(postgres_cluster: Any) -> None:
+    """Exactly one owner per table, even when two tables share a lock: a table's
+    advisory lock key is a 32-bit hash of its id (``hashtext``), and ``8348`` and
+    ``260297`` hash alike.  A PostgreSQL session takes a lock it holds again, so the
+    process holding one may claim the other too, and no other process can take either
+    (nor see it free) until both are released; a claim of many locks in one statement
+    gives both to the one claimer."""
+    import psycopg
+
+    db = postgres_cluster.database()
+    with psycopg.connect(db) as conn:  # the premise: one key for the two ids
+        keys = conn.execute("SELECT hashtext('8348'), hashtext('260297')").fetchone()
+    assert keys is not None and keys[0] == keys[1]
+    first, second = open_store(db), open_store(db)
+    for table_id in ("8348", "260297"):
+        first.save(_row(table_id, [{"move": "deal"}]))
+    assert first.claim(["8348"]) == ["8348"]
+    assert first.claim(["260297"]) == ["260297"]  # its key is this session's already
+    assert second.claim(["260297", "8348"]) == [] and second.unowned(set()) == []
+    first.release("8348")  # the key is still held, for the other table
+    assert second.claim(["8348"]) == [] and second.unowned(set()) == []
+    first.release("260297")
+    assert sorted(second.unowned(set())) == ["260297", "8348"]
+    assert second.claim(["8348", "260297"]) == ["8348", "260297"]
+    assert first.claim(["8348"]) == [] and first.claim(["260297"]) == []
+    first.close()
+    second.close()
+
+
+@pytest.mark.postgresql
+def test_each_live_process_has_its_own_place_among_them(postgres_cluster: Any) -> None:
+    """The places the takeover's shares are cut by: every process on the database sees
+    the same number of live processes and a place of its own (0, 1, 2); one that dies
+    (its session ends) is no longer counted."""
+    db = postgres_cluster.database()
+    stores = [open_store(db) for _ in range(3)]
+    for store in stores:  # each opens its owner's session, counted from then on
+        store.claim([])
+    places = [store.place() for store in stores]
+    assert sorted(places) == [(0, 3), (1, 3), (2, 3)]
+    stores.pop(1).close()  # PostgreSQL ends its session on its own time
+    deadline = time.monotonic() + 60
+    while stores[0].place()[1] != 2:
+        assert time.monotonic() < deadline, "the closed session is still counted"
+        time.sleep(0.01)
+    assert sorted(store.place() for store in stores) == [(0, 2), (1, 2)]
+    for store in stores:
+        store.close()
+
+
+def _open(db: str, n: int, clock: ManualClock) -> tuple[Lobby, list[str]]:
+    """A server process's lobby on ``db`` that opens ``n`` tables of rule bots (on a
+    clock moved by hand: the tables stay where they are)."""
+    lobby = Lobby(open_store(db), clock=clock, pool=InlinePool())
+    tables = [lobby.open_table({"seats": ["rule"] * 4, "bot_delay": 0}) for _ in range(n)]
+    clock.advance(0.0)
+    return lobby, [t.id for t in tables]
+
+
+def _died(lobby: Lobby, store: Any, ids: list[str]) -> None:
+    """``lobby``'s process dies: its session ends, and PostgreSQL (on its own time)
+    frees its locks; returns once ``store`` sees every table of ``ids`` free."""
+    lobby.stop()
+    deadline = time.monotonic() + 60  # the bound is for a loaded machine only
+    while not set(ids) <= set(store.unowned(set())):
+        assert time.monotonic() < deadline, "the dead session's locks were never freed"
+        time.sleep(0.01)
+
+
+@pytest.mark.postgresql
+def test_a_dead_processs_tables_are_shared_out_at_the_first_look(postgres_cluster: Any) -> None:
+    """Issue 39: one of three processes dies (its session ends, so its tables' locks are
+    free).  The first look of each survivor takes over exactly its share
+    (:func:`~trixcomplex.server.app.share_of` of its place), so after one look each the
+    dead one's tables are all driven again, each by one survivor, as stored.  A share
+    its survivor does not come for (a slow process) is anyone's at the next look."""
+    db = postgres_cluster.database()
+
+    async def takeover() -> None:
+        clock = ManualClock()
+        dead, ids = _open(db, 12, clock)
+        stored = {t: dead.tables[t].state for t in ids}
+        second, third = (Lobby(open_store(db), clock=clock, pool=InlinePool()) for _ in "23")
+        for lobby in (second, third):
+            lobby.restore()  # the first's tables are owned: nothing is brought back
+            assert lobby.tables == {}
+        _died(dead, second.store, ids)
+        for lobby in (second, third):
+            place, servers = lobby.store.place()
+            assert servers == 2
+            assert sorted(await lobby.take_over()) == sorted(share_of(ids, place, 2, set()))
+        assert not set(second.tables) & set(third.tables)
+        states = {t: table.state for lobby in (second, third) for t, table in lobby.tables.items()}
+        assert states == stored  # all driven again, as stored: nothing lost or reshuffled
+        assert await second.take_over() == []  # the next look: nothing is free
+        # A fourth process starts (nothing free to bring back), then the third dies; the
+        # fourth does not look (a slow process): the second takes its share at once,
+        # and the rest, free at two looks running, at its next look.
+        fourth = Lobby(open_store(db), clock=clock, pool=InlinePool())
+        fourth.restore()
+        had = sorted(third.tables)
+        _died(third, second.store, had)
+        place, servers = second.store.place()
+        assert servers == 2
+        assert sorted(await second.take_over()) == sorted(share_of(had, place, 2, set()))
+        await second.take_over()
+        assert sorted(second.tables) == sorted(ids) and fourth.tables == {}
+        second.stop()
+        fourth.stop()
+
+    asyncio.run(takeover())
+
+
+@pytest.mark.postgresql
+def test_a_takeover_lets_the_event_loop_run_between_tables(
+    postgres_cluster: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A survivor bringing back many tables does not hold the event loop for all of
+    them: past its time slice (here none) it lets the loop run, so the tables back
+    already move on and clients are answered while the others are replayed."""
+    monkeypatch.setattr(app, "_TAKEOVER_SLICE", 0.0)
+    db = postgres_cluster.database()
+
+    async def takeover() -> list[int]:
+        clock = ManualClock()
+        dead, ids = _open(db, 6, clock)
+        survivor = Lobby(open_store(db), clock=clock, pool=InlinePool())
+        survivor.restore()
+        _died(dead, survivor.store, ids)
+        counts: list[int] = []
+
+        async def watch() -> None:  # another task of the loop: what it sees meanwhile
+            while True:
+                counts.append(len(survivor.tables))
+                await asyncio.sleep(0)
+
+        watcher = asyncio.create_task(watch())
+        await asyncio.sleep(0)
+        assert sorted(await survivor.take_over()) == sorted(ids)
+        watcher.cancel()
+        survivor.stop()
+        return counts
+
+    counts = asyncio.run(takeover())
+    assert counts[0] == 0 and set(range(1, 6)) <= set(counts)
+
+
+def test_a_move_holding_a_line_break_is_read_as_one_move(database: str) -> None:
+    """PostgreSQL reads a table's moves joined by line breaks (compact JSON holds none):
+    a tampered move holding one is still read alone, as the store reads any move.  The
+    attack: move 1 made of two moves on two lines must not become two moves (a damaged
+    row, not JSON); one JSON object spread over two lines is that object."""
+    spread, doubled = _tables(database, 2)
+    store = open_store(database)
+    before = store.load(spread)
+    assert before is not None
+    execute(database, "UPDATE moves SET move = ? WHERE table_id = ? AND number = 1",
+            (json.dumps(before.record["moves"][1], indent=1), spread))  # fmt: skip
+    execute(database, "UPDATE moves SET move = ? WHERE table_id = ? AND number = 1",
+            ('{"move":"pass","seat":1}\n{"move":"pass","seat":2}', doubled))  # fmt: skip
+    rows, damaged = store.load_many([spread, doubled])
+    store.close()
+    assert [row.record for row in rows] == [before.record]
+    assert damaged == {doubled: "its move 1 is not JSON"}

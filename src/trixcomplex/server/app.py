@@ -29,8 +29,9 @@ import contextlib
 import hashlib
 import json
 import logging
-import random
 import secrets
+import time
+import zlib
 from collections import Counter, deque
 from collections.abc import AsyncIterator
 from functools import partial
@@ -75,6 +76,7 @@ __all__ = [
     "Lobby",
     "create_app",
     "open_store",
+    "share_of",
 ]
 
 log = logging.getLogger("trixcomplex.server")
@@ -84,8 +86,27 @@ MAX_MESSAGE = 4096
 MAX_TABLES = Options().max_tables
 """The most tables a server plays at once unless told otherwise (finished ones not counted)."""
 _TAKEOVER_EVERY = 0.25  # seconds: how often a shared store's free tables are looked for
+_TAKEOVER_SLICE = 0.25  # seconds: the longest a takeover holds the event loop at once
 _ARCHIVE_RETRY = 30.0  # seconds: an archive the store refused is tried again
 _ADDRESSES = 10_000  # addresses whose joins are remembered before the old ones are pruned
+
+
+def share_of(free: list[str], place: int, servers: int, seen: set[str]) -> list[str]:
+    """The tables of ``free`` (nobody owns them: their owner died) that the server
+    process at ``place`` of the ``servers`` live ones takes over: those whose id's
+    CRC-32 falls to its place, which every live process computes alike, so the dead
+    one's tables are shared out at once, each to one survivor; and those of ``seen``
+    (free at its last look already: the process they fell to is slow, or gone too),
+    which are anyone's.  The locks decide between two claims of one table anyway.
+
+    >>> free = ["a1", "b2", "c3", "d4", "e5"]
+    >>> first, second = share_of(free, 0, 2, set()), share_of(free, 1, 2, set())
+    >>> sorted(first + second) == free and not set(first) & set(second)
+    True
+    >>> share_of(free, 0, 1, set()) == free, "b2" in share_of(free, 0, 2, {"b2"})
+    (True, True)
+    """
+    return [t for t in free if zlib.crc32(t.encode()) % servers == place or t in seen]
 
 
 def _creator(client: str) -> str:
@@ -125,6 +146,7 @@ class Lobby:
         self.metrics = metrics or Metrics()
         self.connections: set[Connection] = set()  # every open WebSocket
         self.ready = False  # the stored tables are loaded (restore ran)
+        self._free: set[str] = set()  # the tables nobody owned at the last look (take_over)
         self.draining = False  # SIGTERM: no new tables or connections (see .drain)
         self.metrics.watch(self._live, self._live, lambda: len(self.connections))
 
@@ -179,11 +201,21 @@ class Lobby:
         table.idle_since = idle_since
         self._add(table)
 
-    def take_over(self) -> list[str]:
+    async def take_over(self) -> list[str]:
         """On a shared store: drive here the tables whose owner died (its PostgreSQL
         session ended, so its locks are free), replayed from their moves; returns their
         ids.  If this process lost its own session, its tables may be another's now:
-        it stops driving them first (it never drives a table it does not own)."""
+        it stops driving them first (it never drives a table it does not own).
+
+        The dead one's tables are shared out at the first look that finds them free:
+        each live process claims the ones that fall to its place (:func:`share_of`,
+        the same split in every process, so none is claimed twice and none waits for
+        another look), all in one statement, reads them in two queries, and replays
+        and drives them one after another, letting the event loop run every
+        ``_TAKEOVER_SLICE`` seconds (a few dozen tables go in one slice on an idle
+        machine; the loop of a busy process takes as long to go round anyway).  A
+        table still free at the next look (the process it fell to is slow, or the
+        live processes changed meanwhile) is anyone's."""
         if not self.store.shared or self.draining:  # a draining process takes nothing
             return []
         if not self.store.owns():
@@ -195,24 +227,47 @@ class Lobby:
                 timer = self._expiry.pop(table.id, None)
                 if timer is not None:
                     timer.cancel()
+        began = time.monotonic()
         free = self.store.unowned(set(self.tables) | set(self.damaged))
+        seen, self._free = self._free, set(free)
         if not free:
             return []
-        # This process's share of them, the others' left to their next look: the dead
-        # one's tables spread over the survivors (a random share, so they rarely collide).
-        share = -(-len(free) // self.store.servers())
-        taken = []
-        for table_id in self.store.claim(random.sample(free, share)):
-            try:
-                row = self.store.load(table_id)
-            except DamagedRow as exc:
-                self._set_aside(table_id, str(exc))
+        place, servers = self.store.place()
+        claimed = self.store.claim(share_of(free, place, servers, seen))
+        if not claimed:
+            return []
+        try:
+            rows, damaged = self.store.load_many(claimed)
+        except STORE_ERRORS:  # not read: left to whoever looks next (this one included)
+            for table_id in claimed:
+                with contextlib.suppress(*STORE_ERRORS):
+                    self.store.release(table_id)
+            raise
+        for table_id, reason in damaged.items():
+            self._set_aside(table_id, reason)  # kept claimed: nobody else tries it
+        read = time.monotonic() - began
+        left = set(claimed) - set(damaged)
+        taken: list[str] = []
+        since = time.monotonic()
+        for row in rows:
+            if self.draining:  # SIGTERM meanwhile: the rest is left to the others now
+                break
+            left.discard(row.id)
+            if row.archived:  # archived since it was found free: nothing to drive
+                self.store.release(row.id)
                 continue
-            if row is not None and not row.archived:
-                self._bring_back(row)
-                taken.append(table_id)
+            self._bring_back(row)
+            if row.id in self.tables:
+                taken.append(row.id)
+            if time.monotonic() - since >= _TAKEOVER_SLICE:
+                await asyncio.sleep(0)
+                since = time.monotonic()
+        for table_id in left:  # gone from the store, or left by a drain
+            self.store.release(table_id)
         if taken:
-            log.info("took over %d tables whose owner is gone", len(taken))
+            done = time.monotonic() - began
+            log.info("took over %d tables whose owner is gone: read in %.3f s, all driven "
+                     "%.3f s after the look", len(taken), read, done)  # fmt: skip
         return taken
 
     def _set_aside(self, table_id: str, reason: str) -> None:
@@ -737,7 +792,7 @@ async def _take_over_every(lobby: Lobby, seconds: float) -> None:
     while True:
         await asyncio.sleep(seconds)
         try:
-            lobby.take_over()
+            await lobby.take_over()
         except STORE_ERRORS as exc:
             lobby.metrics.store_failed("query")
             log.warning("cannot look for tables to take over: %s", exc)

@@ -116,6 +116,8 @@ class TableRow:
 _FIELDS = "id, created, settings, seats, record, finished, creator, created_at, ended_at, "
 _FIELDS += "idle_since, closed, archived"
 
+_BATCH = 500  # tables read by one query of load_many (SQLite allows 32,766 parameters)
+
 Statement = tuple[str, Sequence[Any]]
 """One SQL statement with ``?`` placeholders, and its parameters."""
 
@@ -160,9 +162,11 @@ class Store(abc.ABC):
         can be lost; then every table it drove may be another's already)."""
         return True
 
-    def servers(self) -> int:
-        """How many server processes use this store now (this one included)."""
-        return 1
+    def place(self) -> tuple[int, int]:
+        """This process's place among the server processes using this store now (0 for
+        the first), and how many they are (this one included): every live process
+        sees the same places, so each can tell its own share of a dead one's tables."""
+        return 0, 1
 
     def unowned(self, known: set[str]) -> list[str]:
         """Tables not archived, not in ``known``, that no live process owns now (a shared
@@ -316,8 +320,26 @@ class Store(abc.ABC):
     def load(self, table_id: str) -> TableRow | None:
         """The stored row of ``table_id``, or ``None``; :class:`DamagedRow` if it
         cannot be read."""
-        found = self._run(f"SELECT {_FIELDS} FROM tables WHERE id = ?", (table_id,))
-        return self._row(found[0]) if found else None
+        rows, damaged = self.load_many([table_id])
+        if damaged:
+            raise DamagedRow(damaged[table_id])
+        return rows[0] if rows else None
+
+    def load_many(self, table_ids: list[str]) -> tuple[list[TableRow], dict[str, str]]:
+        """The stored rows of ``table_ids`` (archived or not; the unknown ones left
+        out), oldest first, and the damaged ones set aside with the reason, as
+        :meth:`scan`: two queries however many tables (their rows, then all their
+        moves), so a process taking over a dead one's tables reads them at once."""
+        rows: list[TableRow] = []
+        damaged: dict[str, str] = {}
+        for start in range(0, len(table_ids), _BATCH):
+            batch = table_ids[start : start + _BATCH]
+            marks = ", ".join("?" * len(batch))
+            found = self._tables_where(f"id IN ({marks})", batch)
+            rows += found[0]
+            damaged.update(found[1])
+        rows.sort(key=lambda row: (row.created, row.id))
+        return rows, damaged
 
     def exists(self, table_id: str) -> bool:
         """Whether a row (readable or not) is stored for ``table_id``."""
@@ -326,11 +348,22 @@ class Store(abc.ABC):
     def scan(self) -> tuple[list[TableRow], dict[str, str]]:
         """Every stored table not archived, oldest first, and the damaged ones set
         aside: their ids and why each cannot be read."""
+        return self._tables_where("archived = 0", ())
+
+    def _tables_where(
+        self, where: str, params: Sequence[Any]
+    ) -> tuple[list[TableRow], dict[str, str]]:
+        """The rows of the tables ``where`` selects, oldest first, read with their moves
+        in two queries (not one query per table), and the damaged ones' reasons."""
+        found = self._run(f"SELECT {_FIELDS} FROM tables WHERE {where} ORDER BY created, id",
+                          params)  # fmt: skip
+        if not found:
+            return [], {}
+        moves = self._moves_of(where, params)
         rows, damaged = [], {}
-        query = f"SELECT {_FIELDS} FROM tables WHERE archived = 0 ORDER BY created, id"
-        for values in self._run(query):
+        for values in found:
             try:
-                rows.append(self._row(values))
+                rows.append(self._row(values, moves.get(str(values[0]), [])))
             except DamagedRow as exc:
                 damaged[str(values[0])] = str(exc)
         return rows, damaged
@@ -351,14 +384,21 @@ class Store(abc.ABC):
             "SELECT number, move FROM moves WHERE table_id = ? AND number >= ? ORDER BY number",
             (table_id, since),
         )
-        moves = []
-        for n, (number, text) in enumerate(found, since):
-            if number != n:
-                raise DamagedRow(f"its move {n} is missing")
-            moves.append(_json(text, dict, f"move {n}"))
+        return _moves([(int(number), text) for number, text in found], since)
+
+    def _moves_of(self, where: str, params: Sequence[Any]) -> dict[str, list[tuple[int, Any]]]:
+        """The stored moves of the tables ``where`` selects, in one query: per table,
+        its ``(number, JSON text)`` rows in order (read by :func:`_moves`)."""
+        moves: dict[str, list[tuple[int, Any]]] = {}
+        for table_id, number, text in self._run(
+            "SELECT table_id, number, move FROM moves WHERE table_id IN "
+            f"(SELECT id FROM tables WHERE {where}) ORDER BY table_id, number",
+            params,
+        ):
+            moves.setdefault(str(table_id), []).append((int(number), text))
         return moves
 
-    def _row(self, values: tuple[Any, ...]) -> TableRow:
+    def _row(self, values: tuple[Any, ...], moves: list[tuple[int, Any]]) -> TableRow:
         table_id, created, settings, seats, record, finished, *lobby = values
         creator, created_at, ended_at, idle_since, closed, archived = lobby
         head = _json(record, dict, "record")
@@ -370,7 +410,7 @@ class Store(abc.ABC):
             created,
             _json(settings, dict, "settings"),
             _seats(_json(seats, list, "seats")),
-            {**first, "moves": self.moves(table_id), **head},
+            {**first, "moves": _moves(moves), **head},
             bool(finished),
             creator,
             float(created_at),
@@ -379,6 +419,18 @@ class Store(abc.ABC):
             bool(closed),
             bool(archived),
         )
+
+
+def _moves(found: list[tuple[int, Any]], since: int = 0) -> list[dict[str, Any]]:
+    """A table's stored moves from its ``(number, JSON text)`` rows in order, the first
+    numbered ``since``; :class:`DamagedRow` if one is not a JSON object or a number is
+    missing."""
+    moves = []
+    for n, (number, text) in enumerate(found, since):
+        if number != n:
+            raise DamagedRow(f"its move {n} is missing")
+        moves.append(_json(text, dict, f"move {n}"))
+    return moves
 
 
 def _insert_move(table_id: str, number: int, move: object) -> Statement:

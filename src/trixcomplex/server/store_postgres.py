@@ -191,19 +191,23 @@ class PostgresStore(Store):
             return False
         return True
 
-    def servers(self) -> int:
-        """The live server processes on this database: the sessions holding the servers'
-        shared advisory lock (this one's taken here if it is not yet)."""
+    def place(self) -> tuple[int, int]:
+        """This process's place among the live server processes on this database, and
+        how many they are: the sessions holding the servers' shared advisory lock (this
+        one's taken here if it is not yet), in the order of their backend's process id."""
         try:
-            self._owner()
+            mine = self._owner().info.backend_pid
         except psycopg.Error as exc:
             raise StoreUnavailable(str(exc).strip()[:200]) from None
         rows = self._run(
-            "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = ?::oid "
-            "AND objid = 0 AND objsubid = 2 AND granted",
+            "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = ?::oid "
+            "AND objid = 0 AND objsubid = 2 AND granted ORDER BY pid",
             (_SERVERS,),
         )
-        return max(1, int(rows[0][0]))
+        pids = [int(r[0]) for r in rows]
+        if mine not in pids:  # not counted yet (cannot be: its lock is held): first
+            pids.insert(0, mine)
+        return pids.index(mine), len(pids)
 
     def unowned(self, known: set[str]) -> list[str]:
         """Tables no session holds the lock of (its owner died), by ``pg_locks``."""
@@ -267,6 +271,33 @@ class PostgresStore(Store):
                             str(exc).strip()[:200], pause)  # fmt: skip
             await asyncio.sleep(pause)
             pause = min(_LISTEN_RETRY[1], 2 * pause)
+
+    def _moves_of(self, where: str, params: Sequence[Any]) -> dict[str, list[tuple[int, Any]]]:
+        """As the store's, but one row per table, not per move: PostgreSQL gathers each
+        table's move numbers and its moves' texts joined by newlines (which compact
+        JSON never holds), so the driver builds a few rows instead of thousands (a
+        takeover's 10,000 moves: about 10 ms instead of 100).  A table whose texts do
+        not split back into as many moves as numbers (a tampered move holding a
+        newline) is read move by move, so it is judged exactly as the store's."""
+        moves: dict[str, list[tuple[int, Any]]] = {}
+        for table_id, numbers, texts in self._run(
+            "SELECT table_id, array_agg(number ORDER BY number), "
+            "string_agg(move, E'\\n' ORDER BY number) FROM moves WHERE table_id IN "
+            f"(SELECT id FROM tables WHERE {where}) GROUP BY table_id",
+            params,
+        ):
+            split = str(texts).split("\n")
+            if len(split) == len(numbers):
+                moves[str(table_id)] = list(zip(numbers, split, strict=True))
+            else:
+                moves[str(table_id)] = [
+                    (int(n), text)
+                    for n, text in self._run(
+                        "SELECT number, move FROM moves WHERE table_id = ? ORDER BY number",
+                        (table_id,),
+                    )
+                ]
+        return moves
 
     def _run(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         try:
