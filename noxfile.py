@@ -30,10 +30,10 @@ def tests(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def page(session: nox.Session) -> None:
     """The table page's browser tests: geometry, doubles, TRIX rows, the scoresheet at
-    three widths, keyboard-only deals in English and Arabic, axe-core (the ``table_page``
-    tests, left out of the default suite for time)."""
+    three widths, keyboard-only deals in English and Arabic, axe-core, four people in four
+    tabs (the ``table_page`` tests, left out of the default suite for time)."""
     session.install("-e", ".[test]")
-    args = session.posargs or ["tests/test_server_table.py"]
+    args = session.posargs or ["tests/test_server_table.py", "tests/test_server_browser.py"]
     session.run("python", "-m", "pytest", "--table-page", *args)
 
 
@@ -58,7 +58,7 @@ def postgres(session: nox.Session) -> None:
                                "tests/test_server_page.py",
                                "tests/test_server_browser.py",
                                "tests/test_deploy.py"]  # fmt: skip
-    session.run("python", "-m", "pytest", "--server-stores=all", *args)
+    session.run("python", "-m", "pytest", "--server-stores=all", "--table-page", *args)
 
 
 @nox.session(python=PYTHON)

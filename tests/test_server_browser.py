@@ -70,6 +70,7 @@ def _wait_until_drawn(tabs: list[Page], before: list[str]) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.table_page  # nox -s page (and nox -s postgres): out of the default suite for time
 def test_people_play_in_the_browser(pages: tuple[Server, list[Page]]) -> None:
     """R-MATCH-3, R-DBL-1, R-CX-2: sit down, choose, answer the window, play by clicking."""
     server, tabs = pages
