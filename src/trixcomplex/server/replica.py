@@ -59,11 +59,7 @@ class Replica(Table):
 
     def start(self) -> None:
         """Start following the table: no clocks of its own but the held answers'."""
-        now = self._time.now()
-        self._last_move_at = now
-        self._window_opened = now
-        self._deadline = now + self.settings.move_time
-        self._stopped = False
+        self._start_clocks()
 
     def _schedule(self) -> None:
         """The one thing a replica does on its clock: store the people's answers to the

@@ -148,12 +148,15 @@ class Table(TableHost, TableMessages):
         try:
             self._store.save(row)
         except STORE_ERRORS as exc:
-            if self.metrics is not None:
-                self.metrics.store_failed("save")
-            log.warning("table %s: cannot store: %s", self.id, exc)
-            raise Refused(
-                "the server cannot store now; nothing was changed: try again", "unavailable"
-            ) from None
+            raise self._unavailable("save", exc) from None
+
+    def _unavailable(self, operation: str, exc: Exception) -> Refused:
+        """The refusal of a step the store failed to keep (``server.unavailable``: nothing
+        was changed), counted in the metrics and logged in one line."""
+        if self.metrics is not None:
+            self.metrics.store_failed(operation)
+        log.warning("table %s: cannot store: %s", self.id, exc)
+        return Refused("the server cannot store now; nothing was changed: try again", "unavailable")
 
     def _add_move(
         self, before: tc.MatchState, move: tc.Move, after: tc.MatchState, end: bool
@@ -169,12 +172,7 @@ class Table(TableHost, TableMessages):
             self._store.add_move(self.id, len(before.history), tc.move_to_json(move),
                                  self._row(after, self.seats) if end else None)  # fmt: skip
         except STORE_ERRORS as exc:
-            if self.metrics is not None:
-                self.metrics.store_failed("add_move")
-            log.warning("table %s: cannot store: %s", self.id, exc)
-            raise Refused(
-                "the server cannot store now; nothing was changed: try again", "unavailable"
-            ) from None
+            raise self._unavailable("add_move", exc) from None
         except MoveTaken as exc:
             log.info("table %s: %s by another process: catching up", self.id, exc)
             raise
@@ -204,12 +202,7 @@ class Table(TableHost, TableMessages):
         try:
             stored = self._store.take_seat(self.id, seat, row.seats[seat], row.record)
         except (DamagedRow, *STORE_ERRORS) as exc:
-            if self.metrics is not None:
-                self.metrics.store_failed("save")
-            log.warning("table %s: cannot store: %s", self.id, exc)
-            raise Refused(
-                "the server cannot store now; nothing was changed: try again", "unavailable"
-            ) from None
+            raise self._unavailable("save", exc) from None
         if stored is None:
             self.heard_seats()
             raise Refused(f"seat {seat} is taken", "seat-taken")

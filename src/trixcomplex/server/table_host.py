@@ -312,13 +312,20 @@ class TableHost:
         else:
             self._retry = 0.0
 
-    def start(self) -> None:
-        """Start the table's clocks (after creating or restoring it, inside the event loop)."""
+    def _start_clocks(self) -> float:
+        """Every clock from now: the move time, the doubling window, a whole move time
+        for the seat to play (a restored table charges nobody the time it was down);
+        returns that now."""
         now = self._time.now()
         self._last_move_at = now
         self._window_opened = now
         self._deadline = now + self.settings.move_time
         self._stopped = False
+        return now
+
+    def start(self) -> None:
+        """Start the table's clocks (after creating or restoring it, inside the event loop)."""
+        now = self._start_clocks()
         if not self.state.is_over:  # nobody is connected yet: every joined seat is away
             self._away = {
                 s: now
