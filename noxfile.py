@@ -31,9 +31,11 @@ def tests(session: nox.Session) -> None:
 def page(session: nox.Session) -> None:
     """The table page's browser tests: geometry, doubles, TRIX rows, the scoresheet at
     three widths, keyboard-only deals in English and Arabic, axe-core, four people in four
-    tabs (the ``table_page`` tests, left out of the default suite for time)."""
+    tabs, whole deals by mouse and keyboard, a phone's width (the ``table_page`` tests,
+    left out of the default suite for time)."""
     session.install("-e", ".[test]")
-    args = session.posargs or ["tests/test_server_table.py", "tests/test_server_browser.py"]
+    args = session.posargs or ["tests/test_server_table.py", "tests/test_server_browser.py",
+                               "tests/test_server_page.py"]  # fmt: skip
     session.run("python", "-m", "pytest", "--table-page", *args)
 
 

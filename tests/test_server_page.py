@@ -28,6 +28,10 @@ from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 from server_harness import Server
 from system_packages import require
 
+# In nox -s page (and nox -s postgres for their PostgreSQL half), out of the default
+# suite for time: it stays under four minutes on 2 cores (docs/contributing.rst).
+pytestmark = pytest.mark.table_page
+
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
