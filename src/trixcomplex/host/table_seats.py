@@ -21,9 +21,12 @@ import trixcomplex as tc
 from trixcomplex.bots import BOT_NAMES
 from trixcomplex.core.catalog import DEFAULT_LOCALE, LOCALES
 
+from .submit import MAX_SUBMIT_LENGTH, read_input
+
 __all__ = [
     "CREATE_KEYS",
     "HELLO_KEYS",
+    "MAX_MESSAGE",
     "SERVER_ERROR_CODES",
     "Refused",
     "Seat",
@@ -31,6 +34,7 @@ __all__ = [
     "join_seat",
     "read_create",
     "read_hello",
+    "read_message",
     "seat_of_token",
     "token_hash",
 ]
@@ -184,6 +188,32 @@ HELLO_KEYS = {
     "watch": frozenset({"type", "pictures", "locale"}),
 }
 """The keys each hello (the first message of a connection) may have."""
+
+
+MAX_MESSAGE = 4096
+"""The longest message (characters) a client may send a table; longer ones are refused
+unread, by the server and by the browser's worker alike."""
+
+
+def read_message(text: str) -> tuple[object, bool]:
+    """One message a client sent a table, parsed once by the library's strict reader:
+    its value (``None`` if it is no JSON the reader takes) and whether that value may be
+    submitted as it is (else the text itself is, for the library to refuse for its own
+    reason); :class:`Refused` (``server.too-long``) for a message over
+    :data:`MAX_MESSAGE`.  The server's connections and the browser's worker both read
+    their messages here.
+
+    >>> read_message('{"type": "watch"}')
+    ({'type': 'watch'}, True)
+    >>> read_message("not json")
+    (None, False)
+    """
+    if len(text) > MAX_MESSAGE:
+        raise Refused(f"a message is at most {MAX_MESSAGE} characters", "too-long")
+    try:
+        return read_input(text, max_length=MAX_MESSAGE), len(text) <= MAX_SUBMIT_LENGTH
+    except tc.TrixError:
+        return None, False
 
 
 def read_hello(message: dict[str, Any], attached: bool) -> tuple[str, bool, str]:

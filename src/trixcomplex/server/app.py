@@ -47,11 +47,10 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import trixcomplex as tc
-from trixcomplex.host.submit import MAX_SUBMIT_LENGTH, read_input
 
 from ..core.catalog import DEFAULT_LOCALE
 from ..host.refusals import refusal_json
-from ..host.table_seats import read_hello
+from ..host.table_seats import MAX_MESSAGE, read_hello, read_message
 from .clock import Clock, LoopClock, Timer
 from .health import routes as health_routes
 from .metrics import Metrics
@@ -81,8 +80,6 @@ __all__ = [
 
 log = logging.getLogger("trixcomplex.server")
 
-MAX_MESSAGE = 4096
-"""The longest message (characters) a client may send; longer ones are refused unread."""
 MAX_TABLES = Options().max_tables
 """The most tables a server plays at once unless told otherwise (finished ones not counted)."""
 _TAKEOVER_EVERY = 0.25  # seconds: how often a shared store's free tables are looked for
@@ -670,32 +667,13 @@ def handle(table: Table, conn: Connection, text: str, lobby: Lobby | None = None
     while the ``lobby`` drains (what a client sees then is what is stored)."""
     if lobby is not None and lobby.draining:
         raise Refused("the server is going away: reconnect and send it again", "unavailable")
-    if len(text) > MAX_MESSAGE:
-        raise Refused(f"a message is at most {MAX_MESSAGE} characters", "too-long")
-    try:  # the one parse of the message, by the library's strict reader
-        message = read_input(text, max_length=MAX_MESSAGE)
-        readable = len(text) <= MAX_SUBMIT_LENGTH
-    except tc.TrixError:
-        message, readable = None, False
+    message, readable = read_message(text)  # the one parse of the message
     if isinstance(message, dict) and "type" in message:
         _hello(table, conn, message, lobby)
     elif not conn.attached:
         raise Refused("send join, resume or watch first", "hello-first")
     else:  # a move: its value, or the text the library refuses (for its own reason)
-        try:
-            table.submit(conn.seat, message if readable else text)
-        except tc.IllegalMoveError as exc:
-            raise _in_language(table, conn, exc) from None
-
-
-def _in_language(table: Table, conn: Connection, exc: tc.IllegalMoveError) -> tc.TrixError:
-    """An illegal move's refusal in the connection's language: the same code and clause,
-    the reason :func:`~trixcomplex.why_illegal` gives in the hello's ``locale`` (English:
-    the library's own message, unchanged)."""
-    if conn.locale == DEFAULT_LOCALE or conn.seat is None:
-        return exc
-    reason = tc.why_illegal(table.state, conn.seat, exc.move, locale=conn.locale)
-    return exc if reason is None else tc.TrixError(reason, code=exc.code, rule=exc.rule)
+        table.submit(conn.seat, message if readable else text)
 
 
 async def _receive(socket: WebSocket, conn: Connection, hello_by: float) -> dict[str, Any] | None:

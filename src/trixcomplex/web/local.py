@@ -48,7 +48,6 @@ from trixcomplex.host.clock import Clock, Timer
 from trixcomplex.host.page_messages import page_messages, request_locale
 from trixcomplex.host.refusals import refusal_json
 from trixcomplex.host.scorebook import answer as scorebook_answer
-from trixcomplex.host.submit import MAX_SUBMIT_LENGTH, read_input
 from trixcomplex.host.table_messages import TableMessages
 from trixcomplex.host.table_seats import (
     Refused,
@@ -57,15 +56,13 @@ from trixcomplex.host.table_seats import (
     join_seat,
     read_create,
     read_hello,
+    read_message,
     seat_of_token,
 )
 
 __all__ = ["LocalLobby", "LocalTable", "PageClock"]
 
 log = logging.getLogger("trixcomplex.web")
-
-MAX_MESSAGE = 4096
-"""The longest message a connection may send, in characters (as the server's)."""
 
 Send = Callable[[int, str], None]
 """How the lobby sends a connection a message: ``send(connection, json_text)``."""
@@ -410,13 +407,7 @@ class LocalLobby:
             conn.table.detach(conn)
 
     def _handle(self, conn: _Connection, table: LocalTable, text: str) -> None:
-        if len(text) > MAX_MESSAGE:
-            raise Refused(f"a message is at most {MAX_MESSAGE} characters", "too-long")
-        try:  # the one parse of the message, by the library's strict reader
-            message = read_input(text, max_length=MAX_MESSAGE)
-            readable = len(text) <= MAX_SUBMIT_LENGTH
-        except tc.TrixError:
-            message, readable = None, False
+        message, readable = read_message(text)  # the one parse of the message
         if isinstance(message, dict) and "type" in message:
             self._hello(conn, table, message)
         elif not conn.attached:
