@@ -28,12 +28,16 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from hypothesis import HealthCheck, settings
 
-from system_packages import in_ci
+from browser_harness import CHROMIUM, CHROMIUM_ARGS, LONG
+from system_packages import in_ci, require
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, BrowserContext
 
 _BASE_EXAMPLES = 100
 """hypothesis' own default ``max_examples``: a profile's size relative to it scales tests."""
@@ -203,3 +207,31 @@ def _database(request: pytest.FixtureRequest, where: Path) -> str:
         return str(where / "tables.sqlite3")
     cluster = request.getfixturevalue("postgres_cluster")
     return str(cluster.database())
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Browser]:
+    """One Chromium for the module's tests (each test gets its own context in it);
+    skipped without Debian's ``chromium``, failed in CI."""
+    from playwright.sync_api import sync_playwright
+
+    executable = require("chromium", CHROMIUM)
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=executable, headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def browser(chromium: Browser) -> Iterator[BrowserContext]:
+    """A fresh browser context: its own cookies, storage and pages, as a new profile."""
+    context = chromium.new_context(viewport={"width": 1080, "height": 820})
+    context.set_default_timeout(LONG)
+    try:
+        yield context
+    finally:
+        context.close()

@@ -9,21 +9,15 @@ the server is killed and restarted: the pages reconnect to their seats.
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, sync_playwright
 
+from browser_harness import CHROMIUM, CHROMIUM_ARGS
 from server_harness import Server
 from system_packages import require
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]  # fmt: skip
 
 
 @pytest.fixture

@@ -16,54 +16,20 @@ Every wait is on the page's state, with generous upper bounds only.
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import BrowserContext, Page
 
+from browser_harness import DEAL
 from server_harness import Server
-from system_packages import require
 
 # In nox -s page (and nox -s postgres for their PostgreSQL half), out of the default
 # suite for time: it stays under four minutes on 2 cores (docs/contributing.rst).
 pytestmark = pytest.mark.table_page
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]  # fmt: skip
-LONG = 120_000  # ms: an upper bound for a wait on a loaded machine, never a pace
-DEAL = 600_000  # ms: the upper bound for a whole deal against bots
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Browser]:
-    """One Chromium for the module's tests (each test gets its own context in it)."""
-    executable = require("chromium", CHROMIUM)  # skipped without it; in CI, failed
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=executable, headless=True, args=CHROMIUM_ARGS
-        )
-        try:
-            yield launched
-        finally:
-            launched.close()
-
-
-@pytest.fixture
-def browser(chromium: Browser) -> Iterator[BrowserContext]:
-    """A fresh browser context: its own cookies, storage and pages, as a new profile."""
-    context = chromium.new_context(viewport={"width": 1080, "height": 820})
-    context.set_default_timeout(LONG)
-    try:
-        yield context
-    finally:
-        context.close()
 
 
 @pytest.fixture(scope="module")

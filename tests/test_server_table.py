@@ -19,50 +19,20 @@ from __future__ import annotations
 import itertools
 import math
 import os
-import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page
 
+from browser_harness import DEAL, LONG
 from server_harness import Server
 from system_packages import require
 from trixcomplex.io.render import position
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]  # fmt: skip
-LONG = 120_000  # ms: an upper bound for a wait on a loaded machine, never a pace
-DEAL = 600_000  # ms: the upper bound for a whole deal against bots
 AXE = "axe-core@4.14.1"
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Browser]:
-    executable = require("chromium", CHROMIUM)  # skipped without it; in CI, failed
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=executable, headless=True, args=CHROMIUM_ARGS
-        )
-        try:
-            yield launched
-        finally:
-            launched.close()
-
-
-@pytest.fixture
-def browser(chromium: Browser) -> Iterator[BrowserContext]:
-    context = chromium.new_context(viewport={"width": 1080, "height": 820})
-    context.set_default_timeout(LONG)
-    try:
-        yield context
-    finally:
-        context.close()
 
 
 @pytest.fixture(scope="module")
