@@ -37,6 +37,7 @@ __all__ = [
     "read_message",
     "seat_of_token",
     "token_hash",
+    "welcome",
 ]
 
 _LIMITS = {  # setting: (default, lowest, highest), in seconds
@@ -315,3 +316,22 @@ def seat_of_token(seats: Sequence[Seat], token: object) -> int:
             if seat.token_sha256 is not None and hmac.compare_digest(seat.token_sha256, digest):
                 return s
     raise Refused("this token does not open a seat at this table", "bad-token")
+
+
+def welcome(
+    table_id: str, settings: Settings, seat: int | None, token: str | None = None
+) -> dict[str, Any]:
+    """The ``welcome`` a table answers a hello it took with: the table, the seat (``None``
+    for a spectator), the new seat's token after a join, the settings and whether the
+    ruleset plays in partnerships.  The server's connections and the browser's worker
+    both send this one.
+
+    >>> welcome("t1", Settings(), 2)["partnership"], "token" in welcome("t1", Settings(), 2)
+    (True, False)
+    """
+    hello: dict[str, Any] = {"type": "welcome", "table": table_id, "seat": seat}
+    if token is not None:
+        hello["token"] = token
+    hello["settings"] = settings.to_json()
+    hello["partnership"] = tc.Ruleset.from_name(settings.ruleset).partnership
+    return hello

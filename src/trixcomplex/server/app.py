@@ -50,7 +50,7 @@ import trixcomplex as tc
 
 from ..core.catalog import DEFAULT_LOCALE
 from ..host.refusals import refusal_json
-from ..host.table_seats import MAX_MESSAGE, read_hello, read_message
+from ..host.table_seats import MAX_MESSAGE, read_hello, read_message, welcome
 from .clock import Clock, LoopClock, Timer
 from .health import routes as health_routes
 from .metrics import Metrics
@@ -635,7 +635,7 @@ def _hello(
     watches count in the ``lobby``'s per-address quotas."""
     kind, pictures, locale = read_hello(message, conn.attached)
     conn.locale = locale  # a refusal of this hello is in its language too
-    hello: dict[str, Any] = {"type": "welcome", "table": table.id, "seat": None}
+    seat, token = None, None
     if kind == "join":
         seat = message.get("seat")
         if lobby is not None:
@@ -646,17 +646,14 @@ def _hello(
             if lobby is not None:
                 lobby.unjoin(conn.client)
             raise
-        hello.update(seat=seat, token=token)
     elif kind == "resume":
         seat = table.seat_of(message.get("token"))
         table.check_free(seat)
-        hello.update(seat=seat)
     elif lobby is not None:
         lobby.watch(conn.client)
         conn.watching = True
-    hello["settings"] = table.settings.to_json()
-    hello["partnership"] = tc.Ruleset.from_name(table.settings.ruleset).partnership
-    conn.seat, conn.pictures, conn.locale = hello["seat"], pictures, locale
+    hello = welcome(table.id, table.settings, seat, token)
+    conn.seat, conn.pictures, conn.locale = seat, pictures, locale
     conn.send(hello)
     table.attach(conn)
     conn.attached = True

@@ -58,6 +58,7 @@ from trixcomplex.host.table_seats import (
     read_hello,
     read_message,
     seat_of_token,
+    welcome,
 )
 
 __all__ = ["LocalLobby", "LocalTable", "PageClock"]
@@ -418,17 +419,14 @@ class LocalLobby:
     def _hello(self, conn: _Connection, table: LocalTable, message: dict[str, Any]) -> None:
         kind, pictures, locale = read_hello(message, conn.attached)
         conn.locale = locale  # a refusal of this hello is in its language too
-        hello: dict[str, Any] = {"type": "welcome", "table": table.id, "seat": None}
+        seat, token = None, None
         if kind == "join":
             token = table.join(message.get("seat"), message.get("name"))
-            hello.update(seat=message.get("seat"), token=token)
+            seat = message.get("seat")
         elif kind == "resume":
             seat = table.seat_of(message.get("token"))
             table.check_free(seat)
-            hello.update(seat=seat)
-        hello["settings"] = table.settings.to_json()
-        hello["partnership"] = tc.Ruleset.from_name(table.settings.ruleset).partnership
-        conn.seat, conn.pictures, conn.locale = hello["seat"], pictures, locale
-        conn.send(hello)
+        conn.seat, conn.pictures, conn.locale = seat, pictures, locale
+        conn.send(welcome(table.id, table.settings, seat, token))
         table.attach(conn)
         conn.attached = True
