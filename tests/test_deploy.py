@@ -26,9 +26,9 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 import trixcomplex as tc
+from browser_harness import CHROMIUM, CHROMIUM_ARGS
 from server_harness import Client, Server, free_port, replay
 from system_packages import require
-from test_server_browser import CHROMIUM, CHROMIUM_ARGS
 
 CONFIG = Path(__file__).resolve().parents[1] / "docs" / "deploy" / "nginx.conf"
 NGINX = "/usr/sbin/nginx"

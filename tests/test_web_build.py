@@ -184,7 +184,7 @@ def test_a_person_plays_a_deal_against_bots_with_the_mouse(site: str, tmp_path: 
     cards); every request stays on the folder's origin (others are refused)."""
     from playwright.sync_api import Route, sync_playwright
 
-    from test_server_browser import CHROMIUM, CHROMIUM_ARGS
+    from browser_harness import CHROMIUM, CHROMIUM_ARGS
 
     chromium = require("chromium", CHROMIUM)
     foreign: list[str] = []
@@ -229,7 +229,7 @@ def test_the_static_score_keeper_keeps_a_match_as_the_library(site: str, tmp_pat
     names and a wrong owner (R-MATCH-5) is refused in Arabic."""
     from playwright.sync_api import Request, Route, sync_playwright
 
-    from test_server_browser import CHROMIUM, CHROMIUM_ARGS
+    from browser_harness import CHROMIUM, CHROMIUM_ARGS
     from test_server_table import COMPLEX_TAKEN, _shot, enter_deal
     from test_why_illegal_ar import assert_arabic
     from trixcomplex.io.scorekeeper import DealOutcome, Scorebook
