@@ -139,7 +139,12 @@ def test_an_engine_over_a_real_pipe_sees_the_same_as_in_process(cases: list[Any]
     [
         (["check", "--engine", "no-such-engine-command"], "cannot start 'no-such-engine-command'"),
         (["check", "--engine", "true", "--cases", "1"], "the engine exited"),
-        (["check", "--engine", f"{sys.executable} -c print(1)", "--cases", "1"], "answered"),
+        # An engine that reads the request, then answers what is not JSON (reading first:
+        # one that prints and exits before the request is written has exited, a race).
+        (
+            ["check", "--engine", f"{sys.executable} -c 'input(); print(1)'", "--cases", "1"],
+            "answered",
+        ),
         (["check", "--engine", "true", "--cases-file", "/nonexistent/cases"], "cannot read"),
         (["export", "/proc/no/such/dir"], "cannot write"),
     ],
