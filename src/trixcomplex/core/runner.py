@@ -248,7 +248,12 @@ def run_deal(
     # One loop for both kinds of deal: the move is chosen (drawn, given or asked of the
     # source, tested in that order: the random playout's draw first, one test a card)
     # in one place, then stepped by the deal's kind.
-    while index < count:
+    while True:
+        # The run's end tested next to its jump: in ``while index < count`` the jump
+        # out of this long loop needs an EXTENDED_ARG, which stops CPython 3.11
+        # specializing the compare (COMPARE_OP_INT_JUMP): a generic compare a move.
+        if index >= count:
+            break
         if draw is not None:  # rng.choice of the listed moves, inline (_speed.below)
             n = legal.bit_count() or 1  # R-TX-3: no card to lay, the pass is the one move
             if n > least:
@@ -262,44 +267,46 @@ def run_deal(
             bit = legal & -legal
             if bit:
                 r = bit.bit_length() - 1  # the card as a plain int: tuples indexed by a Card
-                card = ALL_CARDS[r]  # (an int subclass) miss the fast path, about 8 ns
-                record(PLAYS[turn][r])  # type: ignore[misc]
+                record(PLAYS[turn][r])  # type: ignore[misc]  # (an int subclass) miss the fast path
             else:
-                card = None
                 record(PASSES[turn][0])  # type: ignore[misc]
         elif played is None:  # the next given move: a legal card, or the pass with none
             move = moves[index]
             if type(move) is Play:
                 if move.seat != turn:
                     break
-                card = move.card
-                bit = 1 << card
+                r = move.card
+                bit = 1 << r
                 if not legal & bit:  # not held, or not legal now
                     break
             elif type(move) is Pass and move.seat == turn and not legal:  # TRIX only (R-TX-3)
-                card, bit = None, 0
+                bit = 0
             else:
                 break
             index += 1
         else:  # asked of the source
             move = source(turn, legal)  # type: ignore[misc]  # a source when no draw
             if type(move) is Play:
-                card = move.card
-                bit = 1 << card
+                r = move.card
+                bit = 1 << r
             elif move is None or not trix:  # STOP (a trick deal has no pass)
                 break
             else:
-                card, bit = None, 0
+                bit = 0
             record(move)  # type: ignore[misc]
-        # Each step's CardStep is built before ``turn`` moves on (the seat is ``turn``):
-        # no ``seat`` or ``out`` local set per card for the steps only.  The hand is read
-        # where a card leaves it, not for every move (a pass or the end of a run).
+        # The move is ``bit`` (0: the pass) and ``r``, its card's index (a plain int when
+        # drawn: playable_after's tables indexed by a Card, an int subclass, miss the
+        # tuple fast path); the Card itself is looked up only where it is kept (a trick,
+        # a step).  Each step's CardStep is built before ``turn`` moves on (the seat is
+        # ``turn``): no ``seat`` or ``out`` local set per card for the steps only.  The
+        # hand is read where a card leaves it, not for every move (a pass or the end of
+        # a run).
         if trix:
-            if card is not None:
+            if bit:
                 hand = hands[turn] ^ bit
                 hands[turn] = hand
                 table |= bit
-                can = playable_after(can, table, card)
+                can = playable_after(can, table, r)
                 if not hand:  # out (R-TX-4); a seat that passes holds cards
                     order = gone_out(order, turn)
                     if live is not None:
@@ -310,12 +317,14 @@ def run_deal(
                     holders ^= 1 << turn
             if steps is not None:
                 n = after[turn][holders]  # who moves next
-                out = card is not None and not hand  # a seat that passes holds cards
+                out = bit != 0 and not hand  # a seat that passes holds cards
+                card = ALL_CARDS[r] if bit else None
                 steps.append(_tnew(CardStep, (turn, card, n, None, None, out, False)))
             turn = after[turn][holders]
             legal = layable(hands[turn], can)
             continue
         hands[turn] ^= bit
+        card = ALL_CARDS[r]
         trick += (card,)  # a card: a trick deal has no pass
         if live is not None:
             live[1] = trick
@@ -347,7 +356,7 @@ def run_deal(
     if trix:
         if over:
             if steps is not None:
-                steps.append(new_step(turn, card, None, None, None, True, True))
+                steps.append(new_step(turn, ALL_CARDS[r], None, None, None, True, True))
             result = _trix_result(state, order)
         else:
             # new_trix_deal(...), or the deal itself after passes only (nothing laid)
