@@ -98,6 +98,9 @@ _OVER, _DEAL = Phase.OVER, Phase.DEAL
 _TRIX_CONTRACT = Contract.TRIX
 
 _NEXT_SEAT = tuple(next_seat(seat) for seat in range(4))  # next_seat's answers, one lookup
+_ALONE = tuple((card,) for card in ALL_CARDS)
+"""``_ALONE[card]``: the card as a one-card tuple, added to the trick in progress with
+no tuple built and freed for it each card."""
 
 
 class CardStep(TupleRecord):
@@ -220,7 +223,7 @@ def run_deal(
     else:  # moves chosen as the run goes, until the source stops or the deal ends
         played = []
         record = played.append
-        index, count = 0, 1  # never counted: one loop test for every kind of run
+        index, count = 0, 1  # never counted: the source's run ends when it says STOP
     hands = [*state.hands]  # list(...) is a call: 250 machine instructions more per apply
     over = False
     card: Card | None
@@ -249,11 +252,6 @@ def run_deal(
     # source, tested in that order: the random playout's draw first, one test a card)
     # in one place, then stepped by the deal's kind.
     while True:
-        # The run's end tested next to its jump: in ``while index < count`` the jump
-        # out of this long loop needs an EXTENDED_ARG, which stops CPython 3.11
-        # specializing the compare (COMPARE_OP_INT_JUMP): a generic compare a move.
-        if index >= count:
-            break
         if draw is not None:  # rng.choice of the listed moves, inline (_speed.below)
             n = legal.bit_count() or 1  # R-TX-3: no card to lay, the pass is the one move
             if n > least:
@@ -270,6 +268,12 @@ def run_deal(
                 record(PLAYS[turn][r])  # type: ignore[misc]  # (an int subclass) miss the fast path
             else:
                 record(PASSES[turn][0])  # type: ignore[misc]
+        elif index >= count:
+            # The end of the given moves, tested only where there are some (a drawn or
+            # asked move has none).  Not ``while index < count``: that jump out of this
+            # long loop needs an EXTENDED_ARG, which stops CPython 3.11 specializing the
+            # compare (COMPARE_OP_INT_JUMP), a generic compare each move.
+            break
         elif played is None:  # the next given move: a legal card, or the pass with none
             move = moves[index]
             if type(move) is Play:
@@ -324,12 +328,12 @@ def run_deal(
             legal = layable(hands[turn], can)
             continue
         hands[turn] ^= bit
-        card = ALL_CARDS[r]
-        trick += (card,)  # a card: a trick deal has no pass
+        trick += _ALONE[r]  # (card,), one tuple: a card (a trick deal has no pass)
         if live is not None:
             live[1] = trick
         if len(trick) < 4:
             if steps is not None:  # new_step(...), in place
+                card = ALL_CARDS[r]
                 steps.append(_tnew(CardStep, (turn, card, after[turn], None, None, False, False)))
             turn = after[turn]  # R-SEAT-1
             legal = legal_cards(hands[turn], trick, rules)
@@ -347,8 +351,9 @@ def run_deal(
             live[1], live[2], live[3], live[4] = trick, leader, len(tricks), total
         over = trick_deal_over(len(tricks), hands[0] | hands[1] | hands[2] | hands[3], rules)
         if steps is not None:
+            last = done.cards[3]
             steps.append(_tnew(CardStep, (
-                seat, card, None if over else taker, done, gained, False, over)))  # fmt: skip
+                seat, last, None if over else taker, done, gained, False, over)))  # fmt: skip
         if over:
             break
         legal = legal_cards(hands[turn], trick, rules)  # the lead
