@@ -290,6 +290,28 @@ def test_r_dbl_4_doubled_cards_are_listed_by_card_whatever_the_order_of_the_doub
     assert [d.case for d in result.doubled] == [1, 1]
 
 
+def test_r_dbl_4_doubled_card_costs_are_kept_per_rules_object_and_bounded() -> None:
+    """R-DBL-4: a doubled card's cost, built once and shared (``tricks._costed``),
+    is kept apart for each rules object: the same card, doubler, taker and leader
+    under doubled penalties cost double; and the table of rules objects stays
+    bounded however many rules objects a process makes."""
+    rules = tc.PARTNERSHIP.trick_rules(tc.Contract.COMPLEX)
+    dearer = attrs.evolve(rules, king_of_hearts=2 * rules.king_of_hearts)
+    c = tc.parse_card
+    tricks = (tc.Trick(0, (c("5H"), c("KH"), c("9H"), c("2H")), 1),)
+    deal = tc.TrickDeal(1, (), tricks, ((c("KH"), 3),), (0, 0, 0, 0))
+    cheap = cx.complex_result(1, 0, deal, contract=tc.Contract.COMPLEX, kingdom=1, rules=rules)
+    dear = cx.complex_result(1, 0, deal, contract=tc.Contract.COMPLEX, kingdom=1, rules=dearer)
+    assert cheap.doubled[0].points == (0, -150, 0, 75)
+    assert dear.doubled[0].points == (0, -300, 0, 150)
+    many = [attrs.evolve(rules, trick=-i) for i in range(1, 200)]
+    for other in many:
+        cx.complex_result(1, 0, deal, contract=tc.Contract.COMPLEX, kingdom=1, rules=other)
+        assert len(cx._COSTED) <= 64
+    again = cx.complex_result(1, 0, deal, contract=tc.Contract.COMPLEX, kingdom=1, rules=rules)
+    assert again == cheap and again.doubled == cheap.doubled
+
+
 def test_queens_table_lists_every_set_of_queens() -> None:
     """The breakdown's table of Queens gives ``cards_of`` of each of the 16 sets."""
     queens = cards_of(scoring.QUEENS)
