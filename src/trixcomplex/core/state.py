@@ -511,7 +511,8 @@ def new_state(
             phase, deal_number, owner, contract, hands, turn, deal, scores, results, history,
             ruleset, None, 0,
         ))  # fmt: skip
-    return _tnew(MatchState, (
+    rules, legal = in_play(contract, hands, turn, deal, ruleset)  # not ``*in_play(...)``
+    return _tnew(MatchState, (  # in the display: that builds a list to make the tuple
         phase, deal_number, owner, contract, hands, turn, deal, scores, results, history,
-        ruleset, *in_play(contract, hands, turn, deal, ruleset),
+        ruleset, rules, legal,
     ))  # fmt: skip

@@ -1,0 +1,112 @@
+"""Machine instructions of the hot-path rows, two builds side by side (issue 44).
+
+Run ``python benchmarks/instructions.py BASE_CHECKOUT [HEAD_CHECKOUT]`` from the
+repository root (``valgrind`` installed: ``apt-get install -y valgrind``).  For
+each row and build it runs the row's workload under ``valgrind --tool=cachegrind
+--cache-sim=no`` once and three times in one process, and prints the difference
+halved: the instructions of one workload, with the imports, the setup and the
+first pass's warm-up left out.  ``PYTHONHASHSEED=0`` and the same seeds make a
+count repeat to about 0.5%, whatever the machine's load: where
+``alternate.py``'s timings cannot tell a 2% change from a busy neighbour, this
+can.  Instructions are not time (a generic path and a cache miss cost more per
+instruction than the interpreter's specialized ones), so the alternating timings
+still decide; this says which way a change goes and by how much.
+
+- ``playout``: 10 random ``tc.playout`` matches (partnership);
+- ``selfplay``: 6 random partnership matches through ``legal_moves`` + ``apply``;
+- ``montecarlo``: ``MonteCarloBot()`` on the 12 decisions of ``bench.py``'s row.
+
+``--worker ROW REPS`` is the workload itself (what valgrind runs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROWS = ("playout", "selfplay", "montecarlo")
+TOTAL = re.compile(r"I\s+refs:\s+([\d,]+)")
+
+
+def worker(row: str, reps: int) -> None:
+    """Run ``row``'s workload ``reps`` times (the build on ``sys.path`` first)."""
+    import trixcomplex as tc
+
+    def selfplay() -> None:
+        for seed in range(6):
+            rng, state = random.Random(seed), tc.new_match(tc.PARTNERSHIP)
+            while not state.is_over:
+                if state.phase is tc.Phase.DEAL:
+                    state = tc.apply(state, tc.Deal.shuffled(rng))
+                else:
+                    state = tc.apply(state, rng.choice(tc.legal_moves(state)))
+
+    def playout() -> None:
+        for seed in range(10):
+            tc.playout(tc.new_match(tc.PARTNERSHIP), random.Random(seed), until="match")
+
+    work = {"selfplay": selfplay, "playout": playout}.get(row)
+    if work is None:  # montecarlo: bench.py's decisions, one bot for every pass
+        import bench
+
+        from trixcomplex.bots import MonteCarloBot
+
+        asked, bot = bench.decisions(range(0, 3), 12), MonteCarloBot()
+
+        def work() -> None:
+            rng = random.Random(0)
+            for view, legal in asked:
+                bot.choose(view, legal, rng)
+
+    for _ in range(reps):
+        work()
+
+
+def count(checkout: Path, row: str, reps: int) -> int:
+    """Instructions of ``reps`` passes of ``row`` against ``checkout``'s sources."""
+    env = {
+        **os.environ,
+        "PYTHONHASHSEED": "0",
+        "PYTHONPATH": f"{checkout / 'src'}{os.pathsep}{HERE}",
+    }
+    done = subprocess.run(
+        ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+         sys.executable, str(Path(__file__).resolve()), "--worker", row, str(reps)],
+        env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    found = TOTAL.search(done.stderr)
+    if done.returncode or found is None:
+        sys.exit(f"valgrind on {checkout} ({row}) failed:\n{done.stderr[-2000:]}")
+    return int(found[1].replace(",", ""))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("base", type=Path, nargs="?", help="the base build's checkout")
+    parser.add_argument("head", type=Path, nargs="?", default=HERE.parent, help="default: this one")
+    parser.add_argument("--rows", nargs="+", choices=ROWS, default=list(ROWS))
+    parser.add_argument("--worker", nargs=2, metavar=("ROW", "REPS"), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.worker:
+        worker(args.worker[0], int(args.worker[1]))
+        return 0
+    if args.base is None:
+        parser.error("the base checkout is required")
+    if shutil.which("valgrind") is None:
+        sys.exit("valgrind is not installed (apt-get install -y valgrind)")
+    for row in args.rows:
+        one = {b: (count(b, row, 3) - count(b, row, 1)) // 2 for b in (args.base, args.head)}
+        base, head = one[args.base], one[args.head]
+        print(f"{row:12s} base {base:>15,d}  head {head:>15,d}  head/base {head / base:.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
