@@ -15,10 +15,11 @@ import numpy.typing as npt
 
 from ...core.cards import Card, Suit, cards_of, mask_of
 from ...core.engine import History, MatchState, Phase, TrickDeal, TrixDeal
-from ...core.moves import Double, Move, Pass, Play
+from ...core.moves import Choose, Double, Move, Pass, Play
 from ...core.runner import CardStep
 from ...core.seats import check_seat
 from ...knowledge.card_deltas import StepLog, given_steps, steps_since
+from ...knowledge.seat_view import TURN_PHASES
 from ...knowledge.views import (
     View,
     own_part,
@@ -30,6 +31,7 @@ from ...knowledge.views import (
     view_without_moves,
 )
 from .encoders import (
+    CONTRACTS_SECTION,
     TRICK_AND_LEADER,
     TRICK_AND_LEADER_ZEROS,
     ZEROS,
@@ -37,6 +39,7 @@ from .encoders import (
     encode_all,
     encode_answer,
     encode_card_row,
+    encode_contracts,
     encode_deal_points,
     encode_place,
     encode_void_row,
@@ -45,7 +48,9 @@ from .layout import (
     AT_CANNOT,
     AT_HAND,
     AT_KNOWN,
+    AT_DOUBLED,
     AT_LEADER,
+    AT_OPEN,
     AT_PLAYED,
     AT_SIZES,
     AT_TAKEN,
@@ -54,7 +59,9 @@ from .layout import (
     AT_TURN,
     COUNT,
     COUNT_OF,
+    DOUBLE_INDEX,
     GATHER,
+    N_DOUBLABLE,
     TENSOR_SIZE,
     Buffer,
     span,
@@ -65,12 +72,17 @@ _CATCH_UP = 64
 """At most this many moves are followed one by one; a longer gap is encoded in full."""
 _NOTHING_SHOWN = [0, 0, 0, 0]
 _NO_POINTS = (0, 0, 0, 0)
+_UNKNOWN = object()
 
 _WINDOW = span("doublable", "my_answer")
 """A seat's own part (``views.own_part``) is its hand and this part of its tensor."""
 _WINDOW_ZEROS = array("f", bytes(4 * (_WINDOW.stop - _WINDOW.start)))
 
 
+_NEW_PHASES = (Phase.DOUBLE, Phase.COMPLEX, Phase.TRICKS, Phase.TRIX)
+"""The phases a choice or the doubling window's close lead to."""
+_CONTRACTS_ZEROS = ZEROS[CONTRACTS_SECTION.stop - CONTRACTS_SECTION.start]
+_KNOWN_ROW = tuple(AT_KNOWN + 52 * s for s in range(4))
 _PLAYED_ROW = tuple(AT_PLAYED + 52 * s for s in range(4))
 _TRICK_ROW = tuple(AT_TRICK + 52 * s for s in range(4))
 _TAKEN_ROW = tuple(AT_TAKEN + 52 * s for s in range(4))
@@ -131,6 +143,7 @@ class SeatsTracker:
         "_cannot",
         "_done",
         "_fresh",
+        "_hand_rows",
         "_marked",
         "_np",
         "_out",
@@ -143,6 +156,7 @@ class SeatsTracker:
         "_turn",
         "_turns",
         "_voids",
+        "_window_parts",
     )  # fmt: skip
 
     def __init__(self) -> None:
@@ -151,6 +165,10 @@ class SeatsTracker:
         self._np = np.frombuffer(self._out, np.float32)
         self._state: MatchState | None = None
         self._fresh = 0  # bit 0: the spectator's tensor is up to date; bit 1 + s: seat s's part
+        # What each seat's part holds: the hand (a card set; negative: unknown) and the
+        # doubling window's (asked, answer) of the seat (None: no window; _UNKNOWN):
+        self._hand_rows = [-1, -1, -1, -1]
+        self._window_parts: list[object] = [_UNKNOWN, _UNKNOWN, _UNKNOWN, _UNKNOWN]
         # What the moves since are read against (set by _take_stock):
         self._voids: list[frozenset[Suit]] = []
         self._cannot = [0, 0, 0, 0]  # cards each seat cannot hold (played ones may be left)
@@ -238,12 +256,22 @@ class SeatsTracker:
             self._take_stock(state, seen)
             self._fresh = 1
             return
-        hand, doublable, answer = own_part(state, seat)
-        out, base = self._out, (1 + seat) * TENSOR_SIZE
-        out[base + AT_HAND : base + AT_HAND + 52] = ZEROS[52]
-        out[base + _WINDOW.start : base + _WINDOW.stop] = _WINDOW_ZEROS
-        encode_card_row(hand, out, base + AT_HAND)
-        encode_answer(doublable, answer, out, base)
+        # The hand row and the window part are each written again only if they changed
+        # since written (a choice, the window's close: the same hand; a seat's part
+        # is asked for again after every full encoding).
+        held, window = state.hands[seat], state.window
+        part = None if window is None else (window.asked[seat], window.answers[seat])
+        if held != self._hand_rows[seat] or part != self._window_parts[seat]:
+            hand, doublable, answer = own_part(state, seat)
+            out, base = self._out, (1 + seat) * TENSOR_SIZE
+            if held != self._hand_rows[seat]:
+                out[base + AT_HAND : base + AT_HAND + 52] = ZEROS[52]
+                encode_card_row(hand, out, base + AT_HAND)
+                self._hand_rows[seat] = held
+            if part != self._window_parts[seat]:
+                out[base + _WINDOW.start : base + _WINDOW.stop] = _WINDOW_ZEROS
+                encode_answer(doublable, answer, out, base)
+                self._window_parts[seat] = part
         self._fresh |= 2 << seat
 
     def _take_stock(self, state: MatchState, seen: View) -> None:
@@ -303,12 +331,13 @@ class SeatsTracker:
         same deal and phase and the moves of the kinds followed."""
         phase = state.phase
         if (
-            phase is not seen.phase
-            or state.deal_number != seen.deal_number
+            state.deal_number != seen.deal_number
             or state.ruleset is not seen.ruleset
             or state.scores is not seen.scores
         ):
             return False
+        if phase is not seen.phase:
+            return self._new_phase(moves, state, seen)
         if phase in _TRICK_PHASES:
             return self._after_trick_cards(moves, state, steps)
         if phase is Phase.TRIX:
@@ -320,6 +349,54 @@ class SeatsTracker:
                 self._fresh &= ~(2 << move.seat)
             return True
         return False
+
+    def _new_phase(self, moves: list[Move], state: MatchState, seen: MatchState) -> bool:
+        """Write what a choice (CHOOSE to the doubling window or the card play) or the
+        answers that close the doubling window (to the card play) changed, ``seen``
+        and ``state`` of the same deal; ``False`` (all then to be encoded in full)
+        for any other change of phase.
+
+        No card is played yet and the hands are the same, so of the spectator's
+        view only these change (see :func:`~trixcomplex.view`): the phase, the
+        contract and those remaining (R-KG-2); the turn (none in the window); the
+        window open or not; in a trick contract the leader, and once the window
+        closes the doubles revealed and their cards known to be held by their
+        doublers (R-HID-2).  The seats' own parts are asked for again (their part
+        of the window changes)."""
+        before, phase = seen.phase, state.phase
+        if before is Phase.CHOOSE:
+            if len(moves) != 1 or type(moves[0]) is not Choose:
+                return False
+        elif before is not Phase.DOUBLE or any(type(move) is not Double for move in moves):
+            return False
+        if phase not in _NEW_PHASES or state.hands != seen.hands:
+            return False
+        deal = state.deal
+        if type(deal) is TrickDeal:
+            if deal.tricks or deal.trick or deal.points != self._points:
+                return False
+        elif type(deal) is TrixDeal:
+            if deal.table or deal.finishing_order:
+                return False
+        elif phase is not Phase.DOUBLE:
+            return False
+        out = self._out
+        out[CONTRACTS_SECTION] = _CONTRACTS_ZEROS
+        encode_contracts(phase, state.contract, state.remaining_contracts, out)
+        out[AT_OPEN] = 0.0 if state.window is None else 1.0
+        if type(deal) is TrickDeal:
+            out[AT_LEADER + deal.leader] = 1.0
+            marked = self._marked
+            for card, doubler in deal.doubled:
+                out[AT_DOUBLED + N_DOUBLABLE * doubler + DOUBLE_INDEX[card]] = 1.0
+                out[_KNOWN_ROW[doubler] + card] = 1.0
+                marked |= 1 << card
+            self._marked = marked
+            rules = state.ruleset.trick_rules(state.contract)  # type: ignore[arg-type]
+            self._rules = (rules.no_heart_lead, rules.discard_first)
+        self._move_turn(state.turn if phase in TURN_PHASES else None)
+        self._fresh = 1
+        return True
 
     def _after_trick_cards(
         self, moves: list[Move], state: MatchState, given: Sequence[CardStep] | None
@@ -352,7 +429,7 @@ class SeatsTracker:
             who, card, taken = step.seat, step.card, step.trick
             assert card is not None  # a trick deal has no pass
             played |= 1 << card
-            marked = _played_from_hand(out, who, card, hands[who], marked)
+            marked = _played_from_hand(out, who, card, hands[who], marked, self._hand_rows)
             if taken is None:
                 out[_TRICK_ROW[who] + card] = 1.0
                 continue
@@ -426,7 +503,7 @@ class SeatsTracker:
             if table & bit:
                 return False
             table |= bit
-            marked = _played_from_hand(out, who, laid, hands[who], marked)
+            marked = _played_from_hand(out, who, laid, hands[who], marked, self._hand_rows)
             if step.out:  # the seat went out: its place (R-TX-4)
                 encode_place(who, places, out, 0)
                 places += 1
@@ -499,14 +576,17 @@ class TensorTracker:
         return (TensorTracker, (self.seat,))
 
 
-def _played_from_hand(out: Buffer, who: int, card: Card, hand: int, marked: int) -> int:
-    """Write that ``who`` played ``card`` (out of its own part's hand, into its played
-    row, its hand now ``hand``); ``marked`` without the card, its column cleared if it was
-    marked."""
+def _played_from_hand(
+    out: Buffer, who: int, card: Card, hand: int, marked: int, hand_rows: list[int]
+) -> int:
+    """Write that ``who`` played ``card`` (out of its own part's hand row, whose cards
+    ``hand_rows`` keeps, into its played row, its hand now ``hand``); ``marked`` without
+    the card, its column cleared if it was marked."""
     out[_PLAYED_ROW[who] + card] = 1.0
     out[AT_SIZES + who] = hand.bit_count() / 13
     out[_HAND_AT[who] + card] = 0.0
     bit = 1 << card
+    hand_rows[who] &= ~bit
     if marked & bit:
         _clear_column(out, card)
         return marked ^ bit
