@@ -46,9 +46,9 @@ from .encoders import (
 )
 from .layout import (
     AT_CANNOT,
+    AT_DOUBLED,
     AT_HAND,
     AT_KNOWN,
-    AT_DOUBLED,
     AT_LEADER,
     AT_OPEN,
     AT_PLAYED,
