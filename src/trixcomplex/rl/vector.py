@@ -287,10 +287,19 @@ class TablesEnv(VectorEnv[_Obs, _Actions, npt.NDArray[Any]]):
                 table = tables[i] = Table.at(state, deals, steps)
                 to_act: int = table.to_act
             else:
-                table = (table or Table.at(states[i], deals)).act(action)
-                tables[i], states[i] = table, table.state
+                table = table or Table.at(states[i], deals)
+                # An answer in the doubling window or the redeal round that leaves it open
+                # changes no total (nothing is scored before a card is played): the
+                # totals are not read again.
+                in_round = table.window_seat is not None or table.redeal_seat is not None
+                table = tables[i] = table.act(action)
+                states[i] = table.state
                 steps = last[i] = table.steps
                 to_act = table.to_act
+                if in_round and (table.window_seat is not None or table.redeal_seat is not None):
+                    seats[i], cards[i] = to_act, 0
+                    listed[i] = table.legal_actions()
+                    continue
             if to_act == CHANCE:
                 assert table is not None
                 rng = rngs[i]

@@ -143,7 +143,7 @@ class SeatsTracker:
         "_cannot",
         "_done",
         "_fresh",
-        "_hand_rows",
+        "_hands_ok",
         "_marked",
         "_np",
         "_out",
@@ -165,9 +165,10 @@ class SeatsTracker:
         self._np = np.frombuffer(self._out, np.float32)
         self._state: MatchState | None = None
         self._fresh = 0  # bit 0: the spectator's tensor is up to date; bit 1 + s: seat s's part
-        # What each seat's part holds: the hand (a card set; negative: unknown) and the
-        # doubling window's (asked, answer) of the seat (None: no window; _UNKNOWN):
-        self._hand_rows = [-1, -1, -1, -1]
+        # What each seat's part holds: its hand row (bit s: seat s's is the state's, the
+        # cards played since a full encoding taken out of it as they are followed) and
+        # its doubling window's (asked, answer) (None: no window; _UNKNOWN):
+        self._hands_ok = 0
         self._window_parts: list[object] = [_UNKNOWN, _UNKNOWN, _UNKNOWN, _UNKNOWN]
         # What the moves since are read against (set by _take_stock):
         self._voids: list[frozenset[Suit]] = []
@@ -255,19 +256,21 @@ class SeatsTracker:
             self._out[:TENSOR_SIZE] = encode_all(seen)
             self._take_stock(state, seen)
             self._fresh = 1
+            self._hands_ok = 0
             return
         # The hand row and the window part are each written again only if they changed
         # since written (a choice, the window's close: the same hand; a seat's part
         # is asked for again after every full encoding).
-        held, window = state.hands[seat], state.window
+        window = state.window
         part = None if window is None else (window.asked[seat], window.answers[seat])
-        if held != self._hand_rows[seat] or part != self._window_parts[seat]:
+        hand_ok = self._hands_ok >> seat & 1
+        if not hand_ok or part != self._window_parts[seat]:
             hand, doublable, answer = own_part(state, seat)
             out, base = self._out, (1 + seat) * TENSOR_SIZE
-            if held != self._hand_rows[seat]:
+            if not hand_ok:
                 out[base + AT_HAND : base + AT_HAND + 52] = ZEROS[52]
                 encode_card_row(hand, out, base + AT_HAND)
-                self._hand_rows[seat] = held
+                self._hands_ok |= 1 << seat
             if part != self._window_parts[seat]:
                 out[base + _WINDOW.start : base + _WINDOW.stop] = _WINDOW_ZEROS
                 encode_answer(doublable, answer, out, base)
@@ -429,7 +432,7 @@ class SeatsTracker:
             who, card, taken = step.seat, step.card, step.trick
             assert card is not None  # a trick deal has no pass
             played |= 1 << card
-            marked = _played_from_hand(out, who, card, hands[who], marked, self._hand_rows)
+            marked = _played_from_hand(out, who, card, hands[who], marked)
             if taken is None:
                 out[_TRICK_ROW[who] + card] = 1.0
                 continue
@@ -503,7 +506,7 @@ class SeatsTracker:
             if table & bit:
                 return False
             table |= bit
-            marked = _played_from_hand(out, who, laid, hands[who], marked, self._hand_rows)
+            marked = _played_from_hand(out, who, laid, hands[who], marked)
             if step.out:  # the seat went out: its place (R-TX-4)
                 encode_place(who, places, out, 0)
                 places += 1
@@ -576,17 +579,14 @@ class TensorTracker:
         return (TensorTracker, (self.seat,))
 
 
-def _played_from_hand(
-    out: Buffer, who: int, card: Card, hand: int, marked: int, hand_rows: list[int]
-) -> int:
-    """Write that ``who`` played ``card`` (out of its own part's hand row, whose cards
-    ``hand_rows`` keeps, into its played row, its hand now ``hand``); ``marked`` without
-    the card, its column cleared if it was marked."""
+def _played_from_hand(out: Buffer, who: int, card: Card, hand: int, marked: int) -> int:
+    """Write that ``who`` played ``card`` (out of its own part's hand, into its played
+    row, its hand now ``hand``); ``marked`` without the card, its column cleared if it was
+    marked."""
     out[_PLAYED_ROW[who] + card] = 1.0
     out[AT_SIZES + who] = hand.bit_count() / 13
     out[_HAND_AT[who] + card] = 0.0
     bit = 1 << card
-    hand_rows[who] &= ~bit
     if marked & bit:
         _clear_column(out, card)
         return marked ^ bit
