@@ -83,6 +83,41 @@ _NEW_PHASES = (Phase.DOUBLE, Phase.COMPLEX, Phase.TRICKS, Phase.TRIX)
 """The phases a choice or the doubling window's close lead to."""
 _CONTRACTS_ZEROS = ZEROS[CONTRACTS_SECTION.stop - CONTRACTS_SECTION.start]
 _KNOWN_ROW = tuple(AT_KNOWN + 52 * s for s in range(4))
+
+
+def _seat_positions() -> tuple[tuple[int, int, int, int], ...]:
+    """For each public entry of the spectator's tensor, where the four seats' tensors
+    hold it in a tracker's buffer (seat ``s``'s tensor at ``(1 + s) * TENSOR_SIZE``):
+    :data:`GATHER`'s turning of the seat rows, the other way round."""
+    at = [[0, 0, 0, 0] for _ in range(TENSOR_SIZE)]
+    for s in range(4):
+        for entry, spectators in enumerate(GATHER[s].tolist()):
+            if spectators < TENSOR_SIZE:  # public (a seat's own part is its own)
+                at[spectators][s] = (1 + s) * TENSOR_SIZE + entry
+    return tuple((a, b, c, d) for a, b, c, d in at)
+
+
+_AT4 = _seat_positions()
+"""A public entry's four places in a tracker's buffer, one in each seat's tensor."""
+_SPECTATOR = np.where(GATHER[0] < TENSOR_SIZE, GATHER[0] + TENSOR_SIZE, GATHER[0] - TENSOR_SIZE)
+"""The spectator's tensor in a tracker's buffer: seat 0's public entries (turned to seat
+0, as the spectator's are: ``gather_index``), its own part from the first tensor."""
+_TRICK_AND_LEADER4 = tuple(
+    slice((1 + s) * TENSOR_SIZE + TRICK_AND_LEADER.start,
+          (1 + s) * TENSOR_SIZE + TRICK_AND_LEADER.stop)
+    for s in range(4)
+)  # fmt: skip
+_COLUMN = tuple(
+    tuple(
+        at
+        for row in range(4)
+        for at in _AT4[AT_CANNOT + 52 * row + card] + _AT4[AT_KNOWN + 52 * row + card]
+    )
+    for card in range(52)
+)
+"""A card's column of the cannot_hold and known_holdings rows in the four seats' tensors."""
+_SEATS_GATHER = np.concatenate([GATHER[s] for s in range(4)])
+"""The four seats' tensors gathered from the spectator's (:data:`GATHER`), end to end."""
 _PLAYED_ROW = tuple(AT_PLAYED + 52 * s for s in range(4))
 _TRICK_ROW = tuple(AT_TRICK + 52 * s for s in range(4))
 _TAKEN_ROW = tuple(AT_TAKEN + 52 * s for s in range(4))
@@ -151,6 +186,7 @@ class SeatsTracker:
         "_played",
         "_points",
         "_rules",
+        "_seat_outs",
         "_start",
         "_state",
         "_turn",
@@ -159,12 +195,28 @@ class SeatsTracker:
         "_window_parts",
     )  # fmt: skip
 
-    def __init__(self) -> None:
-        # The spectator's tensor, then each seat's own part (in a tensor of its own):
-        self._out = array("f", bytes(4 * 5 * TENSOR_SIZE))
-        self._np = np.frombuffer(self._out, np.float32)
+    def __init__(self, buffer: npt.NDArray[np.float32] | None = None) -> None:
+        # Five tensors: the spectator's as last encoded in full (a scratch, but for its
+        # own part: no hand, no window part, is_spectator), then each seat's, kept up
+        # to date.  ``buffer``: a C-contiguous float32 array of shape (5, TENSOR_SIZE)
+        # to keep them in (TablesEnv's batch of trackers; zeros when new), else its own.
+        if buffer is None:
+            buffer = np.zeros((5, TENSOR_SIZE), np.float32)
+        elif buffer.shape != (5, TENSOR_SIZE) or buffer.dtype != np.float32:
+            raise ValueError(f"a tracker's buffer is float32 (5, {TENSOR_SIZE}), not "
+                             f"{buffer.dtype} {buffer.shape}")  # fmt: skip
+        self._np = buffer
+        # Written through memoryviews (an item written there costs what one written into
+        # an array("f") does, a fraction of numpy's): the whole buffer, flat, and each
+        # seat's tensor (for the encoders, which write one tensor turned to a seat).
+        self._out: Buffer = memoryview(buffer).cast("B").cast("f")  # type: ignore[assignment]
+        self._seat_outs: tuple[Buffer, ...] = tuple(
+            memoryview(buffer[1 + s]).cast("B").cast("f")  # type: ignore[misc]
+            for s in range(4)
+        )
         self._state: MatchState | None = None
-        self._fresh = 0  # bit 0: the spectator's tensor is up to date; bit 1 + s: seat s's part
+        self._fresh = 0  # bit 0: the seats' tensors' public part is up to date; bit 1 + s:
+        # seat s's own part too
         # What each seat's part holds: its hand row (bit s: seat s's is the state's, the
         # cards played since a full encoding taken out of it as they are followed) and
         # its doubling window's (asked, answer) (None: no window; _UNKNOWN):
@@ -195,10 +247,23 @@ class SeatsTracker:
         last moves to ``state`` (``steps[-1]`` of its last move), as a game loop got
         them from :func:`~trixcomplex.apply_step`: read when they cover the moves
         since the state seen last, else rebuilt from ``state``."""
-        gather = GATHER.get(seat) if seat is None or type(seat) is int else None
-        if gather is None:
+        if seat is not None and (type(seat) is not int or not 0 <= seat < 4):
             check_seat(seat)
-            gather = GATHER[int(seat)]  # type: ignore[arg-type]  # a seat of another int type
+            seat = int(seat)  # a seat of another int type
+        self.follow(state, seat, steps)
+        if out is None:
+            return self._np[1 + seat].copy() if seat is not None else self._spectator()
+        if seat is None:
+            return self._spectator(out)
+        np.copyto(out, self._np[1 + seat])
+        return out
+
+    def follow(
+        self, state: MatchState, seat: int | None, steps: Sequence[CardStep] | None = None
+    ) -> None:
+        """:meth:`tensor` without handing it out: bring the tensors up to ``state``,
+        ``seat``'s (0–3, or ``None``) among them, in the buffer given
+        (:class:`~trixcomplex.rl.vector.TablesEnv` copies them from there)."""
         seen = self._state
         if state is not seen:
             self._state = state
@@ -236,11 +301,14 @@ class SeatsTracker:
             self._encode_in_full(state, None)
         if seat is not None and not self._fresh >> 1 + seat & 1:
             self._encode_in_full(state, seat)
-        # mode="clip": every index of a gather is in range, and numpy's default check
-        # ("raise") costs a take of one tensor five times as much (8 µs against 1.5).
-        if out is not None:
-            return self._np.take(gather, out=out, mode="clip")
-        return self._np.take(gather, mode="clip")
+
+    def _spectator(self, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
+        """The spectator's tensor: seat 0's public part (turned to seat 0, as the
+        spectator's is) and the spectator's own (no hand, no window part,
+        is_spectator) from the first tensor of the buffer."""
+        # mode="clip": every index is in range, and numpy's default check ("raise")
+        # costs a take of one tensor five times as much (8 µs against 1.5).
+        return self._np.reshape(-1).take(_SPECTATOR, out=out, mode="clip")
 
     def __deepcopy__(self, memo: dict[int, object]) -> SeatsTracker:
         return SeatsTracker()
@@ -254,6 +322,9 @@ class SeatsTracker:
         if seat is None:
             seen = view_without_moves(state, None)
             self._out[:TENSOR_SIZE] = encode_all(seen)
+            # Turned to each seat (each seat's own part gathered from itself: kept):
+            flat = self._np.reshape(-1)
+            flat[TENSOR_SIZE:] = flat.take(_SEATS_GATHER, mode="clip")
             self._take_stock(state, seen)
             self._fresh = 1
             self._hands_ok = 0
@@ -383,16 +454,18 @@ class SeatsTracker:
                 return False
         elif phase is not Phase.DOUBLE:
             return False
-        out = self._out
-        out[CONTRACTS_SECTION] = _CONTRACTS_ZEROS
-        encode_contracts(phase, state.contract, state.remaining_contracts, out)
-        out[AT_OPEN] = 0.0 if state.window is None else 1.0
+        out, contract, remaining = self._out, state.contract, state.remaining_contracts
+        window_open = 0.0 if state.window is None else 1.0
+        for seat_out in self._seat_outs:  # the same entries in every seat's tensor
+            seat_out[CONTRACTS_SECTION] = _CONTRACTS_ZEROS
+            encode_contracts(phase, contract, remaining, seat_out)
+            seat_out[AT_OPEN] = window_open
         if type(deal) is TrickDeal:
-            out[AT_LEADER + deal.leader] = 1.0
+            _put(out, AT_LEADER + deal.leader, 1.0)
             marked = self._marked
             for card, doubler in deal.doubled:
-                out[AT_DOUBLED + N_DOUBLABLE * doubler + DOUBLE_INDEX[card]] = 1.0
-                out[_KNOWN_ROW[doubler] + card] = 1.0
+                _put(out, AT_DOUBLED + N_DOUBLABLE * doubler + DOUBLE_INDEX[card], 1.0)
+                _put(out, _KNOWN_ROW[doubler] + card, 1.0)
                 marked |= 1 << card
             self._marked = marked
             rules = state.ruleset.trick_rules(state.contract)  # type: ignore[arg-type]
@@ -434,17 +507,19 @@ class SeatsTracker:
             played |= 1 << card
             marked = _played_from_hand(out, who, card, hands[who], marked)
             if taken is None:
-                out[_TRICK_ROW[who] + card] = 1.0
+                a, b, c, d = _AT4[_TRICK_ROW[who] + card]
+                out[a] = out[b] = out[c] = out[d] = 1.0
                 continue
             # A trick taken: its cards to its taker, who leads the next (R-CX-3).
-            out[TRICK_AND_LEADER] = TRICK_AND_LEADER_ZEROS
+            for part in _TRICK_AND_LEADER4:  # the same part of every seat's tensor
+                out[part] = TRICK_AND_LEADER_ZEROS
             taker = taken.taker
             row = _TAKEN_ROW[taker]
-            for c in taken.cards:
-                out[row + c] = 1.0
-            at = AT_TRICKS_TAKEN + taker
-            out[at] = COUNT[COUNT_OF[out[at]] + 1]
-            out[AT_LEADER + taker] = 1.0
+            for taken_card in taken.cards:
+                _put(out, row + taken_card, 1.0)
+            at = _AT4[AT_TRICKS_TAKEN + taker]
+            _put(out, AT_TRICKS_TAKEN + taker, COUNT[COUNT_OF[out[at[0]]] + 1])
+            _put(out, AT_LEADER + taker, 1.0)
             gained = step.points
             assert gained is not None
             if gained != _NO_POINTS:  # the cumulative scores change only between deals
@@ -453,7 +528,8 @@ class SeatsTracker:
         self._played = played
         if points is not self._points:
             self._points = points
-            encode_deal_points(points, out, 0)
+            for s, seat_out in enumerate(self._seat_outs):
+                encode_deal_points(points, seat_out, s)
         self._done, self._start = len(deal.tricks), len(deal.trick)
         voids, shown = self._voids, [0, 0, 0, 0]
         no_heart_lead, discard_first = self._rules
@@ -461,7 +537,8 @@ class SeatsTracker:
         if grew:
             for s in range(4):
                 if grew >> s & 1:
-                    encode_void_row(s, voids[s], out, 0)
+                    for me, seat_out in enumerate(self._seat_outs):
+                        encode_void_row(s, voids[s], seat_out, me)
         if shown != _NOTHING_SHOWN:
             for s in range(4):
                 if shown[s]:
@@ -469,8 +546,10 @@ class SeatsTracker:
         self._marked = marked
         turn = steps[-1].turn
         if turn != self._turn:  # the turn mark moved (the deal goes on: a seat is to play)
-            out[AT_TURN + self._turn] = 0.0  # type: ignore[operator]
-            out[AT_TURN + turn] = 1.0  # type: ignore[operator]
+            a, b, c, d = _AT4[AT_TURN + self._turn]  # type: ignore[operator]
+            out[a] = out[b] = out[c] = out[d] = 0.0
+            a, b, c, d = _AT4[AT_TURN + turn]  # type: ignore[operator]
+            out[a] = out[b] = out[c] = out[d] = 1.0
             self._turn = turn
 
     def _after_trix_turns(
@@ -499,7 +578,8 @@ class SeatsTracker:
         for step in steps:  # the runner's CardSteps
             who, laid = step.seat, step.card
             if laid is None:  # a pass (R-TX-3)
-                count_pass(who, out, 0)
+                for me, seat_out in enumerate(self._seat_outs):
+                    count_pass(who, seat_out, me)
                 marked |= self._cannot_hold(who, shown_by_pass(table), final)
                 continue
             bit = 1 << laid
@@ -508,7 +588,8 @@ class SeatsTracker:
             table |= bit
             marked = _played_from_hand(out, who, laid, hands[who], marked)
             if step.out:  # the seat went out: its place (R-TX-4)
-                encode_place(who, places, out, 0)
+                for me, seat_out in enumerate(self._seat_outs):
+                    encode_place(who, places, seat_out, me)
                 places += 1
         if table != final:
             return False
@@ -521,9 +602,9 @@ class SeatsTracker:
         """Move the turn mark to ``turn``, after any followed moves."""
         if turn != self._turn:
             if self._turn is not None:
-                self._out[AT_TURN + self._turn] = 0.0
+                _put(self._out, AT_TURN + self._turn, 0.0)
             if turn is not None:
-                self._out[AT_TURN + turn] = 1.0
+                _put(self._out, AT_TURN + turn, 1.0)
             self._turn = turn
 
     def _cannot_hold(self, seat: int, shown: int, played: int) -> int:
@@ -532,7 +613,9 @@ class SeatsTracker:
         more = shown & ~self._cannot[seat] & ~played
         if more:
             self._cannot[seat] |= more
-            encode_card_row(cards_of(more), self._out, _CANNOT_ROW[seat])
+            cards = cards_of(more)
+            for me, seat_out in enumerate(self._seat_outs):
+                encode_card_row(cards, seat_out, AT_CANNOT + 52 * ((seat - me) % 4))
         return more
 
 
@@ -583,8 +666,10 @@ def _played_from_hand(out: Buffer, who: int, card: Card, hand: int, marked: int)
     """Write that ``who`` played ``card`` (out of its own part's hand, into its played
     row, its hand now ``hand``); ``marked`` without the card, its column cleared if it was
     marked."""
-    out[_PLAYED_ROW[who] + card] = 1.0
-    out[AT_SIZES + who] = hand.bit_count() / 13
+    a, b, c, d = _AT4[_PLAYED_ROW[who] + card]
+    out[a] = out[b] = out[c] = out[d] = 1.0
+    a, b, c, d = _AT4[AT_SIZES + who]
+    out[a] = out[b] = out[c] = out[d] = hand.bit_count() / 13
     out[_HAND_AT[who] + card] = 0.0
     bit = 1 << card
     if marked & bit:
@@ -596,10 +681,15 @@ def _played_from_hand(out: Buffer, who: int, card: Card, hand: int, marked: int)
 def _clear_column(out: Buffer, card: Card) -> None:
     """Take the card just played out of every seat's cannot_hold and known_holdings:
     they are of unplayed cards only."""
-    for row in AT_CANNOT, AT_CANNOT + 52, AT_CANNOT + 104, AT_CANNOT + 156:
-        out[row + card] = 0.0
-    for row in AT_KNOWN, AT_KNOWN + 52, AT_KNOWN + 104, AT_KNOWN + 156:
-        out[row + card] = 0.0
+    for at in _COLUMN[card]:
+        out[at] = 0.0
+
+
+def _put(out: Buffer, entry: int, value: float) -> None:
+    """Write ``value`` at ``entry`` of the spectator's tensor (a public entry) into the
+    four seats' tensors, where each holds it (:data:`_AT4`)."""
+    a, b, c, d = _AT4[entry]
+    out[a] = out[b] = out[c] = out[d] = value
 
 
 class Observer:
