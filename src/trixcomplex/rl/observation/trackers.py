@@ -1,24 +1,22 @@
-"""The trackers: observation tensors (and views) of one match kept up to date from its
-moves: :class:`SeatsTracker` (every seat's and the spectator's tensor),
-:class:`TensorTracker` (one seat's) and :class:`Observer` (the seats' views and
-tensors, what the adapters of :mod:`trixcomplex.rl` hold).
+"""The tracker: observation tensors of one match kept up to date from its moves,
+:class:`SeatsTracker` (every seat's and the spectator's tensor; the observers of
+:mod:`trixcomplex.rl.observation.observers` are built on it).
 """
 
 from __future__ import annotations
 
 from array import array
 from collections.abc import Sequence
-from itertools import islice
 
 import numpy as np
 import numpy.typing as npt
 
-from ...core.cards import Card, Suit, cards_of, mask_of
+from ...core.cards import Suit, cards_of, mask_of
 from ...core.engine import History, MatchState, Phase, TrickDeal, TrixDeal
 from ...core.moves import Choose, Double, Move, Pass, Play
 from ...core.runner import CardStep
 from ...core.seats import check_seat
-from ...knowledge.card_deltas import StepLog, given_steps, steps_since
+from ...knowledge.card_deltas import given_steps, steps_since
 from ...knowledge.seat_view import TURN_PHASES
 from ...knowledge.views import (
     View,
@@ -26,13 +24,10 @@ from ...knowledge.views import (
     played_in_tricks,
     show_trick_cards_since,
     shown_by_pass,
-    view,
-    view_after_moves,
     view_without_moves,
 )
 from .encoders import (
     CONTRACTS_SECTION,
-    TRICK_AND_LEADER,
     TRICK_AND_LEADER_ZEROS,
     ZEROS,
     count_pass,
@@ -51,20 +46,25 @@ from .layout import (
     AT_KNOWN,
     AT_LEADER,
     AT_OPEN,
-    AT_PLAYED,
-    AT_SIZES,
-    AT_TAKEN,
-    AT_TRICK,
     AT_TRICKS_TAKEN,
     AT_TURN,
     COUNT,
     COUNT_OF,
     DOUBLE_INDEX,
-    GATHER,
     N_DOUBLABLE,
     TENSOR_SIZE,
     Buffer,
     span,
+)
+from .seat_tensors import (
+    SEAT_PLACES,
+    SEATS_GATHER,
+    SPECTATOR_GATHER,
+    TAKEN_ROW,
+    TRICK_AND_LEADER_OF_SEATS,
+    TRICK_ROW,
+    played_from_hand,
+    put,
 )
 
 _TRICK_PHASES = (Phase.COMPLEX, Phase.TRICKS)
@@ -83,46 +83,6 @@ _NEW_PHASES = (Phase.DOUBLE, Phase.COMPLEX, Phase.TRICKS, Phase.TRIX)
 """The phases a choice or the doubling window's close lead to."""
 _CONTRACTS_ZEROS = ZEROS[CONTRACTS_SECTION.stop - CONTRACTS_SECTION.start]
 _KNOWN_ROW = tuple(AT_KNOWN + 52 * s for s in range(4))
-
-
-def _seat_positions() -> tuple[tuple[int, int, int, int], ...]:
-    """For each public entry of the spectator's tensor, where the four seats' tensors
-    hold it in a tracker's buffer (seat ``s``'s tensor at ``(1 + s) * TENSOR_SIZE``):
-    :data:`GATHER`'s turning of the seat rows, the other way round."""
-    at = [[0, 0, 0, 0] for _ in range(TENSOR_SIZE)]
-    for s in range(4):
-        for entry, spectators in enumerate(GATHER[s].tolist()):
-            if spectators < TENSOR_SIZE:  # public (a seat's own part is its own)
-                at[spectators][s] = (1 + s) * TENSOR_SIZE + entry
-    return tuple((a, b, c, d) for a, b, c, d in at)
-
-
-_AT4 = _seat_positions()
-"""A public entry's four places in a tracker's buffer, one in each seat's tensor."""
-_SPECTATOR = np.where(GATHER[0] < TENSOR_SIZE, GATHER[0] + TENSOR_SIZE, GATHER[0] - TENSOR_SIZE)
-"""The spectator's tensor in a tracker's buffer: seat 0's public entries (turned to seat
-0, as the spectator's are: ``gather_index``), its own part from the first tensor."""
-_TRICK_AND_LEADER4 = tuple(
-    slice((1 + s) * TENSOR_SIZE + TRICK_AND_LEADER.start,
-          (1 + s) * TENSOR_SIZE + TRICK_AND_LEADER.stop)
-    for s in range(4)
-)  # fmt: skip
-_COLUMN = tuple(
-    tuple(
-        at
-        for row in range(4)
-        for at in _AT4[AT_CANNOT + 52 * row + card] + _AT4[AT_KNOWN + 52 * row + card]
-    )
-    for card in range(52)
-)
-"""A card's column of the cannot_hold and known_holdings rows in the four seats' tensors."""
-_SEATS_GATHER = np.concatenate([GATHER[s] for s in range(4)])
-"""The four seats' tensors gathered from the spectator's (:data:`GATHER`), end to end."""
-_PLAYED_ROW = tuple(AT_PLAYED + 52 * s for s in range(4))
-_TRICK_ROW = tuple(AT_TRICK + 52 * s for s in range(4))
-_TAKEN_ROW = tuple(AT_TAKEN + 52 * s for s in range(4))
-_CANNOT_ROW = tuple(AT_CANNOT + 52 * s for s in range(4))
-_HAND_AT = tuple((1 + s) * TENSOR_SIZE + AT_HAND for s in range(4))
 
 
 class SeatsTracker:
@@ -308,7 +268,7 @@ class SeatsTracker:
         is_spectator) from the first tensor of the buffer."""
         # mode="clip": every index is in range, and numpy's default check ("raise")
         # costs a take of one tensor five times as much (8 µs against 1.5).
-        return self._np.reshape(-1).take(_SPECTATOR, out=out, mode="clip")
+        return self._np.reshape(-1).take(SPECTATOR_GATHER, out=out, mode="clip")
 
     def __deepcopy__(self, memo: dict[int, object]) -> SeatsTracker:
         return SeatsTracker()
@@ -324,7 +284,7 @@ class SeatsTracker:
             self._out[:TENSOR_SIZE] = encode_all(seen)
             # Turned to each seat (each seat's own part gathered from itself: kept):
             flat = self._np.reshape(-1)
-            flat[TENSOR_SIZE:] = flat.take(_SEATS_GATHER, mode="clip")
+            flat[TENSOR_SIZE:] = flat.take(SEATS_GATHER, mode="clip")
             self._take_stock(state, seen)
             self._fresh = 1
             self._hands_ok = 0
@@ -461,11 +421,11 @@ class SeatsTracker:
             encode_contracts(phase, contract, remaining, seat_out)
             seat_out[AT_OPEN] = window_open
         if type(deal) is TrickDeal:
-            _put(out, AT_LEADER + deal.leader, 1.0)
+            put(out, AT_LEADER + deal.leader, 1.0)
             marked = self._marked
             for card, doubler in deal.doubled:
-                _put(out, AT_DOUBLED + N_DOUBLABLE * doubler + DOUBLE_INDEX[card], 1.0)
-                _put(out, _KNOWN_ROW[doubler] + card, 1.0)
+                put(out, AT_DOUBLED + N_DOUBLABLE * doubler + DOUBLE_INDEX[card], 1.0)
+                put(out, _KNOWN_ROW[doubler] + card, 1.0)
                 marked |= 1 << card
             self._marked = marked
             rules = state.ruleset.trick_rules(state.contract)  # type: ignore[arg-type]
@@ -505,21 +465,21 @@ class SeatsTracker:
             who, card, taken = step.seat, step.card, step.trick
             assert card is not None  # a trick deal has no pass
             played |= 1 << card
-            marked = _played_from_hand(out, who, card, hands[who], marked)
+            marked = played_from_hand(out, who, card, hands[who], marked)
             if taken is None:
-                a, b, c, d = _AT4[_TRICK_ROW[who] + card]
+                a, b, c, d = SEAT_PLACES[TRICK_ROW[who] + card]
                 out[a] = out[b] = out[c] = out[d] = 1.0
                 continue
             # A trick taken: its cards to its taker, who leads the next (R-CX-3).
-            for part in _TRICK_AND_LEADER4:  # the same part of every seat's tensor
+            for part in TRICK_AND_LEADER_OF_SEATS:  # the same part of every seat's tensor
                 out[part] = TRICK_AND_LEADER_ZEROS
             taker = taken.taker
-            row = _TAKEN_ROW[taker]
+            row = TAKEN_ROW[taker]
             for taken_card in taken.cards:
-                _put(out, row + taken_card, 1.0)
-            at = _AT4[AT_TRICKS_TAKEN + taker]
-            _put(out, AT_TRICKS_TAKEN + taker, COUNT[COUNT_OF[out[at[0]]] + 1])
-            _put(out, AT_LEADER + taker, 1.0)
+                put(out, row + taken_card, 1.0)
+            at = SEAT_PLACES[AT_TRICKS_TAKEN + taker]
+            put(out, AT_TRICKS_TAKEN + taker, COUNT[COUNT_OF[out[at[0]]] + 1])
+            put(out, AT_LEADER + taker, 1.0)
             gained = step.points
             assert gained is not None
             if gained != _NO_POINTS:  # the cumulative scores change only between deals
@@ -546,9 +506,9 @@ class SeatsTracker:
         self._marked = marked
         turn = steps[-1].turn
         if turn != self._turn:  # the turn mark moved (the deal goes on: a seat is to play)
-            a, b, c, d = _AT4[AT_TURN + self._turn]  # type: ignore[operator]
+            a, b, c, d = SEAT_PLACES[AT_TURN + self._turn]  # type: ignore[operator]
             out[a] = out[b] = out[c] = out[d] = 0.0
-            a, b, c, d = _AT4[AT_TURN + turn]  # type: ignore[operator]
+            a, b, c, d = SEAT_PLACES[AT_TURN + turn]  # type: ignore[operator]
             out[a] = out[b] = out[c] = out[d] = 1.0
             self._turn = turn
 
@@ -586,7 +546,7 @@ class SeatsTracker:
             if table & bit:
                 return False
             table |= bit
-            marked = _played_from_hand(out, who, laid, hands[who], marked)
+            marked = played_from_hand(out, who, laid, hands[who], marked)
             if step.out:  # the seat went out: its place (R-TX-4)
                 for me, seat_out in enumerate(self._seat_outs):
                     encode_place(who, places, seat_out, me)
@@ -602,9 +562,9 @@ class SeatsTracker:
         """Move the turn mark to ``turn``, after any followed moves."""
         if turn != self._turn:
             if self._turn is not None:
-                _put(self._out, AT_TURN + self._turn, 0.0)
+                put(self._out, AT_TURN + self._turn, 0.0)
             if turn is not None:
-                _put(self._out, AT_TURN + turn, 1.0)
+                put(self._out, AT_TURN + turn, 1.0)
             self._turn = turn
 
     def _cannot_hold(self, seat: int, shown: int, played: int) -> int:
@@ -617,148 +577,3 @@ class SeatsTracker:
             for me, seat_out in enumerate(self._seat_outs):
                 encode_card_row(cards, seat_out, AT_CANNOT + 52 * ((seat - me) % 4))
         return more
-
-
-class TensorTracker:
-    """One seat's (or the spectator's, ``seat=None``) observation tensor of a match,
-    kept up to date from the moves themselves: a :class:`SeatsTracker` asked for
-    that one seat.
-
-    :meth:`tensor` is always bit-identical to
-    ``observation_tensor(view(state, seat))``; see :class:`SeatsTracker` for
-    the moves it follows and what it encodes in full.  Each call hands out a
-    new array the caller owns.  A deep copy or a pickle is a new, empty tracker.
-
-    >>> import random
-    >>> import numpy as np
-    >>> import trixcomplex as tc
-    >>> from trixcomplex.rl import observation_tensor
-    >>> tracker = TensorTracker(2)
-    >>> state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(5)))
-    >>> for _ in range(30):
-    ...     tensor = tracker.tensor(state)
-    ...     state = tc.apply(state, tc.legal_moves(state)[0])
-    >>> np.array_equal(tracker.tensor(state), observation_tensor(tc.view(state, 2)))
-    True
-    """
-
-    def __init__(self, seat: int | None) -> None:
-        if seat is not None:
-            check_seat(seat)
-        self.seat = seat
-        self._tracker = SeatsTracker()
-
-    def tensor(
-        self, state: MatchState, steps: Sequence[CardStep] | None = None
-    ) -> npt.NDArray[np.float32]:
-        """``observation_tensor(view(state, seat))``, a new array the caller owns
-        (``steps`` as in :meth:`SeatsTracker.tensor`)."""
-        return self._tracker.tensor(state, self.seat, steps)
-
-    def __deepcopy__(self, memo: dict[int, object]) -> TensorTracker:
-        return TensorTracker(self.seat)
-
-    def __reduce__(self) -> tuple[type[TensorTracker], tuple[int | None]]:
-        return (TensorTracker, (self.seat,))
-
-
-def _played_from_hand(out: Buffer, who: int, card: Card, hand: int, marked: int) -> int:
-    """Write that ``who`` played ``card`` (out of its own part's hand, into its played
-    row, its hand now ``hand``); ``marked`` without the card, its column cleared if it was
-    marked."""
-    a, b, c, d = _AT4[_PLAYED_ROW[who] + card]
-    out[a] = out[b] = out[c] = out[d] = 1.0
-    a, b, c, d = _AT4[AT_SIZES + who]
-    out[a] = out[b] = out[c] = out[d] = hand.bit_count() / 13
-    out[_HAND_AT[who] + card] = 0.0
-    bit = 1 << card
-    if marked & bit:
-        _clear_column(out, card)
-        return marked ^ bit
-    return marked
-
-
-def _clear_column(out: Buffer, card: Card) -> None:
-    """Take the card just played out of every seat's cannot_hold and known_holdings:
-    they are of unplayed cards only."""
-    for at in _COLUMN[card]:
-        out[at] = 0.0
-
-
-def _put(out: Buffer, entry: int, value: float) -> None:
-    """Write ``value`` at ``entry`` of the spectator's tensor (a public entry) into the
-    four seats' tensors, where each holds it (:data:`_AT4`)."""
-    a, b, c, d = _AT4[entry]
-    out[a] = out[b] = out[c] = out[d] = value
-
-
-class Observer:
-    """The seats' (and the spectator's) views and tensors of one match, each brought up
-    to date only when asked for: a view by :func:`~trixcomplex.view_after_moves`
-    over the moves since that seat's last one, a tensor by one
-    :class:`SeatsTracker` for them all, from the moves themselves.
-
-    Follow one match forward: ask with its successive states (any state of it,
-    not each one); a state of another branch or match is seen in full.  Equal
-    to ``view(state, seat)`` and ``observation_tensor(view(state, seat))``
-    always.  Each tensor handed out is a new array the caller owns.  A deep
-    copy (OpenSpiel's ``clone``) or a pickle starts afresh, empty.
-
-    >>> import random
-    >>> import numpy as np
-    >>> import trixcomplex as tc
-    >>> observer = Observer()
-    >>> from trixcomplex.rl import observation_tensor
-    >>> state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(5)))
-    >>> for _ in range(12):
-    ...     tensor = observer.tensor(state, state.turn)
-    ...     state = tc.apply(state, tc.legal_moves(state)[0])
-    >>> observer.view(state, 1) == tc.view(state, 1)
-    True
-    >>> np.array_equal(observer.tensor(state, 1), observation_tensor(tc.view(state, 1)))
-    True
-    """
-
-    def __init__(self) -> None:
-        self._views: dict[int | None, tuple[MatchState, View]] = {}
-        self._tracker = SeatsTracker()
-        self._log = StepLog()  # the steps given, for the views to catch up with
-
-    def view(
-        self, state: MatchState, seat: int | None, steps: Sequence[CardStep] | None = None
-    ) -> View:
-        """``view(state, seat)``, from this seat's last view if there is one (``steps``
-        as in :meth:`SeatsTracker.tensor`)."""
-        if steps:
-            self._log.note(state, steps)
-        seen = self._views.get(seat)
-        if seen is not None and seen[0] is state:
-            return seen[1]
-        new = None
-        since = len(state.history) - len(seen[0].history) if seen is not None else 0
-        if seen is not None and since > 0:
-            moves = list(islice(state.history.newest_first(), since + 1))
-            before = moves.pop() if len(moves) > since else None
-            if before is seen[0].history.last:  # the state follows the one seen last
-                moves.reverse()
-                new = view_after_moves(seen[1], moves, state, self._log.up_to(state))
-        if new is None:
-            new = view(state, seat)
-        self._views[seat] = (state, new)
-        return new
-
-    def tensor(
-        self, state: MatchState, seat: int | None, steps: Sequence[CardStep] | None = None
-    ) -> npt.NDArray[np.float32]:
-        """``observation_tensor(view(state, seat))``, kept up to date by the observer's
-        :class:`SeatsTracker`: a new array the caller owns (``steps`` as in
-        :meth:`SeatsTracker.tensor`)."""
-        if steps and self._views:  # logged for the views only
-            self._log.note(state, steps)
-        return self._tracker.tensor(state, seat, steps)
-
-    def __deepcopy__(self, memo: dict[int, object]) -> Observer:
-        return Observer()
-
-    def __reduce__(self) -> tuple[type[Observer], tuple[()]]:
-        return (Observer, ())
