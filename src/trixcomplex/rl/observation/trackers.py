@@ -35,7 +35,6 @@ from .encoders import (
     encode_answer,
     encode_card_row,
     encode_contracts,
-    encode_deal_points,
     encode_place,
     encode_void_row,
 )
@@ -46,12 +45,14 @@ from .layout import (
     AT_KNOWN,
     AT_LEADER,
     AT_OPEN,
+    AT_POINTS,
     AT_TRICKS_TAKEN,
     AT_TURN,
     COUNT,
     COUNT_OF,
     DOUBLE_INDEX,
     N_DOUBLABLE,
+    POINTS_SCALE,
     TENSOR_SIZE,
     Buffer,
     span,
@@ -498,8 +499,8 @@ class SeatsTracker:
         self._played = played
         if points is not self._points:
             self._points = points
-            for s, seat_out in enumerate(self._seat_outs):
-                encode_deal_points(points, seat_out, s)
+            for s in range(4):  # encode_deal_points, into the four seats' tensors
+                put(out, AT_POINTS + s, points[s] / POINTS_SCALE)
         self._done, self._start = len(deal.tricks), len(deal.trick)
         voids, shown = self._voids, [0, 0, 0, 0]
         no_heart_lead, discard_first = self._rules
