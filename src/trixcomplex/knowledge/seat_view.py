@@ -55,7 +55,8 @@ __all__ = ["View", "own_part", "view", "view_without_moves"]
 
 _TWOS = sum(1 << Card.of(Rank.TWO, suit) for suit in Suit)
 _NO_SUITS: frozenset[Suit] = frozenset()
-_TURN_PHASES = (Phase.CHOOSE, Phase.COMPLEX, Phase.TRICKS, Phase.TRIX)
+TURN_PHASES = (Phase.CHOOSE, Phase.COMPLEX, Phase.TRICKS, Phase.TRIX)
+"""The phases a view shows a turn in: never in the doubling window (R-HID-2)."""
 _PLAYING = (Phase.CHOOSE, Phase.DOUBLE, Phase.COMPLEX, Phase.TRICKS, Phase.TRIX)
 Cards4: TypeAlias = tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
 """Four card tuples, one per seat."""
@@ -335,7 +336,7 @@ def _view(state: MatchState, seat: int | None, listing: bool) -> View:
             hands[2].bit_count(),
             hands[3].bit_count(),
         ),
-        turn=state.turn if phase in _TURN_PHASES else None,  # never a turn in the window
+        turn=state.turn if phase in TURN_PHASES else None,  # never a turn in the window
         legal_moves=moves,
         forced_move=forced,
         leader=leader,

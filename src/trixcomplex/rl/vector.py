@@ -149,7 +149,12 @@ class TablesEnv(VectorEnv[_Obs, _Actions, npt.NDArray[Any]]):
         self._masks = np.zeros((n, NUM_ACTIONS), np.int8)
         self._legal_masks = np.zeros((n, NUM_ACTIONS), np.int8)  # checked: the env's own
         self._seat_of = np.zeros(n, np.int64)
-        self._rows = list(self._tensors)  # row views, made once
+        # The trackers' buffers, one block: table i's seat s's tensor is _trackers_block[i,
+        # 1 + s], so a step's observations are one take of whole rows (see _observe).
+        self._trackers_block = np.zeros((n, 5, *OBSERVATION_SHAPE), np.float32)
+        self._tracked_rows = self._trackers_block.reshape(n * 5, *OBSERVATION_SHAPE)
+        self._first_rows = np.arange(1, 5 * n, 5)  # table i's seat 0's row
+        self._rows_taken = np.zeros(n, np.intp)
         self._everywhere = np.ones(n, np.bool_)  # the info masks: every table has each key
         self._everywhere_index = np.arange(n)
         # The deal runner's move source for one card step (see step): ask[0] is the move
@@ -194,7 +199,7 @@ class TablesEnv(VectorEnv[_Obs, _Actions, npt.NDArray[Any]]):
         self._tables = list[Table | None](tables)
         self._states = [table.state for table in tables]
         self._last = [table.steps for table in tables]
-        self._trackers = [SeatsTracker() for _ in range(n)]
+        self._trackers = [SeatsTracker(self._trackers_block[i]) for i in range(n)]
         self._totals = [table.totals() for table in tables]
         self._seats = [table.to_act for table in tables]
         self._cards = [0] * n
@@ -241,7 +246,7 @@ class TablesEnv(VectorEnv[_Obs, _Actions, npt.NDArray[Any]]):
             if over[i]:  # NEXT_STEP autoreset
                 table = tables[i] = self._new_table(rngs[i])
                 states[i], last[i] = table.state, table.steps
-                self._trackers[i] = SeatsTracker()
+                self._trackers[i] = SeatsTracker(self._trackers_block[i])
                 totals[i] = table.totals()
                 seats[i], over[i] = table.to_act, False
                 listed[i] = table.legal_actions()
@@ -287,10 +292,19 @@ class TablesEnv(VectorEnv[_Obs, _Actions, npt.NDArray[Any]]):
                 table = tables[i] = Table.at(state, deals, steps)
                 to_act: int = table.to_act
             else:
-                table = (table or Table.at(states[i], deals)).act(action)
-                tables[i], states[i] = table, table.state
+                table = table or Table.at(states[i], deals)
+                # An answer in the doubling window or the redeal round that leaves it open
+                # changes no total (nothing is scored before a card is played): the
+                # totals are not read again.
+                in_round = table.window_seat is not None or table.redeal_seat is not None
+                table = tables[i] = table.act(action)
+                states[i] = table.state
                 steps = last[i] = table.steps
                 to_act = table.to_act
+                if in_round and (table.window_seat is not None or table.redeal_seat is not None):
+                    seats[i], cards[i] = to_act, 0
+                    listed[i] = table.legal_actions()
+                    continue
             if to_act == CHANCE:
                 assert table is not None
                 rng = rngs[i]
@@ -349,12 +363,16 @@ class TablesEnv(VectorEnv[_Obs, _Actions, npt.NDArray[Any]]):
 
     def _observe(self) -> None:
         """Write every table's observation and mask into the batch arrays."""
-        tensors, trackers, states, seats, last = (
-            self._rows, self._trackers, self._states, self._seats, self._last)  # fmt: skip
-        for tracker, state, seat, steps, row in zip(
-            trackers, states, seats, last, tensors, strict=True
-        ):
-            tracker.tensor(state, seat, steps, row)
+        trackers, states, seats, last = self._trackers, self._states, self._seats, self._last
+        for tracker, state, seat, steps in zip(trackers, states, seats, last, strict=True):
+            tracker.follow(state, seat, steps)
+        # Each table's tracker keeps every seat's tensor in full: the movers' are copied
+        # into the batch whole, by one take of rows (a take of each tensor's entries
+        # turned to its seat cost a vector step 9%).
+        self._seat_of[:] = seats
+        taken = self._rows_taken
+        np.add(self._first_rows, self._seat_of, out=taken)
+        self._tracked_rows.take(taken, axis=0, out=self._tensors, mode="clip")
         # The masks: the runner's legal card sets, one bit a card (the card's action id),
         # unpacked at once; then the rows of the tables whose actions are listed.
         masks = self._legal_masks
@@ -364,7 +382,6 @@ class TablesEnv(VectorEnv[_Obs, _Actions, npt.NDArray[Any]]):
         if self._listed:
             width = NUM_ACTIONS
             masks.put([i * width + a for i, legal in self._listed.items() for a in legal], 1)
-        self._seat_of[:] = seats
 
     def _observations(self) -> _Obs:
         if self.copy:

@@ -13,7 +13,8 @@ tuple of ``(name, shape)`` segments laid end to end.
 The package has one module per job: :mod:`~trixcomplex.rl.observation.layout`
 (the segments and offsets), :mod:`~trixcomplex.rl.observation.encoders` (a view
 into its tensor), :mod:`~trixcomplex.rl.observation.trackers` (tensors kept up to
-date from the moves) and :mod:`~trixcomplex.rl.observation.text` (the string
+date from the moves), :mod:`~trixcomplex.rl.observation.observers` (the trackers
+the adapters hold) and :mod:`~trixcomplex.rl.observation.text` (the string
 form); every name is importable from here.
 
 
@@ -43,8 +44,9 @@ from .layout import (
     SCORE_SCALE,
     segment,
 )
+from .observers import Observer, TensorTracker
 from .text import observation_string
-from .trackers import Observer, SeatsTracker, TensorTracker
+from .trackers import SeatsTracker
 
 __all__ = [
     "OBSERVATION_BOUND",

@@ -19,7 +19,8 @@ import numpy as np
 import numpy.typing as npt
 
 from ...core.cards import Card, Suit
-from ...core.engine import Score, Trick
+from ...core.engine import Phase, Score, Trick
+from ...core.moves import Contract
 from ...core.rulesets import Ruleset
 from ...knowledge.views import View
 from .layout import (
@@ -236,12 +237,20 @@ def encode_place(seat: int, place: int, out: Buffer, me: int) -> None:
 
 def _encode_contracts(view: View, out: Buffer, me: int) -> None:
     """phase, contract and remaining_contracts."""
-    out[AT_PHASE + PHASE_INDEX[view.phase]] = 1.0
-    if view.contract is not None:  # a combined deal (R-OPT-9): one 1 per part
-        for part in view.contract.parts:
+    encode_contracts(view.phase, view.contract, view.remaining_contracts, out)
+
+
+def encode_contracts(
+    phase: Phase, contract: Contract | None, remaining: Sequence[Contract], out: Buffer
+) -> None:
+    """:func:`_encode_contracts` of a view's ``phase``, ``contract`` and
+    ``remaining_contracts``."""
+    out[AT_PHASE + PHASE_INDEX[phase]] = 1.0
+    if contract is not None:  # a combined deal (R-OPT-9): one 1 per part
+        for part in contract.parts:
             out[AT_CONTRACT + CONTRACT_INDEX[part]] = 1.0
-    for contract in view.remaining_contracts:
-        out[AT_REMAINING + CONTRACT_INDEX[contract]] = 1.0
+    for remaining_contract in remaining:
+        out[AT_REMAINING + CONTRACT_INDEX[remaining_contract]] = 1.0
 
 
 def _encode_progress(view: View, out: Buffer, me: int) -> None:
@@ -327,6 +336,8 @@ _FIELD_SECTIONS = tuple(i for i, (_, fields, _) in enumerate(_SECTIONS) for _ in
 ZEROS = {part.stop - part.start: array("f", bytes(4 * (part.stop - part.start)))
           for parts, _, _ in _SECTIONS for part in parts}  # fmt: skip
 ZEROS[52] = array("f", bytes(4 * 52))
+CONTRACTS_SECTION = span("phase", "remaining_contracts")
+"""The part :func:`encode_contracts` writes."""
 TRICK_AND_LEADER = span("trick", "leader")
 TRICK_AND_LEADER_ZEROS = ZEROS[TRICK_AND_LEADER.stop - TRICK_AND_LEADER.start] = array(
     "f", bytes(4 * (TRICK_AND_LEADER.stop - TRICK_AND_LEADER.start))

@@ -1,63 +1,71 @@
-"""The trackers: observation tensors (and views) of one match kept up to date from its
-moves: :class:`SeatsTracker` (every seat's and the spectator's tensor),
-:class:`TensorTracker` (one seat's) and :class:`Observer` (the seats' views and
-tensors, what the adapters of :mod:`trixcomplex.rl` hold).
+"""The tracker: observation tensors of one match kept up to date from its moves,
+:class:`SeatsTracker` (every seat's and the spectator's tensor; the observers of
+:mod:`trixcomplex.rl.observation.observers` are built on it).
 """
 
 from __future__ import annotations
 
 from array import array
 from collections.abc import Sequence
-from itertools import islice
 
 import numpy as np
 import numpy.typing as npt
 
-from ...core.cards import Card, Suit, cards_of, mask_of
+from ...core.cards import Suit, cards_of, mask_of
 from ...core.engine import History, MatchState, Phase, TrickDeal, TrixDeal
-from ...core.moves import Double, Move, Pass, Play
+from ...core.moves import Choose, Double, Move, Pass, Play
 from ...core.runner import CardStep
 from ...core.seats import check_seat
-from ...knowledge.card_deltas import StepLog, given_steps, steps_since
+from ...knowledge.card_deltas import given_steps, steps_since
+from ...knowledge.seat_view import TURN_PHASES
 from ...knowledge.views import (
     View,
     own_part,
     played_in_tricks,
     show_trick_cards_since,
     shown_by_pass,
-    view,
-    view_after_moves,
     view_without_moves,
 )
 from .encoders import (
-    TRICK_AND_LEADER,
+    CONTRACTS_SECTION,
     TRICK_AND_LEADER_ZEROS,
     ZEROS,
     count_pass,
     encode_all,
     encode_answer,
     encode_card_row,
-    encode_deal_points,
+    encode_contracts,
     encode_place,
     encode_void_row,
 )
 from .layout import (
     AT_CANNOT,
+    AT_DOUBLED,
     AT_HAND,
     AT_KNOWN,
     AT_LEADER,
-    AT_PLAYED,
-    AT_SIZES,
-    AT_TAKEN,
-    AT_TRICK,
+    AT_OPEN,
+    AT_POINTS,
     AT_TRICKS_TAKEN,
     AT_TURN,
     COUNT,
     COUNT_OF,
-    GATHER,
+    DOUBLE_INDEX,
+    N_DOUBLABLE,
+    POINTS_SCALE,
     TENSOR_SIZE,
     Buffer,
     span,
+)
+from .seat_tensors import (
+    SEAT_PLACES,
+    SEATS_GATHER,
+    SPECTATOR_GATHER,
+    TAKEN_ROW,
+    TRICK_AND_LEADER_OF_SEATS,
+    TRICK_ROW,
+    played_from_hand,
+    put,
 )
 
 _TRICK_PHASES = (Phase.COMPLEX, Phase.TRICKS)
@@ -65,30 +73,34 @@ _CATCH_UP = 64
 """At most this many moves are followed one by one; a longer gap is encoded in full."""
 _NOTHING_SHOWN = [0, 0, 0, 0]
 _NO_POINTS = (0, 0, 0, 0)
+_UNKNOWN = object()
 
 _WINDOW = span("doublable", "my_answer")
 """A seat's own part (``views.own_part``) is its hand and this part of its tensor."""
 _WINDOW_ZEROS = array("f", bytes(4 * (_WINDOW.stop - _WINDOW.start)))
 
 
-_PLAYED_ROW = tuple(AT_PLAYED + 52 * s for s in range(4))
-_TRICK_ROW = tuple(AT_TRICK + 52 * s for s in range(4))
-_TAKEN_ROW = tuple(AT_TAKEN + 52 * s for s in range(4))
-_CANNOT_ROW = tuple(AT_CANNOT + 52 * s for s in range(4))
-_HAND_AT = tuple((1 + s) * TENSOR_SIZE + AT_HAND for s in range(4))
+_NEW_PHASES = (Phase.DOUBLE, Phase.COMPLEX, Phase.TRICKS, Phase.TRIX)
+"""The phases a choice or the doubling window's close lead to."""
+_CONTRACTS_ZEROS = ZEROS[CONTRACTS_SECTION.stop - CONTRACTS_SECTION.start]
+_KNOWN_ROW = tuple(AT_KNOWN + 52 * s for s in range(4))
 
 
 class SeatsTracker:
     """Every seat's and the spectator's observation tensor of one match, kept up to date
-    from the moves themselves: each move is read once and written once, whoever
-    is asked for.
+    from the moves themselves: each move is read once, whoever is asked for.
 
     ``tensor(state, seat)`` is always bit-identical to
     ``observation_tensor(view(state, seat))``.  The tracker keeps the
-    spectator's tensor and, for each seat asked for, what that seat sees and
-    the spectator does not (its hand and its part of the doubling window); a
-    seat's tensor is gathered from the two, the seat rows turned to the seat
-    (:func:`~trixcomplex.view` shows every seat the same public facts).
+    four seats' tensors in full (:mod:`~trixcomplex.rl.observation.seat_tensors`):
+    a public change is written into all four, each turned to its seat
+    (:func:`~trixcomplex.view` shows every seat the same public facts), a
+    seat's own part (its hand and its part of the doubling window) into its
+    own.  Asked for a seat, it hands out that tensor as it stands (a copy of
+    one row); asked for the spectator, seat 0's public part with the
+    spectator's own.  Four writes of an entry cost a card less than gathering
+    the mover's 1,232 entries from one public tensor did (a ``numpy.take``,
+    12 machine instructions an entry).
 
     Asked with a state that follows the one it saw last (any number of moves
     later), it walks the history back to that state and, when every move
@@ -101,12 +113,14 @@ class SeatsTracker:
     sizes, the turn, the passes and the finishing order; the points when a
     trick changes them; and the voids and cards a seat cannot hold, deduced by
     the very functions :func:`~trixcomplex.view` uses
-    (``views.show_trick_cards_since`` and ``views.shown_by_pass``).  Anything
-    else (a deal, a choice, the window's close, a deal's last card, a redeal,
-    the 2s shown by R-OPT-7, a state of another branch or match) encodes the
-    spectator's full :func:`~trixcomplex.view` again, and each seat's own
-    part when it is next asked for, as a seat's own doubling answer does for
-    that seat.
+    (``views.show_trick_cards_since`` and ``views.shown_by_pass``).  A choice
+    and the doubling window's close write what they change (the phase and the
+    contracts, the turn, the window, the leader, the doubles revealed).
+    Anything else (a deal, a deal's last card, a redeal, the 2s shown by
+    R-OPT-7, a state of another branch or match) encodes the spectator's full
+    :func:`~trixcomplex.view` again and turns it to each seat, and each seat's
+    own part is written again when it is next asked for if it changed, as a
+    seat's own doubling answer does for that seat.
 
     A game loop asks for the mover's tensor at every move (what the adapters of
     :mod:`trixcomplex.rl` do through :class:`Observer`); one tracker serves
@@ -131,6 +145,7 @@ class SeatsTracker:
         "_cannot",
         "_done",
         "_fresh",
+        "_hands_ok",
         "_marked",
         "_np",
         "_out",
@@ -138,19 +153,46 @@ class SeatsTracker:
         "_played",
         "_points",
         "_rules",
+        "_seat_outs",
         "_start",
         "_state",
         "_turn",
         "_turns",
         "_voids",
+        "_window_parts",
     )  # fmt: skip
 
-    def __init__(self) -> None:
-        # The spectator's tensor, then each seat's own part (in a tensor of its own):
-        self._out = array("f", bytes(4 * 5 * TENSOR_SIZE))
-        self._np = np.frombuffer(self._out, np.float32)
+    def __init__(self, buffer: npt.NDArray[np.float32] | None = None) -> None:
+        # Five tensors: the spectator's as last encoded in full (a scratch, but for its
+        # own part: no hand, no window part, is_spectator), then each seat's, kept up
+        # to date.  ``buffer``: a C-contiguous float32 array of shape (5, TENSOR_SIZE)
+        # to keep them in (TablesEnv's batch of trackers; zeros when new), else its own.
+        if buffer is None:
+            buffer = np.zeros((5, TENSOR_SIZE), np.float32)
+        elif (
+            buffer.shape != (5, TENSOR_SIZE)
+            or buffer.dtype != np.float32
+            or not buffer.flags.c_contiguous
+        ):
+            raise ValueError(f"a tracker's buffer is C-contiguous float32 (5, {TENSOR_SIZE}), "
+                             f"not {buffer.dtype} {buffer.shape}")  # fmt: skip
+        self._np = buffer
+        # Written through memoryviews (an item written there costs less than one written
+        # into an array("f"), 26 ns against 39, a fraction of numpy's): the whole buffer,
+        # flat, and each seat's tensor (for the encoders, which write one tensor turned
+        # to a seat).
+        self._out: Buffer = buffer.data.cast("B").cast("f")  # type: ignore[assignment]
+        self._seat_outs: tuple[Buffer, ...] = tuple(
+            buffer[1 + s].data.cast("B").cast("f") for s in range(4)
+        )
         self._state: MatchState | None = None
-        self._fresh = 0  # bit 0: the spectator's tensor is up to date; bit 1 + s: seat s's part
+        self._fresh = 0  # bit 0: the seats' tensors' public part is up to date; bit 1 + s:
+        # seat s's own part too
+        # What each seat's part holds: its hand row (bit s: seat s's is the state's, the
+        # cards played since a full encoding taken out of it as they are followed) and
+        # its doubling window's (asked, answer) (None: no window; _UNKNOWN):
+        self._hands_ok = 0
+        self._window_parts: list[object] = [_UNKNOWN, _UNKNOWN, _UNKNOWN, _UNKNOWN]
         # What the moves since are read against (set by _take_stock):
         self._voids: list[frozenset[Suit]] = []
         self._cannot = [0, 0, 0, 0]  # cards each seat cannot hold (played ones may be left)
@@ -176,10 +218,23 @@ class SeatsTracker:
         last moves to ``state`` (``steps[-1]`` of its last move), as a game loop got
         them from :func:`~trixcomplex.apply_step`: read when they cover the moves
         since the state seen last, else rebuilt from ``state``."""
-        gather = GATHER.get(seat) if seat is None or type(seat) is int else None
-        if gather is None:
+        if seat is not None and (type(seat) is not int or not 0 <= seat < 4):
             check_seat(seat)
-            gather = GATHER[int(seat)]  # type: ignore[arg-type]  # a seat of another int type
+            seat = int(seat)  # a seat of another int type
+        self.follow(state, seat, steps)
+        if out is None:
+            return self._np[1 + seat].copy() if seat is not None else self._spectator()
+        if seat is None:
+            return self._spectator(out)
+        np.copyto(out, self._np[1 + seat])
+        return out
+
+    def follow(
+        self, state: MatchState, seat: int | None, steps: Sequence[CardStep] | None = None
+    ) -> None:
+        """:meth:`tensor` without handing it out: bring the tensors up to ``state``,
+        ``seat``'s (0–3, or ``None``) among them, in the buffer given
+        (:class:`~trixcomplex.rl.vector.TablesEnv` copies them from there)."""
         seen = self._state
         if state is not seen:
             self._state = state
@@ -217,11 +272,14 @@ class SeatsTracker:
             self._encode_in_full(state, None)
         if seat is not None and not self._fresh >> 1 + seat & 1:
             self._encode_in_full(state, seat)
-        # mode="clip": every index of a gather is in range, and numpy's default check
-        # ("raise") costs a take of one tensor five times as much (8 µs against 1.5).
-        if out is not None:
-            return self._np.take(gather, out=out, mode="clip")
-        return self._np.take(gather, mode="clip")
+
+    def _spectator(self, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
+        """The spectator's tensor: seat 0's public part (turned to seat 0, as the
+        spectator's is) and the spectator's own (no hand, no window part,
+        is_spectator) from the first tensor of the buffer."""
+        # mode="clip": every index is in range, and numpy's default check ("raise")
+        # costs a take of one tensor five times as much (8 µs against 1.5).
+        return self._np.reshape(-1).take(SPECTATOR_GATHER, out=out, mode="clip")
 
     def __deepcopy__(self, memo: dict[int, object]) -> SeatsTracker:
         return SeatsTracker()
@@ -235,15 +293,30 @@ class SeatsTracker:
         if seat is None:
             seen = view_without_moves(state, None)
             self._out[:TENSOR_SIZE] = encode_all(seen)
+            # Turned to each seat (each seat's own part gathered from itself: kept):
+            flat = self._np.reshape(-1)
+            flat[TENSOR_SIZE:] = flat.take(SEATS_GATHER, mode="clip")
             self._take_stock(state, seen)
             self._fresh = 1
+            self._hands_ok = 0
             return
-        hand, doublable, answer = own_part(state, seat)
-        out, base = self._out, (1 + seat) * TENSOR_SIZE
-        out[base + AT_HAND : base + AT_HAND + 52] = ZEROS[52]
-        out[base + _WINDOW.start : base + _WINDOW.stop] = _WINDOW_ZEROS
-        encode_card_row(hand, out, base + AT_HAND)
-        encode_answer(doublable, answer, out, base)
+        # The hand row and the window part are each written again only if they changed
+        # since written (a choice, the window's close: the same hand; a seat's part
+        # is asked for again after every full encoding).
+        window = state.window
+        part = None if window is None else (window.asked[seat], window.answers[seat])
+        hand_ok = self._hands_ok >> seat & 1
+        if not hand_ok or part != self._window_parts[seat]:
+            hand, doublable, answer = own_part(state, seat)
+            out, base = self._out, (1 + seat) * TENSOR_SIZE
+            if not hand_ok:
+                out[base + AT_HAND : base + AT_HAND + 52] = ZEROS[52]
+                encode_card_row(hand, out, base + AT_HAND)
+                self._hands_ok |= 1 << seat
+            if part != self._window_parts[seat]:
+                out[base + _WINDOW.start : base + _WINDOW.stop] = _WINDOW_ZEROS
+                encode_answer(doublable, answer, out, base)
+                self._window_parts[seat] = part
         self._fresh |= 2 << seat
 
     def _take_stock(self, state: MatchState, seen: View) -> None:
@@ -303,12 +376,13 @@ class SeatsTracker:
         same deal and phase and the moves of the kinds followed."""
         phase = state.phase
         if (
-            phase is not seen.phase
-            or state.deal_number != seen.deal_number
+            state.deal_number != seen.deal_number
             or state.ruleset is not seen.ruleset
             or state.scores is not seen.scores
         ):
             return False
+        if phase is not seen.phase:
+            return self._new_phase(moves, state, seen)
         if phase in _TRICK_PHASES:
             return self._after_trick_cards(moves, state, steps)
         if phase is Phase.TRIX:
@@ -320,6 +394,56 @@ class SeatsTracker:
                 self._fresh &= ~(2 << move.seat)
             return True
         return False
+
+    def _new_phase(self, moves: list[Move], state: MatchState, seen: MatchState) -> bool:
+        """Write what a choice (CHOOSE to the doubling window or the card play) or the
+        answers that close the doubling window (to the card play) changed, ``seen``
+        and ``state`` of the same deal; ``False`` (all then to be encoded in full)
+        for any other change of phase.
+
+        No card is played yet and the hands are the same, so of the spectator's
+        view only these change (see :func:`~trixcomplex.view`): the phase, the
+        contract and those remaining (R-KG-2); the turn (none in the window); the
+        window open or not; in a trick contract the leader, and once the window
+        closes the doubles revealed and their cards known to be held by their
+        doublers (R-HID-2).  The seats' own parts are asked for again (their part
+        of the window changes)."""
+        before, phase = seen.phase, state.phase
+        if before is Phase.CHOOSE:
+            if len(moves) != 1 or type(moves[0]) is not Choose:
+                return False
+        elif before is not Phase.DOUBLE or any(type(move) is not Double for move in moves):
+            return False
+        if phase not in _NEW_PHASES or state.hands != seen.hands:
+            return False
+        deal = state.deal
+        if type(deal) is TrickDeal:
+            if deal.tricks or deal.trick or deal.points != self._points:
+                return False
+        elif type(deal) is TrixDeal:
+            if deal.table or deal.finishing_order:
+                return False
+        elif phase is not Phase.DOUBLE:
+            return False
+        out, contract, remaining = self._out, state.contract, state.remaining_contracts
+        window_open = 0.0 if state.window is None else 1.0
+        for seat_out in self._seat_outs:  # the same entries in every seat's tensor
+            seat_out[CONTRACTS_SECTION] = _CONTRACTS_ZEROS
+            encode_contracts(phase, contract, remaining, seat_out)
+            seat_out[AT_OPEN] = window_open
+        if type(deal) is TrickDeal:
+            put(out, AT_LEADER + deal.leader, 1.0)
+            marked = self._marked
+            for card, doubler in deal.doubled:
+                put(out, AT_DOUBLED + N_DOUBLABLE * doubler + DOUBLE_INDEX[card], 1.0)
+                put(out, _KNOWN_ROW[doubler] + card, 1.0)
+                marked |= 1 << card
+            self._marked = marked
+            rules = state.ruleset.trick_rules(state.contract)  # type: ignore[arg-type]
+            self._rules = (rules.no_heart_lead, rules.discard_first)
+        self._move_turn(state.turn if phase in TURN_PHASES else None)
+        self._fresh = 1
+        return True
 
     def _after_trick_cards(
         self, moves: list[Move], state: MatchState, given: Sequence[CardStep] | None
@@ -352,19 +476,21 @@ class SeatsTracker:
             who, card, taken = step.seat, step.card, step.trick
             assert card is not None  # a trick deal has no pass
             played |= 1 << card
-            marked = _played_from_hand(out, who, card, hands[who], marked)
+            marked = played_from_hand(out, who, card, hands[who], marked)
             if taken is None:
-                out[_TRICK_ROW[who] + card] = 1.0
+                a, b, c, d = SEAT_PLACES[TRICK_ROW[who] + card]
+                out[a] = out[b] = out[c] = out[d] = 1.0
                 continue
             # A trick taken: its cards to its taker, who leads the next (R-CX-3).
-            out[TRICK_AND_LEADER] = TRICK_AND_LEADER_ZEROS
+            for part in TRICK_AND_LEADER_OF_SEATS:  # the same part of every seat's tensor
+                out[part] = TRICK_AND_LEADER_ZEROS
             taker = taken.taker
-            row = _TAKEN_ROW[taker]
-            for c in taken.cards:
-                out[row + c] = 1.0
-            at = AT_TRICKS_TAKEN + taker
-            out[at] = COUNT[COUNT_OF[out[at]] + 1]
-            out[AT_LEADER + taker] = 1.0
+            row = TAKEN_ROW[taker]
+            for taken_card in taken.cards:
+                put(out, row + taken_card, 1.0)
+            at = SEAT_PLACES[AT_TRICKS_TAKEN + taker]
+            put(out, AT_TRICKS_TAKEN + taker, COUNT[COUNT_OF[out[at[0]]] + 1])
+            put(out, AT_LEADER + taker, 1.0)
             gained = step.points
             assert gained is not None
             if gained != _NO_POINTS:  # the cumulative scores change only between deals
@@ -373,7 +499,8 @@ class SeatsTracker:
         self._played = played
         if points is not self._points:
             self._points = points
-            encode_deal_points(points, out, 0)
+            for s in range(4):  # encode_deal_points, into the four seats' tensors
+                put(out, AT_POINTS + s, points[s] / POINTS_SCALE)
         self._done, self._start = len(deal.tricks), len(deal.trick)
         voids, shown = self._voids, [0, 0, 0, 0]
         no_heart_lead, discard_first = self._rules
@@ -381,7 +508,8 @@ class SeatsTracker:
         if grew:
             for s in range(4):
                 if grew >> s & 1:
-                    encode_void_row(s, voids[s], out, 0)
+                    for me, seat_out in enumerate(self._seat_outs):
+                        encode_void_row(s, voids[s], seat_out, me)
         if shown != _NOTHING_SHOWN:
             for s in range(4):
                 if shown[s]:
@@ -389,8 +517,10 @@ class SeatsTracker:
         self._marked = marked
         turn = steps[-1].turn
         if turn != self._turn:  # the turn mark moved (the deal goes on: a seat is to play)
-            out[AT_TURN + self._turn] = 0.0  # type: ignore[operator]
-            out[AT_TURN + turn] = 1.0  # type: ignore[operator]
+            a, b, c, d = SEAT_PLACES[AT_TURN + self._turn]  # type: ignore[operator]
+            out[a] = out[b] = out[c] = out[d] = 0.0
+            a, b, c, d = SEAT_PLACES[AT_TURN + turn]  # type: ignore[operator]
+            out[a] = out[b] = out[c] = out[d] = 1.0
             self._turn = turn
 
     def _after_trix_turns(
@@ -419,16 +549,18 @@ class SeatsTracker:
         for step in steps:  # the runner's CardSteps
             who, laid = step.seat, step.card
             if laid is None:  # a pass (R-TX-3)
-                count_pass(who, out, 0)
+                for me, seat_out in enumerate(self._seat_outs):
+                    count_pass(who, seat_out, me)
                 marked |= self._cannot_hold(who, shown_by_pass(table), final)
                 continue
             bit = 1 << laid
             if table & bit:
                 return False
             table |= bit
-            marked = _played_from_hand(out, who, laid, hands[who], marked)
+            marked = played_from_hand(out, who, laid, hands[who], marked)
             if step.out:  # the seat went out: its place (R-TX-4)
-                encode_place(who, places, out, 0)
+                for me, seat_out in enumerate(self._seat_outs):
+                    encode_place(who, places, seat_out, me)
                 places += 1
         if table != final:
             return False
@@ -441,9 +573,9 @@ class SeatsTracker:
         """Move the turn mark to ``turn``, after any followed moves."""
         if turn != self._turn:
             if self._turn is not None:
-                self._out[AT_TURN + self._turn] = 0.0
+                put(self._out, AT_TURN + self._turn, 0.0)
             if turn is not None:
-                self._out[AT_TURN + turn] = 1.0
+                put(self._out, AT_TURN + turn, 1.0)
             self._turn = turn
 
     def _cannot_hold(self, seat: int, shown: int, played: int) -> int:
@@ -452,143 +584,7 @@ class SeatsTracker:
         more = shown & ~self._cannot[seat] & ~played
         if more:
             self._cannot[seat] |= more
-            encode_card_row(cards_of(more), self._out, _CANNOT_ROW[seat])
+            cards = cards_of(more)
+            for me, seat_out in enumerate(self._seat_outs):
+                encode_card_row(cards, seat_out, AT_CANNOT + 52 * ((seat - me) % 4))
         return more
-
-
-class TensorTracker:
-    """One seat's (or the spectator's, ``seat=None``) observation tensor of a match,
-    kept up to date from the moves themselves: a :class:`SeatsTracker` asked for
-    that one seat.
-
-    :meth:`tensor` is always bit-identical to
-    ``observation_tensor(view(state, seat))``; see :class:`SeatsTracker` for
-    the moves it follows and what it encodes in full.  Each call hands out a
-    new array the caller owns.  A deep copy or a pickle is a new, empty tracker.
-
-    >>> import random
-    >>> import numpy as np
-    >>> import trixcomplex as tc
-    >>> from trixcomplex.rl import observation_tensor
-    >>> tracker = TensorTracker(2)
-    >>> state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(5)))
-    >>> for _ in range(30):
-    ...     tensor = tracker.tensor(state)
-    ...     state = tc.apply(state, tc.legal_moves(state)[0])
-    >>> np.array_equal(tracker.tensor(state), observation_tensor(tc.view(state, 2)))
-    True
-    """
-
-    def __init__(self, seat: int | None) -> None:
-        if seat is not None:
-            check_seat(seat)
-        self.seat = seat
-        self._tracker = SeatsTracker()
-
-    def tensor(
-        self, state: MatchState, steps: Sequence[CardStep] | None = None
-    ) -> npt.NDArray[np.float32]:
-        """``observation_tensor(view(state, seat))``, a new array the caller owns
-        (``steps`` as in :meth:`SeatsTracker.tensor`)."""
-        return self._tracker.tensor(state, self.seat, steps)
-
-    def __deepcopy__(self, memo: dict[int, object]) -> TensorTracker:
-        return TensorTracker(self.seat)
-
-    def __reduce__(self) -> tuple[type[TensorTracker], tuple[int | None]]:
-        return (TensorTracker, (self.seat,))
-
-
-def _played_from_hand(out: Buffer, who: int, card: Card, hand: int, marked: int) -> int:
-    """Write that ``who`` played ``card`` (out of its own part's hand, into its played
-    row, its hand now ``hand``); ``marked`` without the card, its column cleared if it was
-    marked."""
-    out[_PLAYED_ROW[who] + card] = 1.0
-    out[AT_SIZES + who] = hand.bit_count() / 13
-    out[_HAND_AT[who] + card] = 0.0
-    bit = 1 << card
-    if marked & bit:
-        _clear_column(out, card)
-        return marked ^ bit
-    return marked
-
-
-def _clear_column(out: Buffer, card: Card) -> None:
-    """Take the card just played out of every seat's cannot_hold and known_holdings:
-    they are of unplayed cards only."""
-    for row in AT_CANNOT, AT_CANNOT + 52, AT_CANNOT + 104, AT_CANNOT + 156:
-        out[row + card] = 0.0
-    for row in AT_KNOWN, AT_KNOWN + 52, AT_KNOWN + 104, AT_KNOWN + 156:
-        out[row + card] = 0.0
-
-
-class Observer:
-    """The seats' (and the spectator's) views and tensors of one match, each brought up
-    to date only when asked for: a view by :func:`~trixcomplex.view_after_moves`
-    over the moves since that seat's last one, a tensor by one
-    :class:`SeatsTracker` for them all, from the moves themselves.
-
-    Follow one match forward: ask with its successive states (any state of it,
-    not each one); a state of another branch or match is seen in full.  Equal
-    to ``view(state, seat)`` and ``observation_tensor(view(state, seat))``
-    always.  Each tensor handed out is a new array the caller owns.  A deep
-    copy (OpenSpiel's ``clone``) or a pickle starts afresh, empty.
-
-    >>> import random
-    >>> import numpy as np
-    >>> import trixcomplex as tc
-    >>> observer = Observer()
-    >>> from trixcomplex.rl import observation_tensor
-    >>> state = tc.apply(tc.new_match(), tc.Deal.shuffled(random.Random(5)))
-    >>> for _ in range(12):
-    ...     tensor = observer.tensor(state, state.turn)
-    ...     state = tc.apply(state, tc.legal_moves(state)[0])
-    >>> observer.view(state, 1) == tc.view(state, 1)
-    True
-    >>> np.array_equal(observer.tensor(state, 1), observation_tensor(tc.view(state, 1)))
-    True
-    """
-
-    def __init__(self) -> None:
-        self._views: dict[int | None, tuple[MatchState, View]] = {}
-        self._tracker = SeatsTracker()
-        self._log = StepLog()  # the steps given, for the views to catch up with
-
-    def view(
-        self, state: MatchState, seat: int | None, steps: Sequence[CardStep] | None = None
-    ) -> View:
-        """``view(state, seat)``, from this seat's last view if there is one (``steps``
-        as in :meth:`SeatsTracker.tensor`)."""
-        if steps:
-            self._log.note(state, steps)
-        seen = self._views.get(seat)
-        if seen is not None and seen[0] is state:
-            return seen[1]
-        new = None
-        since = len(state.history) - len(seen[0].history) if seen is not None else 0
-        if seen is not None and since > 0:
-            moves = list(islice(state.history.newest_first(), since + 1))
-            before = moves.pop() if len(moves) > since else None
-            if before is seen[0].history.last:  # the state follows the one seen last
-                moves.reverse()
-                new = view_after_moves(seen[1], moves, state, self._log.up_to(state))
-        if new is None:
-            new = view(state, seat)
-        self._views[seat] = (state, new)
-        return new
-
-    def tensor(
-        self, state: MatchState, seat: int | None, steps: Sequence[CardStep] | None = None
-    ) -> npt.NDArray[np.float32]:
-        """``observation_tensor(view(state, seat))``, kept up to date by the observer's
-        :class:`SeatsTracker`: a new array the caller owns (``steps`` as in
-        :meth:`SeatsTracker.tensor`)."""
-        if steps and self._views:  # logged for the views only
-            self._log.note(state, steps)
-        return self._tracker.tensor(state, seat, steps)
-
-    def __deepcopy__(self, memo: dict[int, object]) -> Observer:
-        return Observer()
-
-    def __reduce__(self) -> tuple[type[Observer], tuple[()]]:
-        return (Observer, ())
