@@ -403,7 +403,7 @@ class SeatsTracker:
 
         No card is played yet and the hands are the same, so of the spectator's
         view only these change (see :func:`~trixcomplex.view`): the phase, the
-        contract and those remaining (R-KG-2); the turn (none in the window); the
+        contract and those remaining (R-MATCH-5, R-SET-2); the turn (none in the window); the
         window open or not; in a trick contract the leader, and once the window
         closes the doubles revealed and their cards known to be held by their
         doublers (R-HID-2).  The seats' own parts are asked for again (their part
