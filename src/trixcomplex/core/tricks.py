@@ -51,6 +51,10 @@ TRICKS_PER_DEAL = 13
 _tnew = tuple.__new__
 _SUIT_MASKS = tuple(0x1FFF << (13 * s) for s in range(4))
 _HEARTS = _SUIT_MASKS[1]
+# _SUIT_OF[card]: the cards of ``card``'s suit, one lookup where ``_SUIT_MASKS[card // 13]``
+# was a division of a Card (an int subclass: no fast path) and a lookup, once a card in
+# legal_cards and once a trick in trick_winner (issue 44).
+_SUIT_OF = tuple(_SUIT_MASKS[card // 13] for card in range(52))
 _KING_OF_HEARTS = 1 << KING_OF_HEARTS
 
 
@@ -122,7 +126,7 @@ def legal_cards(hand: int, trick: Sequence[Card], rules: TrickRules) -> int:
     ['2S', '9S']
     """
     if trick:
-        follow = hand & _SUIT_MASKS[trick[0] // 13]
+        follow = hand & _SUIT_OF[trick[0]]
         if follow:
             return follow
         return hand & rules.discard_first or hand
@@ -142,10 +146,11 @@ def trick_winner(leader: int, cards: Sequence[Card]) -> int:
     1
     """
     a = cards[0]
-    led = _SUIT_MASKS[a // 13]
+    led = _SUIT_OF[a]
     if len(cards) == 4:  # a full trick (the hot path): unrolled
         b, c, d = cards[1], cards[2], cards[3]
-        best = ((1 << a | 1 << b | 1 << c | 1 << d) & led).bit_length() - 1
+        bits = _BITS  # a card's bit looked up: a shift of a Card misses the int fast path
+        best = ((bits[a] | bits[b] | bits[c] | bits[d]) & led).bit_length() - 1
         return (leader + (0 if a == best else 1 if b == best else 2 if c == best else 3)) % 4
     mask = 0
     for card in cards:
