@@ -159,3 +159,63 @@ def test_bytecodes_counts_each_function_and_its_loop_exactly() -> None:
         long[next(k for k in long if k[1] == "run")]
         == short[next(k for k in short if k[1] == "run")]
     )
+
+
+def test_side_by_side_times_two_builds_in_one_process() -> None:
+    """``side_by_side.py`` (issue 44) imports the base as ``trixcomplex_base`` beside the
+    head and prints each row's median ratio and quartiles; this checkout against itself."""
+    import subprocess
+
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run(
+        [sys.executable, str(root / "benchmarks" / "side_by_side.py"), str(root), str(root),
+         "--rounds", "3", "--rows", "playout", "self-play"],
+        capture_output=True, text=True, check=True, timeout=300,
+    )  # fmt: skip
+    lines = done.stdout.splitlines()
+    assert re.search(r"trixcomplex_base/__init__\.py$", lines[0])
+    assert lines[1].endswith("src/trixcomplex/__init__.py")
+    rows = [line for line in lines if "median" in line]
+    assert [row.split()[0] for row in rows] == ["playout", "self-play"]
+    for row in rows:
+        assert re.search(r"median \d+\.\d{3} \(quartiles \d+\.\d{3}–\d+\.\d{3}\)", row)
+
+
+def test_side_by_side_base_copy_plays_the_same_matches_as_the_head(tmp_path: Path) -> None:
+    """The renamed copy is the same engine under another name: its own modules (none
+    shared with ``trixcomplex``), and the same random playouts, move for move."""
+    import subprocess
+
+    root = Path(__file__).resolve().parents[1]
+    script = (
+        "import sys, random; sys.path.insert(0, sys.argv[1]); import side_by_side as s;"
+        "from pathlib import Path; import trixcomplex as h;"
+        "b = s.import_base(Path(sys.argv[2]), Path(sys.argv[3]));"
+        "assert b is not h and b.playout is not h.playout;"
+        "assert b.core.runner.__name__ == 'trixcomplex_base.core.runner';"
+        "one = lambda tc, n: [str(m) for m in tc.playout(tc.new_match(), random.Random(n),"
+        " until='match').history];"
+        "assert all(one(b, n) == one(h, n) for n in range(3)); print('same')"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(root / "benchmarks"), str(root), str(tmp_path)],
+        capture_output=True, text=True, check=True, timeout=300,
+    )  # fmt: skip
+    assert done.stdout.strip() == "same"
+
+
+def test_instructions_runs_each_rows_workload_and_reads_valgrinds_total(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``instructions.py`` (issue 44): each row's workload runs as valgrind would run it,
+    and the total is read from cachegrind's summary line; without a base it says so."""
+    import instructions
+
+    for row in instructions.ROWS:
+        instructions.worker(row, 1)
+    line = "==4242== I   refs:      51,220,182\n"
+    found = instructions.TOTAL.search(line)
+    assert found is not None and int(found[1].replace(",", "")) == 51_220_182
+    with pytest.raises(SystemExit):
+        instructions.main([])
+    assert "the base checkout is required" in capsys.readouterr().err
