@@ -87,6 +87,7 @@ for one of ``legal``, its :class:`~trixcomplex.Pass` (TRIX, ``legal`` empty), or
 is, with no bit turned back into a card and the card into the listed move (issue 44)."""
 
 _tnew = tuple.__new__
+_fields, _EVERY = tuple.__getitem__, slice(None)  # _fields(record, _EVERY): its fields, a tuple
 # The state and the deal a run leaves unfinished are built by the builders' own body,
 # ``tuple.__new__(cls, fields)`` in field order (core._speed.positional_builder;
 # tests/test_speed.py pins each record's field order): every apply() of one card
@@ -202,19 +203,25 @@ def run_deal(
     seats go out (R-TX-4).  The locals: ``hands`` (a list), the trick's cards,
     the TRIX table and what may be laid on it (ints).
     """
-    deal = state.deal
+    # The state's fields read at once: the whole record as a plain tuple (one C call,
+    # ``tuple.__getitem__`` of a full slice), unpacked.  Read one by one through their
+    # descriptors, the 13 fields cost every apply() about 900 machine instructions
+    # (issue 44); tests/test_speed.py pins the records' field order.
+    rules: TrickRules  # None in TRIX (not read there)
+    legal: int
+    turn: int  # a card phase always has a turn
+    history: History
+    (phase, number, owner, contract, held, turn, deal, scores, results, history, ruleset,
+     rules, legal) = _fields(state, _EVERY)  # fmt: skip
     # The state keeps its contract's TrickRules (in a trick deal, else None) and the legal
     # cards of the seat to move (MatchState.trick_rules, .legal_cards: worked out by the
     # rule functions when it was made).  After each step the runner decides the next
     # seat's legal cards, once, and the state it builds keeps them: legal_moves lists
     # them and the next apply checks its card against them (issue 44: one legality
     # decision per card instead of two, and no trick_rules call per card).
-    rules: TrickRules = state.trick_rules  # type: ignore[assignment]  # None: TRIX (unread)
     trix = type(deal) is TrixDeal
     if rules is None and not trix:  # not a card phase
         return state
-    legal: int = state.legal_cards
-    turn: int = state.turn  # type: ignore[assignment]  # a card phase always has a turn
     played: list[Move] | None
     record: Callable[[Move], None] | None
     if source is None and draw is None:  # given moves: moves[start:count]
@@ -224,30 +231,32 @@ def run_deal(
         played = []
         record = played.append
         index, count = 0, 1  # never counted: the source's run ends when it says STOP
-    hands = [*state.hands]  # list(...) is a call: 250 machine instructions more per apply
+    hands = [*held]  # list(...) is a call: 250 machine instructions more per apply
     over = False
     card: Card | None
     move: Move | None
     after: Any
     if trix:
         after = NEXT_TO_LAY  # the next seat: by the deal's kind (one local)
-        table, can, order = deal.table, deal.playable, deal.finishing_order  # type: ignore[union-attr]
+        table, order, can = _fields(deal, _EVERY)  # TrixDeal's fields, in their order
+        held_table = table
         if live is not None:
             live[:] = (hands, None, None, 0, None, order)
         # after[seat][holders]: next_to_lay(hands, seat), by the seats holding cards;
         # all four hold cards until the first goes out (R-TX-4: out means emptied, and
         # listed in the finishing order), so the hands are read only once one is out
         if order:
-            a, b, c, d = state.hands
+            a, b, c, d = held
             holders = (a != 0) | (b != 0) << 1 | (c != 0) << 2 | (d != 0) << 3
         else:
             holders = 15
     else:
         after = _NEXT_SEAT
-        trick, leader, tricks, doubled = deal.trick, deal.leader, deal.tricks, deal.doubled  # type: ignore[union-attr]
+        leader, trick, tricks, doubled, total = _fields(deal, _EVERY)  # TrickDeal's, in order
         if live is not None:
-            live[:] = (hands, trick, leader, len(tricks), deal.points, deal.doubled)  # type: ignore[union-attr]
-        total = deal.points if points or steps is not None else None  # type: ignore[union-attr]
+            live[:] = (hands, trick, leader, len(tricks), total, doubled)
+        if not points and steps is None:
+            total = None
     # One loop for both kinds of deal: the move is chosen (drawn, given or asked of the
     # source, tested in that order: the random playout's draw first, one test a card)
     # in one place, then stepped by the deal's kind.
@@ -365,17 +374,16 @@ def run_deal(
             result = _trix_result(state, order)
         else:
             # new_trix_deal(...), or the deal itself after passes only (nothing laid)
-            progress = _tnew(TrixDeal, (table, order, can)) if table != deal.table else deal  # type: ignore[union-attr, assignment]
+            progress = _tnew(TrixDeal, (table, order, can)) if table != held_table else deal
     elif over:
         result = complex_result(
-            state.deal_number, state.owner,  # type: ignore[arg-type]
+            number, owner,
             new_trick_deal(leader, (), tricks, doubled, _ZERO),
-            contract=state.contract, kingdom=state.kingdom, rules=rules,  # type: ignore[arg-type]
+            contract=contract, kingdom=state.kingdom, rules=rules,
         )  # fmt: skip
     else:
         progress = _tnew(TrickDeal, (  # new_trick_deal(...)
             leader, trick, tricks, doubled, _ZERO if total is None else total))  # fmt: skip
-    history = state.history
     if played is None:  # given moves
         ran = index - start
         if ran == 1:  # apply(): one move
@@ -391,9 +399,9 @@ def run_deal(
     if over:
         return end_deal(state, result, history)
     return _tnew(MatchState, (  # new_state(...)
-        state.phase, state.deal_number, state.owner, state.contract,
-        tuple(hands), turn, progress, state.scores, state.results,  # tuple(): one C call
-        history, state.ruleset, rules, legal))  # fmt: skip
+        phase, number, owner, contract,
+        tuple(hands), turn, progress, scores, results,  # tuple(): one C call
+        history, ruleset, rules, legal))  # fmt: skip
 
 
 def card_steps(state: MatchState, moves: Sequence[Move]) -> tuple[MatchState, list[CardStep]]:
