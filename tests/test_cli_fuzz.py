@@ -252,9 +252,13 @@ def _stubbed(files: dict[str, str]) -> Iterator[None]:
 
 
 def _run(argv: list[str], files: dict[str, str]) -> tuple[int | str, str]:
-    """Run the command; (its exit status, or "ran" when it got to its work; stderr)."""
+    """Run the command; (its exit status, or "ran" when it got to its work; stderr).
+
+    Run in the test's own folder: a fuzzed relative path (``--records 5.39e+17``) is made
+    there, not in the directory pytest was started from."""
     err, out = io.StringIO(), io.StringIO()
-    with _stubbed(files), contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
+    with contextlib.chdir(files["root"]), _stubbed(files), contextlib.redirect_stderr(err), \
+            contextlib.redirect_stdout(out):  # fmt: skip
         try:
             status: int | str = main(argv)
         except SystemExit as exc:  # argparse: --help, --version, a bad argument
