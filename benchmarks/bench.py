@@ -64,7 +64,7 @@ import sys
 import time
 import tracemalloc
 from collections.abc import Callable
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 import trixcomplex as tc
 
@@ -210,16 +210,17 @@ def playouts(
     ]
 
 
-def match_states(seed: int, ruleset: tc.Ruleset) -> list[tc.MatchState]:
-    """Every state of one random match, as :func:`selfplay` plays it."""
+def match_states(seed: int, ruleset: tc.Ruleset, engine: Any = tc) -> list[tc.MatchState]:
+    """Every state of one random match, as :func:`selfplay` plays it (``engine``: the
+    package played with, ``trixcomplex`` or another build of it, ``side_by_side.py``)."""
     rng = random.Random(seed)
-    state = tc.new_match(ruleset)
+    state = engine.new_match(ruleset)
     states = [state]
-    while state.phase is not tc.Phase.OVER:
-        if state.phase is tc.Phase.DEAL:
-            state = tc.apply(state, tc.Deal.shuffled(rng))
+    while state.phase is not engine.Phase.OVER:
+        if state.phase is engine.Phase.DEAL:
+            state = engine.apply(state, engine.Deal.shuffled(rng))
         else:
-            state = tc.apply(state, rng.choice(tc.legal_moves(state)))
+            state = engine.apply(state, rng.choice(engine.legal_moves(state)))
         states.append(state)
     return states
 
@@ -252,16 +253,19 @@ def playing_views(seeds: range, ruleset: tc.Ruleset, every: int) -> list[tc.View
     return views
 
 
-def decisions(seeds: range, count: int) -> list[tuple[tc.View, tuple[tc.PlayerMove, ...]]]:
-    """``count`` card-play decisions with a real choice (two or more legal moves), partnership."""
+def decisions(
+    seeds: range, count: int, engine: Any = tc
+) -> list[tuple[tc.View, tuple[tc.PlayerMove, ...]]]:
+    """``count`` card-play decisions with a real choice (two or more legal moves), partnership
+    (``engine`` as in :func:`match_states`)."""
     out: list[tuple[tc.View, tuple[tc.PlayerMove, ...]]] = []
     for seed in seeds:
-        for i, state in enumerate(match_states(seed, tc.PARTNERSHIP)):
-            if i % 11 or not (state.phase.plays_tricks or state.phase is tc.Phase.TRIX):
+        for i, state in enumerate(match_states(seed, engine.PARTNERSHIP, engine)):
+            if i % 11 or not (state.phase.plays_tricks or state.phase is engine.Phase.TRIX):
                 continue
-            legal = tc.legal_moves(state, state.turn)
+            legal = engine.legal_moves(state, state.turn)
             if len(legal) > 1:
-                out.append((tc.view(state, state.turn), legal))
+                out.append((engine.view(state, state.turn), legal))
             if len(out) == count:
                 return out
     return out

@@ -79,32 +79,12 @@ def selfplay(tc: Any, seeds: range) -> None:
                 state = apply(state, rng.choice(moves) if len(moves) > 1 else moves[0])
 
 
-def decisions(tc: Any, count: int = 12) -> list[tuple[Any, Any]]:
-    """``bench.decisions(range(1, 4), count)`` with ``tc``'s own objects."""
-    out: list[tuple[Any, Any]] = []
-    for seed in range(1, 4):
-        rng, state = random.Random(seed), tc.new_match(tc.PARTNERSHIP)
-        states = [state]
-        while state.phase is not tc.Phase.OVER:
-            if state.phase is tc.Phase.DEAL:
-                state = tc.apply(state, tc.Deal.shuffled(rng))
-            else:
-                state = tc.apply(state, rng.choice(tc.legal_moves(state)))
-            states.append(state)
-        for i, state in enumerate(states):
-            if i % 11 or not (state.phase.plays_tricks or state.phase is tc.Phase.TRIX):
-                continue
-            legal = tc.legal_moves(state, state.turn)
-            if len(legal) > 1:
-                out.append((tc.view(state, state.turn), legal))
-            if len(out) == count:
-                return out
-    return out
-
-
 def decider(tc: Any) -> Callable[[range], None]:
-    """One ``MonteCarloBot()`` choosing the 12 decisions (the seeds are not read)."""
-    asked = decisions(tc)
+    """One ``MonteCarloBot()`` choosing ``bench.decisions``' 12 decisions (the seeds are
+    not read), ``tc``'s own objects."""
+    import bench
+
+    asked = bench.decisions(range(1, 4), 12, tc)
     bot = tc.bots.MonteCarloBot()
 
     def decide(_: range) -> None:
