@@ -175,21 +175,22 @@ def card_plays(states: list[tc.MatchState]) -> int:
     return sum(type(m) is play for s in states for m in s.history)
 
 
-def selfplay(seeds: range, ruleset: tc.Ruleset) -> list[tc.MatchState]:
+def selfplay(seeds: range, ruleset: tc.Ruleset, engine: Any = tc) -> list[tc.MatchState]:
     """One random match per seed through ``legal_moves`` + ``apply``; the final states.
 
     Like the yardstick, the driver draws a random move only when there are two
     or more (a forced move is played without calling the generator), so the
     matches differ from :func:`playouts`' (which draws for every move, see
     ``tc.playout``); the counts of card plays are of the matches each played.
+    ``engine`` as in :func:`match_states`.
     """
     out = []
-    deal_phase, over = tc.Phase.DEAL, tc.Phase.OVER
-    legal_moves, apply, shuffled = tc.legal_moves, tc.apply, tc.Deal.shuffled
+    deal_phase, over = engine.Phase.DEAL, engine.Phase.OVER
+    legal_moves, apply, shuffled = engine.legal_moves, engine.apply, engine.Deal.shuffled
     for seed in seeds:
         rng = random.Random(seed)
         choice = rng.choice
-        state = tc.new_match(ruleset)
+        state = engine.new_match(ruleset)
         while state.phase is not over:
             if state.phase is deal_phase:
                 state = apply(state, shuffled(rng))
@@ -201,11 +202,15 @@ def selfplay(seeds: range, ruleset: tc.Ruleset) -> list[tc.MatchState]:
 
 
 def playouts(
-    seeds: range, ruleset: tc.Ruleset, forced: Literal["draw", "play"] = "draw"
+    seeds: range,
+    ruleset: tc.Ruleset,
+    forced: Literal["draw", "play"] = "draw",
+    engine: Any = tc,
 ) -> list[tc.MatchState]:
-    """Random matches, one per seed, with ``tc.playout`` (``forced`` passed on)."""
+    """Random matches, one per seed, with ``tc.playout`` (``forced`` passed on;
+    ``engine`` as in :func:`match_states`)."""
     return [
-        tc.playout(tc.new_match(ruleset), random.Random(s), until="match", forced=forced)
+        engine.playout(engine.new_match(ruleset), random.Random(s), until="match", forced=forced)
         for s in seeds
     ]
 

@@ -60,30 +60,9 @@ def import_base(checkout: Path, into: Path) -> ModuleType:
     return importlib.import_module("trixcomplex_base")
 
 
-def playout(tc: Any, seeds: range) -> None:
-    for seed in seeds:
-        tc.playout(tc.new_match(tc.PARTNERSHIP), random.Random(seed), until="match")
-
-
-def selfplay(tc: Any, seeds: range) -> None:
-    deal_phase, over = tc.Phase.DEAL, tc.Phase.OVER
-    legal_moves, apply, shuffled = tc.legal_moves, tc.apply, tc.Deal.shuffled
-    for seed in seeds:
-        rng = random.Random(seed)
-        state = tc.new_match(tc.PARTNERSHIP)
-        while state.phase is not over:
-            if state.phase is deal_phase:
-                state = apply(state, shuffled(rng))
-            else:
-                moves = legal_moves(state)
-                state = apply(state, rng.choice(moves) if len(moves) > 1 else moves[0])
-
-
-def decider(tc: Any) -> Callable[[range], None]:
+def decider(bench: ModuleType, tc: Any) -> Callable[[range], None]:
     """One ``MonteCarloBot()`` choosing ``bench.decisions``' 12 decisions (the seeds are
     not read), ``tc``'s own objects."""
-    import bench
-
     asked = bench.decisions(range(1, 4), 12, tc)
     bot = tc.bots.MonteCarloBot()
 
@@ -95,7 +74,7 @@ def decider(tc: Any) -> Callable[[range], None]:
     return decide
 
 
-def cpu(work: Callable[[range], None], seeds: range) -> float:
+def cpu(work: Callable[[range], Any], seeds: range) -> float:
     start = time.process_time()
     work(seeds)
     return time.process_time() - start
@@ -112,6 +91,8 @@ def main(argv: list[str] | None = None) -> int:
     )  # fmt: skip
     args = parser.parse_args(argv)
     sys.path.insert(0, str(args.head / "src"))
+    import bench  # the rows' drivers; after the head's sources (bench.py imports trixcomplex)
+
     import trixcomplex as head
 
     with tempfile.TemporaryDirectory() as into:
@@ -119,12 +100,15 @@ def main(argv: list[str] | None = None) -> int:
         importlib.import_module("trixcomplex.bots")
         print(f"base {base.__file__}\nhead {head.__file__}\n{args.rounds} rounds a row")
         for row in args.rows:
-            works: dict[str, Callable[[range], None]]
+            works: dict[str, Callable[[range], Any]]
             if row == "decision":
-                works = {"base": decider(base), "head": decider(head)}
+                works = {"base": decider(bench, base), "head": decider(bench, head)}
             else:
-                run = playout if row == "playout" else selfplay
-                works = {"base": partial(run, base), "head": partial(run, head)}
+                drive = bench.playouts if row == "playout" else bench.selfplay
+                works = {
+                    name: partial(drive, ruleset=tc.PARTNERSHIP, engine=tc)
+                    for name, tc in (("base", base), ("head", head))
+                }
             for work in works.values():  # warm up both
                 work(range(2))
             ratios = []
