@@ -204,17 +204,12 @@ def tally_tricks(tricks: Sequence[Trick], doubled: int) -> tuple[list[int], list
     won = [0, 0, 0, 0]
     bits = _BITS
     carried: list[Trick] = []
-    if doubled:  # the same loop, keeping the tricks that carry a doubled card
-        for trick in tricks:
-            a, b, c, d = trick.cards
-            mask = bits[a] | bits[b] | bits[c] | bits[d]
-            won[trick.taker] |= mask
-            if mask & doubled:
-                carried.append(trick)
-    else:
-        for trick in tricks:
-            a, b, c, d = trick.cards
-            won[trick.taker] |= bits[a] | bits[b] | bits[c] | bits[d]
+    for trick in tricks:
+        a, b, c, d = trick.cards
+        mask = bits[a] | bits[b] | bits[c] | bits[d]
+        won[trick.taker] |= mask
+        if mask & doubled:
+            carried.append(trick)
     w, x, y, z = won
     taken = [w.bit_count() >> 2, x.bit_count() >> 2, y.bit_count() >> 2, z.bit_count() >> 2]
     return taken, won, carried
