@@ -37,10 +37,14 @@ TOTAL = re.compile(r"I\s+refs:\s+([\d,]+)")
 
 def worker(row: str, reps: int) -> None:
     """Run ``row``'s workload ``reps`` times (the build on ``sys.path`` first)."""
-    import bench  # the rows' drivers (bench.py imports trixcomplex: the build on sys.path)
+    import bench  # bench.py's decisions (it imports trixcomplex: the build on sys.path)
 
     import trixcomplex as tc
 
+    # The matches are played and dropped: none is kept for counting, as bench.py's rows
+    # keep theirs (bench.match_states, bench.playouts), since kept states are the
+    # collector's work, not the engine's (12% more instructions for self-play's states,
+    # and 13% more for 436964e's playouts, whose records the collector tracks).
     if row == "montecarlo":  # bench.py's decisions, one bot for every pass
         from trixcomplex.bots import MonteCarloBot
 
@@ -51,8 +55,7 @@ def worker(row: str, reps: int) -> None:
             for view, legal in asked:
                 bot.choose(view, legal, rng)
 
-    elif row == "selfplay":  # every move drawn, as bench.match_states draws them, but no
-        # state kept: a match's states kept in a list cost the collector 12% more here
+    elif row == "selfplay":  # every move drawn, as bench.match_states draws them
 
         def work() -> None:
             for seed in range(6):
@@ -66,7 +69,8 @@ def worker(row: str, reps: int) -> None:
     else:
 
         def work() -> None:
-            bench.playouts(range(10), tc.PARTNERSHIP)
+            for seed in range(10):
+                tc.playout(tc.new_match(tc.PARTNERSHIP), random.Random(seed), until="match")
 
     for _ in range(reps):
         work()
