@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NoReturn
 
-from .cards import Card, Suit, cards_of, hand_mask, mask_of, suit_mask
+from .cards import Card, Suit, cards_of, mask_of, suit_mask
 from .doubling import DoublingWindow, new_window, open_window
 from .errors import IllegalMoveError
 from .kingdoms import choosable_contracts, deal_owner
@@ -214,8 +214,7 @@ def _wrong_phase(state: MatchState, move: Move) -> IllegalMoveError:
 def _apply_deal(state: MatchState, move: Deal) -> MatchState:
     if state.phase is not _DEAL:
         raise _wrong_phase(state, move)
-    a, b, c, d = move.hands()  # R-MATCH-2
-    hands = (hand_mask(a), hand_mask(b), hand_mask(c), hand_mask(d))
+    hands = move.hand_masks()  # R-MATCH-2
     ruleset = state.ruleset
     redeal = type(state.history.last) is Redeal  # R-OPT-8: the same deal again
     if redeal:

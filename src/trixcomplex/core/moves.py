@@ -19,12 +19,13 @@ from __future__ import annotations
 import enum
 import random
 from collections.abc import Iterable
-from typing import Any, TypeAlias
+from operator import itemgetter
+from typing import Any, TypeAlias, TypeVar
 
 from attrs import Attribute, field, frozen
 
 from ._speed import plain_bits, shuffled_deck
-from .cards import ALL_CARDS, Card, CardParseError, as_card, parse_card
+from .cards import _BITS, ALL_CARDS, Card, CardParseError, as_card, parse_card
 from .errors import TrixError
 from .jsonio import brief, check_json
 from .seats import check_seat
@@ -196,11 +197,36 @@ class Deal:
         >>> [len(h) for h in Deal.shuffled(random.Random(1)).hands()]
         [13, 13, 13, 13]
         """
-        deck = self.deck
-        return (deck[0::4], deck[1::4], deck[2::4], deck[3::4])
+        return _dealt(self.deck)
+
+    def hand_masks(self) -> tuple[int, int, int, int]:
+        """The four hands this deal gives as card sets, seat by seat (:meth:`hands`, each
+        as the set of its cards).
+
+        Each card's bit is looked up once for the whole deck, in C, and the bits are
+        dealt as their cards are (:func:`_dealt`): one look-up of 52 keys instead of one
+        of 13 keys per hand (``cards.hand_mask``), a fifth fewer machine instructions a
+        deal (issue 44).  A hand's cards are distinct, so its set is the sum of their bits.
+
+        >>> deal = Deal.shuffled(random.Random(1))
+        >>> from trixcomplex.core.cards import hand_mask
+        >>> deal.hand_masks() == tuple(hand_mask(hand) for hand in deal.hands())
+        True
+        """
+        a, b, c, d = _dealt(itemgetter(*self.deck)(_BITS))
+        return (sum(a), sum(b), sum(c), sum(d))
 
     def __str__(self) -> str:
         return "deal"
+
+
+_T = TypeVar("_T")
+
+
+def _dealt(deck: tuple[_T, ...]) -> tuple[tuple[_T, ...], ...]:
+    """What each seat is dealt of ``deck`` (or of anything laid out in deck order): the
+    item at position ``i`` goes to seat ``i % 4`` (R-MATCH-2)."""
+    return (deck[0::4], deck[1::4], deck[2::4], deck[3::4])
 
 
 @frozen
