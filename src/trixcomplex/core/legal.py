@@ -142,9 +142,10 @@ def window_answers(asked: Sequence[int], answers: Sequence[int | None]) -> tuple
     ()
     """
     moves: tuple[Double, ...] = ()
-    for s in range(4):  # every seat in window.waiting(), in seat order
-        if asked[s] and answers[s] is None:
-            moves += _ANSWERS[s][asked[s]]
+    for s in _SEATS:  # every seat in window.waiting(), in seat order
+        cards = asked[s]
+        if cards and answers[s] is None:
+            moves += _ANSWERS[s][cards]
     return moves
 
 

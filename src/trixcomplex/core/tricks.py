@@ -145,13 +145,12 @@ def trick_winner(leader: int, cards: Sequence[Card]) -> int:
     >>> trick_winner(3, [parse_card(c) for c in ("5H", "AS", "9H")])
     1
     """
-    a = cards[0]
-    led = _SUIT_OF[a]
-    if len(cards) == 4:  # a full trick (the hot path): unrolled
-        b, c, d = cards[1], cards[2], cards[3]
+    if len(cards) == 4:  # a full trick (the hot path): unrolled, the cards unpacked at once
+        a, b, c, d = cards
         bits = _BITS  # a card's bit looked up: a shift of a Card misses the int fast path
-        best = ((bits[a] | bits[b] | bits[c] | bits[d]) & led).bit_length() - 1
+        best = ((bits[a] | bits[b] | bits[c] | bits[d]) & _SUIT_OF[a]).bit_length() - 1
         return (leader + (0 if a == best else 1 if b == best else 2 if c == best else 3)) % 4
+    led = _SUIT_OF[cards[0]]
     mask = 0
     for card in cards:
         mask |= 1 << card
