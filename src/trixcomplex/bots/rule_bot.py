@@ -36,6 +36,11 @@ RULE_ENDGAME = 2
 """Version 2 solves the trick play exactly with this many cards or fewer in hand
 (:func:`~trixcomplex.bots.endgame.endgame_card`, within its budget of layouts)."""
 
+# Module constants: on Python 3.11 ``Phase.CHOOSE`` in a function is an unspecialized
+# class attribute look-up (about 940 machine instructions), paid twice for every card
+# a Monte Carlo playout asks this bot for (issue 44).
+_CHOOSE, _DOUBLE = Phase.CHOOSE, Phase.DOUBLE
+
 
 def rule_move(
     sit: Situation,
@@ -71,9 +76,9 @@ def rule_decision(
     if len(legal) == 1:
         return legal[0], "forced"
     move: PlayerMove
-    if sit.phase is Phase.CHOOSE:
+    if sit.phase is _CHOOSE:
         move, why = Choose(seat, choose_contract(sit, weights)), "choose_contract"
-    elif sit.phase is Phase.DOUBLE:
+    elif sit.phase is _DOUBLE:
         asked = 0
         for m in legal:
             if isinstance(m, Double):

@@ -65,7 +65,7 @@ _DEAL, _CHOOSE, _DOUBLE = Phase.DEAL, Phase.CHOOSE, Phase.DOUBLE
 _COMPLEX, _TRICKS, _TRIX, _OVER = Phase.COMPLEX, Phase.TRICKS, Phase.TRIX, Phase.OVER
 _NO_HANDS = (0, 0, 0, 0)
 _NEW_TRIX = TrixDeal(0, ())
-_TRIX_CONTRACT = Contract.TRIX
+_TRIX_CONTRACT, _COMPLEX_CONTRACT = Contract.TRIX, Contract.COMPLEX
 
 
 def new_match(ruleset: Ruleset = PARTNERSHIP) -> MatchState:
@@ -422,7 +422,7 @@ def _turn_error(state: MatchState, move: Play | Pass) -> IllegalMoveError:
 
 def _trick_phase(contract: Contract) -> Phase:
     """The phase of a trick deal: COMPLEX, or TRICKS for a classic trick contract."""
-    return _COMPLEX if contract is Contract.COMPLEX else _TRICKS
+    return _COMPLEX if contract is _COMPLEX_CONTRACT else _TRICKS
 
 
 def _check_trick_card(state: MatchState, move: Play, deal: TrickDeal) -> None:
