@@ -30,13 +30,10 @@ from .encoders import (
     CONTRACTS_SECTION,
     TRICK_AND_LEADER_ZEROS,
     ZEROS,
-    count_pass,
     encode_all,
     encode_answer,
     encode_card_row,
     encode_contracts,
-    encode_place,
-    encode_void_row,
 )
 from .layout import (
     AT_CANNOT,
@@ -45,9 +42,12 @@ from .layout import (
     AT_KNOWN,
     AT_LEADER,
     AT_OPEN,
+    AT_ORDER,
+    AT_PASSES,
     AT_POINTS,
     AT_TRICKS_TAKEN,
     AT_TURN,
+    AT_VOIDS,
     COUNT,
     COUNT_OF,
     DOUBLE_INDEX,
@@ -507,9 +507,10 @@ class SeatsTracker:
         grew = show_trick_cards_since(voids, shown, deal, done, start, no_heart_lead, discard_first)
         if grew:
             for s in range(4):
-                if grew >> s & 1:
-                    for me, seat_out in enumerate(self._seat_outs):
-                        encode_void_row(s, voids[s], seat_out, me)
+                if grew >> s & 1:  # encode_void_row, into the four seats' tensors
+                    row = AT_VOIDS + 4 * s
+                    for suit in voids[s]:
+                        put(out, row + suit, 1.0)
         if shown != _NOTHING_SHOWN:
             for s in range(4):
                 if shown[s]:
@@ -548,9 +549,9 @@ class SeatsTracker:
         table, marked, final = self._played, self._marked, deal.table
         for step in steps:  # the runner's CardSteps
             who, laid = step.seat, step.card
-            if laid is None:  # a pass (R-TX-3)
-                for me, seat_out in enumerate(self._seat_outs):
-                    count_pass(who, seat_out, me)
+            if laid is None:  # a pass (R-TX-3): count_pass, into the four seats' tensors
+                at = SEAT_PLACES[AT_PASSES + who]
+                put(out, AT_PASSES + who, COUNT[COUNT_OF[out[at[0]]] + 1])
                 marked |= self._cannot_hold(who, shown_by_pass(table), final)
                 continue
             bit = 1 << laid
@@ -558,9 +559,8 @@ class SeatsTracker:
                 return False
             table |= bit
             marked = played_from_hand(out, who, laid, hands[who], marked)
-            if step.out:  # the seat went out: its place (R-TX-4)
-                for me, seat_out in enumerate(self._seat_outs):
-                    encode_place(who, places, seat_out, me)
+            if step.out:  # the seat went out: its place (R-TX-4; encode_place, as put)
+                put(out, AT_ORDER + 4 * who + places, 1.0)
                 places += 1
         if table != final:
             return False
