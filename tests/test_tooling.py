@@ -34,6 +34,7 @@ def test_ruff_format() -> None:
     _run("ruff", "format", "--check", ".")
 
 
+@pytest.mark.docs_build
 def test_docs_build_without_warnings_and_every_internal_link_resolves(tmp_path: Path) -> None:
     """The HTML site builds with warnings as errors, the highlighted source pages of
     ``sphinx.ext.viewcode`` included; every internal link and ``#anchor`` of the built
