@@ -110,10 +110,14 @@ def lint(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def docs(session: nox.Session) -> None:
-    """Build the Sphinx site with warnings as errors (output in docs/_build/html)."""
-    session.install("-e", ".[docs]")
+    """Build the Sphinx site with warnings as errors (output in docs/_build/html), then
+    the ``docs_build`` test: a build of its own whose every internal link and anchor must
+    resolve (left out of the default suite for time)."""
+    session.install("-e", ".[docs,test]")
     session.run("python", "docs/make_pictures.py", "--check")
     session.run("sphinx-build", "-W", "--keep-going", "-b", "html", "docs", "docs/_build/html")
+    session.run("python", "-m", "pytest", "--docs-build", "-m", "docs_build", "-n", "0",
+                "tests/test_tooling.py")  # fmt: skip
 
 
 @nox.session(python=PYTHON)

@@ -39,8 +39,13 @@ The machines this runs on are shared, so absolute times drift.  Every pass
 times the yardstick and then the workload, back to back, and the ratio is
 taken within the pass; the median pass and the range (lowest–highest) are
 printed.  Times are CPU times of this process (``time.process_time``), so
-waiting for a core is not counted.  ``--hearts`` adds OpenSpiel's C++ Hearts
-driven from Python, as a reference ratio (needs ``open_spiel``).
+waiting for a core is not counted.  A pass of the self-play and playout rows
+plays 8 matches (about 40 ms of playouts), short enough that one run's
+figure moves by 10–15% on a shared machine; ``--matches N`` makes every pass
+N matches (the yardstick's deals with it), for a comparison of two builds
+that must tell 2% apart (``alternate.py ... -- --only play --matches 40``).
+``--hearts`` adds OpenSpiel's C++ Hearts driven from Python, as a reference
+ratio (needs ``open_spiel``).
 
 **The floor** (``benchmarks/floor.py``, the reference row printed first):
 the yardstick's very games (the same draws, the same count of card plays,
@@ -530,6 +535,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="a short run (smaller passes)")
     parser.add_argument("--passes", type=int, default=5, help="passes per row (at least 5)")
     parser.add_argument("--seed", type=int, default=1, help="first seed (default 1)")
+    parser.add_argument(
+        "--matches", type=int,
+        help="matches a pass of the self-play and playout rows (default 8, quick 3; the "
+        "yardstick's deals scale with it): longer passes for a comparison of two builds",
+    )  # fmt: skip
     parser.add_argument("--hearts", action="store_true", help="add OpenSpiel Hearts as a reference")
     parser.add_argument("--only", help="run only the rows whose name contains this text")
     parser.add_argument(
@@ -538,7 +548,9 @@ def main(argv: list[str] | None = None) -> int:
     )  # fmt: skip
     args = parser.parse_args(argv)
     passes = max(5, args.passes)
-    matches = 3 if args.quick else 8
+    matches = args.matches or (3 if args.quick else 8)
+    if matches < 1:
+        parser.error("--matches must be at least 1")
     seeds = range(args.seed, args.seed + matches)
     if args.by_move:
         by_move(range(args.seed, args.seed + 4 * matches), tc.PARTNERSHIP, passes)

@@ -14,7 +14,19 @@ still decide; this says which way a change goes and by how much.
 
 - ``playout``: 10 random ``tc.playout`` matches (partnership);
 - ``selfplay``: 6 random partnership matches through ``legal_moves`` + ``apply``;
-- ``montecarlo``: ``MonteCarloBot()`` on the 12 decisions of ``bench.py``'s row.
+- ``montecarlo``: ``MonteCarloBot()`` on the 12 decisions of ``bench.py``'s row;
+- ``vector``: 50 steps of a :class:`~trixcomplex.rl.vector.TablesEnv` of 64
+  partnership tables (3,200 agent steps, the observations and masks written),
+  random legal actions drawn from the masks as ``rl_overhead.py --vector``
+  draws them; the tables are reset before the first pass and each pass steps
+  them on from where the last left them.  Its count also prints per agent step.
+  A build without the vector environment has no count (``n/a``).
+
+Two things the counts of the vector row were found to move with, and are kept
+still: the cyclic garbage collector (a collection's work depends on when it
+runs, and moved a count by up to 3%: it is off in that row, so the row counts
+the step and not the collector) and OpenBLAS's worker threads (their idle loop
+is counted; ``OPENBLAS_NUM_THREADS=1`` in every row).
 
 ``--worker ROW REPS`` is the workload itself (what valgrind runs).
 """
@@ -31,7 +43,10 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-ROWS = ("playout", "selfplay", "montecarlo")
+ROWS = ("playout", "selfplay", "montecarlo", "vector")
+VECTOR_TABLES, VECTOR_STEPS = 64, 50
+NOT_IN_BUILD = 3
+"""The worker's exit status for a row the build has not got."""
 TOTAL = re.compile(r"I\s+refs:\s+([\d,]+)")
 
 
@@ -66,6 +81,24 @@ def worker(row: str, reps: int) -> None:
                     else:
                         state = tc.apply(state, rng.choice(tc.legal_moves(state)))
 
+    elif row == "vector":
+        try:
+            from trixcomplex.rl.vector import TablesEnv
+        except ImportError:  # a build before the vector environment
+            sys.exit(NOT_IN_BUILD)
+        import gc
+
+        import numpy as np
+
+        tables = TablesEnv(VECTOR_TABLES, "partnership", copy=False)
+        masks = tables.reset(seed=1)[0]["action_mask"]
+        draws = np.random.default_rng(0)
+        gc.disable()  # see the module's docs
+
+        def work() -> None:
+            for _ in range(VECTOR_STEPS):
+                tables.step((draws.random(masks.shape, np.float32) * masks).argmax(axis=1))
+
     else:
 
         def work() -> None:
@@ -76,11 +109,13 @@ def worker(row: str, reps: int) -> None:
         work()
 
 
-def count(checkout: Path, row: str, reps: int) -> int:
-    """Instructions of ``reps`` passes of ``row`` against ``checkout``'s sources."""
+def count(checkout: Path, row: str, reps: int) -> int | None:
+    """Instructions of ``reps`` passes of ``row`` against ``checkout``'s sources
+    (``None``: the build has not got the row)."""
     env = {
         **os.environ,
         "PYTHONHASHSEED": "0",
+        "OPENBLAS_NUM_THREADS": "1",
         "PYTHONPATH": f"{checkout / 'src'}{os.pathsep}{HERE}",
     }
     done = subprocess.run(
@@ -89,6 +124,8 @@ def count(checkout: Path, row: str, reps: int) -> int:
         env=env, capture_output=True, text=True, check=False,
     )  # fmt: skip
     found = TOTAL.search(done.stderr)
+    if done.returncode == NOT_IN_BUILD:
+        return None
     if done.returncode or found is None:
         sys.exit(f"valgrind on {checkout} ({row}) failed:\n{done.stderr[-2000:]}")
     return int(found[1].replace(",", ""))
@@ -109,10 +146,33 @@ def main(argv: list[str] | None = None) -> int:
     if shutil.which("valgrind") is None:
         sys.exit("valgrind is not installed (apt-get install -y valgrind)")
     for row in args.rows:
-        one = {b: (count(b, row, 3) - count(b, row, 1)) // 2 for b in (args.base, args.head)}
+        one = {b: once(b, row) for b in (args.base, args.head)}
         base, head = one[args.base], one[args.head]
-        print(f"{row:12s} base {base:>15,d}  head {head:>15,d}  head/base {head / base:.3f}")
+        shown = [f"{n:>15,d}" if n is not None else f"{'n/a':>15s}" for n in (base, head)]
+        line = f"{row:12s} base {shown[0]}  head {shown[1]}"
+        if base is not None and head is not None:
+            line += f"  head/base {head / base:.3f}"
+        if row == "vector":
+            line += (
+                "  (per agent step: "
+                + ", ".join(
+                    f"{n / (VECTOR_TABLES * VECTOR_STEPS):,.0f}" if n is not None else "n/a"
+                    for n in (base, head)
+                )
+                + ")"
+            )
+        print(line)
     return 0
+
+
+def once(checkout: Path, row: str) -> int | None:
+    """One pass of ``row``: three passes' count less one pass's, halved."""
+    three = count(checkout, row, 3)
+    if three is None:
+        return None
+    one = count(checkout, row, 1)
+    assert one is not None
+    return (three - one) // 2
 
 
 if __name__ == "__main__":

@@ -150,6 +150,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "and axe-core in Chromium, a minute of the suite's four; nox -s page, which CI runs)",
     )
     parser.addoption(
+        "--docs-build",
+        action="store_true",
+        help="also build the Sphinx site with warnings as errors and check its links "
+        "(marker docs_build: 35 s of one worker; nox -s docs, which CI runs)",
+    )
+    parser.addoption(
         "--web-build",
         action="store_true",
         help="also run the tests of the built static table under Pyodide, in node and "
@@ -160,9 +166,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def _deselect_web_build(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Leave out the tests of ``trixcomplex web build``'s folder (marker ``web_build``:
     Pyodide in node and Chromium, about a minute) unless ``--web-build``, and the table
-    page's browser tests (marker ``table_page``) unless ``--table-page``: each has its
-    nox session, which CI runs, so that the default suite stays under four minutes."""
-    for marker, option in (("web_build", "--web-build"), ("table_page", "--table-page")):
+    page's browser tests (marker ``table_page``) unless ``--table-page``, and the Sphinx
+    site's build (marker ``docs_build``) unless ``--docs-build``: each has its nox
+    session, which CI runs, so that the default suite stays under four minutes."""
+    for marker, option in (
+        ("web_build", "--web-build"),
+        ("table_page", "--table-page"),
+        ("docs_build", "--docs-build"),
+    ):
         if config.getoption(option):
             continue
         left = [item for item in items if item.get_closest_marker(marker)]

@@ -364,3 +364,25 @@ def test_a_game_loop_handing_the_runners_steps_gets_the_full_tensor_at_every_mov
             assert same(tracker.tensor(state, move.seat, before), full(state, move.seat))
         moves += 1
     assert sum(tracker.full.values()) <= 4 * deals + 2 < moves / 4 + 2, (tracker.full, deals)
+
+
+@pytest.mark.parametrize("card", [0, 12, 13, 38, 51])
+def test_a_card_played_leaves_every_seats_cannot_hold_and_known_holdings(card: int) -> None:
+    """A view's cannot_hold and known_holdings are of unplayed cards only: the card's
+    column of those rows, each seat's turned to it, is cleared in all four seats'
+    tensors, and nothing else is (the places named by ``SEAT_PLACES``, counted apart
+    from the strided write ``clear_column`` makes)."""
+    from trixcomplex.rl.observation.layout import AT_CANNOT, AT_KNOWN, TENSOR_SIZE
+    from trixcomplex.rl.observation.seat_tensors import SEAT_PLACES, clear_column
+
+    buffer = np.ones((5, TENSOR_SIZE), np.float32)
+    clear_column(buffer.data.cast("B").cast("f"), tc.ALL_CARDS[card])
+    column = {
+        at
+        for row in range(4)
+        for entry in (AT_CANNOT + 52 * row + card, AT_KNOWN + 52 * row + card)
+        for at in SEAT_PLACES[entry]
+    }
+    assert len(column) == 32
+    cleared = set(np.flatnonzero(buffer.reshape(-1) == 0).tolist())
+    assert cleared == column

@@ -11,6 +11,8 @@ is at four places, one in each seat's tensor: :data:`SEAT_PLACES`.
 
 from __future__ import annotations
 
+from array import array
+
 import numpy as np
 
 from ...core.cards import Card
@@ -53,15 +55,7 @@ TRICK_AND_LEADER_OF_SEATS = tuple(
           (1 + s) * TENSOR_SIZE + TRICK_AND_LEADER.stop)
     for s in range(4)
 )  # fmt: skip
-COLUMNS = tuple(
-    tuple(
-        at
-        for row in range(4)
-        for at in SEAT_PLACES[AT_CANNOT + 52 * row + card] + SEAT_PLACES[AT_KNOWN + 52 * row + card]
-    )
-    for card in range(52)
-)
-"""A card's column of the cannot_hold and known_holdings rows in the four seats' tensors."""
+assert AT_KNOWN == AT_CANNOT + 4 * 52  # see _ROWS_AT
 SEATS_GATHER = np.concatenate([GATHER[s] for s in range(4)])
 """The four seats' tensors gathered from the spectator's (:data:`GATHER`), end to end."""
 PLAYED_ROW = tuple(AT_PLAYED + 52 * s for s in range(4))
@@ -87,11 +81,20 @@ def played_from_hand(out: Buffer, who: int, card: Card, hand: int, marked: int) 
     return marked
 
 
+_ROWS_AT = tuple((1 + s) * TENSOR_SIZE + AT_CANNOT for s in range(4))
+"""Where each seat's cannot_hold rows start in a buffer: its known_holdings rows follow
+them (the layout's order), eight rows of 52, so a card's column is every 52nd entry."""
+_COLUMN_ZEROS = array("f", bytes(4 * 8))
+
+
 def clear_column(out: Buffer, card: Card) -> None:
     """Take the card just played out of every seat's cannot_hold and known_holdings:
-    they are of unplayed cards only."""
-    for at in COLUMNS[card]:
-        out[at] = 0.0
+    they are of unplayed cards only.  The card's column of those eight rows is one
+    strided slice of each seat's tensor: four slice writes cost a vector step 1% less
+    than the 32 item writes (``benchmarks/instructions.py --rows vector``)."""
+    for at in _ROWS_AT:
+        start = at + card
+        out[start : start + 8 * 52 : 52] = _COLUMN_ZEROS
 
 
 def put(out: Buffer, entry: int, value: float) -> None:

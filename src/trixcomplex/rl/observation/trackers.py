@@ -30,13 +30,10 @@ from .encoders import (
     CONTRACTS_SECTION,
     TRICK_AND_LEADER_ZEROS,
     ZEROS,
-    count_pass,
     encode_all,
     encode_answer,
     encode_card_row,
     encode_contracts,
-    encode_place,
-    encode_void_row,
 )
 from .layout import (
     AT_CANNOT,
@@ -45,9 +42,12 @@ from .layout import (
     AT_KNOWN,
     AT_LEADER,
     AT_OPEN,
+    AT_ORDER,
+    AT_PASSES,
     AT_POINTS,
     AT_TRICKS_TAKEN,
     AT_TURN,
+    AT_VOIDS,
     COUNT,
     COUNT_OF,
     DOUBLE_INDEX,
@@ -69,6 +69,10 @@ from .seat_tensors import (
 )
 
 _TRICK_PHASES = (Phase.COMPLEX, Phase.TRICKS)
+# Phases read in the functions as module constants: on Python 3.11 an enum member read
+# from its class (``Phase.TRIX`` in a function) is not specialized, about 150 ns (940
+# machine instructions) against 20 for a global (see core/state.py).
+_TRIX, _DOUBLE, _CHOOSE = Phase.TRIX, Phase.DOUBLE, Phase.CHOOSE
 _CATCH_UP = 64
 """At most this many moves are followed one by one; a longer gap is encoded in full."""
 _NOTHING_SHOWN = [0, 0, 0, 0]
@@ -385,9 +389,9 @@ class SeatsTracker:
             return self._new_phase(moves, state, seen)
         if phase in _TRICK_PHASES:
             return self._after_trick_cards(moves, state, steps)
-        if phase is Phase.TRIX:
+        if phase is _TRIX:
             return self._after_trix_turns(moves, state, steps)
-        if phase is Phase.DOUBLE:  # a secret answer changes only what its seat sees (R-HID-2)
+        if phase is _DOUBLE:  # a secret answer changes only what its seat sees (R-HID-2)
             for move in moves:
                 if type(move) is not Double:
                     return False
@@ -409,10 +413,10 @@ class SeatsTracker:
         doublers (R-HID-2).  The seats' own parts are asked for again (their part
         of the window changes)."""
         before, phase = seen.phase, state.phase
-        if before is Phase.CHOOSE:
+        if before is _CHOOSE:
             if len(moves) != 1 or type(moves[0]) is not Choose:
                 return False
-        elif before is not Phase.DOUBLE or any(type(move) is not Double for move in moves):
+        elif before is not _DOUBLE or any(type(move) is not Double for move in moves):
             return False
         if phase not in _NEW_PHASES or state.hands != seen.hands:
             return False
@@ -423,7 +427,7 @@ class SeatsTracker:
         elif type(deal) is TrixDeal:
             if deal.table or deal.finishing_order:
                 return False
-        elif phase is not Phase.DOUBLE:
+        elif phase is not _DOUBLE:
             return False
         out, contract, remaining = self._out, state.contract, state.remaining_contracts
         window_open = 0.0 if state.window is None else 1.0
@@ -507,9 +511,10 @@ class SeatsTracker:
         grew = show_trick_cards_since(voids, shown, deal, done, start, no_heart_lead, discard_first)
         if grew:
             for s in range(4):
-                if grew >> s & 1:
-                    for me, seat_out in enumerate(self._seat_outs):
-                        encode_void_row(s, voids[s], seat_out, me)
+                if grew >> s & 1:  # encode_void_row, into the four seats' tensors
+                    row = AT_VOIDS + 4 * s
+                    for suit in voids[s]:
+                        put(out, row + suit, 1.0)
         if shown != _NOTHING_SHOWN:
             for s in range(4):
                 if shown[s]:
@@ -548,9 +553,9 @@ class SeatsTracker:
         table, marked, final = self._played, self._marked, deal.table
         for step in steps:  # the runner's CardSteps
             who, laid = step.seat, step.card
-            if laid is None:  # a pass (R-TX-3)
-                for me, seat_out in enumerate(self._seat_outs):
-                    count_pass(who, seat_out, me)
+            if laid is None:  # a pass (R-TX-3): count_pass, into the four seats' tensors
+                at = SEAT_PLACES[AT_PASSES + who]
+                put(out, AT_PASSES + who, COUNT[COUNT_OF[out[at[0]]] + 1])
                 marked |= self._cannot_hold(who, shown_by_pass(table), final)
                 continue
             bit = 1 << laid
@@ -558,9 +563,8 @@ class SeatsTracker:
                 return False
             table |= bit
             marked = played_from_hand(out, who, laid, hands[who], marked)
-            if step.out:  # the seat went out: its place (R-TX-4)
-                for me, seat_out in enumerate(self._seat_outs):
-                    encode_place(who, places, seat_out, me)
+            if step.out:  # the seat went out: its place (R-TX-4; encode_place, as put)
+                put(out, AT_ORDER + 4 * who + places, 1.0)
                 places += 1
         if table != final:
             return False
