@@ -50,6 +50,15 @@ def web(session: nox.Session) -> None:
 
 
 @nox.session(python=PYTHON)
+def sandbox(session: nox.Session) -> None:
+    """The bots run under bubblewrap (Debian's ``bubblewrap``): the ``sandbox`` tests, every
+    test asking the ``bwrap`` fixture, left out of the default suite for time."""
+    session.install("-e", ".[test]")
+    args = session.posargs or ["tests/test_security_bots.py", "tests/test_sandbox_attacks.py"]
+    session.run("python", "-m", "pytest", "--sandbox", *args)
+
+
+@nox.session(python=PYTHON)
 def postgres(session: nox.Session) -> None:
     """Run every server test on PostgreSQL too, whole servers included (Debian's
     ``postgresql-15`` started by the tests; the default suite runs those on SQLite only)."""

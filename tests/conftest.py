@@ -71,6 +71,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     ``max_examples`` by the loaded profile's size, and leave out the PostgreSQL half of
     whole-server tests unless asked (:data:`SERVER_STORES`)."""
     _deselect_server_stores(config, items)
+    for item in items:  # the sandbox tests: those that need bubblewrap working
+        if "bwrap" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.sandbox)
     _deselect_web_build(config, items)
     _slow_first(items)
     _scale_examples(items)
@@ -150,6 +153,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "and axe-core in Chromium, a minute of the suite's four; nox -s page, which CI runs)",
     )
     parser.addoption(
+        "--sandbox",
+        action="store_true",
+        help="also run the bots under bubblewrap (marker sandbox: every test asking the "
+        "bwrap fixture, about a minute of the workers' time; nox -s sandbox, which CI runs)",
+    )
+    parser.addoption(
         "--docs-build",
         action="store_true",
         help="also build the Sphinx site with warnings as errors and check its links "
@@ -166,13 +175,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def _deselect_web_build(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Leave out the tests of ``trixcomplex web build``'s folder (marker ``web_build``:
     Pyodide in node and Chromium, about a minute) unless ``--web-build``, and the table
-    page's browser tests (marker ``table_page``) unless ``--table-page``, and the Sphinx
-    site's build (marker ``docs_build``) unless ``--docs-build``: each has its nox
-    session, which CI runs, so that the default suite stays under four minutes."""
+    page's browser tests (marker ``table_page``) unless ``--table-page``, the Sphinx
+    site's build (marker ``docs_build``) unless ``--docs-build``, and the bots run under
+    bubblewrap (marker ``sandbox``, given to every test asking the ``bwrap`` fixture)
+    unless ``--sandbox``: each has its nox session, which CI runs, so that the default
+    suite stays under four minutes."""
     for marker, option in (
         ("web_build", "--web-build"),
         ("table_page", "--table-page"),
         ("docs_build", "--docs-build"),
+        ("sandbox", "--sandbox"),
     ):
         if config.getoption(option):
             continue
