@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Iterator, Sequence
-from operator import itemgetter
 from typing import TypeVar
 
 from .errors import TrixError
@@ -243,17 +242,6 @@ def mask_of(cards: Iterable[int]) -> int:
 
 
 _BITS = tuple(1 << i for i in range(52))
-
-
-def hand_mask(cards: Sequence[Card]) -> int:
-    """The set of ``cards``, all distinct (a hand dealt): :func:`mask_of` looped in C.
-
-    >>> hand_mask((Card(0), Card(13))) == mask_of((0, 13)), hand_mask(()), hand_mask((Card(3),))
-    (True, 0, 8)
-    """
-    if len(cards) < 2:  # itemgetter of one key gives the value, not a tuple
-        return _BITS[cards[0]] if cards else 0
-    return sum(itemgetter(*cards)(_BITS))
 
 
 def cards_of(mask: int) -> tuple[Card, ...]:

@@ -205,13 +205,13 @@ class Deal:
 
         Each card's bit is looked up once for the whole deck, in C, and the bits are
         dealt as their cards are (``_dealt``, the split of :meth:`hands`): one look-up
-        of 52 keys instead of one of 13 keys per hand (``cards.hand_mask``), a fifth
-        fewer machine instructions for the four hands (issue 44).  A hand's cards are
+        of 52 keys instead of one of 13 keys per hand, a fifth fewer machine
+        instructions for the four hands (issue 44).  A hand's cards are
         distinct, so its set is the sum of their bits.
 
         >>> deal = Deal.shuffled(random.Random(1))
-        >>> from trixcomplex.core.cards import hand_mask
-        >>> deal.hand_masks() == tuple(hand_mask(hand) for hand in deal.hands())
+        >>> from trixcomplex.core.cards import mask_of
+        >>> deal.hand_masks() == tuple(mask_of(hand) for hand in deal.hands())
         True
         """
         a, b, c, d = _dealt(itemgetter(*self.deck)(_BITS))

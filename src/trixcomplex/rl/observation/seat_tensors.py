@@ -25,6 +25,8 @@ from .layout import (
     AT_SIZES,
     AT_TAKEN,
     AT_TRICK,
+    COUNT,
+    COUNT_OF,
     GATHER,
     TENSOR_SIZE,
     Buffer,
@@ -95,6 +97,14 @@ def clear_column(out: Buffer, card: Card) -> None:
     for at in _ROWS_AT:
         start = at + card
         out[start : start + 8 * 52 : 52] = _COLUMN_ZEROS
+
+
+def count_one_more(out: Buffer, entry: int) -> None:
+    """Add one to the count at ``entry`` of the spectator's tensor (a public count of
+    :data:`~trixcomplex.rl.observation.layout.COUNT`: tricks taken, TRIX passes) in the
+    four seats' tensors, where each holds it."""
+    a, b, c, d = SEAT_PLACES[entry]
+    out[a] = out[b] = out[c] = out[d] = COUNT[COUNT_OF[out[a]] + 1]
 
 
 def put(out: Buffer, entry: int, value: float) -> None:

@@ -48,8 +48,6 @@ from .layout import (
     AT_TRICKS_TAKEN,
     AT_TURN,
     AT_VOIDS,
-    COUNT,
-    COUNT_OF,
     DOUBLE_INDEX,
     N_DOUBLABLE,
     POINTS_SCALE,
@@ -64,6 +62,7 @@ from .seat_tensors import (
     TAKEN_ROW,
     TRICK_AND_LEADER_OF_SEATS,
     TRICK_ROW,
+    count_one_more,
     played_from_hand,
     put,
 )
@@ -492,8 +491,7 @@ class SeatsTracker:
             row = TAKEN_ROW[taker]
             for taken_card in taken.cards:
                 put(out, row + taken_card, 1.0)
-            at = SEAT_PLACES[AT_TRICKS_TAKEN + taker]
-            put(out, AT_TRICKS_TAKEN + taker, COUNT[COUNT_OF[out[at[0]]] + 1])
+            count_one_more(out, AT_TRICKS_TAKEN + taker)
             put(out, AT_LEADER + taker, 1.0)
             gained = step.points
             assert gained is not None
@@ -554,8 +552,7 @@ class SeatsTracker:
         for step in steps:  # the runner's CardSteps
             who, laid = step.seat, step.card
             if laid is None:  # a pass (R-TX-3): count_pass, into the four seats' tensors
-                at = SEAT_PLACES[AT_PASSES + who]
-                put(out, AT_PASSES + who, COUNT[COUNT_OF[out[at[0]]] + 1])
+                count_one_more(out, AT_PASSES + who)
                 marked |= self._cannot_hold(who, shown_by_pass(table), final)
                 continue
             bit = 1 << laid
