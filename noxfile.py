@@ -55,7 +55,7 @@ def sandbox(session: nox.Session) -> None:
     test asking the ``bwrap`` fixture, left out of the default suite for time."""
     session.install("-e", ".[test]")
     args = session.posargs or ["tests/test_security_bots.py", "tests/test_sandbox_attacks.py"]
-    session.run("python", "-m", "pytest", "--sandbox", *args)
+    session.run("python", "-m", "pytest", "--sandbox", "-m", "sandbox", *args)
 
 
 @nox.session(python=PYTHON)

@@ -548,7 +548,7 @@ def main(argv: list[str] | None = None) -> int:
     )  # fmt: skip
     args = parser.parse_args(argv)
     passes = max(5, args.passes)
-    matches = args.matches or (3 if args.quick else 8)
+    matches = args.matches if args.matches is not None else 3 if args.quick else 8
     if matches < 1:
         parser.error("--matches must be at least 1")
     seeds = range(args.seed, args.seed + matches)

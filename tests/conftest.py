@@ -71,10 +71,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     ``max_examples`` by the loaded profile's size, and leave out the PostgreSQL half of
     whole-server tests unless asked (:data:`SERVER_STORES`)."""
     _deselect_server_stores(config, items)
-    for item in items:  # the sandbox tests: those that need bubblewrap working
-        if "bwrap" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.sandbox)
-    _deselect_web_build(config, items)
+    _deselect_session_tests(config, items)
     _slow_first(items)
     _scale_examples(items)
 
@@ -172,7 +169,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
-def _deselect_web_build(config: pytest.Config, items: list[pytest.Item]) -> None:
+def _deselect_session_tests(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Leave out the tests of ``trixcomplex web build``'s folder (marker ``web_build``:
     Pyodide in node and Chromium, about a minute) unless ``--web-build``, and the table
     page's browser tests (marker ``table_page``) unless ``--table-page``, the Sphinx
@@ -180,6 +177,9 @@ def _deselect_web_build(config: pytest.Config, items: list[pytest.Item]) -> None
     bubblewrap (marker ``sandbox``, given to every test asking the ``bwrap`` fixture)
     unless ``--sandbox``: each has its nox session, which CI runs, so that the default
     suite stays under four minutes."""
+    for item in items:  # the sandbox tests: those that need bubblewrap working
+        if "bwrap" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.sandbox)
     for marker, option in (
         ("web_build", "--web-build"),
         ("table_page", "--table-page"),
